@@ -1,0 +1,163 @@
+//! Command-line arguments (everything before `--`).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{Map, Value};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "periscope",
+    version,
+    about = "Inspect and drive an MCP server over stdio.",
+    override_usage = "periscope <ACTION> [OPTIONS] -- <COMMAND> [ARGS]...",
+    after_help = "The server command comes last, after `--`.\n\n\
+Exit codes: 0 ok, 2 usage error, 3 cannot connect (spawn failed, or the server went away),\n\
+4 protocol error (an error response or an answer that breaks the protocol),\n\
+5 the tool returned isError, 6 timeout.\n\n\
+Examples:\n  periscope tools list -- periscope-demo-server\n  \
+periscope tools call add -a a=2 -a b=3 -- periscope-demo-server\n  \
+periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub action: Action,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+    /// Record every frame, stderr line and flag to this file (JSON Lines; see docs/engine.md).
+    #[arg(long, value_name = "FILE.jsonl", global = true)]
+    pub record: Option<PathBuf>,
+    /// Protocol version offered in initialize (default: the newest Periscope speaks).
+    #[arg(long, value_name = "V", global = true)]
+    pub protocol_version: Option<String>,
+    /// Seconds to wait for each response (progress restarts the clock).
+    #[arg(long, value_name = "S", default_value_t = 60.0, global = true)]
+    pub timeout: f64,
+    /// Extra environment variable for the server (repeatable).
+    #[arg(long, value_name = "K=V", value_parser = key_value, global = true)]
+    pub env: Vec<(String, String)>,
+    /// Working directory for the server.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub cwd: Option<PathBuf>,
+    /// Accept form elicitations with this JSON object as the content (default: decline).
+    #[arg(long, value_name = "JSON", global = true)]
+    pub elicit_accept: Option<String>,
+    /// Answer sampling requests with this text (default: decline).
+    #[arg(long, value_name = "TEXT", global = true)]
+    pub sampling_reply: Option<String>,
+    /// A directory to offer as a root in roots/list (repeatable; default: none).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub root: Vec<PathBuf>,
+    /// Don't echo the server's log messages and notifications on stderr.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// List or call tools.
+    #[command(subcommand)]
+    Tools(ToolsAction),
+    /// List, list templates of, or read resources.
+    #[command(subcommand)]
+    Resources(ResourcesAction),
+    /// List or get prompts.
+    #[command(subcommand)]
+    Prompts(PromptsAction),
+    /// Ping the server.
+    Ping,
+    /// Send JSON exactly as typed (even if it is not valid JSON-RPC) and show the reply.
+    Raw {
+        /// The bytes to send, as one line.
+        json: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ToolsAction {
+    /// List every tool (all pages).
+    List,
+    /// Call a tool.
+    Call {
+        name: String,
+        /// All arguments as one JSON object.
+        #[arg(long)]
+        args: Option<String>,
+        /// One argument, key=value; the value is read as JSON if it parses, else as a string.
+        #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
+        arg: Vec<(String, String)>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ResourcesAction {
+    /// List every resource (all pages).
+    List,
+    /// List resource templates.
+    Templates,
+    /// Read one resource.
+    Read { uri: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PromptsAction {
+    /// List every prompt (all pages).
+    List,
+    /// Get a prompt, with string arguments.
+    Get {
+        name: String,
+        #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
+        arg: Vec<(String, String)>,
+    },
+}
+
+fn key_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => Err(format!("expected KEY=VALUE, got {s:?}")),
+    }
+}
+
+/// Builds a tool's arguments from `--args` and `-a` (which win on the same key).
+pub fn tool_arguments(json: Option<&str>, pairs: &[(String, String)]) -> Result<Map<String, Value>, String> {
+    let mut map = match json {
+        None => Map::new(),
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => return Err(format!("--args must be a JSON object, got {other}")),
+            Err(e) => return Err(format!("--args is not valid JSON: {e}")),
+        },
+    };
+    for (k, v) in pairs {
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.clone()));
+        map.insert(k.clone(), value);
+    }
+    Ok(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_values_are_json_when_they_parse_and_strings_otherwise() {
+        let pairs = vec![
+            ("n".to_string(), "5".to_string()),
+            ("s".to_string(), "hello".to_string()),
+            ("o".to_string(), "{\"x\":true}".to_string()),
+        ];
+        let map = tool_arguments(Some(r#"{"n": 1, "keep": "me"}"#), &pairs).unwrap();
+        assert_eq!(
+            Value::Object(map),
+            serde_json::json!({"n": 5, "keep": "me", "s": "hello", "o": {"x": true}})
+        );
+        assert!(tool_arguments(Some("[1]"), &[]).is_err());
+    }
+}

@@ -1,0 +1,239 @@
+//! `periscope`: the Periscope engine on the command line.
+//!
+//! Shape: `periscope <action> [options] -- <command> [args...]`. The server command comes last,
+//! after `--`, and is split off before option parsing so its own flags never clash with ours.
+
+mod args;
+mod exit;
+mod host;
+mod output;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Parser;
+use periscope_core::config::StdioTarget;
+use periscope_core::event::{Event, ServerNotification};
+use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use args::{Action, Cli, Format, PromptsAction, ResourcesAction, ToolsAction};
+use exit::Exit;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    let (ours, server) = match argv.iter().position(|a| a == "--") {
+        Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
+        None => (argv, Vec::new()),
+    };
+    let cli = Cli::parse_from(ours);
+    let Some((command, server_args)) = server.split_first() else {
+        eprintln!(
+            "periscope: no server given. Put the server command last, after `--`:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything"
+        );
+        return Exit::Usage.into();
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("the tokio runtime starts");
+    let target = StdioTarget {
+        command: command.clone(),
+        args: server_args.to_vec(),
+        env: cli.env.clone(),
+        cwd: cli.cwd.clone(),
+    };
+    runtime.block_on(run(cli, target)).into()
+}
+
+async fn run(cli: Cli, target: StdioTarget) -> Exit {
+    let mut options = SessionOptions {
+        request_timeout: Duration::from_secs_f64(cli.timeout),
+        handler: Arc::new(host::CliHost::from_cli(&cli)),
+        ..SessionOptions::default()
+    };
+    if let Some(v) = &cli.protocol_version {
+        options.protocol_version = v.clone();
+    }
+    let session = match Session::spawn_stdio_recorded(&target, options, cli.record.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("periscope: {e}");
+            return Exit::Connect;
+        }
+    };
+    let printer = tokio::spawn(print_events(session.subscribe(), cli.format, cli.quiet));
+    let exit = match session.initialize().await {
+        Ok(identity) => {
+            for w in &identity.warnings {
+                eprintln!("periscope: warning: {w}");
+            }
+            act(&cli, &session).await
+        }
+        Err(e) => {
+            eprintln!("periscope: could not initialize `{}`: {e}", target.display());
+            match e {
+                RequestError::TimedOut { .. } => Exit::Timeout,
+                RequestError::Rpc { .. } | RequestError::Protocol { .. } => Exit::Protocol,
+                _ => Exit::Connect,
+            }
+        }
+    };
+    session.close().await;
+    printer.abort();
+    if let Err(e) = session.traffic().flush() {
+        eprintln!("periscope: the record file is incomplete: {e}");
+    }
+    exit
+}
+
+async fn act(cli: &Cli, session: &Session) -> Exit {
+    let out = output::Output::new(cli.format);
+    match &cli.action {
+        Action::Tools(ToolsAction::List) => out.list(session.list_tools().await, output::tool_line),
+        Action::Tools(ToolsAction::Call { name, args, arg }) => {
+            let arguments = match args::tool_arguments(args.as_deref(), arg) {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("periscope: {e}");
+                    return Exit::Usage;
+                }
+            };
+            call_tool(session, &out, name, arguments).await
+        }
+        Action::Resources(ResourcesAction::List) => {
+            out.list(session.list_resources().await, output::resource_line)
+        }
+        Action::Resources(ResourcesAction::Templates) => {
+            out.list(session.list_resource_templates().await, output::template_line)
+        }
+        Action::Resources(ResourcesAction::Read { uri }) => {
+            out.result(session.read_resource(uri).await, output::print_resource_contents)
+        }
+        Action::Prompts(PromptsAction::List) => {
+            out.list(session.list_prompts().await, output::prompt_line)
+        }
+        Action::Prompts(PromptsAction::Get { name, arg }) => {
+            let arguments: Map<String, Value> = arg
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            out.result(session.get_prompt(name, arguments).await, output::print_prompt)
+        }
+        Action::Ping => out.result(session.ping().await, |_| println!("pong")),
+        Action::Raw { json } => raw(cli, session, json).await,
+    }
+}
+
+async fn call_tool(
+    session: &Session,
+    out: &output::Output,
+    name: &str,
+    arguments: Map<String, Value>,
+) -> Exit {
+    let cancel = CancellationToken::new();
+    let (progress_tx, mut progress_rx) = tokio::sync::mpsc::unbounded_channel();
+    let quiet = out.format == Format::Json;
+    let progress_printer = tokio::spawn(async move {
+        while let Some(p) = progress_rx.recv().await {
+            if !quiet {
+                eprintln!("{}", output::progress_line(&p));
+            }
+        }
+    });
+    // Ctrl-C cancels the call (the server gets notifications/cancelled) instead of vanishing.
+    let on_interrupt = cancel.clone();
+    let interrupt = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.cancel();
+        }
+    });
+    let options = CallOptions {
+        progress: Some(progress_tx),
+        cancel: Some(cancel),
+        ..CallOptions::default()
+    };
+    let result = session.call_tool(name, arguments, options).await;
+    interrupt.abort();
+    progress_printer.abort();
+    let is_error = matches!(&result, Ok(r) if r.get("isError") == Some(&Value::Bool(true)));
+    let exit = out.result(result, output::print_tool_result);
+    if exit == Exit::Ok && is_error {
+        return Exit::ToolError;
+    }
+    exit
+}
+
+async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
+    let before = session.traffic().frame_count();
+    let wait = Duration::from_secs_f64(cli.timeout);
+    let exchange = match session.send_raw(json.as_bytes().to_vec(), wait).await {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("periscope: could not send: {e}");
+            return Exit::Connect;
+        }
+    };
+    if !exchange.sent.verdict.is_valid() {
+        eprintln!(
+            "periscope: warning: sent as typed, but it is {}",
+            exchange.sent.verdict.summary()
+        );
+    }
+    let mut replies = exchange.responses.clone();
+    if replies.is_empty() && exchange.unanswered.is_empty() {
+        // Nothing to wait for by id (a notification, or bytes that are not JSON-RPC): give the
+        // server a moment, then show whatever it sent back, e.g. a parse error with id null.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        replies = session.traffic().frames()[before..]
+            .iter()
+            .filter(|f| f.direction == periscope_core::wire::Direction::In)
+            .map(|f| {
+                serde_json::from_slice(&f.bytes).unwrap_or_else(|_| Value::String(f.text_lossy()))
+            })
+            .collect();
+    }
+    for r in &replies {
+        println!("{}", output::pretty(r));
+    }
+    if !exchange.unanswered.is_empty() {
+        eprintln!(
+            "periscope: no response to request id(s) {} within {} s",
+            exchange.unanswered.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", "),
+            cli.timeout
+        );
+        return Exit::Timeout;
+    }
+    if replies.iter().any(|r| r.get("error").is_some()) {
+        return Exit::Protocol;
+    }
+    Exit::Ok
+}
+
+/// Shows, on stderr, what the server says along the way: log messages and list changes.
+async fn print_events(mut events: tokio::sync::broadcast::Receiver<Event>, format: Format, quiet: bool) {
+    if quiet {
+        return;
+    }
+    while let Ok(event) = events.recv().await {
+        if let Event::Notification(n) = event {
+            match n {
+                ServerNotification::Log { level, logger, data } => {
+                    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
+                    let data = match data {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    eprintln!("[server {level}{logger}] {data}");
+                }
+                ServerNotification::Progress(_) => {}
+                other if format == Format::Text => {
+                    eprintln!("[server notification] {}", serde_json::to_string(&other).unwrap_or_default());
+                }
+                _ => {}
+            }
+        }
+    }
+}

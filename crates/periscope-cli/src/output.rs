@@ -1,0 +1,170 @@
+//! Printing results as text for people or JSON for scripts, and mapping errors to exit codes.
+
+use periscope_core::event::Progress;
+use periscope_core::session::RequestError;
+use serde_json::Value;
+
+use crate::args::Format;
+use crate::exit::Exit;
+
+pub struct Output {
+    pub format: Format,
+}
+
+impl Output {
+    pub fn new(format: Format) -> Output {
+        Output { format }
+    }
+
+    /// Prints a list: one line per item as text, or a JSON array.
+    pub fn list(&self, result: Result<Vec<Value>, RequestError>, line: fn(&Value) -> String) -> Exit {
+        self.result(result.map(Value::Array), |v| {
+            let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
+            if items.is_empty() {
+                println!("(none)");
+            }
+            for item in items {
+                println!("{}", line(item));
+            }
+        })
+    }
+
+    /// Prints a result (text via `text`, or as JSON), or the error on stderr.
+    pub fn result(&self, result: Result<Value, RequestError>, text: impl Fn(&Value)) -> Exit {
+        match result {
+            Ok(v) => {
+                match self.format {
+                    Format::Json => println!("{}", pretty(&v)),
+                    Format::Text => text(&v),
+                }
+                Exit::Ok
+            }
+            Err(e) => {
+                eprintln!("periscope: {e}");
+                if let (Format::Json, RequestError::Rpc { error, .. }) = (self.format, &e) {
+                    println!("{}", pretty(&serde_json::json!({"error": error})));
+                }
+                exit_for(&e)
+            }
+        }
+    }
+}
+
+pub fn exit_for(e: &RequestError) -> Exit {
+    match e {
+        RequestError::TimedOut { .. } => Exit::Timeout,
+        RequestError::Closed { .. } | RequestError::Send { .. } => Exit::Connect,
+        RequestError::Rpc { .. } | RequestError::Protocol { .. } | RequestError::Cancelled { .. } => {
+            Exit::Protocol
+        }
+    }
+}
+
+pub fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn with_description(head: String, v: &Value) -> String {
+    match v.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{head} — {}", d.lines().next().unwrap_or(d)),
+        _ => head,
+    }
+}
+
+pub fn tool_line(v: &Value) -> String {
+    let params: Vec<String> = v
+        .pointer("/inputSchema/properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    with_description(format!("{}({})", str_of(v, "name"), params.join(", ")), v)
+}
+
+pub fn resource_line(v: &Value) -> String {
+    let mime = v.get("mimeType").and_then(Value::as_str).map(|m| format!(" [{m}]")).unwrap_or_default();
+    with_description(format!("{}  {}{mime}", str_of(v, "uri"), str_of(v, "name")), v)
+}
+
+pub fn template_line(v: &Value) -> String {
+    with_description(format!("{}  {}", str_of(v, "uriTemplate"), str_of(v, "name")), v)
+}
+
+pub fn prompt_line(v: &Value) -> String {
+    let args: Vec<String> = v
+        .get("arguments")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|arg| {
+                    let required = arg.get("required") == Some(&Value::Bool(true));
+                    format!("{}{}", str_of(arg, "name"), if required { "" } else { "?" })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    with_description(format!("{}({})", str_of(v, "name"), args.join(", ")), v)
+}
+
+/// One content block of a tool result or prompt message, as text.
+fn content_text(c: &Value) -> String {
+    let b64_len = |c: &Value| str_of(c, "data").len() / 4 * 3;
+    match str_of(c, "type") {
+        "text" => str_of(c, "text").to_string(),
+        "image" | "audio" => format!("[{} {}, about {} bytes]", str_of(c, "type"), str_of(c, "mimeType"), b64_len(c)),
+        "resource_link" => format!("[resource link {} {}]", str_of(c, "uri"), str_of(c, "name")),
+        "resource" => {
+            let r = c.get("resource").cloned().unwrap_or(Value::Null);
+            match r.get("text").and_then(Value::as_str) {
+                Some(text) => format!("[resource {}]\n{text}", str_of(&r, "uri")),
+                None => format!("[resource {}, blob]", str_of(&r, "uri")),
+            }
+        }
+        _ => pretty(c),
+    }
+}
+
+pub fn print_tool_result(v: &Value) {
+    if v.get("isError") == Some(&Value::Bool(true)) {
+        eprintln!("periscope: the tool reported an error (isError: true)");
+    }
+    for c in v.get("content").and_then(Value::as_array).into_iter().flatten() {
+        println!("{}", content_text(c));
+    }
+    if let Some(structured) = v.get("structuredContent") {
+        println!("structuredContent: {}", pretty(structured));
+    }
+}
+
+pub fn print_resource_contents(v: &Value) {
+    for c in v.get("contents").and_then(Value::as_array).into_iter().flatten() {
+        match c.get("text").and_then(Value::as_str) {
+            Some(text) => println!("{text}"),
+            None => println!(
+                "[blob {} {}, about {} bytes]",
+                str_of(c, "uri"),
+                str_of(c, "mimeType"),
+                str_of(c, "blob").len() / 4 * 3
+            ),
+        }
+    }
+}
+
+pub fn print_prompt(v: &Value) {
+    if let Some(d) = v.get("description").and_then(Value::as_str) {
+        println!("# {d}");
+    }
+    for m in v.get("messages").and_then(Value::as_array).into_iter().flatten() {
+        let content = m.get("content").map(content_text).unwrap_or_default();
+        println!("{}: {content}", str_of(m, "role"));
+    }
+}
+
+pub fn progress_line(p: &Progress) -> String {
+    let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+    let message = p.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+    format!("[progress {}{total}{message}]", p.progress)
+}

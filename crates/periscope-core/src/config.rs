@@ -1,0 +1,54 @@
+//! What to connect to. (The full server catalog and its JSON dialects arrive with the app.)
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// A local server started as a child process, spoken to over stdin/stdout.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StdioTarget {
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Extra environment variables, on top of Periscope's own environment.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+}
+
+impl StdioTarget {
+    pub fn new(command: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        StdioTarget {
+            command: command.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The command line as a user would type it, for messages.
+    pub fn display(&self) -> String {
+        std::iter::once(self.command.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .map(|part| {
+                if part.contains(char::is_whitespace) || part.is_empty() {
+                    format!("{part:?}")
+                } else {
+                    part.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A description for record files: environment values are left out, they may be secrets.
+    pub fn redacted(&self) -> serde_json::Value {
+        serde_json::json!({
+            "transport": "stdio",
+            "command": self.command,
+            "args": self.args,
+            "env_names": self.env.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+            "cwd": self.cwd,
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! What a session tells its host, as it happens.
+//!
+//! Events are a live feed; the [`Traffic`](crate::traffic::Traffic) record is the truth. A host
+//! that falls behind (a lagged broadcast receiver) re-reads the record instead of guessing.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::traffic::{FlagRecord, StderrLine};
+use crate::wire::{Frame, RequestId};
+
+/// Where a session is in its life.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum SessionState {
+    /// The transport is open; nothing has been negotiated.
+    Connected,
+    /// `initialize` is in flight.
+    Initializing,
+    /// The handshake is done; `protocol_version` is what the server answered.
+    Ready { protocol_version: String },
+    /// The connection is gone; `reason` says how, in words a user can act on.
+    Closed { reason: String },
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestOutcome {
+    Result,
+    Error,
+    TimedOut,
+    Cancelled,
+    ConnectionClosed,
+}
+
+/// A notification from the server, typed where the protocol defines it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ServerNotification {
+    Log {
+        level: String,
+        logger: Option<String>,
+        data: Value,
+    },
+    ToolsListChanged,
+    ResourcesListChanged,
+    PromptsListChanged,
+    ResourceUpdated {
+        uri: String,
+    },
+    Progress(Progress),
+    Cancelled {
+        request_id: Option<RequestId>,
+        reason: Option<String>,
+    },
+    ElicitationComplete {
+        elicitation_id: String,
+    },
+    Other {
+        method: String,
+        params: Option<Value>,
+    },
+}
+
+/// One `notifications/progress`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub token: Value,
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+impl ServerNotification {
+    /// Types a notification by its method; anything unknown or ill-shaped stays `Other`.
+    pub fn from_message(method: &str, params: Option<&Value>) -> ServerNotification {
+        let p = params.cloned().unwrap_or(Value::Null);
+        let str_field = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_string);
+        let typed = match method {
+            "notifications/message" => str_field("level").map(|level| ServerNotification::Log {
+                level,
+                logger: str_field("logger"),
+                data: p.get("data").cloned().unwrap_or(Value::Null),
+            }),
+            "notifications/tools/list_changed" => Some(ServerNotification::ToolsListChanged),
+            "notifications/resources/list_changed" => {
+                Some(ServerNotification::ResourcesListChanged)
+            }
+            "notifications/prompts/list_changed" => Some(ServerNotification::PromptsListChanged),
+            "notifications/resources/updated" => {
+                str_field("uri").map(|uri| ServerNotification::ResourceUpdated { uri })
+            }
+            "notifications/progress" => match (p.get("progressToken"), p.get("progress")) {
+                (Some(token), Some(progress)) if progress.is_number() => {
+                    Some(ServerNotification::Progress(Progress {
+                        token: token.clone(),
+                        progress: progress.as_f64().unwrap_or_default(),
+                        total: p.get("total").and_then(Value::as_f64),
+                        message: str_field("message"),
+                    }))
+                }
+                _ => None,
+            },
+            "notifications/cancelled" => Some(ServerNotification::Cancelled {
+                request_id: p.get("requestId").and_then(RequestId::from_value),
+                reason: str_field("reason"),
+            }),
+            "notifications/elicitation/complete" => str_field("elicitationId")
+                .map(|elicitation_id| ServerNotification::ElicitationComplete { elicitation_id }),
+            _ => None,
+        };
+        typed.unwrap_or_else(|| ServerNotification::Other {
+            method: method.to_string(),
+            params: params.cloned(),
+        })
+    }
+}
+
+/// Everything a host can subscribe to.
+#[derive(Debug, Clone)]
+pub enum Event {
+    FrameAppended(Arc<Frame>),
+    /// The session found something wrong (or notable) about a recorded frame.
+    FrameFlagged(FlagRecord),
+    Stderr(Arc<StderrLine>),
+    StateChanged(SessionState),
+    RequestFinished {
+        id: RequestId,
+        method: String,
+        outcome: RequestOutcome,
+        latency_us: u64,
+    },
+    /// The server asked something only the host can answer (sampling, elicitation, roots).
+    HostInputNeeded {
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    },
+    Notification(ServerNotification),
+    /// Something the user should see that is not an error, e.g. an unknown protocol version.
+    Warning(String),
+}

@@ -1,0 +1,20 @@
+//! The Periscope engine: everything an MCP client does, with no GUI.
+//!
+//! A [`Session`](session::Session) opens a [`transport`], records every frame in its
+//! [`Traffic`](traffic::Traffic) before anything interprets it, then pairs responses, delivers
+//! notifications and hands the server's requests to a host-supplied
+//! [`HostHandler`](session::HostHandler). Hosts (the desktop app, the CLI) subscribe to
+//! [`Event`](event::Event)s. See docs/engine.md.
+
+// Request errors carry the close report and server error a user needs to see; they are rare,
+// so their size does not matter.
+#![allow(clippy::result_large_err)]
+
+pub mod config;
+pub mod event;
+pub mod features;
+pub mod protocol;
+pub mod session;
+pub mod traffic;
+pub mod transport;
+pub mod wire;

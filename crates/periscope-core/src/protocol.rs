@@ -1,0 +1,7 @@
+//! Protocol revisions Periscope speaks.
+
+/// The stateful-era revisions (with the `initialize` handshake), oldest first.
+pub const STATEFUL_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// What `initialize` offers unless the user picks another revision.
+pub const LATEST_STATEFUL: &str = "2025-11-25";

@@ -1,0 +1,230 @@
+//! Acting on what the server sent, after the transport recorded it: pairing responses,
+//! delivering notifications, and answering the server's requests.
+
+use std::sync::{Arc, Weak};
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::handler::{ServerRequest, ServerRequestKind};
+use super::{Finished, Reply, RpcError, Shared};
+use crate::event::{Event, RequestOutcome, ServerNotification};
+use crate::traffic::Flag;
+use crate::transport::Inbound;
+use crate::wire::{RequestId, Verdict};
+
+pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
+    while let Some(item) = inbound.recv().await {
+        // The session was dropped: the record is complete, nobody is listening.
+        let Some(s) = shared.upgrade() else { return };
+        match item {
+            Inbound::Frame(frame, Some(value)) => match (&frame.verdict, value) {
+                (Verdict::Batch { items }, Value::Array(values)) => {
+                    let mut requests = Vec::new();
+                    for (verdict, value) in items.iter().zip(values) {
+                        if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                            requests.push(req);
+                        }
+                    }
+                    if !requests.is_empty() {
+                        // Requests that came in a batch are answered in one batch.
+                        let s2 = s.clone();
+                        tokio::spawn(async move {
+                            let mut answers = Vec::new();
+                            for req in requests {
+                                if let Some(answer) = s2.clone().answer(req).await {
+                                    answers.push(answer);
+                                }
+                            }
+                            if !answers.is_empty() {
+                                s2.send_answer(Value::Array(answers)).await;
+                            }
+                        });
+                    }
+                }
+                (verdict, value) => {
+                    if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                        let s2 = s.clone();
+                        let id = req.id.clone();
+                        let task = tokio::spawn(async move {
+                            if let Some(answer) = s2.clone().answer(req).await {
+                                s2.send_answer(answer).await;
+                            }
+                        });
+                        s.lock_calls().serving.insert(id, task.abort_handle());
+                    }
+                }
+            },
+            // Not JSON: recorded and classified already; there is nothing to act on.
+            Inbound::Frame(_, None) => {}
+            Inbound::Closed(report) => {
+                s.on_closed(report);
+                return;
+            }
+        }
+    }
+}
+
+impl Shared {
+    /// Handles one message; returns a server request that needs answering.
+    fn on_message(&self, seq: u64, verdict: &Verdict, value: Value) -> Option<ServerRequest> {
+        match verdict {
+            Verdict::Response { id, .. } => {
+                self.on_response(seq, id.as_ref(), value);
+                None
+            }
+            Verdict::Notification { method } => {
+                self.on_notification(method, value.get("params"));
+                None
+            }
+            Verdict::Request { id, method } => {
+                let params = value.get("params").cloned();
+                Some(ServerRequest {
+                    id: id.clone(),
+                    method: method.clone(),
+                    params,
+                })
+            }
+            // Malformed: flagged by its verdict; a client does not answer it.
+            _ => None,
+        }
+    }
+
+    fn on_response(&self, seq: u64, id: Option<&RequestId>, message: Value) {
+        let mut calls = self.lock_calls();
+        let Some(id) = id else {
+            drop(calls);
+            self.traffic
+                .flag(seq, Flag::UnknownResponseId { id: None });
+            return;
+        };
+        match calls.pending.remove(id) {
+            Some(p) => {
+                if let Some(token) = &p.progress_token {
+                    calls.progress_routes.remove(token);
+                }
+                calls.finished.insert(id.clone(), Finished::Answered);
+                drop(calls);
+                let outcome = if message.get("error").is_some() {
+                    RequestOutcome::Error
+                } else {
+                    RequestOutcome::Result
+                };
+                let _ = self.events.send(Event::RequestFinished {
+                    id: id.clone(),
+                    method: p.method,
+                    outcome,
+                    latency_us: p.sent_at.elapsed().as_micros() as u64,
+                });
+                let _ = p.reply.send(Reply::Response { message, seq });
+            }
+            None => {
+                let flag = match calls.finished.get(id) {
+                    Some(Finished::Answered) => Flag::DuplicateResponse { id: id.clone() },
+                    Some(Finished::GaveUp(g)) => Flag::LateResponse {
+                        id: id.clone(),
+                        gave_up: *g,
+                    },
+                    None => Flag::UnknownResponseId {
+                        id: Some(id.clone()),
+                    },
+                };
+                drop(calls);
+                self.traffic.flag(seq, flag);
+            }
+        }
+    }
+
+    fn on_notification(&self, method: &str, params: Option<&Value>) {
+        let typed = ServerNotification::from_message(method, params);
+        match &typed {
+            ServerNotification::Progress(progress) => {
+                let calls = self.lock_calls();
+                let route = calls.progress_routes.get(&progress.token.to_string());
+                if let Some(p) = route.and_then(|id| calls.pending.get(id)) {
+                    p.progress_seen.notify_one();
+                    if let Some(tx) = &p.progress {
+                        let _ = tx.send(progress.clone());
+                    }
+                }
+            }
+            ServerNotification::Cancelled {
+                request_id: Some(id),
+                ..
+            } => {
+                // The server withdrew a request of its own: stop answering it.
+                if let Some(task) = self.lock_calls().serving.remove(id) {
+                    task.abort();
+                }
+            }
+            _ => {}
+        }
+        let _ = self.events.send(Event::Notification(typed));
+    }
+
+    /// Produces the response message for a server request, or `None` if it was withdrawn.
+    async fn answer(self: Arc<Self>, req: ServerRequest) -> Option<Value> {
+        let id = req.id.clone();
+        let result = match req.kind() {
+            _ if req.method == "ping" => Ok(json!({})),
+            ServerRequestKind::Other => Err(RpcError::method_not_found(&req.method)),
+            kind => {
+                let capability = match kind {
+                    ServerRequestKind::Sampling => "sampling",
+                    ServerRequestKind::Roots => "roots",
+                    _ => "elicitation",
+                };
+                let caps = &self.options.capabilities;
+                let declared = match kind {
+                    ServerRequestKind::Elicitation { url: true } => {
+                        caps.pointer("/elicitation/url").is_some()
+                    }
+                    _ => caps.get(capability).is_some(),
+                };
+                if !declared {
+                    // Shown, and still handed to the host: an inspector lets the user decide.
+                    if let Some(seq) = self.seq_of_request(&req.id) {
+                        self.traffic.flag(
+                            seq,
+                            Flag::UndeclaredCapability {
+                                method: req.method.clone(),
+                            },
+                        );
+                    }
+                }
+                let _ = self.events.send(Event::HostInputNeeded {
+                    id: req.id.clone(),
+                    method: req.method.clone(),
+                    params: req.params.clone(),
+                });
+                self.options.handler.handle(req).await
+            }
+        };
+        self.lock_calls().serving.remove(&id);
+        Some(match result {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result}),
+            Err(error) => json!({"jsonrpc": "2.0", "id": id.to_value(), "error": error}),
+        })
+    }
+
+    /// The seq of the newest inbound frame carrying request `id`.
+    fn seq_of_request(&self, id: &RequestId) -> Option<u64> {
+        let frames = self.traffic.frames();
+        frames.iter().rev().find_map(|f| {
+            let hit = match &f.verdict {
+                Verdict::Request { id: rid, .. } => rid == id,
+                Verdict::Batch { items } => items
+                    .iter()
+                    .any(|v| matches!(v, Verdict::Request { id: rid, .. } if rid == id)),
+                _ => false,
+            };
+            (hit && f.direction == crate::wire::Direction::In).then_some(f.seq)
+        })
+    }
+
+    async fn send_answer(&self, message: Value) {
+        let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
+        // If the server is gone there is nobody to answer; the record shows what happened.
+        let _ = self.send_frame(bytes, false).await;
+    }
+}

@@ -1,0 +1,76 @@
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::transport::{CloseReport, SendError};
+
+/// A JSON-RPC error object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("error {code}: {message}")]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn method_not_found(method: &str) -> RpcError {
+        RpcError::new(-32601, format!("method not found: {method}"))
+    }
+
+    /// Reads an error object; `None` if it does not have JSON-RPC's shape.
+    pub fn from_value(value: &Value) -> Option<RpcError> {
+        serde_json::from_value(value.clone()).ok()
+    }
+}
+
+/// Why a request did not get a result.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error("{method}: the server answered with {error}")]
+    Rpc { method: String, error: RpcError },
+    #[error(
+        "{method}: no answer within {}; sent notifications/cancelled",
+        humanize(*after)
+    )]
+    TimedOut { method: String, after: Duration },
+    #[error("{method}: cancelled; sent notifications/cancelled")]
+    Cancelled { method: String },
+    #[error("{} before answering {method}{}", report.reason, tail(report))]
+    Closed { method: String, report: CloseReport },
+    #[error("{method}: {source}")]
+    Send {
+        method: String,
+        #[source]
+        source: SendError,
+    },
+    /// The answer arrived but does not have the shape the protocol requires.
+    #[error("{method}: the server's answer breaks the protocol: {detail}")]
+    Protocol { method: String, detail: String },
+}
+
+fn humanize(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+fn tail(report: &CloseReport) -> String {
+    match report.stderr_tail.as_slice() {
+        [] => "; it wrote nothing to stderr".to_string(),
+        [line] => format!("; last stderr line: {line}"),
+        lines => format!("; last stderr lines:\n  {}", lines.join("\n  ")),
+    }
+}

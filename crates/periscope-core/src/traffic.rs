@@ -1,0 +1,310 @@
+//! The append-only record of one session: frames, stderr lines, and flags on frames.
+//!
+//! Transports append here first, before anything interprets a frame. With a record file the
+//! same entries go to disk as JSON Lines in the same order (format: docs/engine.md).
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+use crate::event::Event;
+use crate::wire::{Direction, Frame, RequestId, classify};
+
+/// One line the server wrote to stderr (lossily decoded: stderr is free-form logging).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StderrLine {
+    pub seq: u64,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub text: String,
+}
+
+/// Something the session noticed about a frame after recording it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Flag {
+    /// A response whose id matches no request we sent.
+    UnknownResponseId { id: Option<RequestId> },
+    /// A second response to a request that already had one.
+    DuplicateResponse { id: RequestId },
+    /// A response to a request we had given up on.
+    LateResponse { id: RequestId, gave_up: GaveUp },
+    /// Bigger than the frame size limit; only the first `limit` bytes were kept.
+    Oversized { limit: u64 },
+    /// The server answered `initialize` with a protocol version Periscope does not speak.
+    UnsupportedProtocolVersion { version: String },
+    /// The server sent a request for a capability the client did not declare.
+    UndeclaredCapability { method: String },
+    /// Bytes the user typed and sent as they were, which are not valid JSON-RPC.
+    InvalidUserFrame,
+}
+
+/// Why we stopped waiting for a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GaveUp {
+    TimedOut,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlagRecord {
+    /// The flagged frame.
+    pub seq: u64,
+    pub flag: Flag,
+}
+
+/// One line of a record file.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RecordLine {
+    /// First line: what was recorded. Environment values are never written, only their names.
+    Session {
+        periscope_version: String,
+        started_wall_us: u64,
+        target: serde_json::Value,
+    },
+    Frame(Frame),
+    Stderr(StderrLine),
+    Flag(FlagRecord),
+}
+
+/// The record of one session. Cheap to share; all methods take `&self`.
+pub struct Traffic {
+    started: Instant,
+    inner: Mutex<Inner>,
+    events: broadcast::Sender<Event>,
+}
+
+#[derive(Default)]
+struct Inner {
+    next_seq: u64,
+    frames: Vec<Arc<Frame>>,
+    stderr: Vec<Arc<StderrLine>>,
+    flags: Vec<FlagRecord>,
+    file: Option<BufWriter<File>>,
+    file_error: Option<String>,
+}
+
+/// Microseconds since the Unix epoch.
+pub fn wall_now_us() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
+}
+
+impl Traffic {
+    pub fn new(events: broadcast::Sender<Event>) -> Traffic {
+        Traffic {
+            started: Instant::now(),
+            inner: Mutex::new(Inner {
+                next_seq: 1,
+                ..Inner::default()
+            }),
+            events,
+        }
+    }
+
+    /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
+    /// server (without secrets) for the header line.
+    pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
+        let mut file = BufWriter::new(File::create(path)?);
+        let header = RecordLine::Session {
+            periscope_version: env!("CARGO_PKG_VERSION").to_string(),
+            started_wall_us: wall_now_us() - self.started.elapsed().as_micros() as u64,
+            target,
+        };
+        serde_json::to_writer(&mut file, &header)?;
+        file.write_all(b"\n")?;
+        file.flush()?;
+        self.lock().file = Some(file);
+        Ok(())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic elsewhere must not cost the record: take the data even if poisoned.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn mono_now_us(&self) -> u64 {
+        self.started.elapsed().as_micros() as u64
+    }
+
+    /// Records a frame and classifies it. Returns it with its parsed JSON, if any.
+    pub fn append_frame(
+        &self,
+        direction: Direction,
+        bytes: Vec<u8>,
+        truncated_from: Option<u64>,
+    ) -> (Arc<Frame>, Option<serde_json::Value>) {
+        let wall_us = wall_now_us();
+        let mono_us = self.mono_now_us();
+        // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
+        let (verdict, value) = match truncated_from {
+            Some(total) => (
+                crate::wire::Verdict::NotJson {
+                    error: format!(
+                        "frame of {total} bytes exceeds the {} byte limit; only the first part was kept",
+                        bytes.len()
+                    ),
+                },
+                None,
+            ),
+            None => classify(&bytes),
+        };
+        let mut inner = self.lock();
+        let frame = Arc::new(Frame {
+            seq: inner.next_seq,
+            direction,
+            wall_us,
+            mono_us,
+            bytes: Arc::from(bytes),
+            truncated_from,
+            verdict,
+        });
+        inner.next_seq += 1;
+        inner.frames.push(frame.clone());
+        inner.write(&RecordLine::Frame((*frame).clone()));
+        let limit = frame.bytes.len() as u64;
+        drop(inner);
+        let _ = self.events.send(Event::FrameAppended(frame.clone()));
+        if truncated_from.is_some() {
+            self.flag(frame.seq, Flag::Oversized { limit });
+        }
+        (frame, value)
+    }
+
+    pub fn append_stderr(&self, text: String) -> Arc<StderrLine> {
+        let wall_us = wall_now_us();
+        let mono_us = self.mono_now_us();
+        let mut inner = self.lock();
+        let line = Arc::new(StderrLine {
+            seq: inner.next_seq,
+            wall_us,
+            mono_us,
+            text,
+        });
+        inner.next_seq += 1;
+        inner.stderr.push(line.clone());
+        inner.write(&RecordLine::Stderr((*line).clone()));
+        drop(inner);
+        let _ = self.events.send(Event::Stderr(line.clone()));
+        line
+    }
+
+    pub fn flag(&self, seq: u64, flag: Flag) {
+        let record = FlagRecord { seq, flag };
+        let mut inner = self.lock();
+        inner.flags.push(record.clone());
+        inner.write(&RecordLine::Flag(record.clone()));
+        drop(inner);
+        let _ = self.events.send(Event::FrameFlagged(record));
+    }
+
+    pub fn frames(&self) -> Vec<Arc<Frame>> {
+        self.lock().frames.clone()
+    }
+
+    pub fn frame_count(&self) -> usize {
+        self.lock().frames.len()
+    }
+
+    pub fn stderr(&self) -> Vec<Arc<StderrLine>> {
+        self.lock().stderr.clone()
+    }
+
+    /// The last `n` stderr lines, oldest first.
+    pub fn stderr_tail(&self, n: usize) -> Vec<String> {
+        let inner = self.lock();
+        let start = inner.stderr.len().saturating_sub(n);
+        inner.stderr[start..]
+            .iter()
+            .map(|l| l.text.clone())
+            .collect()
+    }
+
+    pub fn flags(&self) -> Vec<FlagRecord> {
+        self.lock().flags.clone()
+    }
+
+    /// Flags raised on one frame.
+    pub fn flags_of(&self, seq: u64) -> Vec<Flag> {
+        self.lock()
+            .flags
+            .iter()
+            .filter(|f| f.seq == seq)
+            .map(|f| f.flag.clone())
+            .collect()
+    }
+
+    /// Flushes the record file; the first write error, if any, is reported here.
+    pub fn flush(&self) -> io::Result<()> {
+        let mut inner = self.lock();
+        if let Some(err) = inner.file_error.take() {
+            return Err(io::Error::other(err));
+        }
+        match inner.file.as_mut() {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Inner {
+    fn write(&mut self, line: &RecordLine) {
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        let result = serde_json::to_writer(&mut *file, line)
+            .map_err(io::Error::from)
+            .and_then(|()| file.write_all(b"\n"));
+        if let Err(e) = result {
+            // Keep recording in memory; tell the user once, at flush.
+            self.file_error.get_or_insert(e.to_string());
+            self.file = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_and_stderr_share_one_sequence_and_reach_the_file_in_order() {
+        let (tx, mut rx) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let dir = std::env::temp_dir().join(format!("periscope-traffic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        traffic
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        let (f1, _) = traffic.append_frame(Direction::Out, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(), None);
+        traffic.append_stderr("hello".into());
+        let (f2, _) = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
+        traffic.flag(f2.seq, Flag::UnknownResponseId { id: None });
+        traffic.flush().unwrap();
+        assert_eq!((f1.seq, f2.seq), (1, 3));
+        assert!(matches!(rx.try_recv().unwrap(), Event::FrameAppended(_)));
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5);
+        let kinds: Vec<String> = lines
+            .iter()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["type"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(kinds, ["session", "frame", "stderr", "frame", "flag"]);
+        let RecordLine::Frame(back) = serde_json::from_str(lines[3]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(&*back.bytes, b"\xffbanner");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

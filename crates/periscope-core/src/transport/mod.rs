@@ -1,0 +1,61 @@
+//! Transports move frames and nothing else: they record every inbound frame in the traffic
+//! record the moment it is complete, then hand it on. They never parse for their own needs.
+
+pub mod stdio;
+
+use std::fmt;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use crate::wire::Frame;
+
+/// What a transport hands to the session, in wire order.
+#[derive(Debug)]
+pub enum Inbound {
+    /// A recorded frame, with its JSON if it parsed.
+    Frame(Arc<Frame>, Option<Value>),
+    /// The connection is gone; nothing follows.
+    Closed(CloseReport),
+}
+
+/// Why and how a connection ended, with what the user needs to understand it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CloseReport {
+    /// e.g. "server exited with status 1", "server was killed by signal 9 (SIGKILL)".
+    pub reason: String,
+    /// The process exit code, when it exited normally.
+    pub exit_code: Option<i32>,
+    /// The last lines the server wrote to stderr, oldest first.
+    pub stderr_tail: Vec<String>,
+}
+
+impl fmt::Display for CloseReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)?;
+        match self.stderr_tail.as_slice() {
+            [] => Ok(()),
+            [line] => write!(f, "; last stderr line: {line}"),
+            lines => write!(f, "; last stderr lines:\n  {}", lines.join("\n  ")),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    #[error("the connection is closed")]
+    Closed,
+    #[error("could not write to the server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The sending half of a connection. Receiving goes through the [`Inbound`] channel given at
+/// open time.
+#[async_trait]
+pub trait Transport: Send + Sync {
+    /// Writes one frame's bytes (the session recorded them already).
+    async fn send(&self, bytes: &[u8]) -> Result<(), SendError>;
+    /// Ends the connection as the transport's spec says, and reports how it ended.
+    async fn shutdown(&self) -> CloseReport;
+}

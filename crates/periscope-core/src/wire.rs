@@ -1,0 +1,403 @@
+//! Frames: the exact bytes that crossed a transport, with when, which way, and what they parse as.
+//!
+//! Classification never changes the bytes. A frame that is not UTF-8, not JSON or not JSON-RPC
+//! is still a frame; its [`Verdict`] says why it is not a message.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Which way a frame travelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// From Periscope to the server.
+    Out,
+    /// From the server to Periscope.
+    In,
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Out => "out",
+            Direction::In => "in",
+        })
+    }
+}
+
+/// A JSON-RPC request id. `92` and `"92"` are different ids.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(i64),
+    String(String),
+}
+
+impl RequestId {
+    /// Reads an id from a JSON value; `None` for anything JSON-RPC does not allow as an id.
+    pub fn from_value(value: &Value) -> Option<RequestId> {
+        match value {
+            Value::Number(n) => n.as_i64().map(RequestId::Number),
+            Value::String(s) => Some(RequestId::String(s.clone())),
+            _ => None,
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::Number(n) => Value::from(*n),
+            RequestId::String(s) => Value::from(s.clone()),
+        }
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// What a frame's bytes are, decided before anything acts on them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Verdict {
+    /// The bytes are not UTF-8; `valid_up_to` is the length of the valid prefix.
+    NotUtf8 { valid_up_to: usize },
+    /// UTF-8, but not one JSON value.
+    NotJson { error: String },
+    /// JSON, but not a JSON-RPC 2.0 message.
+    NotJsonRpc { reason: String },
+    Request {
+        id: RequestId,
+        method: String,
+    },
+    Notification {
+        method: String,
+    },
+    /// A response; `id` is `None` for the `"id": null` of an error about an unreadable request.
+    Response {
+        id: Option<RequestId>,
+        is_error: bool,
+    },
+    Batch {
+        items: Vec<Verdict>,
+    },
+}
+
+impl Verdict {
+    /// True when the frame is a well-formed JSON-RPC message or a batch of them.
+    pub fn is_valid(&self) -> bool {
+        match self {
+            Verdict::Request { .. } | Verdict::Notification { .. } | Verdict::Response { .. } => {
+                true
+            }
+            Verdict::Batch { items } => items.iter().all(Verdict::is_valid),
+            _ => false,
+        }
+    }
+
+    /// A short human label: the method, "response", or why the frame is malformed.
+    pub fn summary(&self) -> String {
+        match self {
+            Verdict::NotUtf8 { valid_up_to } => {
+                format!("not UTF-8 (invalid byte at offset {valid_up_to})")
+            }
+            Verdict::NotJson { error } => format!("not JSON: {error}"),
+            Verdict::NotJsonRpc { reason } => format!("not JSON-RPC: {reason}"),
+            Verdict::Request { id, method } => format!("request {method} (id {id})"),
+            Verdict::Notification { method } => format!("notification {method}"),
+            Verdict::Response { id, is_error } => {
+                let id = id.as_ref().map_or("null".to_string(), |id| id.to_string());
+                if *is_error {
+                    format!("error response (id {id})")
+                } else {
+                    format!("response (id {id})")
+                }
+            }
+            Verdict::Batch { items } => format!("batch of {}", items.len()),
+        }
+    }
+}
+
+/// One unit that crossed a transport: a line on stdio, a POST body or an SSE event's data.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Frame {
+    /// Position in the session's record, from 1, shared with stderr lines.
+    pub seq: u64,
+    pub direction: Direction,
+    /// Wall clock, microseconds since the Unix epoch.
+    pub wall_us: u64,
+    /// Monotonic clock, microseconds since the session started.
+    pub mono_us: u64,
+    /// The exact bytes (without the transport's delimiter, e.g. stdio's trailing `\n`).
+    #[serde(with = "bytes_serde")]
+    pub bytes: Arc<[u8]>,
+    /// When the frame exceeded the size limit: the size it had on the wire. `bytes` then holds
+    /// only the first part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated_from: Option<u64>,
+    pub verdict: Verdict,
+}
+
+impl Frame {
+    /// Size on the wire (not counting the transport's delimiter).
+    pub fn size(&self) -> u64 {
+        self.truncated_from.unwrap_or(self.bytes.len() as u64)
+    }
+
+    /// The bytes as text, with invalid sequences replaced, for display only.
+    pub fn text_lossy(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+}
+
+/// Decides what `bytes` are. Returns the parsed JSON too, so nobody parses twice.
+pub fn classify(bytes: &[u8]) -> (Verdict, Option<Value>) {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            return (
+                Verdict::NotUtf8 {
+                    valid_up_to: e.valid_up_to(),
+                },
+                None,
+            );
+        }
+    };
+    if text.trim().is_empty() {
+        return (
+            Verdict::NotJson {
+                error: "empty frame".into(),
+            },
+            None,
+        );
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                Verdict::NotJson {
+                    error: e.to_string(),
+                },
+                None,
+            );
+        }
+    };
+    let verdict = classify_value(&value);
+    (verdict, Some(value))
+}
+
+/// Classifies one parsed JSON value as a JSON-RPC message or batch.
+pub fn classify_value(value: &Value) -> Verdict {
+    match value {
+        Value::Array(items) if items.is_empty() => Verdict::NotJsonRpc {
+            reason: "empty batch".into(),
+        },
+        Value::Array(items) => Verdict::Batch {
+            items: items.iter().map(classify_message).collect(),
+        },
+        other => classify_message(other),
+    }
+}
+
+fn not_rpc(reason: impl Into<String>) -> Verdict {
+    Verdict::NotJsonRpc {
+        reason: reason.into(),
+    }
+}
+
+fn classify_message(value: &Value) -> Verdict {
+    let Value::Object(obj) = value else {
+        return not_rpc(format!("expected an object, found {}", json_kind(value)));
+    };
+    match obj.get("jsonrpc") {
+        Some(Value::String(v)) if v == "2.0" => {}
+        Some(other) => return not_rpc(format!("\"jsonrpc\" is {other}, not \"2.0\"")),
+        None => return not_rpc("missing \"jsonrpc\": \"2.0\""),
+    }
+    if let Some(method) = obj.get("method") {
+        let Value::String(method) = method else {
+            return not_rpc("\"method\" is not a string");
+        };
+        if let Some(params) = obj.get("params")
+            && !params.is_object()
+            && !params.is_array()
+        {
+            return not_rpc("\"params\" is neither an object nor an array");
+        }
+        return match obj.get("id") {
+            None => Verdict::Notification {
+                method: method.clone(),
+            },
+            Some(id) => match RequestId::from_value(id) {
+                Some(id) => Verdict::Request {
+                    id,
+                    method: method.clone(),
+                },
+                None => not_rpc(format!("request id {id} is not a string or integer")),
+            },
+        };
+    }
+    classify_response(obj)
+}
+
+fn classify_response(obj: &Map<String, Value>) -> Verdict {
+    let id = match obj.get("id") {
+        None => return not_rpc("neither \"method\" nor \"id\""),
+        Some(Value::Null) => None,
+        Some(id) => match RequestId::from_value(id) {
+            Some(id) => Some(id),
+            None => return not_rpc(format!("response id {id} is not a string or integer")),
+        },
+    };
+    match (obj.get("result"), obj.get("error")) {
+        (Some(_), Some(_)) => not_rpc("response has both \"result\" and \"error\""),
+        (None, None) => not_rpc("response has neither \"result\" nor \"error\""),
+        (Some(_), None) if id.is_none() => not_rpc("successful response with \"id\": null"),
+        (Some(_), None) => Verdict::Response {
+            id,
+            is_error: false,
+        },
+        (None, Some(error)) => {
+            let code_ok = error.get("code").is_some_and(|c| c.is_i64());
+            let message_ok = error.get("message").is_some_and(|m| m.is_string());
+            if !code_ok || !message_ok {
+                return not_rpc("error object needs an integer \"code\" and a string \"message\"");
+            }
+            Verdict::Response { id, is_error: true }
+        }
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Frame bytes in JSON: `{"text": "..."}` when they are UTF-8, else `{"base64": "..."}`.
+/// Both forms round-trip to the exact bytes.
+mod bytes_serde {
+    use std::sync::Arc;
+
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Repr<'a> {
+        Text(std::borrow::Cow<'a, str>),
+        Base64(String),
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &Arc<[u8]>, s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Repr::Text(text.into()).serialize(s),
+            Err(_) => Repr::Base64(STANDARD.encode(bytes)).serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[u8]>, D::Error> {
+        match Repr::deserialize(d)? {
+            Repr::Text(text) => Ok(Arc::from(text.as_bytes())),
+            Repr::Base64(b64) => STANDARD
+                .decode(b64)
+                .map(Arc::from)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(text: &[u8]) -> Verdict {
+        classify(text).0
+    }
+
+    #[test]
+    fn requests_notifications_and_responses_are_told_apart() {
+        assert_eq!(
+            verdict(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#),
+            Verdict::Request {
+                id: RequestId::Number(7),
+                method: "ping".into()
+            }
+        );
+        assert_eq!(
+            verdict(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Verdict::Notification {
+                method: "notifications/initialized".into()
+            }
+        );
+        assert_eq!(
+            verdict(br#"{"jsonrpc":"2.0","id":"7","result":{}}"#),
+            Verdict::Response {
+                id: Some(RequestId::String("7".into())),
+                is_error: false
+            }
+        );
+        assert_eq!(
+            verdict(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#),
+            Verdict::Response {
+                id: None,
+                is_error: true
+            }
+        );
+    }
+
+    #[test]
+    fn malformed_frames_say_why() {
+        assert!(matches!(
+            verdict(b"\xff\xfe{}"),
+            Verdict::NotUtf8 { valid_up_to: 0 }
+        ));
+        assert!(matches!(verdict(b"Server starting..."), Verdict::NotJson { .. }));
+        assert!(matches!(verdict(b""), Verdict::NotJson { .. }));
+        assert!(matches!(verdict(br#"{"id":1,"result":{}}"#), Verdict::NotJsonRpc { reason } if reason.contains("jsonrpc")));
+        assert!(matches!(verdict(br#"{"jsonrpc":"2.0","id":1,"result":{},"error":{}}"#), Verdict::NotJsonRpc { .. }));
+        assert!(matches!(verdict(br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#), Verdict::NotJsonRpc { .. }));
+        assert!(matches!(verdict(b"[]"), Verdict::NotJsonRpc { .. }));
+    }
+
+    #[test]
+    fn a_batch_classifies_each_item() {
+        let v = verdict(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"nope":1}]"#);
+        let Verdict::Batch { items } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(items.len(), 2);
+        assert!(!v.is_valid());
+    }
+
+    #[test]
+    fn frame_bytes_round_trip_through_json_exactly() {
+        for bytes in [&b"{\"a\": 1}  "[..], b"\xff\x00bin", b"caf\xc3\xa9"] {
+            let frame = Frame {
+                seq: 1,
+                direction: Direction::In,
+                wall_us: 0,
+                mono_us: 0,
+                bytes: Arc::from(bytes),
+                truncated_from: None,
+                verdict: classify(bytes).0,
+            };
+            let json = serde_json::to_string(&frame).unwrap();
+            let back: Frame = serde_json::from_str(&json).unwrap();
+            assert_eq!(&*back.bytes, bytes);
+        }
+    }
+}
