@@ -1,1 +1,50 @@
+//! Helpers shared by the end-to-end tests: where the built binaries and the npm-installed
+//! interop servers are.
 
+use std::path::PathBuf;
+
+/// The workspace's target directory for the current profile (where `cargo test` put every
+/// binary of the workspace).
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    // target/<profile>/deps/<test-binary>
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binaries live in target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// A binary built from this workspace, e.g. `periscope` or `periscope-demo-server`.
+pub fn bin(name: &str) -> PathBuf {
+    let path = target_dir().join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests with `cargo test --workspace` (or `make test`), which builds every binary",
+        path.display()
+    );
+    path
+}
+
+pub fn bin_str(name: &str) -> String {
+    bin(name).to_string_lossy().into_owned()
+}
+
+/// `@modelcontextprotocol/server-everything`, installed project-locally by `make test`.
+pub fn server_everything() -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("interop/node_modules/.bin/mcp-server-everything");
+    assert!(
+        path.exists(),
+        "{} is missing: `make test` installs it (npm install in tests/interop)",
+        path.display()
+    );
+    path
+}
+
+/// A fresh, empty directory for one test's files.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("periscope-test-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}

@@ -1,1 +1,139 @@
-fn main() {}
+//! A small MCP server over stdio that breaks the rules on purpose, one way per mode.
+//!
+//! Usage: `misbehaving-server <mode>`. It answers `initialize`, `ping` and `tools/list`
+//! correctly except where its mode says otherwise. Modes:
+//!
+//! - `banner`: prints a non-JSON banner line on stdout before anything else.
+//! - `broken-json`: before answering `tools/list`, writes a truncated JSON line.
+//! - `invalid-utf8`: before answering `tools/list`, writes a line that is not UTF-8.
+//! - `huge-frame`: answers `tools/list` with a 20 MB frame (a tool with a huge description).
+//! - `unknown-id`: before answering `tools/list`, answers a request id nobody sent (9999).
+//! - `duplicate-response`: answers `tools/list` twice.
+//! - `late-response`: answers `tools/list` after 1.5 s.
+//! - `exit-mid-request`: on `tools/list`, writes a last word to stderr and exits with status 3.
+//! - `never-answers`: never answers `tools/list` (it still answers `ping`).
+//! - `stderr-flood`: writes 100 000 lines to stderr at start, and serves normally.
+//! - `server-requests`: after `notifications/initialized`, sends a batch holding `ping`,
+//!   `roots/list`, an unknown method and a notification, then `elicitation/create` and
+//!   `sampling/createMessage` on their own; writes each answer it gets to stderr.
+//! - `bad-version`: answers `initialize` with protocol version "1999-01-01".
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+
+    if mode == "banner" {
+        line(&mut out, b"misbehaving-server v1.0 starting up... ready!");
+    }
+    if mode == "stderr-flood" {
+        let mut err = std::io::stderr().lock();
+        for i in 0..100_000 {
+            let _ = writeln!(err, "flood line {i}: the quick brown fox jumps over the lazy dog");
+        }
+    }
+
+    for input in stdin.lock().split(b'\n') {
+        let Ok(input) = input else { break };
+        let Ok(msg) = serde_json::from_slice::<Value>(&input) else {
+            continue;
+        };
+        let id = msg.get("id").cloned();
+        let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+        match (method, id) {
+            ("initialize", Some(id)) => {
+                let version = if mode == "bad-version" {
+                    "1999-01-01".to_string()
+                } else {
+                    msg.pointer("/params/protocolVersion")
+                        .and_then(Value::as_str)
+                        .unwrap_or("2025-11-25")
+                        .to_string()
+                };
+                respond(
+                    &mut out,
+                    &id,
+                    json!({
+                        "protocolVersion": version,
+                        "capabilities": {"tools": {}},
+                        "serverInfo": {"name": "misbehaving-server", "version": "1.0.0"},
+                    }),
+                );
+            }
+            ("notifications/initialized", None) if mode == "server-requests" => {
+                let batch = json!([
+                    {"jsonrpc": "2.0", "id": "s1", "method": "ping"},
+                    {"jsonrpc": "2.0", "id": "s2", "method": "roots/list"},
+                    {"jsonrpc": "2.0", "id": "s3", "method": "no/such/method"},
+                    {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "in a batch"}},
+                ]);
+                write_json(&mut out, &batch);
+                write_json(
+                    &mut out,
+                    &json!({"jsonrpc": "2.0", "id": "s4", "method": "elicitation/create", "params": {
+                        "message": "Your name?",
+                        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+                    }}),
+                );
+                write_json(
+                    &mut out,
+                    &json!({"jsonrpc": "2.0", "id": "s5", "method": "sampling/createMessage", "params": {
+                        "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+                        "maxTokens": 10,
+                    }}),
+                );
+            }
+            ("ping", Some(id)) => respond(&mut out, &id, json!({})),
+            ("tools/list", Some(id)) => tools_list(&mode, &mut out, &id),
+            // Answers to our own requests (server-requests mode): report them.
+            ("", _) => eprintln!("answer: {}", String::from_utf8_lossy(&input)),
+            _ => {}
+        }
+    }
+}
+
+fn tools_list(mode: &str, out: &mut impl Write, id: &Value) {
+    let tools = json!({"tools": [{"name": "noop", "inputSchema": {"type": "object"}}]});
+    match mode {
+        "broken-json" => line(out, br#"{"jsonrpc":"2.0","id":2,"result":{"tools":["#),
+        "invalid-utf8" => line(out, b"{\"jsonrpc\":\"2.0\",\"method\":\"caf\xe9\"}"),
+        "unknown-id" => respond(out, &json!(9999), json!({})),
+        "late-response" => std::thread::sleep(Duration::from_millis(1500)),
+        "exit-mid-request" => {
+            eprintln!("fatal: out of cheese while listing tools");
+            std::process::exit(3);
+        }
+        "never-answers" => return,
+        "huge-frame" => {
+            let description = "x".repeat(20 * 1024 * 1024);
+            let tools = json!({"tools": [{"name": "huge", "description": description, "inputSchema": {"type": "object"}}]});
+            respond(out, id, tools);
+            return;
+        }
+        _ => {}
+    }
+    respond(out, id, tools.clone());
+    if mode == "duplicate-response" {
+        respond(out, id, tools);
+    }
+}
+
+fn respond(out: &mut impl Write, id: &Value, result: Value) {
+    write_json(out, &json!({"jsonrpc": "2.0", "id": id, "result": result}));
+}
+
+fn write_json(out: &mut impl Write, value: &Value) {
+    line(out, &serde_json::to_vec(value).expect("JSON serializes"));
+}
+
+fn line(out: &mut impl Write, bytes: &[u8]) {
+    // The client may be gone; a fixture has nobody to tell.
+    let _ = out.write_all(bytes);
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}
