@@ -55,7 +55,10 @@ async fn broken_json_is_recorded_exactly_and_the_real_answer_still_pairs() {
         .into_iter()
         .find(|f| matches!(f.verdict, Verdict::NotJson { .. }))
         .expect("the broken line is in the record");
-    assert_eq!(&*broken.bytes, br#"{"jsonrpc":"2.0","id":2,"result":{"tools":["#);
+    assert_eq!(
+        &*broken.bytes,
+        br#"{"jsonrpc":"2.0","id":2,"result":{"tools":["#
+    );
     assert!(broken.verdict.summary().starts_with("not JSON: EOF"));
 }
 
@@ -79,7 +82,10 @@ async fn a_20_mb_frame_is_recorded_whole_and_parsed() {
         tools[0]["description"].as_str().unwrap().len(),
         20 * 1024 * 1024
     );
-    let big = inbound(&session).into_iter().max_by_key(|f| f.size()).unwrap();
+    let big = inbound(&session)
+        .into_iter()
+        .max_by_key(|f| f.size())
+        .unwrap();
     assert!(big.size() > 20 * 1024 * 1024);
     assert_eq!(big.truncated_from, None);
     session.ping().await.unwrap();
@@ -95,14 +101,15 @@ async fn a_frame_over_the_limit_is_kept_in_part_flagged_and_the_request_times_ou
     let session = ready("huge-frame", options).await;
     let err = session.list_tools().await.unwrap_err();
     assert!(matches!(err, RequestError::TimedOut { .. }), "{err}");
-    let big = inbound(&session).into_iter().max_by_key(|f| f.size()).unwrap();
+    let big = inbound(&session)
+        .into_iter()
+        .max_by_key(|f| f.size())
+        .unwrap();
     assert_eq!(big.bytes.len(), 1024 * 1024);
     assert!(big.truncated_from.unwrap() > 20 * 1024 * 1024);
     assert_eq!(
         session.traffic().flags_of(big.seq),
-        vec![Flag::Oversized {
-            limit: 1024 * 1024
-        }]
+        vec![Flag::Oversized { limit: 1024 * 1024 }]
     );
     session.ping().await.expect("the session still works");
 }
@@ -161,11 +168,12 @@ async fn a_late_response_is_flagged_as_late_after_the_timeout() {
         }
     ));
     // We told the server we gave up.
-    let cancelled = session
-        .traffic()
-        .frames()
-        .into_iter()
-        .any(|f| f.verdict == Verdict::Notification { method: "notifications/cancelled".into() });
+    let cancelled = session.traffic().frames().into_iter().any(|f| {
+        f.verdict
+            == Verdict::Notification {
+                method: "notifications/cancelled".into(),
+            }
+    });
     assert!(cancelled);
 }
 
@@ -175,11 +183,20 @@ async fn a_server_that_exits_mid_request_is_reported_with_its_status_and_last_wo
     let err = session.list_tools().await.unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, RequestError::Closed { .. }));
-    assert!(text.contains("server exited with status 3 before answering tools/list"), "{text}");
-    assert!(text.contains("fatal: out of cheese while listing tools"), "{text}");
+    assert!(
+        text.contains("server exited with status 3 before answering tools/list"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fatal: out of cheese while listing tools"),
+        "{text}"
+    );
     // Later calls fail the same clear way instead of hanging.
     let again = session.ping().await.unwrap_err();
-    assert!(again.to_string().contains("exited with status 3"), "{again}");
+    assert!(
+        again.to_string().contains("exited with status 3"),
+        "{again}"
+    );
 }
 
 #[tokio::test]
@@ -244,7 +261,8 @@ impl HostHandler for Scripted {
 }
 
 #[tokio::test]
-async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_batches_in_batches() {
+async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_batches_in_batches()
+{
     let options = SessionOptions {
         handler: Arc::new(Scripted),
         ..SessionOptions::default()
@@ -260,7 +278,12 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
                 .frames()
                 .into_iter()
                 .filter(|f| f.direction == Direction::Out)
-                .filter(|f| !matches!(f.verdict, Verdict::Request { .. } | Verdict::Notification { .. }))
+                .filter(|f| {
+                    !matches!(
+                        f.verdict,
+                        Verdict::Request { .. } | Verdict::Notification { .. }
+                    )
+                })
                 .collect();
             if outs.len() == 3 {
                 return outs;
@@ -271,7 +294,10 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
     .await
     .expect("all server requests are answered");
     let batch: Value = serde_json::from_slice(&answered[0].bytes).unwrap();
-    assert_eq!(batch[0], json!({"jsonrpc": "2.0", "id": "s1", "result": {}}));
+    assert_eq!(
+        batch[0],
+        json!({"jsonrpc": "2.0", "id": "s1", "result": {}})
+    );
     assert_eq!(batch[1]["result"]["roots"][0]["uri"], "file:///tmp");
     assert_eq!(batch[2]["error"]["code"], -32601);
     let rest: Vec<Value> = answered[1..]
@@ -279,7 +305,9 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
         .map(|f| serde_json::from_slice(&f.bytes).unwrap())
         .collect();
     assert!(rest.contains(&json!({"jsonrpc": "2.0", "id": "s4", "result": {"action": "accept", "content": {"name": "Ada"}}})));
-    assert!(rest.contains(&json!({"jsonrpc": "2.0", "id": "s5", "error": {"code": -1, "message": "no sampling here"}})));
+    assert!(rest.contains(
+        &json!({"jsonrpc": "2.0", "id": "s5", "error": {"code": -1, "message": "no sampling here"}})
+    ));
 
     let mut saw_log = false;
     let mut host_asks = 0;
@@ -293,5 +321,8 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
         }
     }
     assert!(saw_log, "the notification inside the batch is delivered");
-    assert_eq!(host_asks, 3, "roots, elicitation and sampling reach the host");
+    assert_eq!(
+        host_asks, 3,
+        "roots, elicitation and sampling reach the host"
+    );
 }

@@ -126,7 +126,10 @@ fn key_value(s: &str) -> Result<(String, String), String> {
 }
 
 /// Builds a tool's arguments from `--args` and `-a` (which win on the same key).
-pub fn tool_arguments(json: Option<&str>, pairs: &[(String, String)]) -> Result<Map<String, Value>, String> {
+pub fn tool_arguments(
+    json: Option<&str>,
+    pairs: &[(String, String)],
+) -> Result<Map<String, Value>, String> {
     let mut map = match json {
         None => Map::new(),
         Some(text) => match serde_json::from_str::<Value>(text) {

@@ -22,8 +22,14 @@ impl CliHost {
             None => (None, None),
             Some(text) => match serde_json::from_str::<Value>(text) {
                 Ok(v) if v.is_object() => (Some(v), None),
-                Ok(_) => (None, Some("--elicit-accept must be a JSON object".to_string())),
-                Err(e) => (None, Some(format!("--elicit-accept is not valid JSON: {e}"))),
+                Ok(_) => (
+                    None,
+                    Some("--elicit-accept must be a JSON object".to_string()),
+                ),
+                Err(e) => (
+                    None,
+                    Some(format!("--elicit-accept is not valid JSON: {e}")),
+                ),
             },
         };
         CliHost {
@@ -59,7 +65,9 @@ impl HostHandler for CliHost {
                 let url = request.param_str("url").unwrap_or("");
                 if self.elicit_accept.is_some() {
                     // The CLI never opens a browser; accepting tells the server the user will go.
-                    eprintln!("periscope: accepted URL elicitation \"{message}\"; open it yourself: {url}");
+                    eprintln!(
+                        "periscope: accepted URL elicitation \"{message}\"; open it yourself: {url}"
+                    );
                     Ok(json!({"action": "accept"}))
                 } else {
                     eprintln!(
@@ -79,7 +87,9 @@ impl HostHandler for CliHost {
                     }))
                 }
                 None => {
-                    eprintln!("periscope: declined sampling request (answer with --sampling-reply TEXT)");
+                    eprintln!(
+                        "periscope: declined sampling request (answer with --sampling-reply TEXT)"
+                    );
                     decline(&request)
                 }
             },

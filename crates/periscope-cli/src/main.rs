@@ -73,7 +73,10 @@ async fn run(cli: Cli, target: StdioTarget) -> Exit {
             act(&cli, &session).await
         }
         Err(e) => {
-            eprintln!("periscope: could not initialize `{}`: {e}", target.display());
+            eprintln!(
+                "periscope: could not initialize `{}`: {e}",
+                target.display()
+            );
             match e {
                 RequestError::TimedOut { .. } => Exit::Timeout,
                 RequestError::Rpc { .. } | RequestError::Protocol { .. } => Exit::Protocol,
@@ -106,12 +109,14 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         Action::Resources(ResourcesAction::List) => {
             out.list(session.list_resources().await, output::resource_line)
         }
-        Action::Resources(ResourcesAction::Templates) => {
-            out.list(session.list_resource_templates().await, output::template_line)
-        }
-        Action::Resources(ResourcesAction::Read { uri }) => {
-            out.result(session.read_resource(uri).await, output::print_resource_contents)
-        }
+        Action::Resources(ResourcesAction::Templates) => out.list(
+            session.list_resource_templates().await,
+            output::template_line,
+        ),
+        Action::Resources(ResourcesAction::Read { uri }) => out.result(
+            session.read_resource(uri).await,
+            output::print_resource_contents,
+        ),
         Action::Prompts(PromptsAction::List) => {
             out.list(session.list_prompts().await, output::prompt_line)
         }
@@ -120,7 +125,10 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                 .iter()
                 .map(|(k, v)| (k.clone(), Value::String(v.clone())))
                 .collect();
-            out.result(session.get_prompt(name, arguments).await, output::print_prompt)
+            out.result(
+                session.get_prompt(name, arguments).await,
+                output::print_prompt,
+            )
         }
         Action::Ping => out.result(session.ping().await, |_| println!("pong")),
         Action::Raw { json } => raw(cli, session, json).await,
@@ -201,7 +209,12 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
     if !exchange.unanswered.is_empty() {
         eprintln!(
             "periscope: no response to request id(s) {} within {} s",
-            exchange.unanswered.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", "),
+            exchange
+                .unanswered
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
             cli.timeout
         );
         return Exit::Timeout;
@@ -213,14 +226,22 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
 }
 
 /// Shows, on stderr, what the server says along the way: log messages and list changes.
-async fn print_events(mut events: tokio::sync::broadcast::Receiver<Event>, format: Format, quiet: bool) {
+async fn print_events(
+    mut events: tokio::sync::broadcast::Receiver<Event>,
+    format: Format,
+    quiet: bool,
+) {
     if quiet {
         return;
     }
     while let Ok(event) = events.recv().await {
         if let Event::Notification(n) = event {
             match n {
-                ServerNotification::Log { level, logger, data } => {
+                ServerNotification::Log {
+                    level,
+                    logger,
+                    data,
+                } => {
                     let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
                     let data = match data {
                         Value::String(s) => s,
@@ -230,7 +251,10 @@ async fn print_events(mut events: tokio::sync::broadcast::Receiver<Event>, forma
                 }
                 ServerNotification::Progress(_) => {}
                 other if format == Format::Text => {
-                    eprintln!("[server notification] {}", serde_json::to_string(&other).unwrap_or_default());
+                    eprintln!(
+                        "[server notification] {}",
+                        serde_json::to_string(&other).unwrap_or_default()
+                    );
                 }
                 _ => {}
             }

@@ -17,7 +17,11 @@ impl Output {
     }
 
     /// Prints a list: one line per item as text, or a JSON array.
-    pub fn list(&self, result: Result<Vec<Value>, RequestError>, line: fn(&Value) -> String) -> Exit {
+    pub fn list(
+        &self,
+        result: Result<Vec<Value>, RequestError>,
+        line: fn(&Value) -> String,
+    ) -> Exit {
         self.result(result.map(Value::Array), |v| {
             let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
             if items.is_empty() {
@@ -54,9 +58,9 @@ pub fn exit_for(e: &RequestError) -> Exit {
     match e {
         RequestError::TimedOut { .. } => Exit::Timeout,
         RequestError::Closed { .. } | RequestError::Send { .. } => Exit::Connect,
-        RequestError::Rpc { .. } | RequestError::Protocol { .. } | RequestError::Cancelled { .. } => {
-            Exit::Protocol
-        }
+        RequestError::Rpc { .. }
+        | RequestError::Protocol { .. }
+        | RequestError::Cancelled { .. } => Exit::Protocol,
     }
 }
 
@@ -85,12 +89,22 @@ pub fn tool_line(v: &Value) -> String {
 }
 
 pub fn resource_line(v: &Value) -> String {
-    let mime = v.get("mimeType").and_then(Value::as_str).map(|m| format!(" [{m}]")).unwrap_or_default();
-    with_description(format!("{}  {}{mime}", str_of(v, "uri"), str_of(v, "name")), v)
+    let mime = v
+        .get("mimeType")
+        .and_then(Value::as_str)
+        .map(|m| format!(" [{m}]"))
+        .unwrap_or_default();
+    with_description(
+        format!("{}  {}{mime}", str_of(v, "uri"), str_of(v, "name")),
+        v,
+    )
 }
 
 pub fn template_line(v: &Value) -> String {
-    with_description(format!("{}  {}", str_of(v, "uriTemplate"), str_of(v, "name")), v)
+    with_description(
+        format!("{}  {}", str_of(v, "uriTemplate"), str_of(v, "name")),
+        v,
+    )
 }
 
 pub fn prompt_line(v: &Value) -> String {
@@ -114,7 +128,12 @@ fn content_text(c: &Value) -> String {
     let b64_len = |c: &Value| str_of(c, "data").len() / 4 * 3;
     match str_of(c, "type") {
         "text" => str_of(c, "text").to_string(),
-        "image" | "audio" => format!("[{} {}, about {} bytes]", str_of(c, "type"), str_of(c, "mimeType"), b64_len(c)),
+        "image" | "audio" => format!(
+            "[{} {}, about {} bytes]",
+            str_of(c, "type"),
+            str_of(c, "mimeType"),
+            b64_len(c)
+        ),
         "resource_link" => format!("[resource link {} {}]", str_of(c, "uri"), str_of(c, "name")),
         "resource" => {
             let r = c.get("resource").cloned().unwrap_or(Value::Null);
@@ -131,7 +150,12 @@ pub fn print_tool_result(v: &Value) {
     if v.get("isError") == Some(&Value::Bool(true)) {
         eprintln!("periscope: the tool reported an error (isError: true)");
     }
-    for c in v.get("content").and_then(Value::as_array).into_iter().flatten() {
+    for c in v
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         println!("{}", content_text(c));
     }
     if let Some(structured) = v.get("structuredContent") {
@@ -140,7 +164,12 @@ pub fn print_tool_result(v: &Value) {
 }
 
 pub fn print_resource_contents(v: &Value) {
-    for c in v.get("contents").and_then(Value::as_array).into_iter().flatten() {
+    for c in v
+        .get("contents")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         match c.get("text").and_then(Value::as_str) {
             Some(text) => println!("{text}"),
             None => println!(
@@ -157,7 +186,12 @@ pub fn print_prompt(v: &Value) {
     if let Some(d) = v.get("description").and_then(Value::as_str) {
         println!("# {d}");
     }
-    for m in v.get("messages").and_then(Value::as_array).into_iter().flatten() {
+    for m in v
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let content = m.get("content").map(content_text).unwrap_or_default();
         println!("{}: {content}", str_of(m, "role"));
     }
@@ -165,6 +199,10 @@ pub fn print_prompt(v: &Value) {
 
 pub fn progress_line(p: &Progress) -> String {
     let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
-    let message = p.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+    let message = p
+        .message
+        .as_deref()
+        .map(|m| format!(": {m}"))
+        .unwrap_or_default();
     format!("[progress {}{total}{message}]", p.progress)
 }

@@ -18,7 +18,10 @@ pub struct StdioTarget {
 }
 
 impl StdioTarget {
-    pub fn new(command: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>) -> Self {
+    pub fn new(
+        command: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
         StdioTarget {
             command: command.into(),
             args: args.into_iter().map(Into::into).collect(),

@@ -18,13 +18,12 @@ impl Session {
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({"cursor": c}));
             let result = self.request(method, params, CallOptions::default()).await?;
-            let page = result
-                .get(key)
-                .and_then(Value::as_array)
-                .ok_or_else(|| RequestError::Protocol {
+            let page = result.get(key).and_then(Value::as_array).ok_or_else(|| {
+                RequestError::Protocol {
                     method: method.into(),
                     detail: format!("result has no \"{key}\" array"),
-                })?;
+                }
+            })?;
             items.extend(page.iter().cloned());
             match result.get("nextCursor") {
                 Some(next) if !next.is_null() => {

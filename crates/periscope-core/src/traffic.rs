@@ -285,7 +285,11 @@ mod tests {
         traffic
             .record_to(&path, serde_json::json!({"command": "x"}))
             .unwrap();
-        let (f1, _) = traffic.append_frame(Direction::Out, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(), None);
+        let (f1, _) = traffic.append_frame(
+            Direction::Out,
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
+            None,
+        );
         traffic.append_stderr("hello".into());
         let (f2, _) = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
         traffic.flag(f2.seq, Flag::UnknownResponseId { id: None });
@@ -298,7 +302,12 @@ mod tests {
         assert_eq!(lines.len(), 5);
         let kinds: Vec<String> = lines
             .iter()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["type"].as_str().unwrap().to_string())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         assert_eq!(kinds, ["session", "frame", "stderr", "frame", "flag"]);
         let RecordLine::Frame(back) = serde_json::from_str(lines[3]).unwrap() else {

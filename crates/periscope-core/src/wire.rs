@@ -68,11 +68,17 @@ impl fmt::Display for RequestId {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Verdict {
     /// The bytes are not UTF-8; `valid_up_to` is the length of the valid prefix.
-    NotUtf8 { valid_up_to: usize },
+    NotUtf8 {
+        valid_up_to: usize,
+    },
     /// UTF-8, but not one JSON value.
-    NotJson { error: String },
+    NotJson {
+        error: String,
+    },
     /// JSON, but not a JSON-RPC 2.0 message.
-    NotJsonRpc { reason: String },
+    NotJsonRpc {
+        reason: String,
+    },
     Request {
         id: RequestId,
         method: String,
@@ -365,11 +371,22 @@ mod tests {
             verdict(b"\xff\xfe{}"),
             Verdict::NotUtf8 { valid_up_to: 0 }
         ));
-        assert!(matches!(verdict(b"Server starting..."), Verdict::NotJson { .. }));
+        assert!(matches!(
+            verdict(b"Server starting..."),
+            Verdict::NotJson { .. }
+        ));
         assert!(matches!(verdict(b""), Verdict::NotJson { .. }));
-        assert!(matches!(verdict(br#"{"id":1,"result":{}}"#), Verdict::NotJsonRpc { reason } if reason.contains("jsonrpc")));
-        assert!(matches!(verdict(br#"{"jsonrpc":"2.0","id":1,"result":{},"error":{}}"#), Verdict::NotJsonRpc { .. }));
-        assert!(matches!(verdict(br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#), Verdict::NotJsonRpc { .. }));
+        assert!(
+            matches!(verdict(br#"{"id":1,"result":{}}"#), Verdict::NotJsonRpc { reason } if reason.contains("jsonrpc"))
+        );
+        assert!(matches!(
+            verdict(br#"{"jsonrpc":"2.0","id":1,"result":{},"error":{}}"#),
+            Verdict::NotJsonRpc { .. }
+        ));
+        assert!(matches!(
+            verdict(br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#),
+            Verdict::NotJsonRpc { .. }
+        ));
         assert!(matches!(verdict(b"[]"), Verdict::NotJsonRpc { .. }));
     }
 

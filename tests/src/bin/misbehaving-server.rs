@@ -17,6 +17,8 @@
 //!   `roots/list`, an unknown method and a notification, then `elicitation/create` and
 //!   `sampling/createMessage` on their own; writes each answer it gets to stderr.
 //! - `bad-version`: answers `initialize` with protocol version "1999-01-01".
+//! - `flood [N]`: after `notifications/initialized`, writes N (default 100 000) log
+//!   notifications as fast as it can, then serves normally. For benchmarks.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -34,7 +36,10 @@ fn main() {
     if mode == "stderr-flood" {
         let mut err = std::io::stderr().lock();
         for i in 0..100_000 {
-            let _ = writeln!(err, "flood line {i}: the quick brown fox jumps over the lazy dog");
+            let _ = writeln!(
+                err,
+                "flood line {i}: the quick brown fox jumps over the lazy dog"
+            );
         }
     }
 
@@ -87,6 +92,20 @@ fn main() {
                         "maxTokens": 10,
                     }}),
                 );
+            }
+            ("notifications/initialized", None) if mode == "flood" => {
+                let n: usize = std::env::args()
+                    .nth(2)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(100_000);
+                for i in 0..n {
+                    let note = format!(
+                        r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"message {i}"}}}}"#
+                    );
+                    let _ = out.write_all(note.as_bytes());
+                    let _ = out.write_all(b"\n");
+                }
+                let _ = out.flush();
             }
             ("ping", Some(id)) => respond(&mut out, &id, json!({})),
             ("tools/list", Some(id)) => tools_list(&mode, &mut out, &id),

@@ -94,8 +94,7 @@ impl Shared {
         let mut calls = self.lock_calls();
         let Some(id) = id else {
             drop(calls);
-            self.traffic
-                .flag(seq, Flag::UnknownResponseId { id: None });
+            self.traffic.flag(seq, Flag::UnknownResponseId { id: None });
             return;
         };
         match calls.pending.remove(id) {

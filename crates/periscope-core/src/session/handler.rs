@@ -21,7 +21,9 @@ pub struct ServerRequest {
 pub enum ServerRequestKind {
     Sampling,
     /// Form or URL elicitation; a request without `mode` is a form.
-    Elicitation { url: bool },
+    Elicitation {
+        url: bool,
+    },
     Roots,
     Other,
 }
@@ -66,7 +68,9 @@ pub fn decline(request: &ServerRequest) -> Result<Value, RpcError> {
     match request.kind() {
         ServerRequestKind::Elicitation { .. } => Ok(json!({"action": "decline"})),
         ServerRequestKind::Roots => Ok(json!({"roots": []})),
-        ServerRequestKind::Sampling => Err(RpcError::new(-1, "the user declined the sampling request")),
+        ServerRequestKind::Sampling => {
+            Err(RpcError::new(-1, "the user declined the sampling request"))
+        }
         ServerRequestKind::Other => Err(RpcError::method_not_found(&request.method)),
     }
 }

@@ -139,7 +139,10 @@ enum Finished {
 #[derive(Debug)]
 enum Reply {
     /// The whole response message and the seq of its frame.
-    Response { message: Value, seq: u64 },
+    Response {
+        message: Value,
+        seq: u64,
+    },
     Closed(CloseReport),
 }
 
@@ -161,7 +164,10 @@ pub enum ConnectError {
 impl Session {
     /// Starts a stdio server and opens a session with it (no handshake yet: see
     /// [`Session::initialize`]).
-    pub fn spawn_stdio(target: &StdioTarget, options: SessionOptions) -> Result<Session, ConnectError> {
+    pub fn spawn_stdio(
+        target: &StdioTarget,
+        options: SessionOptions,
+    ) -> Result<Session, ConnectError> {
         Self::spawn_stdio_recorded(target, options, None)
     }
 
@@ -175,15 +181,23 @@ impl Session {
         let (events, _) = broadcast::channel(8192);
         let traffic = Arc::new(Traffic::new(events.clone()));
         if let Some(path) = record {
-            traffic.record_to(path, target.redacted()).map_err(|source| SpawnError {
-                command: format!("(record file {})", path.display()),
-                source,
-            })?;
+            traffic
+                .record_to(path, target.redacted())
+                .map_err(|source| SpawnError {
+                    command: format!("(record file {})", path.display()),
+                    source,
+                })?;
         }
         let (inbound_tx, inbound_rx) = mpsc::channel(1024);
         let transport =
             StdioTransport::spawn(target, options.stdio.clone(), traffic.clone(), inbound_tx)?;
-        Ok(Self::start(Box::new(transport), traffic, events, options, inbound_rx))
+        Ok(Self::start(
+            Box::new(transport),
+            traffic,
+            events,
+            options,
+            inbound_rx,
+        ))
     }
 
     fn start(
@@ -358,7 +372,9 @@ impl Session {
         if let Err(source) = s.send_frame(bytes, false).await {
             s.forget(&id, None);
             return Err(match source {
-                SendError::Closed => match s.close_report() {
+                // The pipe broke because the server is going away: wait briefly for the
+                // report, which says how it ended and what it last wrote.
+                SendError::Closed => match s.await_close_report(Duration::from_secs(3)).await {
                     Some(report) => RequestError::Closed {
                         method: method.into(),
                         report,
@@ -569,6 +585,12 @@ impl Shared {
         self.closed.borrow().clone()
     }
 
+    async fn await_close_report(&self, within: Duration) -> Option<CloseReport> {
+        let mut rx = self.closed.subscribe();
+        let waited = tokio::time::timeout(within, rx.wait_for(Option::is_some)).await;
+        waited.ok().and_then(|r| r.ok().and_then(|r| r.clone()))
+    }
+
     /// An id not in use and not used recently (raw sends may pick any id).
     fn fresh_id(&self) -> RequestId {
         let calls = self.lock_calls();
@@ -596,7 +618,11 @@ impl Shared {
     }
 
     /// Records, then writes, one outgoing frame.
-    async fn send_frame(&self, bytes: Vec<u8>, typed_by_user: bool) -> Result<Arc<Frame>, SendError> {
+    async fn send_frame(
+        &self,
+        bytes: Vec<u8>,
+        typed_by_user: bool,
+    ) -> Result<Arc<Frame>, SendError> {
         let _order = self.send_lock.lock().await;
         if self.closed.borrow().is_some() {
             return Err(SendError::Closed);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and the machine lacks: Debian packages (only those
+# dpkg reports missing) and the project-local npm packages. Safe to run again; fast when all
+# is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_debs=()
+for pkg in build-essential pkg-config; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_debs+=("$pkg")
+done
+command -v node >/dev/null 2>&1 || need_debs+=(nodejs)
+command -v npm >/dev/null 2>&1 || need_debs+=(npm)
+if [ ${#need_debs[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${need_debs[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_debs[@]}"
+fi
+
+for tool in rustfmt clippy; do
+  cargo "${tool/rustfmt/fmt}" --version >/dev/null 2>&1 || {
+    echo "bootstrap: cargo $tool is missing and cannot be fetched here; install the rustup component '$tool'" >&2
+    exit 1
+  }
+done
+
+# Interop servers (server-everything). `npm ci` fails on this network (see docs/testing.md), so
+# install from the lockfile with `npm install`, which keeps the locked versions.
+if [ ! -x tests/interop/node_modules/.bin/mcp-server-everything ]; then
+  echo "bootstrap: installing interop servers from npm"
+  (cd tests/interop && npm install --no-fund --no-audit --loglevel=error)
+fi
