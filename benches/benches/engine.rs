@@ -211,7 +211,10 @@ async fn flood(bins: &Path) {
 /// Runs a command to completion; returns wall time and its peak RSS in KiB.
 fn measure(cmd: &mut std::process::Command) -> (Duration, i64, bool) {
     let t = Instant::now();
-    #[expect(clippy::zombie_processes, reason = "wait4 below reaps it and yields its rusage")]
+    #[expect(
+        clippy::zombie_processes,
+        reason = "wait4 below reaps it and yields its rusage"
+    )]
     let child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -374,7 +374,7 @@ impl Session {
             return Err(match source {
                 // The pipe broke because the server is going away: wait briefly for the
                 // report, which says how it ended and what it last wrote.
-                SendError::Closed => match s.await_close_report(Duration::from_secs(3)).await {
+                SendError::Closed => match s.await_close_report(Duration::from_secs(5)).await {
                     Some(report) => RequestError::Closed {
                         method: method.into(),
                         report,

@@ -1,0 +1,156 @@
+//! `periscope-demo-server`: the demo MCP server Periscope is tested against.
+//!
+//! This file handles the command line, logging and the transport; the MCP
+//! behaviour lives in [`server::DemoServer`] and is transport-independent.
+//! stdout carries the protocol, so everything else is logged to stderr.
+
+// Sampling, roots and logging are deprecated by SEP-2577 in rmcp 3.x, but
+// they are part of every protocol revision this server speaks (2024-11-05 to
+// 2025-11-25) and exercising them is the point of this fixture.
+#![allow(deprecated)]
+
+#[cfg(test)]
+mod e2e_tests;
+mod media;
+mod prompts;
+mod resources;
+mod server;
+mod stdio;
+mod tools;
+
+use std::{process::ExitCode, time::Duration};
+
+use clap::{Parser, ValueEnum};
+use rmcp::{ServiceExt, service::ServerInitializeError};
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::EnvFilter;
+
+use crate::server::DemoServer;
+
+/// Demo MCP server that exercises every client-facing MCP feature.
+#[derive(Debug, Parser)]
+#[command(
+    name = "periscope-demo-server",
+    version,
+    after_help = "With no arguments the server speaks MCP over stdio (newline-delimited JSON-RPC \
+                  on stdin/stdout) and exits when stdin closes. Logs go to stderr; set RUST_LOG \
+                  (default \"info,rmcp=warn\") to change their verbosity."
+)]
+struct Cli {
+    /// Transport to serve MCP over.
+    #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+    transport: Transport,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Transport {
+    /// Newline-delimited JSON-RPC over stdin/stdout.
+    Stdio,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::error!(%error, "failed to start the tokio runtime");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(async {
+        tokio::select! {
+            code = run(cli.transport) => code,
+            () = shutdown_signal() => {
+                tracing::info!("received a shutdown signal");
+                ExitCode::SUCCESS
+            }
+        }
+    });
+    // A blocking read of stdin cannot be cancelled; don't wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    code
+}
+
+fn init_logging() {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,rmcp=warn"));
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .init();
+}
+
+async fn run(transport: Transport) -> ExitCode {
+    match transport {
+        Transport::Stdio => serve_stdio().await,
+    }
+}
+
+async fn serve_stdio() -> ExitCode {
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        "{} serving MCP on stdio",
+        server::SERVER_NAME
+    );
+    let server = DemoServer::new();
+    let abort = CancellationToken::new();
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = stdio::transport(stdin, stdout, server.client_gone_token(), abort.clone());
+    let service = match server.serve_with_ct(transport, abort).await {
+        Ok(service) => service,
+        Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
+            tracing::info!("stdin closed before initialization");
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            tracing::error!(%error, "MCP initialization failed");
+            return ExitCode::FAILURE;
+        }
+    };
+    match service.waiting().await {
+        Ok(reason) => {
+            tracing::info!(?reason, "session ended");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            tracing::error!(%error, "the MCP service task failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Resolves on Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    () = ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM");
+                ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    ctrl_c().await;
+}
+
+/// Resolves on Ctrl-C; never resolves if Ctrl-C cannot be listened for.
+async fn ctrl_c() {
+    if let Err(error) = tokio::signal::ctrl_c().await {
+        tracing::warn!(%error, "cannot listen for Ctrl-C");
+        std::future::pending::<()>().await;
+    }
+}
