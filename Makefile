@@ -24,7 +24,9 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
+# The end-to-end tests drive binaries of other packages, which `cargo test` does not build.
 unit:
+	$(CARGO) build --workspace --bins
 	$(CARGO) test --workspace --no-fail-fast
 
 test: bootstrap lint unit

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-/// The workspace's target directory for the current profile (where `cargo test` put every
-/// binary of the workspace).
+/// The workspace's target directory for the current profile, where `cargo build --workspace
+/// --bins` puts every binary.
 pub fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test knows its own path");
     // target/<profile>/deps/<test-binary>
@@ -19,7 +19,7 @@ pub fn bin(name: &str) -> PathBuf {
     let path = target_dir().join(name);
     assert!(
         path.exists(),
-        "{} is missing: run the tests with `cargo test --workspace` (or `make test`), which builds every binary",
+        "{} is missing: build every binary first (`cargo build --workspace --bins`, as `make test` does)",
         path.display()
     );
     path

@@ -16,7 +16,9 @@ use clap::Parser;
 use periscope_core::config::StdioTarget;
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
+use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use args::{Action, Cli, Format, PromptsAction, ResourcesAction, ToolsAction};
@@ -64,7 +66,7 @@ async fn run(cli: Cli, target: StdioTarget) -> Exit {
             return Exit::Connect;
         }
     };
-    let printer = tokio::spawn(print_events(session.subscribe(), cli.format, cli.quiet));
+    let printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
     let exit = match session.initialize().await {
         Ok(identity) => {
             for w in &identity.warnings {
@@ -197,7 +199,7 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
         tokio::time::sleep(Duration::from_millis(500)).await;
         replies = session.traffic().frames()[before..]
             .iter()
-            .filter(|f| f.direction == periscope_core::wire::Direction::In)
+            .filter(|f| f.direction == Direction::In)
             .map(|f| {
                 serde_json::from_slice(&f.bytes).unwrap_or_else(|_| Value::String(f.text_lossy()))
             })
@@ -225,18 +227,38 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
     Exit::Ok
 }
 
-/// Shows, on stderr, what the server says along the way: log messages and list changes.
-async fn print_events(
-    mut events: tokio::sync::broadcast::Receiver<Event>,
-    format: Format,
-    quiet: bool,
-) {
-    if quiet {
-        return;
-    }
-    while let Ok(event) = events.recv().await {
-        if let Event::Notification(n) = event {
-            match n {
+/// Shows, on stderr, what the server says along the way: log messages and other
+/// notifications (unless `--quiet`), and always every frame that breaks the protocol.
+async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
+    loop {
+        let event = match events.recv().await {
+            Ok(event) => event,
+            Err(broadcast::error::RecvError::Lagged(n)) => {
+                eprintln!(
+                    "periscope: {n} events went by too fast to print; the record has them all"
+                );
+                continue;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        match event {
+            Event::FrameAppended(frame)
+                if frame.direction == Direction::In && !frame.verdict.is_valid() =>
+            {
+                eprintln!(
+                    "periscope: warning: the server sent a frame that is {} (frame {}, {} bytes): {}",
+                    frame.verdict.summary(),
+                    frame.seq,
+                    frame.size(),
+                    output::preview(&frame.text_lossy(), 80)
+                );
+            }
+            Event::FrameFlagged(record) => {
+                if let Some(text) = output::flag_text(&record.flag) {
+                    eprintln!("periscope: warning: frame {}: {text}", record.seq);
+                }
+            }
+            Event::Notification(n) if !quiet => match n {
                 ServerNotification::Log {
                     level,
                     logger,
@@ -250,14 +272,9 @@ async fn print_events(
                     eprintln!("[server {level}{logger}] {data}");
                 }
                 ServerNotification::Progress(_) => {}
-                other if format == Format::Text => {
-                    eprintln!(
-                        "[server notification] {}",
-                        serde_json::to_string(&other).unwrap_or_default()
-                    );
-                }
-                _ => {}
-            }
+                other => eprintln!("[server notification] {}", other.method()),
+            },
+            _ => {}
         }
     }
 }

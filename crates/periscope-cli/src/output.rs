@@ -2,6 +2,7 @@
 
 use periscope_core::event::Progress;
 use periscope_core::session::RequestError;
+use periscope_core::traffic::{Flag, GaveUp};
 use serde_json::Value;
 
 use crate::args::Format;
@@ -205,4 +206,52 @@ pub fn progress_line(p: &Progress) -> String {
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
     format!("[progress {}{total}{message}]", p.progress)
+}
+
+/// The first `max` characters of `text` on one line, for quoting a frame in a message.
+pub fn preview(text: &str, max: usize) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match one_line.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+/// What a flag means, for a warning line; `None` for flags the CLI reports elsewhere.
+pub fn flag_text(flag: &Flag) -> Option<String> {
+    let id = |id: &dyn std::fmt::Display| id.to_string();
+    Some(match flag {
+        Flag::UnknownResponseId { id: Some(i) } => {
+            format!(
+                "a response to request id {}, which Periscope never sent",
+                id(i)
+            )
+        }
+        Flag::UnknownResponseId { id: None } => "a response with \"id\": null".to_string(),
+        Flag::DuplicateResponse { id: i } => {
+            format!(
+                "a second response to request id {}; the first one was used",
+                id(i)
+            )
+        }
+        Flag::LateResponse { id: i, gave_up } => format!(
+            "a response to request id {} after Periscope {}",
+            id(i),
+            match gave_up {
+                GaveUp::TimedOut => "gave up waiting",
+                GaveUp::Cancelled => "cancelled it",
+            }
+        ),
+        Flag::Oversized { limit } => {
+            format!("bigger than the {limit}-byte frame limit; only the first part was kept")
+        }
+        Flag::UndeclaredCapability { method } => {
+            format!("the server sent {method}, a capability Periscope did not declare")
+        }
+        // Reported by the initialize warning and the raw command's own message.
+        Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
+    })
 }

@@ -75,6 +75,21 @@ pub struct Progress {
 }
 
 impl ServerNotification {
+    /// The JSON-RPC method this notification came as.
+    pub fn method(&self) -> &str {
+        match self {
+            ServerNotification::Log { .. } => "notifications/message",
+            ServerNotification::ToolsListChanged => "notifications/tools/list_changed",
+            ServerNotification::ResourcesListChanged => "notifications/resources/list_changed",
+            ServerNotification::PromptsListChanged => "notifications/prompts/list_changed",
+            ServerNotification::ResourceUpdated { .. } => "notifications/resources/updated",
+            ServerNotification::Progress(_) => "notifications/progress",
+            ServerNotification::Cancelled { .. } => "notifications/cancelled",
+            ServerNotification::ElicitationComplete { .. } => "notifications/elicitation/complete",
+            ServerNotification::Other { method, .. } => method,
+        }
+    }
+
     /// Types a notification by its method; anything unknown or ill-shaped stays `Other`.
     pub fn from_message(method: &str, params: Option<&Value>) -> ServerNotification {
         let p = params.cloned().unwrap_or(Value::Null);

@@ -1,0 +1,89 @@
+//! What a CLI user sees when the server breaks the rules: a warning naming what the server
+//! did, and the exit code that matches.
+
+use std::process::{Command, Output};
+
+use periscope_tests::bin;
+
+fn against(mode: &str, extra: &[&str]) -> Output {
+    Command::new(bin("periscope"))
+        .args(["tools", "list"])
+        .args(extra)
+        .arg("--")
+        .arg(bin("misbehaving-server"))
+        .arg(mode)
+        .output()
+        .expect("periscope runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn off_spec_frames_are_named_on_stderr_and_the_command_still_succeeds() {
+    let cases = [
+        ("banner", "the server sent a frame that is not JSON"),
+        (
+            "broken-json",
+            "the server sent a frame that is not JSON: EOF",
+        ),
+        (
+            "invalid-utf8",
+            "the server sent a frame that is not UTF-8 (invalid byte at offset 30)",
+        ),
+        (
+            "unknown-id",
+            "a response to request id 9999, which Periscope never sent",
+        ),
+        (
+            "duplicate-response",
+            "a second response to request id 2; the first one was used",
+        ),
+    ];
+    for (mode, warning) in cases {
+        let out = against(mode, &[]);
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", stderr(&out));
+        assert!(stderr(&out).contains(warning), "{mode}: {}", stderr(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "noop()",
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn a_server_that_exits_mid_request_exits_3_quoting_its_last_words() {
+    let out = against("exit-mid-request", &[]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(
+        err.contains("server exited with status 3 before answering tools/list"),
+        "{err}"
+    );
+    assert!(
+        err.contains("fatal: out of cheese while listing tools"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_server_that_never_answers_exits_6() {
+    let out = against("never-answers", &["--timeout", "0.5"]);
+    assert_eq!(out.status.code(), Some(6));
+    assert!(
+        stderr(&out).contains("tools/list: no answer within 0.5 s"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_unsupported_protocol_version_is_a_warning_and_the_command_goes_on() {
+    let out = against("bad-version", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("protocol version \"1999-01-01\", which Periscope does not speak")
+    );
+}
