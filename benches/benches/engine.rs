@@ -26,6 +26,10 @@ const FLOOD_RUNS: usize = 5;
 const ONE_SHOTS: usize = 10;
 
 fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some(i) = argv.iter().position(|a| a == "--measure") {
+        return measure_child(&argv[i + 1..]);
+    }
     // `cargo bench` passes `--bench`; a name filter may follow.
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with("--"));
     let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
@@ -205,13 +209,36 @@ async fn flood(bins: &Path) {
 }
 
 /// Runs a command to completion; returns wall time and its peak RSS in KiB.
-fn measure(cmd: &mut std::process::Command) -> (Duration, i64, bool) {
+///
+/// Linux counts a child's peak RSS from before its exec too, so a child forked from this
+/// (large) process would report our size. The measuring is therefore done by a fresh, small
+/// copy of this binary (`--measure`), whose own children start small.
+fn measure(program: &Path, args: &[&std::ffi::OsStr]) -> (Duration, i64) {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .arg("--measure")
+        .arg(program)
+        .args(args)
+        .output()
+        .expect("the measuring helper runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<i64> = text
+        .split_whitespace()
+        .map(|f| f.parse().unwrap())
+        .collect();
+    assert_eq!(fields.len(), 3, "helper said {text:?}");
+    assert_eq!(fields[2], 0, "{} {:?} failed", program.display(), args);
+    (Duration::from_micros(fields[0] as u64), fields[1])
+}
+
+/// The `--measure` helper: runs the command, prints `wall_us max_rss_kib exit_code`.
+fn measure_child(argv: &[String]) {
     let t = Instant::now();
     #[expect(
         clippy::zombie_processes,
         reason = "wait4 below reaps it and yields its rusage"
     )]
-    let child = cmd
+    let child = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -221,8 +248,12 @@ fn measure(cmd: &mut std::process::Command) -> (Duration, i64, bool) {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: the pid is our own child, waited for exactly once; both pointers are valid.
     unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    (t.elapsed(), usage.ru_maxrss, ok)
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    println!("{} {} {code}", t.elapsed().as_micros(), usage.ru_maxrss);
 }
 
 fn one_shot(bins: &Path) {
@@ -230,12 +261,15 @@ fn one_shot(bins: &Path) {
     let mut ours = Vec::new();
     let mut ours_rss = Vec::new();
     for _ in 0..ONE_SHOTS {
-        let (t, rss, ok) = measure(
-            std::process::Command::new(bins.join("periscope"))
-                .args(["tools", "list", "--"])
-                .arg(&demo),
+        let (t, rss) = measure(
+            &bins.join("periscope"),
+            &[
+                "tools".as_ref(),
+                "list".as_ref(),
+                "--".as_ref(),
+                demo.as_os_str(),
+            ],
         );
-        assert!(ok, "periscope tools list failed");
         ours.push(t.as_secs_f64() * 1e3);
         ours_rss.push(rss as f64);
     }
@@ -261,13 +295,15 @@ fn one_shot(bins: &Path) {
     let mut theirs = Vec::new();
     let mut theirs_rss = Vec::new();
     for _ in 0..ONE_SHOTS {
-        let (t, rss, ok) = measure(
-            std::process::Command::new(&node)
-                .arg(&inspector)
-                .arg(&demo)
-                .args(["--method", "tools/list"]),
+        let (t, rss) = measure(
+            &node,
+            &[
+                inspector.as_os_str(),
+                demo.as_os_str(),
+                "--method".as_ref(),
+                "tools/list".as_ref(),
+            ],
         );
-        assert!(ok, "the Inspector CLI failed");
         theirs.push(t.as_secs_f64() * 1e3);
         theirs_rss.push(rss as f64);
     }
