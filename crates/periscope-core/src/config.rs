@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A local server started as a child process, spoken to over stdin/stdout.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct StdioTarget {
     pub command: String,
     #[serde(default)]
@@ -54,4 +55,14 @@ impl StdioTarget {
             "cwd": self.cwd,
         })
     }
+}
+
+/// One server in the catalog.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ServerEntry {
+    /// Stable, unique within the catalog.
+    pub id: String,
+    pub name: String,
+    pub target: StdioTarget,
 }

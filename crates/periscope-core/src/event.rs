@@ -38,6 +38,7 @@ pub enum RequestOutcome {
 
 /// A notification from the server, typed where the protocol defines it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ServerNotification {
     Log {
@@ -67,6 +68,7 @@ pub enum ServerNotification {
 
 /// One `notifications/progress`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Progress {
     pub token: Value,
     pub progress: f64,

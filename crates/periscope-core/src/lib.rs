@@ -17,4 +17,5 @@ pub mod protocol;
 pub mod session;
 pub mod traffic;
 pub mod transport;
+pub mod view;
 pub mod wire;

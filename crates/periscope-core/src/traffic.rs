@@ -17,6 +17,7 @@ use crate::wire::{Direction, Frame, RequestId, classify};
 
 /// One line the server wrote to stderr (lossily decoded: stderr is free-form logging).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct StderrLine {
     pub seq: u64,
     pub wall_us: u64,
@@ -26,6 +27,7 @@ pub struct StderrLine {
 
 /// Something the session noticed about a frame after recording it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Flag {
     /// A response whose id matches no request we sent.
@@ -46,6 +48,7 @@ pub enum Flag {
 
 /// Why we stopped waiting for a response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "snake_case")]
 pub enum GaveUp {
     TimedOut,
@@ -53,6 +56,7 @@ pub enum GaveUp {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct FlagRecord {
     /// The flagged frame.
     pub seq: u64,
@@ -208,6 +212,42 @@ impl Traffic {
 
     pub fn frames(&self) -> Vec<Arc<Frame>> {
         self.lock().frames.clone()
+    }
+
+    /// Frames from position `index` (0-based) on: how a host catches up after a lagged feed.
+    pub fn frames_from(&self, index: usize) -> Vec<Arc<Frame>> {
+        let inner = self.lock();
+        inner
+            .frames
+            .get(index..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// The frame with sequence number `seq`, if it is a frame (not a stderr line).
+    pub fn frame(&self, seq: u64) -> Option<Arc<Frame>> {
+        let inner = self.lock();
+        // seq grows with position, so a binary search finds it.
+        let i = inner.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
+        Some(inner.frames[i].clone())
+    }
+
+    pub fn stderr_from(&self, index: usize) -> Vec<Arc<StderrLine>> {
+        let inner = self.lock();
+        inner
+            .stderr
+            .get(index..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    pub fn flags_from(&self, index: usize) -> Vec<FlagRecord> {
+        let inner = self.lock();
+        inner
+            .flags
+            .get(index..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
     }
 
     pub fn frame_count(&self) -> usize {

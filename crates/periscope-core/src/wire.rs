@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 /// Which way a frame travelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// From Periscope to the server.
@@ -30,6 +31,7 @@ impl fmt::Display for Direction {
 
 /// A JSON-RPC request id. `92` and `"92"` are different ids.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(untagged)]
 pub enum RequestId {
     Number(i64),
@@ -65,6 +67,7 @@ impl fmt::Display for RequestId {
 
 /// What a frame's bytes are, decided before anything acts on them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Verdict {
     /// The bytes are not UTF-8; `valid_up_to` is the length of the valid prefix.

@@ -78,6 +78,7 @@ pub struct CallOptions {
 
 /// What the server said about itself in the handshake.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ServerIdentity {
     pub protocol_version: String,
     pub capabilities: Value,

@@ -1,0 +1,282 @@
+//! What a host with a screen shows: compact frame rows for long lists (with request/response
+//! latency paired), full frame details, connection status, and the events a UI consumes.
+//!
+//! These are the types that cross the desktop app's IPC boundary; with the `ts` feature they
+//! are exported to TypeScript (ui/src/bindings), so the UI never hand-writes a twin.
+
+use std::collections::HashMap;
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::event::ServerNotification;
+use crate::session::ServerIdentity;
+use crate::traffic::{Flag, StderrLine};
+use crate::wire::{Direction, Frame, RequestId, Verdict};
+
+/// The kind of a frame, as a list shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum FrameKind {
+    Request,
+    Notification,
+    Response,
+    ErrorResponse,
+    Batch,
+    /// Not UTF-8, not JSON, or not JSON-RPC.
+    Malformed,
+}
+
+/// One line of the traffic list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FrameRow {
+    pub seq: u64,
+    pub direction: Direction,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub size: u64,
+    pub kind: FrameKind,
+    /// The request's or notification's method; for a response, the method it answers.
+    pub method: Option<String>,
+    /// The JSON-RPC id as shown (`7`, `"abc"`), if any.
+    pub id: Option<String>,
+    /// On a response: time since the request it answers.
+    pub latency_us: Option<u64>,
+    /// Why the frame is malformed, if it is.
+    pub problem: Option<String>,
+    /// The start of the frame's text, on one line.
+    pub preview: String,
+}
+
+/// Everything about one frame, for the detail pane.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FrameDetail {
+    pub seq: u64,
+    pub direction: Direction,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub size: u64,
+    pub truncated_from: Option<u64>,
+    pub verdict: Verdict,
+    pub flags: Vec<Flag>,
+    /// The bytes as text, when they are UTF-8.
+    pub text: Option<String>,
+    /// The bytes in base64, when they are not UTF-8.
+    pub base64: Option<String>,
+    /// Indented JSON, when the bytes parse.
+    pub pretty: Option<String>,
+}
+
+impl FrameDetail {
+    pub fn of(frame: &Frame, flags: Vec<Flag>) -> FrameDetail {
+        let text = std::str::from_utf8(&frame.bytes).ok().map(str::to_string);
+        let pretty = text
+            .as_deref()
+            .and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .and_then(|v| serde_json::to_string_pretty(&v).ok());
+        FrameDetail {
+            seq: frame.seq,
+            direction: frame.direction,
+            wall_us: frame.wall_us,
+            mono_us: frame.mono_us,
+            size: frame.size(),
+            truncated_from: frame.truncated_from,
+            verdict: frame.verdict.clone(),
+            flags,
+            base64: text
+                .is_none()
+                .then(|| base64::engine::general_purpose::STANDARD.encode(&frame.bytes)),
+            text,
+            pretty,
+        }
+    }
+}
+
+const PREVIEW_CHARS: usize = 160;
+
+/// Builds rows in record order, pairing each response with its request to give latency and
+/// the method it answers.
+#[derive(Default)]
+pub struct RowBuilder {
+    /// (direction the request travelled, id) → (method, mono_us sent)
+    open: HashMap<(Direction, RequestId), (String, u64)>,
+}
+
+impl RowBuilder {
+    pub fn row(&mut self, frame: &Frame) -> FrameRow {
+        let mut row = FrameRow {
+            seq: frame.seq,
+            direction: frame.direction,
+            wall_us: frame.wall_us,
+            mono_us: frame.mono_us,
+            size: frame.size(),
+            kind: FrameKind::Malformed,
+            method: None,
+            id: None,
+            latency_us: None,
+            problem: None,
+            preview: preview(&frame.bytes),
+        };
+        match &frame.verdict {
+            Verdict::Request { id, method } => {
+                row.kind = FrameKind::Request;
+                row.method = Some(method.clone());
+                row.id = Some(id.to_string());
+                self.open.insert(
+                    (frame.direction, id.clone()),
+                    (method.clone(), frame.mono_us),
+                );
+            }
+            Verdict::Notification { method } => {
+                row.kind = FrameKind::Notification;
+                row.method = Some(method.clone());
+            }
+            Verdict::Response { id, is_error } => {
+                row.kind = if *is_error {
+                    FrameKind::ErrorResponse
+                } else {
+                    FrameKind::Response
+                };
+                row.id = Some(id.as_ref().map_or("null".to_string(), |i| i.to_string()));
+                let asked = match frame.direction {
+                    Direction::In => Direction::Out,
+                    Direction::Out => Direction::In,
+                };
+                if let Some((method, sent)) = id
+                    .as_ref()
+                    .and_then(|i| self.open.remove(&(asked, i.clone())))
+                {
+                    row.method = Some(method);
+                    row.latency_us = Some(frame.mono_us.saturating_sub(sent));
+                }
+            }
+            Verdict::Batch { items } => {
+                row.kind = FrameKind::Batch;
+                row.method = Some(format!("batch of {}", items.len()));
+                if !frame.verdict.is_valid() {
+                    row.problem = Some("the batch holds malformed items".into());
+                }
+            }
+            other => row.problem = Some(other.summary()),
+        }
+        row
+    }
+}
+
+fn preview(bytes: &[u8]) -> String {
+    let head = &bytes[..bytes.len().min(PREVIEW_CHARS * 4)];
+    String::from_utf8_lossy(head)
+        .chars()
+        .take(PREVIEW_CHARS)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// A connection's state as the UI shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ConnectionStatus {
+    Disconnected,
+    Connecting,
+    Ready {
+        protocol_version: String,
+    },
+    /// Could not connect, or the connection broke; `error` says why in words a user can act on.
+    Failed {
+        error: String,
+        stderr_tail: Vec<String>,
+    },
+}
+
+/// A connected (or once-connected) server, as the UI lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ConnectionInfo {
+    pub server_id: String,
+    pub status: ConnectionStatus,
+    pub identity: Option<ServerIdentity>,
+}
+
+/// What the app pushes to the UI, in batches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AppEvent {
+    Frames {
+        server_id: String,
+        rows: Vec<FrameRow>,
+    },
+    FrameFlagged {
+        server_id: String,
+        seq: u64,
+        flag: Flag,
+    },
+    Status {
+        server_id: String,
+        status: ConnectionStatus,
+    },
+    Stderr {
+        server_id: String,
+        lines: Vec<StderrLine>,
+    },
+    Notification {
+        server_id: String,
+        notification: ServerNotification,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::wire::classify;
+
+    fn frame(seq: u64, direction: Direction, mono_us: u64, text: &str) -> Frame {
+        Frame {
+            seq,
+            direction,
+            wall_us: 0,
+            mono_us,
+            bytes: Arc::from(text.as_bytes()),
+            truncated_from: None,
+            verdict: classify(text.as_bytes()).0,
+        }
+    }
+
+    #[test]
+    fn a_response_row_carries_the_method_and_latency_of_its_request() {
+        let mut b = RowBuilder::default();
+        let req = b.row(&frame(
+            1,
+            Direction::Out,
+            100,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        ));
+        assert_eq!(req.kind, FrameKind::Request);
+        let stray = b.row(&frame(
+            2,
+            Direction::In,
+            150,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        ));
+        assert_eq!(stray.method.as_deref(), Some("ping"));
+        let resp = b.row(&frame(
+            3,
+            Direction::In,
+            350,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ));
+        assert_eq!(resp.method.as_deref(), Some("tools/list"));
+        assert_eq!(resp.latency_us, Some(250));
+        let banner = b.row(&frame(4, Direction::In, 400, "hello\tworld"));
+        assert_eq!(banner.kind, FrameKind::Malformed);
+        assert_eq!(banner.preview, "hello world");
+        assert!(banner.problem.unwrap().starts_with("not JSON"));
+    }
+}

@@ -1,0 +1,303 @@
+//! The app's state: the catalog and one engine session per connected server, each with a
+//! task that turns its record into rows and events for the UI.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use periscope_core::config::ServerEntry;
+use periscope_core::event::{Event, SessionState};
+use periscope_core::session::{ServerIdentity, Session, SessionOptions};
+use periscope_core::traffic::StderrLine;
+use periscope_core::view::{
+    AppEvent, ConnectionInfo, ConnectionStatus, FrameDetail, FrameRow, RowBuilder,
+};
+use tokio::sync::broadcast;
+
+use crate::events::EventHub;
+
+/// How many stderr lines a failed status quotes.
+const STDERR_TAIL: usize = 10;
+
+#[derive(Default)]
+pub struct AppState {
+    catalog: Mutex<Vec<ServerEntry>>,
+    conns: Mutex<HashMap<String, Arc<Conn>>>,
+    pub hub: EventHub,
+}
+
+struct Conn {
+    /// `None` when the server could not even be started.
+    session: Option<Arc<Session>>,
+    status: Mutex<ConnectionStatus>,
+    identity: Mutex<Option<ServerIdentity>>,
+    rows: Mutex<Vec<FrameRow>>,
+    /// Set when the user disconnects, so the ending is not reported as a failure.
+    user_closed: AtomicBool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl AppState {
+    pub fn set_catalog(&self, entries: Vec<ServerEntry>) {
+        *lock(&self.catalog) = entries;
+    }
+
+    pub fn catalog(&self) -> Vec<ServerEntry> {
+        lock(&self.catalog).clone()
+    }
+
+    /// Adds the entry, or replaces the one with its id. Returns the new catalog.
+    pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, String> {
+        if entry.name.trim().is_empty() {
+            return Err("a server needs a name".into());
+        }
+        if entry.target.command.trim().is_empty() {
+            return Err("a server needs a command to run".into());
+        }
+        let mut catalog = lock(&self.catalog);
+        match catalog.iter_mut().find(|e| e.id == entry.id) {
+            Some(existing) => *existing = entry,
+            None => catalog.push(entry),
+        }
+        Ok(catalog.clone())
+    }
+
+    pub fn remove_entry(&self, id: &str) -> Vec<ServerEntry> {
+        let mut catalog = lock(&self.catalog);
+        catalog.retain(|e| e.id != id);
+        catalog.clone()
+    }
+
+    fn set_status(&self, server_id: &str, conn: &Conn, status: ConnectionStatus) {
+        *lock(&conn.status) = status.clone();
+        self.hub.send(AppEvent::Status {
+            server_id: server_id.into(),
+            status,
+        });
+    }
+
+    /// Starts the server and performs the handshake. A connection already open is closed first
+    /// (reconnect).
+    pub async fn connect(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let entry = self
+            .catalog()
+            .into_iter()
+            .find(|e| e.id == server_id)
+            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+        self.disconnect(server_id).await?;
+
+        let spawned = Session::spawn_stdio(&entry.target, SessionOptions::default()).map(Arc::new);
+        let conn = Arc::new(Conn {
+            session: spawned.as_ref().ok().cloned(),
+            status: Mutex::new(ConnectionStatus::Connecting),
+            identity: Mutex::new(None),
+            rows: Mutex::new(Vec::new()),
+            user_closed: AtomicBool::new(false),
+        });
+        lock(&self.conns).insert(server_id.into(), conn.clone());
+        self.set_status(server_id, &conn, ConnectionStatus::Connecting);
+        let session = match spawned {
+            Ok(session) => session,
+            Err(e) => {
+                let error = e.to_string();
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Failed {
+                        error: error.clone(),
+                        stderr_tail: Vec::new(),
+                    },
+                );
+                return Err(error);
+            }
+        };
+        tauri::async_runtime::spawn(forward(
+            server_id.to_string(),
+            conn.clone(),
+            session.subscribe(),
+            session.clone(),
+            self.hub.clone(),
+        ));
+        match session.initialize().await {
+            Ok(identity) => {
+                *lock(&conn.identity) = Some(identity.clone());
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Ready {
+                        protocol_version: identity.protocol_version.clone(),
+                    },
+                );
+                Ok(identity)
+            }
+            Err(e) => {
+                let error = e.to_string();
+                conn.user_closed.store(true, Ordering::SeqCst);
+                session.close().await;
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Failed {
+                        error: error.clone(),
+                        stderr_tail: session.traffic().stderr_tail(STDERR_TAIL),
+                    },
+                );
+                Err(error)
+            }
+        }
+    }
+
+    /// Shuts the server down politely. Disconnecting what is not connected is fine.
+    pub async fn disconnect(&self, server_id: &str) -> Result<(), String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let Some(conn) = conn else { return Ok(()) };
+        conn.user_closed.store(true, Ordering::SeqCst);
+        if let Some(session) = &conn.session {
+            session.close().await;
+        }
+        self.set_status(server_id, &conn, ConnectionStatus::Disconnected);
+        Ok(())
+    }
+
+    pub async fn disconnect_all(&self) {
+        let ids: Vec<String> = lock(&self.conns).keys().cloned().collect();
+        for id in ids {
+            let _ = self.disconnect(&id).await;
+        }
+    }
+
+    /// The session of a ready connection.
+    pub fn session(&self, server_id: &str) -> Result<Arc<Session>, String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let conn = conn.ok_or_else(|| "not connected: connect to the server first".to_string())?;
+        match (&*lock(&conn.status), &conn.session) {
+            (ConnectionStatus::Ready { .. }, Some(session)) => Ok(session.clone()),
+            (ConnectionStatus::Connecting, _) => {
+                Err("still connecting; try again in a moment".into())
+            }
+            (ConnectionStatus::Failed { error, .. }, _) => {
+                Err(format!("the connection failed: {error}"))
+            }
+            _ => Err("not connected: connect to the server first".into()),
+        }
+    }
+
+    /// The record of a connection, whatever its state (a failed one keeps its traffic).
+    fn recorded(&self, server_id: &str) -> Result<Arc<Conn>, String> {
+        lock(&self.conns)
+            .get(server_id)
+            .cloned()
+            .ok_or_else(|| "this server has not been connected yet".to_string())
+    }
+
+    pub fn connections(&self) -> Vec<ConnectionInfo> {
+        lock(&self.conns)
+            .iter()
+            .map(|(id, c)| ConnectionInfo {
+                server_id: id.clone(),
+                status: lock(&c.status).clone(),
+                identity: lock(&c.identity).clone(),
+            })
+            .collect()
+    }
+
+    pub fn rows(
+        &self,
+        server_id: &str,
+        from: usize,
+        count: usize,
+    ) -> Result<Vec<FrameRow>, String> {
+        let conn = self.recorded(server_id)?;
+        let rows = lock(&conn.rows);
+        let end = from.saturating_add(count).min(rows.len());
+        Ok(rows.get(from..end).map(<[_]>::to_vec).unwrap_or_default())
+    }
+
+    pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
+        let conn = self.recorded(server_id)?;
+        let session = conn.session.as_ref().ok_or("no traffic was recorded")?;
+        let traffic = session.traffic();
+        let frame = traffic
+            .frame(seq)
+            .ok_or_else(|| format!("no frame {seq} in the record"))?;
+        Ok(FrameDetail::of(&frame, traffic.flags_of(seq)))
+    }
+
+    pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| s.traffic().stderr().iter().map(|l| (**l).clone()).collect())
+            .unwrap_or_default())
+    }
+}
+
+/// Turns one session's record into rows and UI events. Events only wake it up: it reads the
+/// record by position, so a lagging feed loses nothing.
+async fn forward(
+    server_id: String,
+    conn: Arc<Conn>,
+    mut events: broadcast::Receiver<Event>,
+    session: Arc<Session>,
+    hub: EventHub,
+) {
+    let mut builder = RowBuilder::default();
+    let (mut frames_seen, mut stderr_seen, mut flags_seen) = (0, 0, 0);
+    loop {
+        let event = events.recv().await;
+        let traffic = session.traffic();
+        let frames = traffic.frames_from(frames_seen);
+        if !frames.is_empty() {
+            frames_seen += frames.len();
+            let rows: Vec<FrameRow> = frames.iter().map(|f| builder.row(f)).collect();
+            lock(&conn.rows).extend(rows.iter().cloned());
+            hub.send(AppEvent::Frames {
+                server_id: server_id.clone(),
+                rows,
+            });
+        }
+        let lines = traffic.stderr_from(stderr_seen);
+        if !lines.is_empty() {
+            stderr_seen += lines.len();
+            hub.send(AppEvent::Stderr {
+                server_id: server_id.clone(),
+                lines: lines.iter().map(|l| (**l).clone()).collect(),
+            });
+        }
+        for record in traffic.flags_from(flags_seen) {
+            flags_seen += 1;
+            hub.send(AppEvent::FrameFlagged {
+                server_id: server_id.clone(),
+                seq: record.seq,
+                flag: record.flag,
+            });
+        }
+        match event {
+            Ok(Event::Notification(notification)) => hub.send(AppEvent::Notification {
+                server_id: server_id.clone(),
+                notification,
+            }),
+            Ok(Event::StateChanged(SessionState::Closed { reason })) => {
+                if !conn.user_closed.load(Ordering::SeqCst) {
+                    let status = ConnectionStatus::Failed {
+                        error: format!("the connection ended: {reason}"),
+                        stderr_tail: traffic.stderr_tail(STDERR_TAIL),
+                    };
+                    *lock(&conn.status) = status.clone();
+                    hub.send(AppEvent::Status {
+                        server_id: server_id.clone(),
+                        status,
+                    });
+                }
+                // The record is complete and synced; nothing more will come.
+                return;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+            _ => {}
+        }
+    }
+}

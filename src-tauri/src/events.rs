@@ -1,0 +1,124 @@
+//! Batches engine events for the UI, so a flood of frames becomes a few IPC messages a second
+//! instead of one per frame.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use periscope_core::view::AppEvent;
+use tauri::ipc::Channel;
+use tokio::sync::mpsc;
+
+/// Longest an event waits before it is sent.
+const BATCH_WINDOW: Duration = Duration::from_millis(40);
+/// Most events in one message.
+const BATCH_MAX: usize = 5000;
+
+#[derive(Clone)]
+pub struct EventHub {
+    tx: mpsc::UnboundedSender<AppEvent>,
+    channel: Arc<Mutex<Option<Channel<Vec<AppEvent>>>>>,
+}
+
+impl Default for EventHub {
+    fn default() -> Self {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let channel = Arc::new(Mutex::new(None));
+        tauri::async_runtime::spawn(batch(rx, channel.clone()));
+        EventHub { tx, channel }
+    }
+}
+
+impl EventHub {
+    pub fn send(&self, event: AppEvent) {
+        let _ = self.tx.send(event);
+    }
+
+    /// Points the feed at the UI's channel (a reloaded UI subscribes again).
+    pub fn attach(&self, channel: Channel<Vec<AppEvent>>) {
+        *self.channel.lock().unwrap_or_else(|p| p.into_inner()) = Some(channel);
+    }
+}
+
+async fn batch(
+    mut rx: mpsc::UnboundedReceiver<AppEvent>,
+    channel: Arc<Mutex<Option<Channel<Vec<AppEvent>>>>>,
+) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        let deadline = tokio::time::Instant::now() + BATCH_WINDOW;
+        while batch.len() < BATCH_MAX {
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(event)) => batch.push(event),
+                _ => break,
+            }
+        }
+        let merged = merge(batch);
+        let target = channel.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(target) = target {
+            // A UI that went away is not an error; it fetches what it missed when it returns.
+            let _ = target.send(merged);
+        }
+    }
+}
+
+/// Joins consecutive frame batches of the same server into one.
+fn merge(events: Vec<AppEvent>) -> Vec<AppEvent> {
+    let mut out: Vec<AppEvent> = Vec::with_capacity(events.len());
+    for event in events {
+        if let (
+            Some(AppEvent::Frames {
+                server_id: last_id,
+                rows: last_rows,
+            }),
+            AppEvent::Frames { server_id, rows },
+        ) = (out.last_mut(), &event)
+            && last_id == server_id
+        {
+            last_rows.extend(rows.iter().cloned());
+            continue;
+        }
+        out.push(event);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn consecutive_frame_batches_of_one_server_merge_and_others_keep_their_order() {
+        let frames = |id: &str, n: usize| AppEvent::Frames {
+            server_id: id.into(),
+            rows: (0..n)
+                .map(|i| periscope_core::view::FrameRow {
+                    seq: i as u64,
+                    direction: periscope_core::wire::Direction::In,
+                    wall_us: 0,
+                    mono_us: 0,
+                    size: 0,
+                    kind: periscope_core::view::FrameKind::Notification,
+                    method: None,
+                    id: None,
+                    latency_us: None,
+                    problem: None,
+                    preview: String::new(),
+                })
+                .collect(),
+        };
+        let status = AppEvent::Status {
+            server_id: "a".into(),
+            status: periscope_core::view::ConnectionStatus::Connecting,
+        };
+        let merged = merge(vec![
+            frames("a", 2),
+            frames("a", 3),
+            status.clone(),
+            frames("a", 1),
+            frames("b", 1),
+        ]);
+        assert_eq!(merged.len(), 4);
+        assert!(matches!(&merged[0], AppEvent::Frames { rows, .. } if rows.len() == 5));
+        assert_eq!(merged[1], status);
+    }
+}

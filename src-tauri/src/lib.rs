@@ -1,0 +1,71 @@
+//! Periscope's desktop shell: a window, a store for the catalog, and thin commands over
+//! `periscope-core`. Protocol logic lives in the core; this crate only hosts it.
+
+mod catalog;
+mod commands;
+mod connections;
+mod events;
+#[cfg(test)]
+mod tests;
+
+use tauri::{Builder, Manager, Runtime};
+
+pub use connections::AppState;
+
+/// Registers plugins, state and commands. Shared by the app and by tests on the mock runtime.
+pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
+    builder
+        .plugin(tauri_plugin_store::Builder::default().build())
+        .manage(AppState::default())
+        .setup(|app| {
+            let state = app.state::<AppState>();
+            let first_launch = catalog::load(app.handle(), &state)?;
+            if first_launch {
+                // The built-in demo server connects by itself on first launch, so a new user
+                // sees a live server within seconds (it is ours, bundled with the app).
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    let state = handle.state::<AppState>();
+                    let _ = state.connect(catalog::DEMO_ID).await;
+                });
+            }
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::catalog_list,
+            commands::catalog_save,
+            commands::catalog_remove,
+            commands::subscribe_events,
+            commands::connections,
+            commands::connect,
+            commands::disconnect,
+            commands::list_items,
+            commands::call_tool,
+            commands::read_resource,
+            commands::get_prompt,
+            commands::traffic_rows,
+            commands::frame_detail,
+            commands::stderr_lines,
+        ])
+}
+
+pub fn run() {
+    let builder =
+        tauri::Builder::default().plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            // A second launch focuses the running window instead of opening another app.
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.set_focus();
+            }
+        }));
+    setup(builder)
+        .build(tauri::generate_context!())
+        .expect("Periscope's window starts")
+        .run(|app, event| {
+            if let tauri::RunEvent::Exit = event {
+                // Shut every server down politely (stdin, SIGTERM, SIGKILL) before leaving.
+                let state = app.state::<AppState>();
+                tauri::async_runtime::block_on(state.disconnect_all());
+            }
+        });
+}

@@ -1,0 +1,6 @@
+// Hides the console window on Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+fn main() {
+    periscope_app::run();
+}
