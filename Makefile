@@ -1,33 +1,43 @@
-# The two commands: `make run` (Periscope on its built-in demo server) and `make test` (every
-# check and test). Both install what they need first.
+# The two commands: `make run` (the Periscope app on its built-in demo server) and `make test`
+# (every check and test). Both install what they need first.
 
 CARGO ?= cargo
 TARGET := $(or $(CARGO_TARGET_DIR),target)
 DEMO := $(TARGET)/debug/periscope-demo-server
 PERISCOPE := $(TARGET)/debug/periscope
 
-.PHONY: run test bootstrap lint unit bench
+.PHONY: run test bootstrap ui lint unit bench demo-cli
 
 bootstrap:
 	@scripts/bootstrap.sh
 
-# Until the desktop app lands, Periscope's main job runs in the terminal: connect to the demo
-# server, list its tools, and call a few of them.
-run: bootstrap
+# The UI is embedded in the app binary, so it is built first.
+ui: bootstrap
+	cd ui && npm run build
+
+run: ui
+	$(CARGO) build -p periscope-app -p periscope-demo-server
+	$(TARGET)/debug/periscope-app
+
+# Periscope's main job in a terminal: list the demo server's tools and call a few.
+demo-cli: bootstrap
 	$(CARGO) build -p periscope-cli -p periscope-demo-server
 	$(PERISCOPE) tools list -- $(DEMO)
 	$(PERISCOPE) tools call add -a a=2 -a b=40 -- $(DEMO)
 	$(PERISCOPE) tools call slow_task -a steps=3 -a step_ms=200 -- $(DEMO)
-	$(PERISCOPE) tools call mixed_content -- $(DEMO)
 
-lint:
+lint: ui
 	$(CARGO) fmt --all -- --check
+	scripts/check-bindings.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd ui && npm run typecheck && npm run lint
 
-# The end-to-end tests drive binaries of other packages, which `cargo test` does not build.
-unit:
+# The end-to-end tests drive binaries of other packages (the CLI, the demo server, the app),
+# which `cargo test` does not build.
+unit: ui
 	$(CARGO) build --workspace --bins
 	$(CARGO) test --workspace --no-fail-fast
+	cd ui && npm test
 
 test: bootstrap lint unit
 

@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
+# The app benchmark drives the debug app with its embedded UI, like the end-to-end tests.
+(cd ui && npm run build)
+cargo build -p periscope-app -p periscope-demo-server -p periscope-tests --bins
 if [ ! -x benches/peers/node_modules/node/bin/node ]; then
   (cd benches/peers && npm install --no-fund --no-audit --loglevel=error)
 fi
-cargo bench -p periscope-benches --bench engine -- "$@"
+filter="${1:-}"
+if [ "$filter" != "app" ]; then
+  cargo bench -p periscope-benches --bench engine -- "$@"
+fi
+if [ -z "$filter" ] || [ "$filter" = "app" ]; then
+  # The app bench finds the app and demo binaries beside itself, in the debug target folder.
+  cargo test -p periscope-benches --bench app -- app
+fi

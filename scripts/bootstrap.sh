@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_debs=()
-for pkg in build-essential pkg-config; do
+# build-essential/pkg-config: -sys crates; libwebkit2gtk-4.1-dev: the desktop app (GTK 3,
+# libsoup 3, JavaScriptCore); xvfb/xauth/webkit2gtk-driver: end-to-end tests on the real app.
+for pkg in build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev xvfb xauth webkit2gtk-driver; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_debs+=("$pkg")
 done
 command -v node >/dev/null 2>&1 || need_debs+=(nodejs)
@@ -24,6 +26,18 @@ for tool in rustfmt clippy; do
     exit 1
   }
 done
+
+# tauri-driver bridges WebDriver to WebKitWebDriver for the end-to-end tests (about 30 s).
+if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
+  echo "bootstrap: installing tauri-driver"
+  cargo install tauri-driver --locked --quiet
+fi
+
+# The UI's packages. Same npm note as below.
+if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  echo "bootstrap: installing the UI's npm packages"
+  (cd ui && npm install --no-fund --no-audit --loglevel=error)
+fi
 
 # Interop servers (server-everything). `npm ci` fails on this network (see docs/testing.md), so
 # install from the lockfile with `npm install`, which keeps the locked versions.

@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end tests: where the built binaries and the npm-installed
 //! interop servers are.
 
+pub mod app;
+
 use std::path::PathBuf;
 
 /// The workspace's target directory for the current profile, where `cargo build --workspace

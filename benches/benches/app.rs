@@ -1,0 +1,214 @@
+//! Desktop app benchmarks, on the real built app under Xvfb through WebDriver.
+//!
+//! Run with `benches/run.sh app` (after `make ui`: the app embeds the UI). Prints medians.
+//!
+//! 1. Cold start: app launch to the first interactive paint (the sidebar's server list), and
+//!    to the demo server being connected.
+//! 2. Idle memory with the demo server connected: RSS of the app process, of its web
+//!    processes, and of the demo server.
+//! 3. Traffic tab with 100 000 frames: time from connecting a flooding server until the list
+//!    shows all of them, then time to apply a text filter and to clear it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use periscope_tests::app::Harness;
+use periscope_tests::bin_str;
+
+const RUNS: usize = 5;
+const FLOOD: usize = 100_000;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Resident memory of `pid` in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn processes() -> Vec<(u32, u32, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = stat[open + 1..close].to_string();
+        let ppid = stat[close + 2..]
+            .split(' ')
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        out.push((pid, ppid, name));
+    }
+    out
+}
+
+fn descendants(root: u32, all: &[(u32, u32, String)]) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(p) = frontier.pop() {
+        for (pid, ppid, name) in all {
+            if *ppid == p {
+                found.push((*pid, name.clone()));
+                frontier.push(*pid);
+            }
+        }
+    }
+    found
+}
+
+fn catalog_with_flood(data: &Path) {
+    let dir = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&dir).unwrap();
+    let servers = serde_json::json!({"servers": [
+        {"id": "demo", "name": "Demo server", "target": {"command": bin_str("periscope-demo-server"), "args": [], "env": [], "cwd": null}},
+        {"id": "flood", "name": "Flood", "target": {"command": bin_str("misbehaving-server"), "args": ["flood", FLOOD.to_string()], "env": [], "cwd": null}},
+    ]});
+    std::fs::write(dir.join("catalog.json"), servers.to_string()).unwrap();
+}
+
+async fn wait_text(h: &Harness, css: &str, want: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Ok(t) = h.find(css).await.text().await
+            && want(&t)
+        {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "{css} never matched");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    if filter
+        .as_deref()
+        .is_some_and(|f| !"app".contains(f) && !f.starts_with("app"))
+    {
+        return;
+    }
+    println!("periscope app benchmarks (debug build of the app with embedded UI, Xvfb, WebKitGTK)");
+
+    let mut paint = Vec::new();
+    let mut ready = Vec::new();
+    let mut app_rss = Vec::new();
+    let mut web_rss = Vec::new();
+    let mut demo_rss = Vec::new();
+    for run in 0..RUNS {
+        let h = Harness::start(&format!("bench-start-{run}")).await;
+        h.find(r#"[data-testid="server-item"]"#).await;
+        paint.push(h.launched_at.elapsed().as_secs_f64() * 1e3);
+        h.find(r#"[data-testid="server-item"][data-status="ready"]"#)
+            .await;
+        ready.push(h.launched_at.elapsed().as_secs_f64() * 1e3);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let all = processes();
+        let app = all
+            .iter()
+            .filter(|(_, _, n)| n == "periscope-app")
+            .map(|(p, _, _)| *p)
+            .max();
+        if let Some(app) = app {
+            app_rss.push(rss_kib(app) as f64 / 1024.0);
+            let kids = descendants(app, &all);
+            web_rss.push(
+                kids.iter()
+                    .filter(|(_, n)| n.starts_with("WebKit"))
+                    .map(|(p, _)| rss_kib(*p))
+                    .sum::<u64>() as f64
+                    / 1024.0,
+            );
+            demo_rss.push(
+                kids.iter()
+                    .filter(|(_, n)| n.starts_with("periscope-demo"))
+                    .map(|(p, _)| rss_kib(*p))
+                    .sum::<u64>() as f64
+                    / 1024.0,
+            );
+        }
+        h.stop().await;
+    }
+    println!("\n[start] median of {RUNS} cold launches");
+    println!(
+        "  launch → first interactive paint (server list): {:7.0} ms",
+        median(paint)
+    );
+    println!(
+        "  launch → demo server connected:                 {:7.0} ms",
+        median(ready)
+    );
+    println!("\n[idle] demo server connected, 3 s after connecting, median of {RUNS}");
+    println!("  app process RSS:          {:6.1} MiB", median(app_rss));
+    println!("  WebKit web processes RSS: {:6.1} MiB", median(web_rss));
+    println!("  demo server RSS:          {:6.1} MiB", median(demo_rss));
+
+    let mut all_rows = Vec::new();
+    let mut filter_ms = Vec::new();
+    let mut clear_ms = Vec::new();
+    let total = FLOOD + 3; // initialize, its response, initialized, then the flood
+    for run in 0..RUNS {
+        let h = Harness::start_with(&format!("bench-traffic-{run}"), catalog_with_flood).await;
+        h.find(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+            .await
+            .click()
+            .await
+            .unwrap();
+        h.find(r#"[data-testid="tab-traffic"]"#)
+            .await
+            .click()
+            .await
+            .unwrap();
+        let t = Instant::now();
+        h.find(r#"[data-testid="connect-button"]"#)
+            .await
+            .click()
+            .await
+            .unwrap();
+        let count = r#"[data-testid="traffic-count"]"#;
+        wait_text(&h, count, |s| s.contains(&format!("{total} of {total}"))).await;
+        all_rows.push(t.elapsed().as_secs_f64() * 1e3);
+        let input = h.find(r#"[data-testid="traffic-filter"]"#).await;
+        let t = Instant::now();
+        input.send_keys("message 99999").await.unwrap();
+        wait_text(&h, count, |s| s.starts_with("1 of")).await;
+        filter_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        input.clear().await.unwrap();
+        wait_text(&h, count, |s| s.starts_with(&format!("{total} of"))).await;
+        clear_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        h.stop().await;
+    }
+    println!("\n[traffic] {FLOOD} notifications from a flooding server, median of {RUNS}");
+    println!(
+        "  connect → all {total} rows in the list: {:7.0} ms",
+        median(all_rows)
+    );
+    println!(
+        "  type a filter (13 keystrokes) → 1 match: {:7.0} ms",
+        median(filter_ms)
+    );
+    println!(
+        "  clear the filter → all rows again:       {:7.0} ms",
+        median(clear_ms)
+    );
+}

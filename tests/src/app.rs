@@ -1,0 +1,177 @@
+//! Drives the real desktop app: a private Xvfb display, tauri-driver (WebKitWebDriver), a
+//! fresh data folder (so the app sees a first launch), and WebDriver helpers.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator, elements::Element};
+
+use crate::{bin, scratch_dir};
+
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// One app at a time: the app is single-instance, and two would fight over two cores.
+pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+pub struct Harness {
+    pub client: Client,
+    /// The app's data folder (XDG_DATA_HOME).
+    pub data: PathBuf,
+    /// When the WebDriver session (and so the app) was asked to start.
+    pub launched_at: Instant,
+    xvfb: Child,
+    driver: Child,
+    shots: PathBuf,
+    step: usize,
+}
+
+fn which(name: &str) -> PathBuf {
+    let home_bin = std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo/bin").join(name));
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(name))
+        .chain(home_bin)
+        .find(|p| p.exists())
+        .unwrap_or_else(|| {
+            panic!("{name} is not installed: run scripts/bootstrap.sh (make test does)")
+        })
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Harness {
+    /// Starts a display, the driver and the app. `prepare` runs on the data folder first
+    /// (e.g. to write a catalog).
+    pub async fn start_with(name: &str, prepare: impl FnOnce(&Path)) -> Harness {
+        let app = bin("periscope-app");
+        // Xvfb picks a free display and tells us its number.
+        let mut xvfb = Command::new(which("Xvfb"))
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let mut display = String::new();
+        BufReader::new(xvfb.stdout.take().unwrap())
+            .read_line(&mut display)
+            .unwrap();
+        let display = format!(":{}", display.trim());
+
+        let data = scratch_dir(&format!("e2e-{name}"));
+        prepare(&data.join("data"));
+        let port = free_port();
+        let native_port = free_port();
+        let driver = Command::new(which("tauri-driver"))
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native_port.to_string(),
+            ])
+            .env("DISPLAY", &display)
+            .env("XDG_DATA_HOME", data.join("data"))
+            .env("XDG_CONFIG_HOME", data.join("config"))
+            .env("XDG_CACHE_HOME", data.join("cache"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tauri-driver starts");
+        let deadline = Instant::now() + WAIT;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "tauri-driver did not listen on {port}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "tauri:options".into(),
+            serde_json::json!({"application": app.to_string_lossy()}),
+        );
+        let launched_at = Instant::now();
+        let client = ClientBuilder::native()
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a WebDriver session on the app starts");
+        let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../test-artifacts/e2e")
+            .join(name);
+        let _ = std::fs::remove_dir_all(&shots);
+        std::fs::create_dir_all(&shots).unwrap();
+        Harness {
+            client,
+            data,
+            launched_at,
+            xvfb,
+            driver,
+            shots,
+            step: 0,
+        }
+    }
+
+    pub async fn start(name: &str) -> Harness {
+        Self::start_with(name, |_| {}).await
+    }
+
+    pub async fn shot(&mut self, what: &str) {
+        self.step += 1;
+        let png = self.client.screenshot().await.expect("screenshot");
+        std::fs::write(self.shots.join(format!("{:02}-{what}.png", self.step)), png).unwrap();
+    }
+
+    /// Waits until `css` matches an element, and returns it.
+    pub async fn find(&self, css: &str) -> Element {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Ok(e) = self.client.find(Locator::Css(css)).await {
+                return e;
+            }
+            if Instant::now() > deadline {
+                let body = self
+                    .client
+                    .find(Locator::Css("body"))
+                    .await
+                    .unwrap()
+                    .text()
+                    .await
+                    .unwrap_or_default();
+                panic!("nothing matched {css} within {WAIT:?}; the page says:\n{body}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub async fn count(&self, css: &str) -> usize {
+        self.client.find_all(Locator::Css(css)).await.unwrap().len()
+    }
+
+    pub async fn stop(mut self) {
+        let _ = self.client.close().await;
+        // tauri-driver stops WebKitWebDriver only on SIGTERM (a SIGKILL would leave it running).
+        let _ = Command::new("kill")
+            .arg(self.driver.id().to_string())
+            .status();
+        let _ = self.driver.wait();
+        let _ = self.xvfb.kill();
+        let _ = self.xvfb.wait();
+    }
+}

@@ -1,0 +1,178 @@
+//! End-to-end: the real built desktop app, its real webview, driven through WebDriver
+//! (tauri-driver + WebKitWebDriver) on a private Xvfb display, against the real demo server.
+//! Each step saves a screenshot under test-artifacts/e2e/.
+//!
+//! Needs: the app built with its UI (`make test` does it), Xvfb, WebKitWebDriver and
+//! tauri-driver (`scripts/bootstrap.sh` installs them). The harness starts and stops its own
+//! display and driver, and gives the app a fresh data folder, so it sees a first launch.
+
+use std::time::{Duration, Instant};
+
+use periscope_tests::app::{Harness, ONE_AT_A_TIME, WAIT};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_two_servers() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start("main-flow").await;
+
+    // First launch: the demo server is in the catalog and connects by itself.
+    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="overview-protocol-version"]"#).await;
+    h.shot("demo-connected").await;
+
+    // Tools: list, pick `add`, fill its generated form, call, see the result.
+    h.find(r#"[data-testid="tab-tools"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find("#root_a").await.send_keys("2").await.unwrap();
+    h.find("#root_b").await.send_keys("40").await.unwrap();
+    h.shot("add-form").await;
+    h.find(r#"[data-testid="call-tool-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    let result = h
+        .find(r#"[data-testid="tool-result"][data-is-error="false"]"#)
+        .await;
+    let text = result.text().await.unwrap();
+    assert!(text.contains("42"), "the result shows the sum: {text}");
+    h.shot("add-result").await;
+
+    // Traffic: initialize went out, and the call's response is paired with its latency.
+    h.find(r#"[data-testid="tab-traffic"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="traffic-row"][data-method="initialize"][data-direction="out"]"#)
+        .await;
+    let answer = h
+        .find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
+        .await;
+    let latency = answer
+        .attr("data-latency-us")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(latency.parse::<u64>().unwrap() > 0, "latency {latency:?}");
+    answer.click().await.unwrap();
+    let detail = h.find(r#"[data-testid="frame-detail"]"#).await;
+    assert!(detail.text().await.unwrap().contains("structuredContent"));
+    h.shot("traffic").await;
+
+    // A second server beside the first: duplicate the demo entry and connect it too.
+    h.find(r#"[data-testid="duplicate-server"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    let deadline = Instant::now() + WAIT;
+    while h.count(r#"[data-testid="server-item"]"#).await < 2 {
+        assert!(Instant::now() < deadline, "the duplicate did not appear");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let second = h
+        .find(r#"[data-testid="server-item"]:not([data-server-id="demo"])"#)
+        .await;
+    second.click().await.unwrap();
+    h.find(r#"[data-testid="connect-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-item"]:not([data-server-id="demo"])[data-status="ready"]"#)
+        .await;
+    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
+        .await;
+    h.find(r#"[data-testid="tab-tools"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tool-item"][data-tool-name="echo"]"#)
+        .await;
+    h.shot("two-servers").await;
+
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usable() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start("failing-server").await;
+    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
+        .await;
+    h.find(r#"[data-testid="add-server-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-form-name"]"#)
+        .await
+        .send_keys("Broken")
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-form-command"]"#)
+        .await
+        .send_keys("sh")
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-form-args"]"#)
+        .await
+        .send_keys("-c\necho 'fatal: no config file' >&2; exit 4")
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-form-save"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-item"][data-server-name="Broken"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="connect-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-item"][data-server-name="Broken"][data-status="failed"]"#)
+        .await;
+    let error = h
+        .find(r#"[data-testid="connection-error"]"#)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(error.contains("exited with status 4"), "{error}");
+    assert!(error.contains("fatal: no config file"), "{error}");
+    h.shot("failed-server").await;
+
+    // The demo server is untouched and still answers.
+    h.find(r#"[data-testid="server-item"][data-server-id="demo"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tab-tools"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
+        .await;
+    h.stop().await;
+}
