@@ -35,8 +35,8 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
         .click()
         .await
         .unwrap();
-    h.find("#root_a").await.send_keys("2").await.unwrap();
-    h.find("#root_b").await.send_keys("40").await.unwrap();
+    h.find(r#"input[id$="add_a"]"#).await.send_keys("2").await.unwrap();
+    h.find(r#"input[id$="add_b"]"#).await.send_keys("40").await.unwrap();
     h.shot("add-form").await;
     h.find(r#"[data-testid="call-tool-button"]"#)
         .await
@@ -131,7 +131,11 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
         .unwrap();
     h.find(r#"[data-testid="server-form-args"]"#)
         .await
-        .send_keys("-c\necho 'fatal: no config file' >&2; exit 4")
+        // One argument per line; WebDriver types a new line as the Enter key.
+        .send_keys(&format!(
+            "-c{}echo 'fatal: no config file' >&2; exit 4",
+            fantoccini::key::Key::Enter
+        ))
         .await
         .unwrap();
     h.find(r#"[data-testid="server-form-save"]"#)

@@ -1,0 +1,27 @@
+import { useEffect } from "react";
+import { start } from "./actions";
+import { AppErrors } from "./common/AppErrors";
+import { EmptyState } from "./common/EmptyState";
+import { ServerView } from "./server/ServerView";
+import { Sidebar } from "./sidebar/Sidebar";
+import { useStore } from "./store";
+
+export function App() {
+  useEffect(() => {
+    void start();
+  }, []);
+  const selected = useStore((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main">
+        <AppErrors />
+        {selected ? (
+          <ServerView key={selected.id} entry={selected} />
+        ) : (
+          <EmptyState>Select a server on the left, or add one.</EmptyState>
+        )}
+      </main>
+    </div>
+  );
+}

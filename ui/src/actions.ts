@@ -1,0 +1,319 @@
+// What the UI does: every action calls the Rust side through ipc.ts and puts the outcome,
+// success or error message, into the store. Nothing here swallows an error.
+import type { AppEvent } from "./bindings/AppEvent";
+import type { ServerEntry } from "./bindings/ServerEntry";
+import type { JsonValue } from "./bindings/serde_json/JsonValue";
+import { errorMessage, hasTauri, ipc, type JsonObject, type ListKind } from "./ipc";
+import { isObject } from "./json";
+import { store, type RequestState, type ServerState, type TabId, type TrafficView } from "./store";
+
+/** How many rows one `traffic_rows` call asks for while catching up. */
+const CATCH_UP_PAGE = 5_000;
+
+const serverState = (id: string): ServerState | undefined => store.getState().servers[id];
+
+let started = false;
+
+/** Subscribes to events, loads the catalog and picks up connections made before the UI. */
+export async function start(): Promise<void> {
+  if (started) return;
+  started = true;
+  if (!hasTauri()) {
+    store.addAppError(
+      "The Periscope backend is not reachable: this page is running outside the Periscope app, so it cannot list, connect to or inspect servers.",
+    );
+    store.setCatalogError("No catalog: not running inside the Periscope app.");
+    return;
+  }
+  try {
+    await ipc.subscribeEvents(handleEvents);
+  } catch (error) {
+    store.addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
+  }
+  await Promise.all([loadCatalog(), refreshConnections(true)]);
+}
+
+export function handleEvents(events: AppEvent[]): void {
+  const effects = store.applyEvents(events);
+  for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
+  if (effects.needIdentity.length > 0) void refreshConnections(false);
+}
+
+export async function loadCatalog(): Promise<void> {
+  try {
+    store.setCatalog(await ipc.catalogList());
+  } catch (error) {
+    store.setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
+  }
+}
+
+/** Asks for every connection's status and identity; at startup also fetches their history. */
+export async function refreshConnections(catchUpHistory: boolean): Promise<void> {
+  try {
+    const infos = await ipc.connections();
+    store.setConnections(infos);
+    if (catchUpHistory) {
+      // Select the auto-connected server when nothing is selected yet.
+      const live = infos.find((i) => i.status.state === "ready" || i.status.state === "connecting");
+      if (live && store.getState().selectedId === null) store.select(live.server_id);
+      await Promise.all(infos.map((info) => catchUp(info.server_id)));
+    }
+  } catch (error) {
+    store.addAppError(`Could not read the connections: ${errorMessage(error)}`);
+  }
+}
+
+/** Fetches the traffic and stderr recorded before the UI subscribed. */
+export async function catchUp(serverId: string): Promise<void> {
+  const server = serverState(serverId);
+  if (!server) return;
+  const { session, traffic } = server;
+  try {
+    for (let from = 0; ; from += CATCH_UP_PAGE) {
+      const rows = await ipc.trafficRows(serverId, from, CATCH_UP_PAGE);
+      if (serverState(serverId)?.session !== session) return;
+      if (traffic.merge(rows) > 0) store.notify();
+      if (rows.length < CATCH_UP_PAGE) break;
+    }
+    const lines = await ipc.stderrLines(serverId);
+    if (serverState(serverId)?.session !== session) return;
+    if (server.console.mergeStderr(lines) > 0) store.notify();
+  } catch (error) {
+    store.updateServer(serverId, (s) => ({
+      ...s,
+      actionError: `Could not load the earlier traffic: ${errorMessage(error)}`,
+    }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog
+
+/** Adds or replaces an entry; resolves to an error message, or null when saved. */
+export async function saveEntry(entry: ServerEntry): Promise<string | null> {
+  try {
+    store.setCatalog(await ipc.catalogSave(entry));
+    store.select(entry.id);
+    return null;
+  } catch (error) {
+    return `Could not save "${entry.name}": ${errorMessage(error)}`;
+  }
+}
+
+export function duplicateName(name: string, taken: readonly string[]): string {
+  const base = name.replace(/ \(copy(?: \d+)?\)$/, "");
+  for (let n = 1; ; n += 1) {
+    const candidate = n === 1 ? `${base} (copy)` : `${base} (copy ${n})`;
+    if (!taken.includes(candidate)) return candidate;
+  }
+}
+
+export async function duplicateEntry(entry: ServerEntry): Promise<void> {
+  const names = store.getState().catalog.map((e) => e.name);
+  const copy: ServerEntry = {
+    id: crypto.randomUUID(),
+    name: duplicateName(entry.name, names),
+    target: {
+      ...entry.target,
+      args: [...entry.target.args],
+      env: entry.target.env.map(([k, v]) => [k, v] as [string, string]),
+    },
+  };
+  const error = await saveEntry(copy);
+  if (error) setActionError(entry.id, error);
+}
+
+export async function removeEntry(id: string): Promise<void> {
+  const server = serverState(id);
+  try {
+    if (server && (server.status.state === "ready" || server.status.state === "connecting")) {
+      await ipc.disconnect(id);
+    }
+    store.setCatalog(await ipc.catalogRemove(id));
+  } catch (error) {
+    setActionError(id, `Could not remove the server: ${errorMessage(error)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connections
+
+function setActionError(id: string, message: string | null): void {
+  store.updateServer(id, (s) => ({ ...s, actionError: message }));
+}
+
+export async function connect(id: string): Promise<void> {
+  store.beginConnect(id);
+  try {
+    const identity = await ipc.connect(id);
+    const session = serverState(id)?.session ?? 0;
+    store.setIdentity(id, session, identity);
+    store.updateServer(id, (s) => ({ ...s, busy: null }));
+  } catch (error) {
+    const message = errorMessage(error);
+    store.updateServer(id, (s) => {
+      // A connection that is up was not what failed (e.g. it was already connected): say so.
+      if (s.status.state === "ready") return { ...s, busy: null, actionError: `Could not connect: ${message}` };
+      // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
+      // it comes (or if it never does), the rejection's message is the failure.
+      const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: message, stderr_tail: [] };
+      return { ...s, busy: null, status };
+    });
+  }
+}
+
+export async function disconnect(id: string): Promise<void> {
+  store.updateServer(id, (s) => ({ ...s, busy: "disconnecting", actionError: null }));
+  try {
+    await ipc.disconnect(id);
+    store.updateServer(id, (s) => ({ ...s, busy: null }));
+  } catch (error) {
+    store.updateServer(id, (s) => ({
+      ...s,
+      busy: null,
+      actionError: `Could not disconnect: ${errorMessage(error)}`,
+    }));
+  }
+}
+
+export async function reconnect(id: string): Promise<void> {
+  const state = serverState(id)?.status.state;
+  if (state === "ready" || state === "connecting") {
+    await disconnect(id);
+    if (serverState(id)?.actionError) return;
+  }
+  await connect(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists and requests
+
+/** True when the server's handshake says it offers this kind of list (or we don't know). */
+export function offers(server: ServerState, kind: ListKind): boolean {
+  const capabilities = server.identity?.capabilities;
+  if (!isObject(capabilities)) return true;
+  const key = kind === "resource_templates" ? "resources" : kind;
+  return capabilities[key] !== undefined;
+}
+
+/** Loads a list the first time its tab is shown while the server is ready. */
+export function ensureList(id: string, kind: ListKind): void {
+  const server = serverState(id);
+  if (!server || server.status.state !== "ready") return;
+  if (server.lists[kind].status !== "idle" || !offers(server, kind)) return;
+  void loadList(id, kind);
+}
+
+export async function loadList(id: string, kind: ListKind): Promise<void> {
+  const server = serverState(id);
+  if (!server) return;
+  const session = server.session;
+  const previous = server.lists[kind];
+  store.setList(id, kind, { ...previous, status: "loading", error: null });
+  try {
+    const items = await ipc.listItems(id, kind);
+    if (serverState(id)?.session !== session) return;
+    store.setList(id, kind, { status: "loaded", items, error: null });
+  } catch (error) {
+    if (serverState(id)?.session !== session) return;
+    store.setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });
+  }
+}
+
+async function track(
+  run: () => Promise<JsonValue>,
+  save: (state: RequestState) => void,
+): Promise<void> {
+  const started = performance.now();
+  save({ status: "running", result: null, error: null, durationMs: null });
+  try {
+    const result = await run();
+    save({ status: "done", result, error: null, durationMs: performance.now() - started });
+  } catch (error) {
+    save({ status: "error", result: null, error: errorMessage(error), durationMs: performance.now() - started });
+  }
+}
+
+export function callTool(id: string, name: string, args: JsonObject): Promise<void> {
+  return track(
+    () => ipc.callTool(id, name, args),
+    (call) =>
+      store.updateServer(id, (s) => ({
+        ...s,
+        tools: { ...s.tools, calls: { ...s.tools.calls, [name]: call } },
+      })),
+  );
+}
+
+export function readResource(id: string, uri: string): Promise<void> {
+  return track(
+    () => ipc.readResource(id, uri),
+    (read) =>
+      store.updateServer(id, (s) => ({
+        ...s,
+        resources: { ...s.resources, reads: { ...s.resources.reads, [uri]: read } },
+      })),
+  );
+}
+
+export function getPrompt(id: string, name: string, args: Record<string, string>): Promise<void> {
+  return track(
+    () => ipc.getPrompt(id, name, args),
+    (get) =>
+      store.updateServer(id, (s) => ({
+        ...s,
+        prompts: { ...s.prompts, gets: { ...s.prompts.gets, [name]: get } },
+      })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// View state (kept per server so switching servers keeps each one's place)
+
+export function setTab(id: string, tab: TabId): void {
+  store.updateServer(id, (s) => (s.tab === tab ? s : { ...s, tab }));
+}
+
+export function selectTool(id: string, name: string | null): void {
+  store.updateServer(id, (s) => ({ ...s, tools: { ...s.tools, selected: name } }));
+}
+
+export function setToolForm(id: string, name: string, formData: JsonValue): void {
+  store.updateServer(id, (s) => ({
+    ...s,
+    tools: { ...s.tools, forms: { ...s.tools.forms, [name]: formData } },
+  }));
+}
+
+export function selectResource(id: string, uri: string | null): void {
+  store.updateServer(id, (s) => ({
+    ...s,
+    resources: { ...s.resources, selected: uri, uriInput: uri ?? s.resources.uriInput },
+  }));
+}
+
+export function setResourceUriInput(id: string, uriInput: string): void {
+  store.updateServer(id, (s) => ({ ...s, resources: { ...s.resources, uriInput } }));
+}
+
+export function selectPrompt(id: string, name: string | null): void {
+  store.updateServer(id, (s) => ({ ...s, prompts: { ...s.prompts, selected: name } }));
+}
+
+export function setPromptArg(id: string, prompt: string, arg: string, value: string): void {
+  store.updateServer(id, (s) => ({
+    ...s,
+    prompts: {
+      ...s.prompts,
+      args: { ...s.prompts.args, [prompt]: { ...s.prompts.args[prompt], [arg]: value } },
+    },
+  }));
+}
+
+export function setTrafficView(id: string, change: Partial<TrafficView>): void {
+  store.updateServer(id, (s) => {
+    const view = s.trafficView;
+    const changed = (Object.keys(change) as Array<keyof TrafficView>).some((k) => change[k] !== view[k]);
+    return changed ? { ...s, trafficView: { ...view, ...change } } : s;
+  });
+}

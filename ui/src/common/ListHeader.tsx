@@ -1,0 +1,14 @@
+import type { ListState } from "../store";
+import { RefreshButton } from "./RefreshButton";
+
+/** The title of a list, its count, and a refresh button. */
+export function ListHeader({ title, list, onRefresh }: { title: string; list: ListState; onRefresh: () => void }) {
+  return (
+    <div className="list-header">
+      <span className="list-title">{title}</span>
+      {list.status === "loaded" && <span className="count">{list.items.length}</span>}
+      <span className="spacer" />
+      <RefreshButton onClick={onRefresh} busy={list.status === "loading"} label={`Refresh ${title.toLowerCase()}`} />
+    </div>
+  );
+}

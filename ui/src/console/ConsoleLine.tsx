@@ -1,0 +1,37 @@
+import { memo } from "react";
+import { formatTime } from "../format";
+import type { ConsoleEntry } from "./log";
+
+/** One stderr line, log message or notification. */
+export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: ConsoleEntry }) {
+  const time = <span className="console-time">{formatTime(entry.wallUs)}</span>;
+  switch (entry.kind) {
+    case "stderr":
+      return (
+        <div className="console-line console-stderr" data-testid="console-line" data-kind="stderr">
+          {time}
+          <span className="console-source">stderr</span>
+          <span className="console-text">{entry.text}</span>
+        </div>
+      );
+    case "log":
+      return (
+        <div className="console-line console-log" data-testid="console-line" data-kind="log" data-level={entry.level}>
+          {time}
+          <span className={`level-badge level-${entry.level}`}>{entry.level}</span>
+          {entry.logger && <span className="console-logger">{entry.logger}</span>}
+          <span className="console-text">
+            {typeof entry.data === "string" ? entry.data : JSON.stringify(entry.data)}
+          </span>
+        </div>
+      );
+    case "event":
+      return (
+        <div className="console-line console-event" data-testid="console-line" data-kind="event">
+          {time}
+          <span className="console-source">event</span>
+          <span className="console-text">{entry.text}</span>
+        </div>
+      );
+  }
+});

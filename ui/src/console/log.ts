@@ -1,0 +1,125 @@
+// One server's console: its stderr lines and the notifications it sent, in arrival order.
+// Like the traffic log, an array appended in place with a version number for views.
+import type { ServerNotification } from "../bindings/ServerNotification";
+import type { StderrLine } from "../bindings/StderrLine";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+
+export type ConsoleEntry =
+  | { kind: "stderr"; key: string; wallUs: number; seq: number; text: string }
+  | {
+      kind: "log";
+      key: string;
+      wallUs: number;
+      level: string;
+      logger: string | null;
+      data: JsonValue;
+    }
+  | { kind: "event"; key: string; wallUs: number; text: string };
+
+/** The console keeps at most this many entries; older ones are dropped in chunks. */
+export const CONSOLE_LIMIT = 20_000;
+const DROP_CHUNK = 5_000;
+
+let nextKey = 0;
+const freshKey = (prefix: string) => `${prefix}${(nextKey += 1)}`;
+
+export class ConsoleLog {
+  entries: ConsoleEntry[] = [];
+  version = 0;
+  /** How many old entries were dropped to stay under the limit. */
+  dropped = 0;
+  private stderrSeqs = new Set<number>();
+
+  /** Adds live stderr lines (a line already held, by seq, is skipped). */
+  addStderr(lines: readonly StderrLine[]): number {
+    let added = 0;
+    for (const line of lines) {
+      if (this.stderrSeqs.has(line.seq)) continue;
+      this.stderrSeqs.add(line.seq);
+      this.entries.push(stderrEntry(line));
+      added += 1;
+    }
+    if (added > 0) this.changed();
+    return added;
+  }
+
+  /** Merges stderr lines fetched with `stderr_lines` into what live events already brought. */
+  mergeStderr(lines: readonly StderrLine[]): number {
+    const missing = lines.filter((line) => !this.stderrSeqs.has(line.seq));
+    if (missing.length === 0) return 0;
+    for (const line of missing) this.stderrSeqs.add(line.seq);
+    const merged = [...this.entries, ...missing.map(stderrEntry)];
+    // Stable sort: entries with the same time keep their order.
+    merged.sort((a, b) => a.wallUs - b.wallUs);
+    this.entries = merged;
+    this.changed();
+    return missing.length;
+  }
+
+  /** A new connection starts: its stderr seqs start again from 1. */
+  newSession(wallUs: number): void {
+    this.stderrSeqs.clear();
+    if (this.entries.length > 0) {
+      this.entries.push({ kind: "event", key: freshKey("c"), wallUs, text: "New connection" });
+      this.changed();
+    }
+  }
+
+  addNotification(notification: ServerNotification, wallUs: number): void {
+    this.entries.push(notificationEntry(notification, wallUs));
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.entries.length > CONSOLE_LIMIT + DROP_CHUNK) {
+      const drop = this.entries.length - CONSOLE_LIMIT;
+      this.entries.splice(0, drop);
+      this.dropped += drop;
+    }
+    this.version += 1;
+  }
+}
+
+function stderrEntry(line: StderrLine): ConsoleEntry {
+  return { kind: "stderr", key: `s${line.seq}`, wallUs: line.wall_us, seq: line.seq, text: line.text };
+}
+
+function notificationEntry(n: ServerNotification, wallUs: number): ConsoleEntry {
+  if (n.kind === "log") {
+    return {
+      kind: "log",
+      key: freshKey("l"),
+      wallUs,
+      level: n.level,
+      logger: n.logger,
+      data: n.data,
+    };
+  }
+  return { kind: "event", key: freshKey("e"), wallUs, text: describeNotification(n) };
+}
+
+/** One line saying what a (non-log) notification was. */
+export function describeNotification(n: ServerNotification): string {
+  switch (n.kind) {
+    case "log":
+      return `log ${n.level}${n.logger ? ` (${n.logger})` : ""}: ${JSON.stringify(n.data)}`;
+    case "tools_list_changed":
+      return "The tool list changed";
+    case "resources_list_changed":
+      return "The resource list changed";
+    case "prompts_list_changed":
+      return "The prompt list changed";
+    case "resource_updated":
+      return `Resource updated: ${n.uri}`;
+    case "progress": {
+      const of = n.total === null ? "" : `/${n.total}`;
+      return `Progress ${n.progress}${of}${n.message ? `: ${n.message}` : ""} (token ${JSON.stringify(n.token)})`;
+    }
+    case "cancelled":
+      return `Cancelled request ${n.request_id === null ? "(no id)" : JSON.stringify(n.request_id)}${n.reason ? `: ${n.reason}` : ""}`;
+    case "elicitation_complete":
+      return `Elicitation ${n.elicitation_id} complete`;
+    case "other":
+      return `${n.method}${n.params === null ? "" : ` ${JSON.stringify(n.params)}`}`;
+  }
+}

@@ -1,0 +1,144 @@
+// MCP content as the UI shows it: tool results, prompt messages and resource contents are read
+// defensively from the JSON the server sent; anything unexpected becomes an `unknown` block
+// that shows the raw JSON and says what was wrong, instead of disappearing.
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { base64Size, dataUri } from "../format";
+import { getArray, getString, isObject } from "../json";
+
+/** The contents of a resource (in `resources/read`, or embedded in a `resource` block). */
+export interface ResourceBody {
+  uri: string;
+  mimeType: string | null;
+  text: string | null;
+  /** Only for a blob: its size and, for images, a data: URI to preview it. */
+  blob: { size: number; imageSrc: string | null } | null;
+}
+
+export type Block =
+  | { type: "text"; text: string }
+  | { type: "image"; mimeType: string; src: string; size: number }
+  | { type: "audio"; mimeType: string; src: string; size: number }
+  | {
+      type: "resource_link";
+      uri: string;
+      name: string | null;
+      title: string | null;
+      description: string | null;
+      mimeType: string | null;
+    }
+  | { type: "resource"; resource: ResourceBody }
+  | { type: "unknown"; reason: string; raw: JsonValue };
+
+const unknown = (reason: string, raw: JsonValue): Block => ({ type: "unknown", reason, raw });
+
+/** Reads `{uri, mimeType, text | blob}`. */
+export function parseResourceBody(value: JsonValue): ResourceBody | string {
+  if (!isObject(value)) return "resource contents are not an object";
+  const uri = getString(value, "uri");
+  if (uri === undefined) return "resource contents have no uri";
+  const mimeType = getString(value, "mimeType") ?? null;
+  const text = getString(value, "text");
+  const blob = getString(value, "blob");
+  if (text === undefined && blob === undefined) return "resource contents have neither text nor blob";
+  return {
+    uri,
+    mimeType,
+    text: text ?? null,
+    blob:
+      blob === undefined
+        ? null
+        : {
+            size: base64Size(blob),
+            imageSrc: mimeType?.startsWith("image/") ? dataUri(mimeType, blob) : null,
+          },
+  };
+}
+
+export function parseBlock(value: JsonValue): Block {
+  if (!isObject(value)) return unknown("a content block is not an object", value);
+  const type = getString(value, "type");
+  switch (type) {
+    case "text": {
+      const text = getString(value, "text");
+      return text === undefined ? unknown("text block without text", value) : { type: "text", text };
+    }
+    case "image":
+    case "audio": {
+      const data = getString(value, "data");
+      const mimeType = getString(value, "mimeType");
+      if (data === undefined || mimeType === undefined) {
+        return unknown(`${type} block without data or mimeType`, value);
+      }
+      return { type, mimeType, src: dataUri(mimeType, data), size: base64Size(data) };
+    }
+    case "resource_link": {
+      const uri = getString(value, "uri");
+      if (uri === undefined) return unknown("resource_link without uri", value);
+      return {
+        type: "resource_link",
+        uri,
+        name: getString(value, "name") ?? null,
+        title: getString(value, "title") ?? null,
+        description: getString(value, "description") ?? null,
+        mimeType: getString(value, "mimeType") ?? null,
+      };
+    }
+    case "resource": {
+      const body = parseResourceBody(value["resource"] ?? null);
+      return typeof body === "string" ? unknown(body, value) : { type: "resource", resource: body };
+    }
+    default:
+      return unknown(type === undefined ? "content block without type" : `unknown content type "${type}"`, value);
+  }
+}
+
+export interface ToolResult {
+  blocks: Block[];
+  /** `structuredContent`, when the server sent it. */
+  structured: JsonValue | undefined;
+  isError: boolean;
+  /** What is off about the result's shape (shown, not fatal). */
+  problems: string[];
+}
+
+/** Reads a CallToolResult. */
+export function parseToolResult(value: JsonValue): ToolResult {
+  if (!isObject(value)) {
+    return { blocks: [], structured: undefined, isError: false, problems: ["the result is not an object"] };
+  }
+  const problems: string[] = [];
+  if (!Array.isArray(value["content"])) problems.push("the result has no content array");
+  const isError = value["isError"] === true;
+  return {
+    blocks: getArray(value, "content").map(parseBlock),
+    structured: value["structuredContent"],
+    isError,
+    problems,
+  };
+}
+
+export interface PromptMessage {
+  role: string;
+  block: Block;
+}
+
+/** Reads a GetPromptResult. */
+export function parsePromptResult(value: JsonValue): { description: string | null; messages: PromptMessage[] } {
+  if (!isObject(value)) return { description: null, messages: [] };
+  return {
+    description: getString(value, "description") ?? null,
+    messages: getArray(value, "messages").map((m) => {
+      if (!isObject(m)) return { role: "?", block: unknown("a message is not an object", m) };
+      return { role: getString(m, "role") ?? "?", block: parseBlock(m["content"] ?? null) };
+    }),
+  };
+}
+
+/** Reads a ReadResourceResult. */
+export function parseReadResult(value: JsonValue): Array<ResourceBody | { problem: string; raw: JsonValue }> {
+  if (!isObject(value)) return [{ problem: "the result is not an object", raw: value }];
+  return getArray(value, "contents").map((c) => {
+    const body = parseResourceBody(c);
+    return typeof body === "string" ? { problem: body, raw: c } : body;
+  });
+}

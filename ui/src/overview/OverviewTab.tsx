@@ -1,0 +1,93 @@
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { EmptyState } from "../common/EmptyState";
+import { JsonBlock } from "../common/JsonBlock";
+import { formatLatency } from "../format";
+import { asObject, getString, isObject } from "../json";
+import type { ServerState } from "../store";
+import { CapabilityList } from "./CapabilityList";
+
+/** What the server said about itself in the handshake. */
+export function OverviewTab({ server }: { server: ServerState }) {
+  const identity = server.identity;
+  const status = server.status;
+  const protocol = identity?.protocol_version ?? (status.state === "ready" ? status.protocol_version : null);
+  if (!identity && !protocol) {
+    return (
+      <EmptyState>
+        {status.state === "connecting"
+          ? "Connecting…"
+          : "Connect to the server to see what it says about itself."}
+      </EmptyState>
+    );
+  }
+  const info = asObject(identity?.server_info);
+  return (
+    <div className="overview scroll-area">
+      {identity && identity.warnings.length > 0 && (
+        <section className="warning-box" role="status">
+          <div className="warning-box-title">Warnings</div>
+          <ul>
+            {identity.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <dl className="facts">
+        <dt>Server</dt>
+        <dd data-testid="overview-server-name">{getString(info, "name") ?? "(no name)"}</dd>
+        {getString(info, "title") && (
+          <>
+            <dt>Title</dt>
+            <dd>{getString(info, "title")}</dd>
+          </>
+        )}
+        <dt>Version</dt>
+        <dd>{getString(info, "version") ?? "(not given)"}</dd>
+        <dt>Protocol revision</dt>
+        <dd data-testid="overview-protocol-version" className="mono">
+          {protocol}
+        </dd>
+        <dt>Transport</dt>
+        <dd>stdio</dd>
+        {identity && (
+          <>
+            <dt>Initialize latency</dt>
+            <dd>{formatLatency(identity.latency_us)}</dd>
+          </>
+        )}
+        {getString(info, "websiteUrl") && (
+          <>
+            <dt>Website</dt>
+            <dd className="mono">{getString(info, "websiteUrl")}</dd>
+          </>
+        )}
+      </dl>
+      {!identity && <EmptyState>Loading the server's identity…</EmptyState>}
+      {identity && (
+        <>
+          <section className="section">
+            <h3>Instructions</h3>
+            {identity.instructions ? (
+              <pre className="code-block prose">{identity.instructions}</pre>
+            ) : (
+              <p className="muted">The server gave no instructions.</p>
+            )}
+          </section>
+          <section className="section">
+            <h3>Capabilities</h3>
+            {isObject(identity.capabilities) ? (
+              <CapabilityList capabilities={identity.capabilities} />
+            ) : (
+              <JsonBlock value={identity.capabilities} />
+            )}
+          </section>
+          <details className="section">
+            <summary>Raw serverInfo and capabilities</summary>
+            <JsonBlock value={{ serverInfo: identity.server_info, capabilities: identity.capabilities } satisfies { [k: string]: JsonValue }} />
+          </details>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { Play } from "lucide-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { getPrompt, loadList, selectPrompt, setPromptArg } from "../actions";
+import { EmptyState } from "../common/EmptyState";
+import { ErrorBox } from "../common/ErrorBox";
+import { ListGate } from "../common/ListGate";
+import { ListHeader } from "../common/ListHeader";
+import { useLists } from "../common/useLists";
+import type { ListKind } from "../ipc";
+import type { ServerState } from "../store";
+import { PromptMessages } from "./PromptMessages";
+import { promptArguments, promptInfo, type PromptInfo } from "./prompts";
+
+const KINDS: readonly ListKind[] = ["prompts"];
+
+export function PromptsTab({ server }: { server: ServerState }) {
+  useLists(server, KINDS);
+  return (
+    <ListGate server={server} kind="prompts" noun="prompts">
+      <PromptsView server={server} />
+    </ListGate>
+  );
+}
+
+function PromptsView({ server }: { server: ServerState }) {
+  const list = server.lists.prompts;
+  const prompts = useMemo(
+    () => list.items.map(promptInfo).filter((p): p is PromptInfo => p !== null),
+    [list.items],
+  );
+  const selected = prompts.find((p) => p.name === server.prompts.selected) ?? null;
+  return (
+    <div className="split">
+      <div className="split-list">
+        <ListHeader title="Prompts" list={list} onRefresh={() => void loadList(server.id, "prompts")} />
+        {list.error && <ErrorBox title="Could not list the prompts" message={list.error} />}
+        {list.status === "loading" && prompts.length === 0 && <EmptyState>Loading…</EmptyState>}
+        {list.status === "loaded" && prompts.length === 0 && <EmptyState>The server has no prompts.</EmptyState>}
+        <ul className="item-list" aria-label="Prompts">
+          {prompts.map((p) => (
+            <li key={p.name}>
+              <button
+                type="button"
+                className={`item${p.name === selected?.name ? " selected" : ""}`}
+                data-testid="prompt-item"
+                data-prompt-name={p.name}
+                aria-current={p.name === selected?.name ? "true" : undefined}
+                onClick={() => selectPrompt(server.id, p.name)}
+              >
+                <span className="item-name mono">{p.name}</span>
+                {(p.title ?? p.description) && <span className="item-sub">{p.title ?? p.description}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="split-detail scroll-area">
+        {selected ? (
+          <PromptDetail key={selected.name} server={server} prompt={selected} />
+        ) : (
+          <EmptyState>{prompts.length > 0 ? "Select a prompt to get it." : ""}</EmptyState>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptInfo }) {
+  const values = server.prompts.args[prompt.name];
+  const get = server.prompts.gets[prompt.name];
+  const [missing, setMissing] = useState<string[]>([]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const { args, missing: absent } = promptArguments(prompt, values);
+    setMissing(absent);
+    if (absent.length === 0) void getPrompt(server.id, prompt.name, args);
+  };
+
+  return (
+    <div className="detail">
+      <h2 className="detail-title">
+        <span className="mono">{prompt.name}</span>
+        {prompt.title && <span className="detail-subtitle">{prompt.title}</span>}
+      </h2>
+      {prompt.description && <p className="description">{prompt.description}</p>}
+      <form className="prompt-form" onSubmit={submit}>
+        {prompt.arguments.length === 0 && <p className="muted">This prompt takes no arguments.</p>}
+        {prompt.arguments.map((arg) => (
+          <label key={arg.name} className="field">
+            <span className="field-label">
+              <span className="mono">{arg.name}</span>
+              {arg.required && (
+                <span className="required" title="required">
+                  *
+                </span>
+              )}
+            </span>
+            <input
+              data-testid="prompt-arg"
+              data-arg-name={arg.name}
+              value={values?.[arg.name] ?? ""}
+              aria-required={arg.required}
+              onChange={(e) => setPromptArg(server.id, prompt.name, arg.name, e.target.value)}
+            />
+            {arg.description && <span className="field-hint">{arg.description}</span>}
+          </label>
+        ))}
+        {missing.length > 0 && <ErrorBox message={`Fill in the required arguments: ${missing.join(", ")}.`} />}
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            data-testid="get-prompt-button"
+            disabled={get?.status === "running"}
+          >
+            <Play size={14} aria-hidden />
+            Get
+          </button>
+        </div>
+      </form>
+      {get && <PromptMessages get={get} />}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ServerEntry } from "../bindings/ServerEntry";
+import { ConsoleTab } from "../console/ConsoleTab";
+import { OverviewTab } from "../overview/OverviewTab";
+import { PromptsTab } from "../prompts/PromptsTab";
+import { ResourcesTab } from "../resources/ResourcesTab";
+import { useServer } from "../store";
+import { ToolsTab } from "../tools/ToolsTab";
+import { TrafficTab } from "../traffic/TrafficTab";
+import { ConnectionError } from "./ConnectionError";
+import { ServerHeader } from "./ServerHeader";
+import { TabBar } from "./TabBar";
+
+/** Everything about the selected server. */
+export function ServerView({ entry }: { entry: ServerEntry }) {
+  const server = useServer(entry.id);
+  if (!server) return null;
+  return (
+    <section className="server-view" aria-label={entry.name}>
+      <ServerHeader entry={entry} server={server} />
+      <ConnectionError server={server} />
+      <TabBar serverId={entry.id} active={server.tab} />
+      <div className="tab-panel" role="tabpanel">
+        {server.tab === "overview" && <OverviewTab server={server} />}
+        {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
+        {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
+        {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
+        {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
+        {server.tab === "console" && <ConsoleTab key={entry.id} server={server} />}
+      </div>
+    </section>
+  );
+}

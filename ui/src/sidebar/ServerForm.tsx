@@ -1,0 +1,141 @@
+import { X } from "lucide-react";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import type { ServerEntry } from "../bindings/ServerEntry";
+import { saveEntry } from "../actions";
+import { ErrorBox } from "../common/ErrorBox";
+import { emptyForm, entryFromForm, formFromEntry, type ServerFormValues } from "./serverForm";
+
+interface Props {
+  /** The entry to edit; none to add a new one. */
+  entry: ServerEntry | null;
+  /** True when the server is connected: the changes apply on the next connect. */
+  connected: boolean;
+  onClose: () => void;
+}
+
+/** Add or edit a catalog entry, in a dialog. */
+export function ServerForm({ entry, connected, onClose }: Props) {
+  const [values, setValues] = useState<ServerFormValues>(() => (entry ? formFromEntry(entry) : emptyForm));
+  const [errors, setErrors] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+  const ids = useId();
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  const set = (field: keyof ServerFormValues) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = entryFromForm(values, entry?.id ?? crypto.randomUUID());
+    if (!parsed.entry) {
+      setErrors(parsed.errors);
+      return;
+    }
+    setSaving(true);
+    const error = await saveEntry(parsed.entry);
+    setSaving(false);
+    if (error) setErrors([error]);
+    else onClose();
+  };
+
+  const title = entry ? `Edit ${entry.name}` : "Add server";
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <form className="modal" role="dialog" aria-modal="true" aria-label={title} onSubmit={(e) => void submit(e)}>
+        <header className="modal-header">
+          <h2>{title}</h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+            <X size={16} aria-hidden />
+          </button>
+        </header>
+        <div className="modal-body form-grid">
+          <label htmlFor={`${ids}-name`}>Name</label>
+          <input
+            id={`${ids}-name`}
+            data-testid="server-form-name"
+            value={values.name}
+            onChange={set("name")}
+            autoFocus
+            placeholder="My server"
+          />
+          <label htmlFor={`${ids}-command`}>Command</label>
+          <input
+            id={`${ids}-command`}
+            data-testid="server-form-command"
+            className="mono"
+            value={values.command}
+            onChange={set("command")}
+            placeholder="npx"
+            spellCheck={false}
+          />
+          <label htmlFor={`${ids}-args`}>
+            Arguments
+            <span className="field-hint">one per line</span>
+          </label>
+          <textarea
+            id={`${ids}-args`}
+            data-testid="server-form-args"
+            className="mono"
+            rows={4}
+            value={values.args}
+            onChange={set("args")}
+            placeholder={"-y\n@modelcontextprotocol/server-everything"}
+            spellCheck={false}
+          />
+          <label htmlFor={`${ids}-env`}>
+            Environment
+            <span className="field-hint">KEY=VALUE, one per line</span>
+          </label>
+          <textarea
+            id={`${ids}-env`}
+            data-testid="server-form-env"
+            className="mono"
+            rows={3}
+            value={values.env}
+            onChange={set("env")}
+            placeholder="API_KEY=…"
+            spellCheck={false}
+          />
+          <label htmlFor={`${ids}-cwd`}>
+            Working directory
+            <span className="field-hint">optional</span>
+          </label>
+          <input
+            id={`${ids}-cwd`}
+            data-testid="server-form-cwd"
+            className="mono"
+            value={values.cwd}
+            onChange={set("cwd")}
+            placeholder="(Periscope's own)"
+            spellCheck={false}
+          />
+        </div>
+        {connected && (
+          <p className="modal-note">This server is connected: changes apply the next time it connects.</p>
+        )}
+        {errors.length > 0 && (
+          <div className="modal-errors">
+            {errors.map((message) => (
+              <ErrorBox key={message} message={message} />
+            ))}
+          </div>
+        )}
+        <footer className="modal-footer">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" data-testid="server-form-save" disabled={saving}>
+            {saving ? "Saving…" : "Save"}
+          </button>
+        </footer>
+      </form>
+    </div>
+  );
+}

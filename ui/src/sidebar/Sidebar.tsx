@@ -1,0 +1,66 @@
+import { Plus, Telescope } from "lucide-react";
+import { useCallback, useState } from "react";
+import type { ServerEntry } from "../bindings/ServerEntry";
+import { EmptyState } from "../common/EmptyState";
+import { ErrorBox } from "../common/ErrorBox";
+import { useStore } from "../store";
+import { ServerForm } from "./ServerForm";
+import { ServerItem } from "./ServerItem";
+
+type FormState = { open: false } | { open: true; entry: ServerEntry | null };
+
+/** The server catalog. */
+export function Sidebar() {
+  const catalog = useStore((s) => s.catalog);
+  const catalogStatus = useStore((s) => s.catalogStatus);
+  const catalogError = useStore((s) => s.catalogError);
+  const selectedId = useStore((s) => s.selectedId);
+  const [form, setForm] = useState<FormState>({ open: false });
+  const close = useCallback(() => setForm({ open: false }), []);
+
+  const editingId = form.open ? form.entry?.id : undefined;
+  const editingState = useStore((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
+
+  return (
+    <aside className="sidebar">
+      <header className="sidebar-header">
+        <span className="brand">
+          <Telescope size={16} aria-hidden />
+          Periscope
+        </span>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="add-server-button"
+          onClick={() => setForm({ open: true, entry: null })}
+        >
+          <Plus size={14} aria-hidden />
+          Add server
+        </button>
+      </header>
+      {catalogError && <ErrorBox message={catalogError} />}
+      {catalogStatus === "loading" && <EmptyState>Loading servers…</EmptyState>}
+      {catalogStatus === "loaded" && catalog.length === 0 && (
+        <EmptyState>No servers yet. Add one to start inspecting it.</EmptyState>
+      )}
+      <ul className="server-list" aria-label="Servers">
+        {catalog.map((entry) => (
+          <ServerItem
+            key={entry.id}
+            entry={entry}
+            selected={entry.id === selectedId}
+            onEdit={(e) => setForm({ open: true, entry: e })}
+          />
+        ))}
+      </ul>
+      {form.open && (
+        <ServerForm
+          key={form.entry?.id ?? "new"}
+          entry={form.entry}
+          connected={editingState === "ready" || editingState === "connecting"}
+          onClose={close}
+        />
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,90 @@
+import { X } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { FrameDetail } from "../bindings/FrameDetail";
+import { CopyButton } from "../common/CopyButton";
+import { ErrorBox } from "../common/ErrorBox";
+import { formatBytes, formatTime } from "../format";
+import { errorMessage, ipc } from "../ipc";
+import { describeFlag, describeVerdict } from "./describe";
+
+type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; detail: FrameDetail };
+
+/** Everything about one frame. Mount it with `key={seq}`: it fetches once. */
+export function FrameDetailPane({ serverId, seq, onClose }: { serverId: string; seq: number; onClose: () => void }) {
+  const [load, setLoad] = useState<Load>({ kind: "loading" });
+  useEffect(() => {
+    let live = true;
+    ipc.frameDetail(serverId, seq).then(
+      (detail) => live && setLoad({ kind: "loaded", detail }),
+      (error: unknown) => live && setLoad({ kind: "error", message: errorMessage(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [serverId, seq]);
+
+  return (
+    <aside className="frame-detail" data-testid="frame-detail" aria-label={`Frame ${seq}`}>
+      <header className="frame-detail-header">
+        <span className="frame-detail-title">Frame #{seq}</span>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+          <X size={14} aria-hidden />
+        </button>
+      </header>
+      <div className="frame-detail-body scroll-area">
+        {load.kind === "loading" && <p className="muted">Loading…</p>}
+        {load.kind === "error" && <ErrorBox title="Could not load the frame" message={load.message} />}
+        {load.kind === "loaded" && <FrameDetailBody detail={load.detail} />}
+      </div>
+    </aside>
+  );
+}
+
+function FrameDetailBody({ detail }: { detail: FrameDetail }) {
+  const exact = detail.text ?? detail.base64 ?? "";
+  const verdictBad = ["not_utf8", "not_json", "not_json_rpc"].includes(detail.verdict.kind);
+  return (
+    <>
+      <dl className="facts compact">
+        <dt>Direction</dt>
+        <dd>{detail.direction === "out" ? "Out (Periscope → server)" : "In (server → Periscope)"}</dd>
+        <dt>Time</dt>
+        <dd className="mono">{formatTime(detail.wall_us)}</dd>
+        <dt>Size</dt>
+        <dd>
+          {formatBytes(detail.size)} ({detail.size.toLocaleString("en-US")} bytes)
+        </dd>
+        <dt>Verdict</dt>
+        <dd className={verdictBad ? "text-danger" : undefined}>{describeVerdict(detail.verdict)}</dd>
+      </dl>
+      {detail.truncated_from !== null && (
+        <p className="warning-box">
+          The frame was {formatBytes(detail.truncated_from)} on the wire; only the first {formatBytes(detail.size)} were kept.
+        </p>
+      )}
+      {detail.flags.length > 0 && (
+        <section className="warning-box">
+          <div className="warning-box-title">Flags</div>
+          <ul>
+            {detail.flags.map((f, i) => (
+              <li key={i}>{describeFlag(f)}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {detail.pretty !== null && (
+        <section className="section">
+          <h3>JSON</h3>
+          <pre className="code-block">{detail.pretty}</pre>
+        </section>
+      )}
+      <section className="section">
+        <div className="section-header">
+          <h3>{detail.text !== null ? "Exact bytes (UTF-8 text)" : "Exact bytes (base64: not UTF-8)"}</h3>
+          <CopyButton text={exact} testId="copy-frame-bytes" />
+        </div>
+        <pre className="code-block raw-bytes">{exact}</pre>
+      </section>
+    </>
+  );
+}

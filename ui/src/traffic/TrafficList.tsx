@@ -1,0 +1,99 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import type { Flag } from "../bindings/Flag";
+import type { RowsView } from "./filter";
+import { TrafficHeader, TrafficRow } from "./TrafficRow";
+
+export const ROW_HEIGHT = 28;
+
+interface Props {
+  view: RowsView;
+  flags: ReadonlyMap<number, Flag[]>;
+  selectedSeq: number | null;
+  follow: boolean;
+  onSelect: (seq: number) => void;
+  onFollowChange: (follow: boolean) => void;
+}
+
+/**
+ * The frames, virtualized: only the rows in sight are in the DOM, so 100 000 frames scroll
+ * like 100. With `follow` on, the newest frame stays in view; scrolling up turns it off and
+ * scrolling back to the bottom turns it on again.
+ */
+export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFollowChange }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const headerRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this app; the virtualizer re-renders through its own state.
+  const virtualizer = useVirtualizer({
+    count: view.count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 16,
+  });
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (follow && element) element.scrollTop = element.scrollHeight;
+  }, [follow, view.count]);
+
+  // Keep the column titles over their columns when the list shows a classic scrollbar.
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    const header = headerRef.current;
+    if (!element || !header) return;
+    const align = () => {
+      header.style.paddingRight = `${12 + element.offsetWidth - element.clientWidth}px`;
+    };
+    align();
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(align) : null;
+    observer?.observe(element);
+    return () => observer?.disconnect();
+  }, []);
+
+  const onScroll = () => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < ROW_HEIGHT / 2;
+    if (atBottom !== follow) onFollowChange(atBottom);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    event.preventDefault();
+    const current = selectedSeq === null ? -1 : view.indexOfSeq(selectedSeq);
+    const next = event.key === "ArrowDown" ? Math.min(view.count - 1, current + 1) : Math.max(0, current - 1);
+    const row = view.rowAt(next);
+    if (row) {
+      onSelect(row.seq);
+      virtualizer.scrollToIndex(next, { align: "auto" });
+    }
+  };
+
+  return (
+    <div className="traffic-list" role="grid" aria-rowcount={view.count}>
+      <TrafficHeader ref={headerRef} />
+      <div className="traffic-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0}>
+        <div className="traffic-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = view.rowAt(item.index);
+            if (!row) return null;
+            return (
+              <TrafficRow
+                key={row.seq}
+                row={row}
+                flags={flags.get(row.seq)}
+                selected={row.seq === selectedSeq}
+                onSelect={onSelect}
+                top={item.start}
+                height={ROW_HEIGHT}
+              />
+            );
+          })}
+        </div>
+      </div>
+      {view.count === 0 && (
+        <div className="traffic-empty">{view.total === 0 ? "No frames yet." : "No frame matches the filter."}</div>
+      )}
+    </div>
+  );
+}

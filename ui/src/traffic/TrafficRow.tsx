@@ -1,0 +1,77 @@
+import { ArrowDownLeft, ArrowUpRight, Flag as FlagIcon, TriangleAlert } from "lucide-react";
+import { memo, type Ref } from "react";
+import type { Flag } from "../bindings/Flag";
+import type { FrameRow } from "../bindings/FrameRow";
+import { formatBytes, formatLatency, formatTime } from "../format";
+import { describeFlag, KIND_LABELS } from "./describe";
+
+interface Props {
+  row: FrameRow;
+  flags: Flag[] | undefined;
+  selected: boolean;
+  /** Offset from the top of the list, in px. */
+  top: number;
+  height: number;
+  onSelect: (seq: number) => void;
+}
+
+/** One frame, on one 28px line. */
+export const TrafficRow = memo(function TrafficRow({ row, flags, selected, top, height, onSelect }: Props) {
+  const warnings = [
+    ...(row.problem ? [`Malformed: ${row.problem}`] : []),
+    ...(flags ?? []).map(describeFlag),
+  ];
+  return (
+    <div
+      className={`traffic-row kind-${row.kind}${selected ? " selected" : ""}${warnings.length ? " warned" : ""}`}
+      style={{ transform: `translateY(${top}px)`, height }}
+      role="row"
+      aria-selected={selected}
+      data-testid="traffic-row"
+      data-seq={row.seq}
+      data-method={row.method ?? ""}
+      data-kind={row.kind}
+      data-direction={row.direction}
+      data-latency-us={row.latency_us ?? undefined}
+      onClick={() => onSelect(row.seq)}
+      title={row.preview}
+    >
+      <span className="col-seq">{row.seq}</span>
+      <span className={`col-dir dir-${row.direction}`} title={row.direction === "out" ? "To the server" : "From the server"}>
+        {row.direction === "out" ? <ArrowUpRight size={14} aria-label="out" /> : <ArrowDownLeft size={14} aria-label="in" />}
+      </span>
+      <span className="col-time">{formatTime(row.wall_us)}</span>
+      <span className="col-kind">
+        <span className={`kind-badge kind-${row.kind}`}>{KIND_LABELS[row.kind]}</span>
+      </span>
+      <span className="col-method">{row.method ?? <span className="muted">{row.preview}</span>}</span>
+      <span className="col-id">{row.id ?? ""}</span>
+      <span className="col-size">{formatBytes(row.size)}</span>
+      <span className="col-latency">{row.latency_us === null ? "" : formatLatency(row.latency_us)}</span>
+      <span className="col-warn" title={warnings.join("\n") || undefined}>
+        {row.problem ? (
+          <TriangleAlert size={14} aria-label="malformed" className="warn-icon" />
+        ) : flags && flags.length > 0 ? (
+          <FlagIcon size={14} aria-label="flagged" className="warn-icon" />
+        ) : null}
+      </span>
+    </div>
+  );
+});
+
+/** The list's column titles, aligned with the rows. */
+export function TrafficHeader({ ref }: { ref?: Ref<HTMLDivElement> }) {
+  return (
+    <div className="traffic-row traffic-header" role="row" ref={ref}>
+      <span className="col-seq">#</span>
+      <span className="col-dir" />
+      <span className="col-time">Time</span>
+      <span className="col-kind">Kind</span>
+      <span className="col-method">Method</span>
+      <span className="col-id">Id</span>
+      <span className="col-size">Size</span>
+      <span className="col-latency">Latency</span>
+      <span className="col-warn" />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useCallback, useMemo } from "react";
+import { setTrafficView } from "../actions";
+import { useStore, type ServerState } from "../store";
+import { FilteredView, type RowsView, type TrafficFilter } from "./filter";
+import { FrameDetailPane } from "./FrameDetailPane";
+import type { TrafficLog } from "./log";
+import { TrafficFilterBar } from "./TrafficFilterBar";
+import { TrafficList } from "./TrafficList";
+
+const views = new WeakMap<TrafficLog, FilteredView>();
+
+/** The log's filtered rows; scans only rows added since the last call when nothing else changed. */
+function filtered(log: TrafficLog, filter: TrafficFilter, _version: number): RowsView {
+  let view = views.get(log);
+  if (!view) {
+    view = new FilteredView();
+    views.set(log, view);
+  }
+  return view.update(log.rows, filter);
+}
+
+/** Every frame on the wire, filterable, with the selected frame's detail beside it. */
+export function TrafficTab({ server }: { server: ServerState }) {
+  const log = server.traffic;
+  const { id } = server;
+  // The log is appended in place: its version is what changes.
+  const version = useStore((s) => s.servers[id]?.traffic.version ?? 0);
+  const { text, direction, follow, selectedSeq } = server.trafficView;
+  const filter = useMemo(() => ({ text, direction }), [text, direction]);
+  const rows = useMemo(() => filtered(log, filter, version), [log, filter, version]);
+
+  const select = useCallback((seq: number) => setTrafficView(id, { selectedSeq: seq }), [id]);
+  const setFollow = useCallback((on: boolean) => setTrafficView(id, { follow: on }), [id]);
+
+  return (
+    <div className="traffic">
+      <TrafficFilterBar serverId={id} view={server.trafficView} shown={rows.count} total={rows.total} />
+      <div className={`traffic-split${selectedSeq !== null ? " with-detail" : ""}`}>
+        <TrafficList
+          view={rows}
+          flags={log.flags}
+          selectedSeq={selectedSeq}
+          follow={follow}
+          onSelect={select}
+          onFollowChange={setFollow}
+        />
+        {selectedSeq !== null && (
+          <FrameDetailPane
+            key={selectedSeq}
+            serverId={id}
+            seq={selectedSeq}
+            onClose={() => setTrafficView(id, { selectedSeq: null })}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

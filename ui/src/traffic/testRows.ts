@@ -1,0 +1,19 @@
+import type { FrameRow } from "../bindings/FrameRow";
+
+/** A frame row for tests; only what a test cares about needs giving. */
+export function row(seq: number, extra: Partial<FrameRow> = {}): FrameRow {
+  return {
+    seq,
+    direction: seq % 2 === 1 ? "out" : "in",
+    wall_us: 1_700_000_000_000_000 + seq * 1000,
+    mono_us: seq * 1000,
+    size: 100,
+    kind: seq % 2 === 1 ? "request" : "response",
+    method: "tools/call",
+    id: String(seq),
+    latency_us: seq % 2 === 1 ? null : 1500,
+    problem: null,
+    preview: `{"jsonrpc":"2.0","id":${seq}}`,
+    ...extra,
+  };
+}

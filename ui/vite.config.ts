@@ -1,0 +1,29 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// The UI of the Periscope desktop app (Tauri 2). Tauri loads `dist/` in production and the dev
+// server on port 1420 during `tauri dev`.
+export default defineConfig({
+  plugins: [react()],
+  base: "./",
+  clearScreen: false,
+  server: {
+    port: 1420,
+    strictPort: true,
+    watch: { ignored: ["**/src-tauri/**"] },
+  },
+  envPrefix: ["VITE_", "TAURI_ENV_"],
+  build: {
+    outDir: "dist",
+    // WebKitGTK / WKWebView: stay on syntax Safari 15 understands.
+    target: "safari15",
+    sourcemap: false,
+    chunkSizeWarningLimit: 2000,
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    restoreMocks: true,
+  },
+});
