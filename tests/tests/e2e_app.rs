@@ -35,8 +35,16 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
         .click()
         .await
         .unwrap();
-    h.find(r#"input[id$="add_a"]"#).await.send_keys("2").await.unwrap();
-    h.find(r#"input[id$="add_b"]"#).await.send_keys("40").await.unwrap();
+    h.find(r#"input[id$="add_a"]"#)
+        .await
+        .send_keys("2")
+        .await
+        .unwrap();
+    h.find(r#"input[id$="add_b"]"#)
+        .await
+        .send_keys("40")
+        .await
+        .unwrap();
     h.shot("add-form").await;
     h.find(r#"[data-testid="call-tool-button"]"#)
         .await
