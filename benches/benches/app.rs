@@ -88,7 +88,8 @@ fn catalog_with_flood(data: &Path) {
 async fn wait_text(h: &Harness, css: &str, want: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        if let Ok(t) = h.find(css).await.text().await
+        // The UI groups digits ("100,003 of 100,003 frames").
+        if let Ok(t) = h.find(css).await.text().await.map(|t| t.replace(',', ""))
             && want(&t)
         {
             return t;

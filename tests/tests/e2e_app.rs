@@ -188,3 +188,112 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
         .await;
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_what_happened() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start_with("bad-servers", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let entry = |id: &str, name: &str, mode: &str, extra: &[&str]| {
+            let mut args = vec![mode.to_string()];
+            args.extend(extra.iter().map(|s| s.to_string()));
+            serde_json::json!({"id": id, "name": name, "target": {
+                "command": periscope_tests::bin_str("misbehaving-server"), "args": args, "env": [], "cwd": null}})
+        };
+        let catalog = serde_json::json!({"servers": [
+            entry("flood", "Flood", "flood", &["20000"]),
+            entry("dies", "Dies", "exit-mid-request", &[]),
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+
+    // 20 000 notifications arrive as fast as the server can write them.
+    h.find(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tab-traffic"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="connect-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let count = h
+            .find(r#"[data-testid="traffic-count"]"#)
+            .await
+            .text()
+            .await
+            .unwrap()
+            .replace(',', ""); // the UI groups digits
+        if count.contains("20003 of 20003") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the flood never fully arrived: {count}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    h.find(r#"[data-testid="traffic-filter"]"#)
+        .await
+        .send_keys("message 19999")
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="traffic-row"][data-method="notifications/message"]"#)
+        .await;
+    h.shot("flood-filtered").await;
+
+    // A server that dies when asked for its tools: the app says so, with its last words.
+    h.find(r#"[data-testid="server-item"][data-server-id="dies"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="connect-button"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-item"][data-server-id="dies"][data-status="ready"]"#)
+        .await;
+    h.find(r#"[data-testid="tab-tools"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="server-item"][data-server-id="dies"][data-status="failed"]"#)
+        .await;
+    let error = h
+        .find(r#"[data-testid="connection-error"]"#)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(error.contains("exited with status 3"), "{error}");
+    assert!(error.contains("out of cheese"), "{error}");
+    h.shot("server-died").await;
+
+    // The flooded server is still there and still answers.
+    h.find(r#"[data-testid="server-item"][data-server-id="flood"][data-status="ready"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tab-tools"]"#)
+        .await
+        .click()
+        .await
+        .unwrap();
+    h.find(r#"[data-testid="tool-item"][data-tool-name="noop"]"#)
+        .await;
+    h.stop().await;
+}
