@@ -174,22 +174,11 @@ async fn main() {
     let total = FLOOD + 3; // initialize, its response, initialized, then the flood
     for run in 0..RUNS {
         let h = Harness::start_with(&format!("bench-traffic-{run}"), catalog_with_flood).await;
-        h.find(r#"[data-testid="server-item"][data-server-id="flood"]"#)
-            .await
-            .click()
-            .await
-            .unwrap();
-        h.find(r#"[data-testid="tab-traffic"]"#)
-            .await
-            .click()
-            .await
-            .unwrap();
+        h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+            .await;
+        h.click(r#"[data-testid="tab-traffic"]"#).await;
         let t = Instant::now();
-        h.find(r#"[data-testid="connect-button"]"#)
-            .await
-            .click()
-            .await
-            .unwrap();
+        h.click(r#"[data-testid="connect-button"]"#).await;
         let count = r#"[data-testid="traffic-count"]"#;
         wait_text(&h, count, |s| s.contains(&format!("{total} of {total}"))).await;
         all_rows.push(t.elapsed().as_secs_f64() * 1e3);

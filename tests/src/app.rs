@@ -160,6 +160,16 @@ impl Harness {
         }
     }
 
+    /// Waits for `css`, then clicks it.
+    pub async fn click(&self, css: &str) {
+        self.find(css).await.click().await.expect("click");
+    }
+
+    /// Waits for `css`, then types `text` into it.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        self.find(css).await.send_keys(text).await.expect("typing");
+    }
+
     pub async fn count(&self, css: &str) -> usize {
         self.client.find_all(Locator::Css(css)).await.unwrap().len()
     }

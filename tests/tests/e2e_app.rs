@@ -16,41 +16,19 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     let mut h = Harness::start("main-flow").await;
 
     // First launch: the demo server is in the catalog and connects by itself.
-    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
+        .await;
     h.find(r#"[data-testid="overview-protocol-version"]"#).await;
     h.shot("demo-connected").await;
 
     // Tools: list, pick `add`, fill its generated form, call, see the result.
-    h.find(r#"[data-testid="tab-tools"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"input[id$="add_a"]"#)
-        .await
-        .send_keys("2")
-        .await
-        .unwrap();
-    h.find(r#"input[id$="add_b"]"#)
-        .await
-        .send_keys("40")
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="tab-tools"]"#).await;
+    h.click(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
+        .await;
+    h.type_into(r#"input[id$="add_a"]"#, "2").await;
+    h.type_into(r#"input[id$="add_b"]"#, "40").await;
     h.shot("add-form").await;
-    h.find(r#"[data-testid="call-tool-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="call-tool-button"]"#).await;
     let result = h
         .find(r#"[data-testid="tool-result"][data-is-error="false"]"#)
         .await;
@@ -59,11 +37,7 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     h.shot("add-result").await;
 
     // Traffic: initialize went out, and the call's response is paired with its latency.
-    h.find(r#"[data-testid="tab-traffic"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="initialize"][data-direction="out"]"#)
         .await;
     let answer = h
@@ -81,11 +55,7 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     h.shot("traffic").await;
 
     // A second server beside the first: duplicate the demo entry and connect it too.
-    h.find(r#"[data-testid="duplicate-server"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="duplicate-server"]"#).await;
     let deadline = Instant::now() + WAIT;
     while h.count(r#"[data-testid="server-item"]"#).await < 2 {
         assert!(Instant::now() < deadline, "the duplicate did not appear");
@@ -95,20 +65,12 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
         .find(r#"[data-testid="server-item"]:not([data-server-id="demo"])"#)
         .await;
     second.click().await.unwrap();
-    h.find(r#"[data-testid="connect-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"]:not([data-server-id="demo"])[data-status="ready"]"#)
         .await;
     h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
         .await;
-    h.find(r#"[data-testid="tab-tools"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="tool-item"][data-tool-name="echo"]"#)
         .await;
     h.shot("two-servers").await;
@@ -122,21 +84,11 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
     let mut h = Harness::start("failing-server").await;
     h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
         .await;
-    h.find(r#"[data-testid="add-server-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="server-form-name"]"#)
-        .await
-        .send_keys("Broken")
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="server-form-command"]"#)
-        .await
-        .send_keys("sh")
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="add-server-button"]"#).await;
+    h.type_into(r#"[data-testid="server-form-name"]"#, "Broken")
+        .await;
+    h.type_into(r#"[data-testid="server-form-command"]"#, "sh")
+        .await;
     h.find(r#"[data-testid="server-form-args"]"#)
         .await
         // One argument per line; WebDriver types a new line as the Enter key.
@@ -146,21 +98,10 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
         ))
         .await
         .unwrap();
-    h.find(r#"[data-testid="server-form-save"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="server-item"][data-server-name="Broken"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="connect-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-form-save"]"#).await;
+    h.click(r#"[data-testid="server-item"][data-server-name="Broken"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-name="Broken"][data-status="failed"]"#)
         .await;
     let error = h
@@ -174,16 +115,9 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
     h.shot("failed-server").await;
 
     // The demo server is untouched and still answers.
-    h.find(r#"[data-testid="server-item"][data-server-id="demo"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="tab-tools"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-item"][data-server-id="demo"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
         .await;
     h.stop().await;
@@ -210,21 +144,10 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
     .await;
 
     // 20 000 notifications arrive as fast as the server can write them.
-    h.find(r#"[data-testid="server-item"][data-server-id="flood"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="tab-traffic"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="connect-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
     let deadline = Instant::now() + WAIT;
     loop {
         let count = h
@@ -243,33 +166,19 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    h.find(r#"[data-testid="traffic-filter"]"#)
-        .await
-        .send_keys("message 19999")
-        .await
-        .unwrap();
+    h.type_into(r#"[data-testid="traffic-filter"]"#, "message 19999")
+        .await;
     h.find(r#"[data-testid="traffic-row"][data-method="notifications/message"]"#)
         .await;
     h.shot("flood-filtered").await;
 
     // A server that dies when asked for its tools: the app says so, with its last words.
-    h.find(r#"[data-testid="server-item"][data-server-id="dies"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="connect-button"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-item"][data-server-id="dies"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-id="dies"][data-status="ready"]"#)
         .await;
-    h.find(r#"[data-testid="tab-tools"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-id="dies"][data-status="failed"]"#)
         .await;
     let error = h
@@ -283,16 +192,9 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
     h.shot("server-died").await;
 
     // The flooded server is still there and still answers.
-    h.find(r#"[data-testid="server-item"][data-server-id="flood"][data-status="ready"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
-    h.find(r#"[data-testid="tab-tools"]"#)
-        .await
-        .click()
-        .await
-        .unwrap();
+    h.click(r#"[data-testid="server-item"][data-server-id="flood"][data-status="ready"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="tool-item"][data-tool-name="noop"]"#)
         .await;
     h.stop().await;
