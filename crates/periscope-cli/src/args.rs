@@ -10,12 +10,13 @@ use serde_json::{Map, Value};
     name = "periscope",
     version,
     about = "Inspect and drive an MCP server over stdio.",
-    override_usage = "periscope <ACTION> [OPTIONS] -- <COMMAND> [ARGS]...",
+    override_usage = "periscope <ACTION> [OPTIONS] -- <COMMAND> [ARGS]...\n       periscope <ACTION> [OPTIONS] --url <URL>",
     after_help = "The server command comes last, after `--`.\n\n\
 Exit codes: 0 ok, 2 usage error, 3 cannot connect (spawn failed, or the server went away),\n\
 4 protocol error (an error response or an answer that breaks the protocol),\n\
 5 the tool returned isError, 6 timeout.\n\n\
 Examples:\n  periscope tools list -- periscope-demo-server\n  \
+periscope tools list --url http://127.0.0.1:8080/mcp --header 'X-Api-Key: secret'\n  \
 periscope tools call add -a a=2 -a b=3 -- periscope-demo-server\n  \
 periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
 )]
@@ -49,9 +50,24 @@ pub struct Cli {
     /// A directory to offer as a root in roots/list (repeatable; default: none).
     #[arg(long, value_name = "PATH", global = true)]
     pub root: Vec<PathBuf>,
+    /// A remote server's URL (Streamable HTTP), instead of a command after `--`.
+    #[arg(long, value_name = "URL", global = true)]
+    pub url: Option<String>,
+    /// An extra HTTP header for a remote server, 'Name: value' (repeatable; recorded redacted).
+    #[arg(long, value_name = "'K: V'", value_parser = header, global = true)]
+    pub header: Vec<(String, String)>,
+    /// Transport for --url. (Legacy HTTP+SSE arrives later; `auto` is Streamable HTTP for now.)
+    #[arg(long, value_enum, default_value_t = TransportChoice::Auto, global = true)]
+    pub transport: TransportChoice,
     /// Don't echo the server's log messages and notifications on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TransportChoice {
+    Auto,
+    Streamable,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,6 +132,13 @@ pub enum PromptsAction {
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
         arg: Vec<(String, String)>,
     },
+}
+
+fn header(s: &str) -> Result<(String, String), String> {
+    match s.split_once(':') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("expected 'Name: value', got {s:?}")),
+    }
 }
 
 fn key_value(s: &str) -> Result<(String, String), String> {

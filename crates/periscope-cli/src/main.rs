@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use periscope_core::config::StdioTarget;
+use periscope_core::config::{HttpTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
 use periscope_core::wire::Direction;
@@ -31,26 +31,51 @@ fn main() -> ExitCode {
         None => (argv, Vec::new()),
     };
     let cli = Cli::parse_from(ours);
-    let Some((command, server_args)) = server.split_first() else {
-        eprintln!(
-            "periscope: no server given. Put the server command last, after `--`:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything"
-        );
-        return Exit::Usage.into();
+    let target = match (&cli.url, server.split_first()) {
+        (Some(_), Some(_)) => {
+            eprintln!("periscope: give either --url or a command after `--`, not both");
+            return Exit::Usage.into();
+        }
+        (Some(url), None) => Target::Http(HttpTarget {
+            url: url.clone(),
+            headers: cli.header.clone(),
+        }),
+        (None, Some((command, server_args))) => Target::Stdio(StdioTarget {
+            command: command.clone(),
+            args: server_args.to_vec(),
+            env: cli.env.clone(),
+            cwd: cli.cwd.clone(),
+        }),
+        (None, None) => {
+            eprintln!(
+                "periscope: no server given. Put the server command last, after `--`, or give --url:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything\n  periscope tools list --url http://127.0.0.1:3001/mcp"
+            );
+            return Exit::Usage.into();
+        }
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("the tokio runtime starts");
-    let target = StdioTarget {
-        command: command.clone(),
-        args: server_args.to_vec(),
-        env: cli.env.clone(),
-        cwd: cli.cwd.clone(),
-    };
     runtime.block_on(run(cli, target)).into()
 }
 
-async fn run(cli: Cli, target: StdioTarget) -> Exit {
+/// What to connect to: a local command or a URL.
+enum Target {
+    Stdio(StdioTarget),
+    Http(HttpTarget),
+}
+
+impl Target {
+    fn display(&self) -> String {
+        match self {
+            Target::Stdio(t) => t.display(),
+            Target::Http(t) => t.url.clone(),
+        }
+    }
+}
+
+async fn run(cli: Cli, target: Target) -> Exit {
     let mut options = SessionOptions {
         request_timeout: Duration::from_secs_f64(cli.timeout),
         handler: Arc::new(host::CliHost::from_cli(&cli)),
@@ -59,7 +84,12 @@ async fn run(cli: Cli, target: StdioTarget) -> Exit {
     if let Some(v) = &cli.protocol_version {
         options.protocol_version = v.clone();
     }
-    let session = match Session::spawn_stdio_recorded(&target, options, cli.record.as_deref()) {
+    let record = cli.record.as_deref();
+    let session = match &target {
+        Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
+        Target::Http(t) => Session::connect_http(t, options, record),
+    };
+    let session = match session {
         Ok(s) => s,
         Err(e) => {
             eprintln!("periscope: {e}");

@@ -58,7 +58,9 @@ impl Output {
 pub fn exit_for(e: &RequestError) -> Exit {
     match e {
         RequestError::TimedOut { .. } => Exit::Timeout,
-        RequestError::Closed { .. } | RequestError::Send { .. } => Exit::Connect,
+        RequestError::Closed { .. }
+        | RequestError::Send { .. }
+        | RequestError::Transport { .. } => Exit::Connect,
         RequestError::Rpc { .. }
         | RequestError::Protocol { .. }
         | RequestError::Cancelled { .. } => Exit::Protocol,

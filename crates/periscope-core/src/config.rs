@@ -57,6 +57,27 @@ impl StdioTarget {
     }
 }
 
+/// A remote server reached over HTTP.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct HttpTarget {
+    pub url: String,
+    /// Extra request headers, e.g. an API key (recorded redacted).
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+}
+
+impl HttpTarget {
+    /// A description for record files: header values are left out, they may be secrets.
+    pub fn redacted(&self) -> serde_json::Value {
+        serde_json::json!({
+            "transport": "streamable_http",
+            "url": self.url,
+            "header_names": self.headers.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+        })
+    }
+}
+
 /// One server in the catalog.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

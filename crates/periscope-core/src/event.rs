@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::traffic::{FlagRecord, StderrLine};
+use crate::traffic::{FlagRecord, HttpExchange, StderrLine};
 use crate::wire::{Frame, RequestId};
 
 /// Where a session is in its life.
@@ -143,6 +143,8 @@ pub enum Event {
     /// The session found something wrong (or notable) about a recorded frame.
     FrameFlagged(FlagRecord),
     Stderr(Arc<StderrLine>),
+    /// An HTTP request/response under the frames (HTTP transports).
+    Http(Arc<HttpExchange>),
     StateChanged(SessionState),
     RequestFinished {
         id: RequestId,

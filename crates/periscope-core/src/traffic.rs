@@ -25,6 +25,52 @@ pub struct StderrLine {
     pub text: String,
 }
 
+/// One HTTP request/response under the JSON-RPC (HTTP transports only). Secret headers are
+/// redacted before they are recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct HttpExchange {
+    pub seq: u64,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub method: String,
+    pub url: String,
+    /// `None` when no response arrived (connection refused, reset, timeout).
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub request_headers: Vec<(String, String)>,
+    pub response_headers: Vec<(String, String)>,
+    /// Time from sending the request to the response headers.
+    pub duration_us: u64,
+    /// The frame the request carried, if any (frames it brought back name this exchange).
+    pub sent_frame: Option<u64>,
+}
+
+/// Header names whose values are never recorded.
+pub fn is_secret_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key"
+    ) || n.contains("token")
+        || n.contains("secret")
+        || n.contains("api-key")
+        || n.contains("apikey")
+}
+
+/// Headers as recorded: secret values replaced.
+pub fn redact_headers<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Vec<(String, String)> {
+    headers
+        .into_iter()
+        .map(|(k, v)| {
+            let value = if is_secret_header(k) { "[redacted]" } else { v };
+            (k.to_string(), value.to_string())
+        })
+        .collect()
+}
+
 /// Something the session noticed about a frame after recording it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -76,6 +122,7 @@ pub enum RecordLine {
     Frame(Frame),
     Stderr(StderrLine),
     Flag(FlagRecord),
+    Http(HttpExchange),
 }
 
 /// The record of one session. Cheap to share; all methods take `&self`.
@@ -91,6 +138,7 @@ struct Inner {
     frames: Vec<Arc<Frame>>,
     stderr: Vec<Arc<StderrLine>>,
     flags: Vec<FlagRecord>,
+    exchanges: Vec<Arc<HttpExchange>>,
     file: Option<BufWriter<File>>,
     file_error: Option<String>,
 }
@@ -146,6 +194,17 @@ impl Traffic {
         bytes: Vec<u8>,
         truncated_from: Option<u64>,
     ) -> (Arc<Frame>, Option<serde_json::Value>) {
+        self.append_frame_via(direction, bytes, truncated_from, None)
+    }
+
+    /// Like [`Traffic::append_frame`], for a frame that arrived on HTTP exchange `exchange`.
+    pub fn append_frame_via(
+        &self,
+        direction: Direction,
+        bytes: Vec<u8>,
+        truncated_from: Option<u64>,
+        exchange: Option<u64>,
+    ) -> (Arc<Frame>, Option<serde_json::Value>) {
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
@@ -169,6 +228,7 @@ impl Traffic {
             mono_us,
             bytes: Arc::from(bytes),
             truncated_from,
+            exchange,
             verdict,
         });
         inner.next_seq += 1;
@@ -181,6 +241,29 @@ impl Traffic {
             self.flag(frame.seq, Flag::Oversized { limit });
         }
         (frame, value)
+    }
+
+    pub fn exchanges(&self) -> Vec<Arc<HttpExchange>> {
+        self.lock().exchanges.clone()
+    }
+
+    /// Reserves a seq for an exchange whose response has not arrived yet, so frames it carries
+    /// can name it. The exchange is appended later with [`Traffic::append_http_reserved`].
+    pub fn reserve_seq(&self) -> u64 {
+        let mut inner = self.lock();
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        seq
+    }
+
+    pub fn append_http_reserved(&self, exchange: HttpExchange) -> Arc<HttpExchange> {
+        let exchange = Arc::new(exchange);
+        let mut inner = self.lock();
+        inner.exchanges.push(exchange.clone());
+        inner.write(&RecordLine::Http((*exchange).clone()));
+        drop(inner);
+        let _ = self.events.send(Event::Http(exchange.clone()));
+        exchange
     }
 
     pub fn append_stderr(&self, text: String) -> Arc<StderrLine> {

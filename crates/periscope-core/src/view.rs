@@ -245,6 +245,7 @@ mod tests {
             mono_us,
             bytes: Arc::from(text.as_bytes()),
             truncated_from: None,
+            exchange: None,
             verdict: classify(text.as_bytes()).0,
         }
     }

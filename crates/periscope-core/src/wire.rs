@@ -151,6 +151,9 @@ pub struct Frame {
     /// only the first part.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated_from: Option<u64>,
+    /// On HTTP transports: the seq of the HTTP exchange that carried the frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<u64>,
     pub verdict: Verdict,
 }
 
@@ -413,6 +416,7 @@ mod tests {
                 mono_us: 0,
                 bytes: Arc::from(bytes),
                 truncated_from: None,
+                exchange: None,
                 verdict: classify(bytes).0,
             };
             let json = serde_json::to_string(&frame).unwrap();

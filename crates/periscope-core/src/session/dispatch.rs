@@ -57,6 +57,20 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
             },
             // Not JSON: recorded and classified already; there is nothing to act on.
             Inbound::Frame(_, None) => {}
+            Inbound::Undeliverable { ids, reason } => {
+                for id in ids {
+                    let pending = s.lock_calls().pending.remove(&id);
+                    if let Some(p) = pending {
+                        let _ = s.events.send(Event::RequestFinished {
+                            id,
+                            method: p.method,
+                            outcome: RequestOutcome::ConnectionClosed,
+                            latency_us: p.sent_at.elapsed().as_micros() as u64,
+                        });
+                        let _ = p.reply.send(Reply::Undeliverable(reason.clone()));
+                    }
+                }
+            }
             Inbound::Closed(report) => {
                 s.on_closed(report);
                 return;

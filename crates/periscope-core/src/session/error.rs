@@ -54,6 +54,9 @@ pub enum RequestError {
         #[source]
         source: SendError,
     },
+    /// The transport could not deliver the answer (e.g. a broken HTTP stream).
+    #[error("{method}: {reason}")]
+    Transport { method: String, reason: String },
     /// The answer arrived but does not have the shape the protocol requires.
     #[error("{method}: the server's answer breaks the protocol: {detail}")]
     Protocol { method: String, detail: String },

@@ -18,10 +18,12 @@ use tokio_util::sync::CancellationToken;
 pub use error::{RequestError, RpcError};
 pub use handler::{DeclineAll, HostHandler, ServerRequest, ServerRequestKind};
 
+use crate::config::HttpTarget;
 use crate::config::StdioTarget;
 use crate::event::{Event, Progress, RequestOutcome, SessionState};
 use crate::protocol;
 use crate::traffic::{Flag, GaveUp, Traffic};
+use crate::transport::http::{HttpTargetError, StreamableHttp};
 use crate::transport::stdio::{SpawnError, StdioOptions, StdioTransport};
 use crate::transport::{CloseReport, Inbound, SendError, Transport};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
@@ -145,6 +147,8 @@ enum Reply {
         seq: u64,
     },
     Closed(CloseReport),
+    /// The transport will not deliver an answer; the text says why.
+    Undeliverable(String),
 }
 
 /// A raw send's outcome: the frame as recorded and the responses to any requests it held.
@@ -160,6 +164,8 @@ pub struct RawExchange {
 pub enum ConnectError {
     #[error(transparent)]
     Spawn(#[from] SpawnError),
+    #[error(transparent)]
+    Http(#[from] HttpTargetError),
 }
 
 impl Session {
@@ -192,6 +198,38 @@ impl Session {
         let (inbound_tx, inbound_rx) = mpsc::channel(1024);
         let transport =
             StdioTransport::spawn(target, options.stdio.clone(), traffic.clone(), inbound_tx)?;
+        Ok(Self::start(
+            Box::new(transport),
+            traffic,
+            events,
+            options,
+            inbound_rx,
+        ))
+    }
+
+    /// Opens a session with a remote server over Streamable HTTP (no request is sent yet).
+    pub fn connect_http(
+        target: &HttpTarget,
+        options: SessionOptions,
+        record: Option<&std::path::Path>,
+    ) -> Result<Session, ConnectError> {
+        let (events, _) = broadcast::channel(8192);
+        let traffic = Arc::new(Traffic::new(events.clone()));
+        if let Some(path) = record {
+            traffic
+                .record_to(path, target.redacted())
+                .map_err(|source| SpawnError {
+                    command: format!("(record file {})", path.display()),
+                    source,
+                })?;
+        }
+        let (inbound_tx, inbound_rx) = mpsc::channel(1024);
+        let transport = StreamableHttp::open(
+            target,
+            traffic.clone(),
+            inbound_tx,
+            options.stdio.max_frame_bytes,
+        )?;
         Ok(Self::start(
             Box::new(transport),
             traffic,
@@ -302,6 +340,8 @@ impl Session {
                 method: "notifications/initialized".into(),
                 source,
             })?;
+        // Only now may an HTTP transport open its standalone stream.
+        s.transport.negotiated(&version).await;
         s.set_state(SessionState::Ready {
             protocol_version: version,
         });
@@ -385,6 +425,10 @@ impl Session {
                         source,
                     },
                 },
+                SendError::Http(reason) => RequestError::Transport {
+                    method: method.into(),
+                    reason,
+                },
                 source => RequestError::Send {
                     method: method.into(),
                     source,
@@ -402,6 +446,7 @@ impl Session {
                     return match reply {
                         Ok(Reply::Response { message, seq }) => response_result(method, message).map(|v| (v, seq)),
                         Ok(Reply::Closed(report)) => Err(RequestError::Closed { method: method.into(), report }),
+                        Ok(Reply::Undeliverable(reason)) => Err(RequestError::Transport { method: method.into(), reason }),
                         Err(_) => Err(RequestError::Closed { method: method.into(), report: s.close_report().unwrap_or_default() }),
                     };
                 }
@@ -632,7 +677,7 @@ impl Shared {
         if typed_by_user && !frame.verdict.is_valid() {
             self.traffic.flag(frame.seq, Flag::InvalidUserFrame);
         }
-        self.transport.send(&frame.bytes).await?;
+        self.transport.send(&frame).await?;
         Ok(frame)
     }
 

@@ -1,6 +1,7 @@
 //! Transports move frames and nothing else: they record every inbound frame in the traffic
 //! record the moment it is complete, then hand it on. They never parse for their own needs.
 
+pub mod http;
 pub mod stdio;
 
 use std::fmt;
@@ -16,6 +17,12 @@ use crate::wire::Frame;
 pub enum Inbound {
     /// A recorded frame, with its JSON if it parsed.
     Frame(Arc<Frame>, Option<Value>),
+    /// These requests will get no answer on this transport (e.g. an HTTP stream broke and could
+    /// not be resumed).
+    Undeliverable {
+        ids: Vec<crate::wire::RequestId>,
+        reason: String,
+    },
     /// The connection is gone; nothing follows.
     Closed(CloseReport),
 }
@@ -48,14 +55,20 @@ pub enum SendError {
     Closed,
     #[error("could not write to the server: {0}")]
     Io(#[from] std::io::Error),
+    /// The HTTP server refused or failed the request; the text says how.
+    #[error("{0}")]
+    Http(String),
 }
 
 /// The sending half of a connection. Receiving goes through the [`Inbound`] channel given at
 /// open time.
 #[async_trait]
 pub trait Transport: Send + Sync {
-    /// Writes one frame's bytes (the session recorded them already).
-    async fn send(&self, bytes: &[u8]) -> Result<(), SendError>;
+    /// Sends one frame (the session recorded it already).
+    async fn send(&self, frame: &Frame) -> Result<(), SendError>;
+    /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
+    /// standalone stream. Nothing to do for stdio.
+    async fn negotiated(&self, _protocol_version: &str) {}
     /// Ends the connection as the transport's spec says, and reports how it ended.
     async fn shutdown(&self) -> CloseReport;
 }

@@ -18,7 +18,7 @@ use tokio::sync::{Mutex, mpsc, watch};
 use super::{CloseReport, Inbound, SendError, Transport};
 use crate::config::StdioTarget;
 use crate::traffic::Traffic;
-use crate::wire::Direction;
+use crate::wire::{Direction, Frame};
 
 /// How many stderr lines a close report quotes.
 const STDERR_TAIL: usize = 5;
@@ -150,7 +150,8 @@ impl StdioTransport {
 
 #[async_trait]
 impl Transport for StdioTransport {
-    async fn send(&self, bytes: &[u8]) -> Result<(), SendError> {
+    async fn send(&self, frame: &Frame) -> Result<(), SendError> {
+        let bytes = &frame.bytes;
         let mut guard = self.stdin.lock().await;
         let stdin = guard.as_mut().ok_or(SendError::Closed)?;
         let mut line = Vec::with_capacity(bytes.len() + 1);

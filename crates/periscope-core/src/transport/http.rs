@@ -1,0 +1,507 @@
+//! Streamable HTTP (2025-03-26 … 2025-11-25): every message a POST; the answer is JSON, an SSE
+//! stream, or 202; an optional standalone GET stream; `Mcp-Session-Id`; resumption with
+//! `Last-Event-ID`; DELETE on close.
+//!
+//! Every exchange is recorded (headers redacted) before its body is read, and every frame
+//! that comes back names the exchange that carried it.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use futures_util::StreamExt;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use reqwest::{Method, Response};
+use sse_stream::SseStream;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::{CloseReport, Inbound, SendError, Transport};
+use crate::config::HttpTarget;
+use crate::traffic::{HttpExchange, Traffic, redact_headers};
+use crate::wire::{Direction, Frame, RequestId, Verdict};
+
+/// How long to wait before reconnecting a broken stream when the server gave no `retry`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// Reconnections of one stream before giving up.
+const MAX_RESUMES: usize = 5;
+/// Bytes of an error body quoted in a message.
+const ERROR_BODY_QUOTE: usize = 300;
+
+pub struct StreamableHttp {
+    shared: Arc<Shared>,
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+struct Shared {
+    client: reqwest::Client,
+    target: HttpTarget,
+    traffic: Arc<Traffic>,
+    inbound: mpsc::Sender<Inbound>,
+    session_id: Mutex<Option<String>>,
+    protocol_version: Mutex<Option<String>>,
+    max_frame_bytes: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot use {url:?}: {reason}")]
+pub struct HttpTargetError {
+    pub url: String,
+    pub reason: String,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl StreamableHttp {
+    pub fn open(
+        target: &HttpTarget,
+        traffic: Arc<Traffic>,
+        inbound: mpsc::Sender<Inbound>,
+        max_frame_bytes: usize,
+    ) -> Result<StreamableHttp, HttpTargetError> {
+        let error = |reason: String| HttpTargetError {
+            url: target.url.clone(),
+            reason,
+        };
+        let url = reqwest::Url::parse(&target.url).map_err(|e| error(e.to_string()))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(error("only http and https URLs are supported".into()));
+        }
+        for (name, value) in &target.headers {
+            reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| error(format!("{name:?} is not a valid header name")))?;
+            reqwest::header::HeaderValue::from_str(value)
+                .map_err(|_| error(format!("the value of header {name:?} is not valid")))?;
+        }
+        let client = reqwest::Client::builder()
+            // Redirects are followed by hand so each hop is recorded.
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| error(e.to_string()))?;
+        Ok(StreamableHttp {
+            shared: Arc::new(Shared {
+                client,
+                target: target.clone(),
+                traffic,
+                inbound,
+                session_id: Mutex::new(None),
+                protocol_version: Mutex::new(None),
+                max_frame_bytes,
+            }),
+            tasks: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        let mut tasks = lock(&self.tasks);
+        tasks.retain(|t| !t.is_finished());
+        tasks.push(tokio::spawn(task));
+    }
+}
+
+/// Request ids a frame carries (to know when a stream has delivered all its answers).
+fn request_ids(verdict: &Verdict) -> HashSet<RequestId> {
+    match verdict {
+        Verdict::Request { id, .. } => HashSet::from([id.clone()]),
+        Verdict::Batch { items } => items.iter().flat_map(request_ids).collect(),
+        _ => HashSet::new(),
+    }
+}
+
+fn response_ids(verdict: &Verdict) -> Vec<RequestId> {
+    match verdict {
+        Verdict::Response { id: Some(id), .. } => vec![id.clone()],
+        Verdict::Batch { items } => items.iter().flat_map(response_ids).collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl Shared {
+    fn headers(&self) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in &self.target.headers {
+            if let (Ok(n), Ok(v)) = (
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()),
+                reqwest::header::HeaderValue::from_str(value),
+            ) {
+                headers.insert(n, v);
+            }
+        }
+        if let Some(id) = lock(&self.session_id).as_deref()
+            && let Ok(v) = id.parse()
+        {
+            headers.insert("mcp-session-id", v);
+        }
+        if let Some(version) = lock(&self.protocol_version).as_deref()
+            && let Ok(v) = version.parse()
+        {
+            headers.insert("mcp-protocol-version", v);
+        }
+        headers
+    }
+
+    /// Sends one HTTP request and records the exchange once the response headers are in.
+    async fn exchange(
+        &self,
+        method: Method,
+        extra: HeaderMap,
+        body: Option<Vec<u8>>,
+        sent_frame: Option<u64>,
+    ) -> (u64, Result<Response, String>) {
+        let seq = self.traffic.reserve_seq();
+        let mut headers = self.headers();
+        headers.extend(extra);
+        let mut request = self
+            .client
+            .request(method.clone(), &self.target.url)
+            .headers(headers.clone());
+        if let Some(body) = body {
+            request = request.body(body);
+        }
+        let wall_us = crate::traffic::wall_now_us();
+        let mono_us = self.traffic.mono_now_us();
+        let started = Instant::now();
+        let result = request.send().await;
+        let header_pairs = |h: &HeaderMap| {
+            let pairs: Vec<(&str, &str)> = h
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.to_str().unwrap_or("(not text)")))
+                .collect();
+            redact_headers(pairs)
+        };
+        let (status, error, response_headers) = match &result {
+            Ok(r) => (Some(r.status().as_u16()), None, header_pairs(r.headers())),
+            Err(e) => (None, Some(describe(e)), Vec::new()),
+        };
+        self.traffic.append_http_reserved(HttpExchange {
+            seq,
+            wall_us,
+            mono_us,
+            method: method.to_string(),
+            url: self.target.url.clone(),
+            status,
+            error: error.clone(),
+            request_headers: header_pairs(&headers),
+            response_headers,
+            duration_us: started.elapsed().as_micros() as u64,
+            sent_frame,
+        });
+        (seq, result.map_err(|e| describe(&e)))
+    }
+
+    async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> Verdict {
+        let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
+            let total = bytes.len() as u64;
+            (bytes[..self.max_frame_bytes].to_vec(), Some(total))
+        } else {
+            (bytes, None)
+        };
+        let (frame, value) =
+            self.traffic
+                .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
+        let verdict = frame.verdict.clone();
+        let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
+        verdict
+    }
+
+    /// Reads an SSE body: each event's data is a frame. Returns the last event id and retry.
+    async fn read_sse(
+        &self,
+        response: Response,
+        exchange: u64,
+        waiting: &mut HashSet<RequestId>,
+        last_id: &mut Option<String>,
+        retry: &mut Duration,
+    ) -> Result<(), String> {
+        let mut events = SseStream::from_bytes_stream(response.bytes_stream());
+        while let Some(event) = events.next().await {
+            let event = event.map_err(|e| format!("the event stream broke: {e}"))?;
+            if let Some(id) = event.id {
+                *last_id = Some(id);
+            }
+            if let Some(ms) = event.retry {
+                *retry = Duration::from_millis(ms);
+            }
+            // A priming event carries an id and empty data: nothing to deliver.
+            match event.data {
+                Some(data) if !data.is_empty() => {
+                    let verdict = self.deliver(data.into_bytes(), exchange).await;
+                    for id in response_ids(&verdict) {
+                        waiting.remove(&id);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a POST's response body, resuming with GET + `Last-Event-ID` when an SSE stream
+    /// ends before all the requests it carried were answered.
+    async fn read_response(
+        self: Arc<Self>,
+        response: Response,
+        exchange: u64,
+        mut waiting: HashSet<RequestId>,
+    ) {
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if content_type.starts_with("text/event-stream") {
+            let mut last_id = None;
+            let mut retry = DEFAULT_RETRY;
+            let mut response = response;
+            let mut exchange = exchange;
+            for _ in 0..=MAX_RESUMES {
+                let result = self
+                    .read_sse(response, exchange, &mut waiting, &mut last_id, &mut retry)
+                    .await;
+                if waiting.is_empty() {
+                    return;
+                }
+                let Some(resume_from) = last_id.clone() else {
+                    self.fail_waiting(&waiting, result.err().unwrap_or_else(|| {
+                        "the server closed the event stream before answering, without an event id to resume from".into()
+                    }))
+                    .await;
+                    return;
+                };
+                tokio::time::sleep(retry).await;
+                let mut extra = HeaderMap::new();
+                extra.insert(ACCEPT, "text/event-stream".parse().expect("valid header"));
+                if let Ok(v) = resume_from.parse() {
+                    extra.insert("last-event-id", v);
+                }
+                let (seq, resumed) = self.exchange(Method::GET, extra, None, None).await;
+                match resumed {
+                    Ok(r) if r.status().is_success() => {
+                        response = r;
+                        exchange = seq;
+                    }
+                    Ok(r) => {
+                        let why = format!("resuming the event stream got HTTP {}", r.status());
+                        self.fail_waiting(&waiting, why).await;
+                        return;
+                    }
+                    Err(e) => {
+                        self.fail_waiting(
+                            &waiting,
+                            format!("resuming the event stream failed: {e}"),
+                        )
+                        .await;
+                        return;
+                    }
+                }
+            }
+            self.fail_waiting(
+                &waiting,
+                format!("the event stream broke {MAX_RESUMES} times"),
+            )
+            .await;
+        } else {
+            // JSON (or anything else: recorded as it is, and the verdict says what it is).
+            match response.bytes().await {
+                Ok(body) if !body.is_empty() => {
+                    self.deliver(body.to_vec(), exchange).await;
+                }
+                Ok(_) => {
+                    if !waiting.is_empty() {
+                        self.fail_waiting(
+                            &waiting,
+                            "the server answered 200 with an empty body".into(),
+                        )
+                        .await;
+                    }
+                }
+                Err(e) => {
+                    self.fail_waiting(
+                        &waiting,
+                        format!("reading the response failed: {}", describe(&e)),
+                    )
+                    .await
+                }
+            }
+        }
+    }
+
+    /// Tells the session that requests carried by a broken exchange will get no answer. No
+    /// error response is invented (raw first): the session fails those calls with `reason`.
+    async fn fail_waiting(&self, waiting: &HashSet<RequestId>, reason: String) {
+        let _ = self
+            .inbound
+            .send(Inbound::Undeliverable {
+                ids: waiting.iter().cloned().collect(),
+                reason,
+            })
+            .await;
+    }
+}
+
+fn describe(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+#[async_trait]
+impl Transport for StreamableHttp {
+    async fn send(&self, frame: &Frame) -> Result<(), SendError> {
+        let mut extra = HeaderMap::new();
+        extra.insert(
+            ACCEPT,
+            "application/json, text/event-stream"
+                .parse()
+                .expect("valid header"),
+        );
+        extra.insert(
+            CONTENT_TYPE,
+            "application/json".parse().expect("valid header"),
+        );
+        let had_session = lock(&self.shared.session_id).is_some();
+        let (seq, result) = self
+            .shared
+            .exchange(
+                Method::POST,
+                extra,
+                Some(frame.bytes.to_vec()),
+                Some(frame.seq),
+            )
+            .await;
+        let response = result
+            .map_err(|e| SendError::Http(format!("POST {} failed: {e}", self.shared.target.url)))?;
+        let status = response.status();
+        if let Some(id) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
+            *lock(&self.shared.session_id) = Some(id.to_string());
+        }
+        if status == reqwest::StatusCode::NOT_FOUND && had_session {
+            return Err(SendError::Http(
+                "the server no longer knows this session (HTTP 404); reconnect to start a new one"
+                    .into(),
+            ));
+        }
+        if !status.is_success() {
+            let body = response.bytes().await.unwrap_or_default();
+            let quote: String = String::from_utf8_lossy(&body[..body.len().min(ERROR_BODY_QUOTE)])
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            return Err(SendError::Http(format!(
+                "the server answered HTTP {status}{}",
+                if quote.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", quote.trim())
+                }
+            )));
+        }
+        let waiting = request_ids(&frame.verdict);
+        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
+            if !waiting.is_empty() {
+                self.shared
+                    .fail_waiting(
+                        &waiting,
+                        format!("the server answered a request with HTTP {status} and no body"),
+                    )
+                    .await;
+            }
+            return Ok(());
+        }
+        let shared = self.shared.clone();
+        self.spawn(shared.read_response(response, seq, waiting));
+        Ok(())
+    }
+
+    async fn negotiated(&self, protocol_version: &str) {
+        *lock(&self.shared.protocol_version) = Some(protocol_version.to_string());
+        // The standalone stream for server-initiated messages; 405 means the server offers none.
+        let shared = self.shared.clone();
+        self.spawn(async move {
+            let mut last_id: Option<String> = None;
+            let mut retry = DEFAULT_RETRY;
+            for attempt in 0..=MAX_RESUMES {
+                if attempt > 0 {
+                    tokio::time::sleep(retry).await;
+                }
+                let mut extra = HeaderMap::new();
+                extra.insert(ACCEPT, "text/event-stream".parse().expect("valid header"));
+                if let Some(id) = last_id.as_deref().and_then(|i| i.parse().ok()) {
+                    extra.insert("last-event-id", id);
+                }
+                let (seq, result) = shared.exchange(Method::GET, extra, None, None).await;
+                let Ok(response) = result else { return };
+                if !response.status().is_success() {
+                    return; // 405: no standalone stream; anything else is in the record
+                }
+                let mut none = HashSet::new();
+                let _ = shared
+                    .read_sse(response, seq, &mut none, &mut last_id, &mut retry)
+                    .await;
+            }
+        });
+    }
+
+    async fn shutdown(&self) -> CloseReport {
+        for task in lock(&self.tasks).drain(..) {
+            task.abort();
+        }
+        let mut reason = "disconnected".to_string();
+        if lock(&self.shared.session_id).is_some() {
+            let (_, result) = self
+                .shared
+                .exchange(Method::DELETE, HeaderMap::new(), None, None)
+                .await;
+            reason = match result {
+                Ok(r) if r.status().is_success() => "session ended with DELETE".into(),
+                Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
+                    "disconnected (the server does not let clients end sessions: DELETE got 405)"
+                        .into()
+                }
+                Ok(r) => format!("disconnected (DELETE got HTTP {})", r.status()),
+                Err(e) => format!("disconnected (DELETE failed: {e})"),
+            };
+        }
+        CloseReport {
+            reason,
+            exit_code: None,
+            stderr_tail: Vec::new(),
+        }
+    }
+}
+
+impl Drop for StreamableHttp {
+    fn drop(&mut self) {
+        for task in lock(&self.tasks).drain(..) {
+            task.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::classify;
+
+    #[test]
+    fn request_ids_are_collected_from_batches() {
+        let v =
+            classify(br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"}]"#)
+                .0;
+        assert_eq!(request_ids(&v), HashSet::from([RequestId::Number(1)]));
+    }
+}
