@@ -1,5 +1,6 @@
 //! The `periscope` CLI against `@modelcontextprotocol/server-everything` in its Streamable HTTP
-//! mode: calls work, progress streams over SSE, and the record holds every HTTP exchange.
+//! and legacy SSE modes: calls work, progress streams over SSE, the legacy transport is detected,
+//! and the record holds every HTTP exchange.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
@@ -20,13 +21,17 @@ impl Drop for Everything {
 }
 
 fn start_everything() -> Everything {
+    start_everything_in("streamableHttp", "/mcp")
+}
+
+fn start_everything_in(mode: &str, path: &str) -> Everything {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let mut child = Command::new(server_everything())
-        .arg("streamableHttp")
+        .arg(mode)
         .env("PORT", port.to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -43,7 +48,7 @@ fn start_everything() -> Everything {
         let tx = tx.clone();
         std::thread::spawn(move || {
             for line in lines.map_while(Result::ok) {
-                if line.contains("listening on port") {
+                if line.contains("listening on port") || line.contains("running on port") {
                     let _ = tx.send(());
                 }
             }
@@ -53,7 +58,7 @@ fn start_everything() -> Everything {
         .expect("server-everything listens within 30 s");
     Everything {
         child,
-        url: format!("http://127.0.0.1:{port}/mcp"),
+        url: format!("http://127.0.0.1:{port}{path}"),
     }
 }
 
@@ -216,4 +221,53 @@ fn an_unreachable_url_exits_3_and_says_why() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("POST http://127.0.0.1:"), "{err}");
     assert!(err.to_lowercase().contains("connect"), "{err}");
+}
+
+#[test]
+fn a_legacy_sse_server_is_detected_and_spoken_to() {
+    let server = start_everything_in("sse", "/sse");
+    let dir = scratch_dir("legacy-record");
+    let record = dir.join("legacy.jsonl");
+    let out = periscope(
+        &server.url,
+        &[
+            "tools",
+            "call",
+            "echo",
+            "-a",
+            "message=old school",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(ok(&out).trim(), "Echo: old school");
+    let lines: Vec<Value> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let http: Vec<(String, String, u64)> = lines
+        .iter()
+        .filter(|l| l["type"] == "http")
+        .map(|h| {
+            (
+                h["method"].as_str().unwrap().to_string(),
+                h["url"].as_str().unwrap().to_string(),
+                h["status"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    // The Streamable HTTP POST is refused, the stream is opened, and the same initialize frame
+    // goes to the endpoint the stream named.
+    assert_eq!((http[0].0.as_str(), http[0].2), ("POST", 404), "{http:?}");
+    assert_eq!((http[1].0.as_str(), http[1].2), ("GET", 200), "{http:?}");
+    assert!(http[2].1.contains("/message?sessionId="), "{http:?}");
+    assert_eq!(http[2].2, 202);
+
+    let forced = periscope(&server.url, &["tools", "list", "--transport", "sse"]);
+    assert!(ok(&forced).contains("echo(message)"));
+
+    let wrong = periscope(&server.url, &["tools", "list", "--transport", "streamable"]);
+    assert_eq!(wrong.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("HTTP 404"));
 }

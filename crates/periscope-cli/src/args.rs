@@ -56,7 +56,8 @@ pub struct Cli {
     /// An extra HTTP header for a remote server, 'Name: value' (repeatable; recorded redacted).
     #[arg(long, value_name = "'K: V'", value_parser = header, global = true)]
     pub header: Vec<(String, String)>,
-    /// Transport for --url. (Legacy HTTP+SSE arrives later; `auto` is Streamable HTTP for now.)
+    /// Transport for --url: `auto` tries Streamable HTTP and falls back to legacy HTTP+SSE when
+    /// the first POST gets 400, 404 or 405.
     #[arg(long, value_enum, default_value_t = TransportChoice::Auto, global = true)]
     pub transport: TransportChoice,
     /// Don't echo the server's log messages and notifications on stderr.
@@ -68,6 +69,7 @@ pub struct Cli {
 pub enum TransportChoice {
     Auto,
     Streamable,
+    Sse,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -3,6 +3,17 @@
 //! Shape: `periscope <action> [options] -- <command> [args...]`. The server command comes last,
 //! after `--`, and is split off before option parsing so its own flags never clash with ours.
 
+/// `println!` that ends the program quietly when stdout is gone (`periscope … | head`),
+/// instead of panicking. SIGPIPE stays ignored, so a dead server's pipe is an error, not death.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod args;
 mod exit;
 mod host;
@@ -21,8 +32,9 @@ use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use args::{Action, Cli, Format, PromptsAction, ResourcesAction, ToolsAction};
+use args::{Action, Cli, Format, PromptsAction, ResourcesAction, ToolsAction, TransportChoice};
 use exit::Exit;
+use periscope_core::transport::http::HttpMode;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
@@ -87,7 +99,14 @@ async fn run(cli: Cli, target: Target) -> Exit {
     let record = cli.record.as_deref();
     let session = match &target {
         Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
-        Target::Http(t) => Session::connect_http(t, options, record),
+        Target::Http(t) => {
+            let mode = match cli.transport {
+                TransportChoice::Auto => HttpMode::Auto,
+                TransportChoice::Streamable => HttpMode::Streamable,
+                TransportChoice::Sse => HttpMode::LegacySse,
+            };
+            Session::connect_http(t, mode, options, record)
+        }
     };
     let session = match session {
         Ok(s) => s,
@@ -162,7 +181,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                 output::print_prompt,
             )
         }
-        Action::Ping => out.result(session.ping().await, |_| println!("pong")),
+        Action::Ping => out.result(session.ping().await, |_| say!("pong")),
         Action::Raw { json } => raw(cli, session, json).await,
     }
 }
@@ -197,7 +216,8 @@ async fn call_tool(
     };
     let result = session.call_tool(name, arguments, options).await;
     interrupt.abort();
-    progress_printer.abort();
+    // The call is over and its progress sender dropped: print what is still queued, then go on.
+    let _ = progress_printer.await;
     let is_error = matches!(&result, Ok(r) if r.get("isError") == Some(&Value::Bool(true)));
     let exit = out.result(result, output::print_tool_result);
     if exit == Exit::Ok && is_error {
@@ -236,7 +256,7 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
             .collect();
     }
     for r in &replies {
-        println!("{}", output::pretty(r));
+        say!("{}", output::pretty(r));
     }
     if !exchange.unanswered.is_empty() {
         eprintln!(

@@ -26,10 +26,10 @@ impl Output {
         self.result(result.map(Value::Array), |v| {
             let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
             if items.is_empty() {
-                println!("(none)");
+                say!("(none)");
             }
             for item in items {
-                println!("{}", line(item));
+                say!("{}", line(item));
             }
         })
     }
@@ -39,7 +39,7 @@ impl Output {
         match result {
             Ok(v) => {
                 match self.format {
-                    Format::Json => println!("{}", pretty(&v)),
+                    Format::Json => say!("{}", pretty(&v)),
                     Format::Text => text(&v),
                 }
                 Exit::Ok
@@ -47,7 +47,7 @@ impl Output {
             Err(e) => {
                 eprintln!("periscope: {e}");
                 if let (Format::Json, RequestError::Rpc { error, .. }) = (self.format, &e) {
-                    println!("{}", pretty(&serde_json::json!({"error": error})));
+                    say!("{}", pretty(&serde_json::json!({"error": error})));
                 }
                 exit_for(&e)
             }
@@ -159,10 +159,10 @@ pub fn print_tool_result(v: &Value) {
         .into_iter()
         .flatten()
     {
-        println!("{}", content_text(c));
+        say!("{}", content_text(c));
     }
     if let Some(structured) = v.get("structuredContent") {
-        println!("structuredContent: {}", pretty(structured));
+        say!("structuredContent: {}", pretty(structured));
     }
 }
 
@@ -174,8 +174,8 @@ pub fn print_resource_contents(v: &Value) {
         .flatten()
     {
         match c.get("text").and_then(Value::as_str) {
-            Some(text) => println!("{text}"),
-            None => println!(
+            Some(text) => say!("{text}"),
+            None => say!(
                 "[blob {} {}, about {} bytes]",
                 str_of(c, "uri"),
                 str_of(c, "mimeType"),
@@ -187,7 +187,7 @@ pub fn print_resource_contents(v: &Value) {
 
 pub fn print_prompt(v: &Value) {
     if let Some(d) = v.get("description").and_then(Value::as_str) {
-        println!("# {d}");
+        say!("# {d}");
     }
     for m in v
         .get("messages")
@@ -196,7 +196,7 @@ pub fn print_prompt(v: &Value) {
         .flatten()
     {
         let content = m.get("content").map(content_text).unwrap_or_default();
-        println!("{}: {content}", str_of(m, "role"));
+        say!("{}: {content}", str_of(m, "role"));
     }
 }
 

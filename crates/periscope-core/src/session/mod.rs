@@ -23,7 +23,7 @@ use crate::config::StdioTarget;
 use crate::event::{Event, Progress, RequestOutcome, SessionState};
 use crate::protocol;
 use crate::traffic::{Flag, GaveUp, Traffic};
-use crate::transport::http::{HttpTargetError, StreamableHttp};
+use crate::transport::http::{HttpMode, HttpTargetError, StreamableHttp};
 use crate::transport::stdio::{SpawnError, StdioOptions, StdioTransport};
 use crate::transport::{CloseReport, Inbound, SendError, Transport};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
@@ -207,9 +207,11 @@ impl Session {
         ))
     }
 
-    /// Opens a session with a remote server over Streamable HTTP (no request is sent yet).
+    /// Opens a session with a remote server over HTTP (no request is sent yet). With
+    /// [`HttpMode::Auto`], a 400/404/405 to the first POST switches to legacy HTTP+SSE.
     pub fn connect_http(
         target: &HttpTarget,
+        mode: HttpMode,
         options: SessionOptions,
         record: Option<&std::path::Path>,
     ) -> Result<Session, ConnectError> {
@@ -229,6 +231,7 @@ impl Session {
             traffic.clone(),
             inbound_tx,
             options.stdio.max_frame_bytes,
+            mode,
         )?;
         Ok(Self::start(
             Box::new(transport),

@@ -17,6 +17,7 @@ use sse_stream::SseStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::legacy_sse::LegacySse;
 use super::{CloseReport, Inbound, SendError, Transport};
 use crate::config::HttpTarget;
 use crate::traffic::{HttpExchange, Traffic, redact_headers};
@@ -29,14 +30,32 @@ const MAX_RESUMES: usize = 5;
 /// Bytes of an error body quoted in a message.
 const ERROR_BODY_QUOTE: usize = 300;
 
+/// Which HTTP transport to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405.
+    #[default]
+    Auto,
+    Streamable,
+    /// The 2024-11-05 HTTP+SSE transport.
+    LegacySse,
+}
+
 pub struct StreamableHttp {
     shared: Arc<Shared>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
+    mode: HttpMode,
+    /// Set once the legacy transport is in use (forced, or detected).
+    legacy: tokio::sync::Mutex<Option<LegacySse>>,
+    /// Whether a POST ever succeeded: only the first one may trigger the fallback.
+    spoke_streamable: std::sync::atomic::AtomicBool,
 }
 
-struct Shared {
+pub(super) struct Shared {
     client: reqwest::Client,
-    target: HttpTarget,
+    pub(super) target: HttpTarget,
     traffic: Arc<Traffic>,
     inbound: mpsc::Sender<Inbound>,
     session_id: Mutex<Option<String>>,
@@ -61,6 +80,7 @@ impl StreamableHttp {
         traffic: Arc<Traffic>,
         inbound: mpsc::Sender<Inbound>,
         max_frame_bytes: usize,
+        mode: HttpMode,
     ) -> Result<StreamableHttp, HttpTargetError> {
         let error = |reason: String| HttpTargetError {
             url: target.url.clone(),
@@ -93,7 +113,28 @@ impl StreamableHttp {
                 max_frame_bytes,
             }),
             tasks: Mutex::new(Vec::new()),
+            mode,
+            legacy: tokio::sync::Mutex::new(None),
+            spoke_streamable: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// The transport in use, for the user: "streamable HTTP" or "HTTP+SSE (legacy)".
+    pub async fn transport_name(&self) -> &'static str {
+        if self.legacy.lock().await.is_some() {
+            "HTTP+SSE (legacy)"
+        } else {
+            "streamable HTTP"
+        }
+    }
+
+    async fn send_legacy(&self, frame: &Frame) -> Result<(), SendError> {
+        let mut legacy = self.legacy.lock().await;
+        if legacy.is_none() {
+            *legacy = Some(LegacySse::open(self.shared.clone()).await?);
+        }
+        let legacy = legacy.as_ref().expect("opened above");
+        legacy.send(&self.shared, frame).await
     }
 
     fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
@@ -144,20 +185,23 @@ impl Shared {
         headers
     }
 
-    /// Sends one HTTP request and records the exchange once the response headers are in.
-    async fn exchange(
+    /// Sends one HTTP request (to `url`, default the target's) and records the exchange once
+    /// the response headers are in.
+    pub(super) async fn exchange(
         &self,
         method: Method,
         extra: HeaderMap,
         body: Option<Vec<u8>>,
         sent_frame: Option<u64>,
+        url: Option<&str>,
     ) -> (u64, Result<Response, String>) {
+        let url = url.unwrap_or(&self.target.url).to_string();
         let seq = self.traffic.reserve_seq();
         let mut headers = self.headers();
         headers.extend(extra);
         let mut request = self
             .client
-            .request(method.clone(), &self.target.url)
+            .request(method.clone(), &url)
             .headers(headers.clone());
         if let Some(body) = body {
             request = request.body(body);
@@ -182,7 +226,7 @@ impl Shared {
             wall_us,
             mono_us,
             method: method.to_string(),
-            url: self.target.url.clone(),
+            url,
             status,
             error: error.clone(),
             request_headers: header_pairs(&headers),
@@ -193,7 +237,7 @@ impl Shared {
         (seq, result.map_err(|e| describe(&e)))
     }
 
-    async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> Verdict {
+    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> Verdict {
         let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
             let total = bytes.len() as u64;
             (bytes[..self.max_frame_bytes].to_vec(), Some(total))
@@ -279,7 +323,7 @@ impl Shared {
                 if let Ok(v) = resume_from.parse() {
                     extra.insert("last-event-id", v);
                 }
-                let (seq, resumed) = self.exchange(Method::GET, extra, None, None).await;
+                let (seq, resumed) = self.exchange(Method::GET, extra, None, None, None).await;
                 match resumed {
                     Ok(r) if r.status().is_success() => {
                         response = r;
@@ -358,6 +402,9 @@ fn describe(e: &reqwest::Error) -> String {
 #[async_trait]
 impl Transport for StreamableHttp {
     async fn send(&self, frame: &Frame) -> Result<(), SendError> {
+        if self.mode == HttpMode::LegacySse || self.legacy.lock().await.is_some() {
+            return self.send_legacy(frame).await;
+        }
         let mut extra = HeaderMap::new();
         extra.insert(
             ACCEPT,
@@ -377,6 +424,7 @@ impl Transport for StreamableHttp {
                 extra,
                 Some(frame.bytes.to_vec()),
                 Some(frame.seq),
+                None,
             )
             .await;
         let response = result
@@ -388,6 +436,17 @@ impl Transport for StreamableHttp {
             .and_then(|v| v.to_str().ok())
         {
             *lock(&self.shared.session_id) = Some(id.to_string());
+        }
+        let first = !self
+            .spoke_streamable
+            .load(std::sync::atomic::Ordering::SeqCst);
+        if self.mode == HttpMode::Auto && first && matches!(status.as_u16(), 400 | 404 | 405) {
+            // A 2024-11-05 server: the same frame goes again, over the legacy transport.
+            return self.send_legacy(frame).await;
+        }
+        if status.is_success() {
+            self.spoke_streamable
+                .store(true, std::sync::atomic::Ordering::SeqCst);
         }
         if status == reqwest::StatusCode::NOT_FOUND && had_session {
             return Err(SendError::Http(
@@ -428,6 +487,9 @@ impl Transport for StreamableHttp {
     }
 
     async fn negotiated(&self, protocol_version: &str) {
+        if self.legacy.lock().await.is_some() {
+            return; // the legacy transport has one stream already, and no version header
+        }
         *lock(&self.shared.protocol_version) = Some(protocol_version.to_string());
         // The standalone stream for server-initiated messages; 405 means the server offers none.
         let shared = self.shared.clone();
@@ -443,7 +505,7 @@ impl Transport for StreamableHttp {
                 if let Some(id) = last_id.as_deref().and_then(|i| i.parse().ok()) {
                     extra.insert("last-event-id", id);
                 }
-                let (seq, result) = shared.exchange(Method::GET, extra, None, None).await;
+                let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
                 let Ok(response) = result else { return };
                 if !response.status().is_success() {
                     return; // 405: no standalone stream; anything else is in the record
@@ -460,11 +522,14 @@ impl Transport for StreamableHttp {
         for task in lock(&self.tasks).drain(..) {
             task.abort();
         }
+        if let Some(legacy) = self.legacy.lock().await.as_ref() {
+            return legacy.shutdown();
+        }
         let mut reason = "disconnected".to_string();
         if lock(&self.shared.session_id).is_some() {
             let (_, result) = self
                 .shared
-                .exchange(Method::DELETE, HeaderMap::new(), None, None)
+                .exchange(Method::DELETE, HeaderMap::new(), None, None, None)
                 .await;
             reason = match result {
                 Ok(r) if r.status().is_success() => "session ended with DELETE".into(),

@@ -2,6 +2,7 @@
 //! record the moment it is complete, then hand it on. They never parse for their own needs.
 
 pub mod http;
+mod legacy_sse;
 pub mod stdio;
 
 use std::fmt;
