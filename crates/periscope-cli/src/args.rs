@@ -91,6 +91,12 @@ pub enum Action {
     Prompts(PromptsAction),
     /// Ping the server.
     Ping,
+    /// Act as the client of the official MCP conformance suite: connect to URL and do what the
+    /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
+    ConformanceClient {
+        /// The scenario's server URL (the suite passes it last).
+        url: String,
+    },
     /// Send JSON exactly as typed (even if it is not valid JSON-RPC) and show the reply.
     Raw {
         /// The bytes to send, as one line.

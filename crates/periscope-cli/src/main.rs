@@ -15,6 +15,7 @@ macro_rules! say {
 }
 
 mod args;
+mod conformance;
 mod exit;
 mod host;
 mod output;
@@ -43,7 +44,11 @@ fn main() -> ExitCode {
         None => (argv, Vec::new()),
     };
     let cli = Cli::parse_from(ours);
-    let target = match (&cli.url, server.split_first()) {
+    let url = match &cli.action {
+        Action::ConformanceClient { url } => Some(url.clone()),
+        _ => cli.url.clone(),
+    };
+    let target = match (&url, server.split_first()) {
         (Some(_), Some(_)) => {
             eprintln!("periscope: give either --url or a command after `--`, not both");
             return Exit::Usage.into();
@@ -97,6 +102,9 @@ async fn run(cli: Cli, target: Target) -> Exit {
         options.protocol_version = v.clone();
     }
     let record = cli.record.as_deref();
+    if let Action::ConformanceClient { .. } = cli.action {
+        options.handler = Arc::new(conformance::AcceptDefaults);
+    }
     let session = match &target {
         Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
         Target::Http(t) => {
@@ -183,6 +191,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
         Action::Raw { json } => raw(cli, session, json).await,
+        Action::ConformanceClient { .. } => conformance::run(session).await,
     }
 }
 

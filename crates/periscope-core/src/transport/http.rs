@@ -492,8 +492,12 @@ impl Transport for StreamableHttp {
         }
         *lock(&self.shared.protocol_version) = Some(protocol_version.to_string());
         // The standalone stream for server-initiated messages; 405 means the server offers none.
+        // Wait until the server has answered the first GET, so that a request sent right after
+        // the handshake can already be followed by the server's own requests on this stream.
         let shared = self.shared.clone();
+        let (opened_tx, opened_rx) = tokio::sync::oneshot::channel::<()>();
         self.spawn(async move {
+            let mut opened = Some(opened_tx);
             let mut last_id: Option<String> = None;
             let mut retry = DEFAULT_RETRY;
             for attempt in 0..=MAX_RESUMES {
@@ -506,6 +510,9 @@ impl Transport for StreamableHttp {
                     extra.insert("last-event-id", id);
                 }
                 let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
+                if let Some(tx) = opened.take() {
+                    let _ = tx.send(());
+                }
                 let Ok(response) = result else { return };
                 if !response.status().is_success() {
                     return; // 405: no standalone stream; anything else is in the record
@@ -516,6 +523,7 @@ impl Transport for StreamableHttp {
                     .await;
             }
         });
+        let _ = tokio::time::timeout(Duration::from_secs(5), opened_rx).await;
     }
 
     async fn shutdown(&self) -> CloseReport {
