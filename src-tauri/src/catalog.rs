@@ -1,6 +1,6 @@
 //! The server catalog, kept by tauri-plugin-store in the app's data folder.
 
-use periscope_core::config::{ServerEntry, StdioTarget};
+use periscope_core::config::{ServerEntry, ServerTarget, StdioTarget};
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_store::StoreExt;
 
@@ -24,7 +24,7 @@ pub fn demo_entry() -> ServerEntry {
     ServerEntry {
         id: DEMO_ID.into(),
         name: "Demo server".into(),
-        target: StdioTarget::new(command, Vec::<String>::new()),
+        target: ServerTarget::Stdio(StdioTarget::new(command, Vec::<String>::new())),
     }
 }
 

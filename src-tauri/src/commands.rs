@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use periscope_core::config::ServerEntry;
 use periscope_core::session::{CallOptions, ServerIdentity};
-use periscope_core::traffic::StderrLine;
+use periscope_core::traffic::{HttpExchange, StderrLine};
 use periscope_core::view::{AppEvent, ConnectionInfo, FrameDetail, FrameRow};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -149,6 +149,14 @@ pub fn frame_detail(
     seq: u64,
 ) -> Result<FrameDetail, String> {
     state.frame_detail(&server_id, seq)
+}
+
+#[tauri::command]
+pub fn http_exchanges(
+    state: State<'_, AppState>,
+    server_id: String,
+) -> Result<Vec<HttpExchange>, String> {
+    state.http_exchanges(&server_id)
 }
 
 #[tauri::command]

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use periscope_core::config::ServerEntry;
+use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::event::{Event, SessionState};
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
-use periscope_core::traffic::StderrLine;
+use periscope_core::traffic::{HttpExchange, StderrLine};
 use periscope_core::view::{
     AppEvent, ConnectionInfo, ConnectionStatus, FrameDetail, FrameRow, RowBuilder,
 };
@@ -54,8 +54,14 @@ impl AppState {
         if entry.name.trim().is_empty() {
             return Err("a server needs a name".into());
         }
-        if entry.target.command.trim().is_empty() {
-            return Err("a server needs a command to run".into());
+        match &entry.target {
+            ServerTarget::Stdio(t) if t.command.trim().is_empty() => {
+                return Err("a server needs a command to run".into());
+            }
+            ServerTarget::Http { target, .. } if target.url.trim().is_empty() => {
+                return Err("a remote server needs a URL".into());
+            }
+            _ => {}
         }
         let mut catalog = lock(&self.catalog);
         match catalog.iter_mut().find(|e| e.id == entry.id) {
@@ -89,7 +95,13 @@ impl AppState {
             .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
         self.disconnect(server_id).await?;
 
-        let spawned = Session::spawn_stdio(&entry.target, SessionOptions::default()).map(Arc::new);
+        let spawned = match &entry.target {
+            ServerTarget::Stdio(t) => Session::spawn_stdio(t, SessionOptions::default()),
+            ServerTarget::Http { target, mode } => {
+                Session::connect_http(target, *mode, SessionOptions::default(), None)
+            }
+        }
+        .map(Arc::new);
         let conn = Arc::new(Conn {
             session: spawned.as_ref().ok().cloned(),
             status: Mutex::new(ConnectionStatus::Connecting),
@@ -226,6 +238,21 @@ impl AppState {
         Ok(FrameDetail::of(&frame, traffic.flags_of(seq)))
     }
 
+    pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| {
+                s.traffic()
+                    .exchanges()
+                    .iter()
+                    .map(|e| (**e).clone())
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
     pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
         let conn = self.recorded(server_id)?;
         Ok(conn
@@ -246,7 +273,7 @@ async fn forward(
     hub: EventHub,
 ) {
     let mut builder = RowBuilder::default();
-    let (mut frames_seen, mut stderr_seen, mut flags_seen) = (0, 0, 0);
+    let (mut frames_seen, mut stderr_seen, mut flags_seen, mut http_seen) = (0, 0, 0, 0);
     loop {
         let event = events.recv().await;
         let traffic = session.traffic();
@@ -266,6 +293,13 @@ async fn forward(
             hub.send(AppEvent::Stderr {
                 server_id: server_id.clone(),
                 lines: lines.iter().map(|l| (**l).clone()).collect(),
+            });
+        }
+        for exchange in traffic.exchanges_from(http_seen) {
+            http_seen += 1;
+            hub.send(AppEvent::Http {
+                server_id: server_id.clone(),
+                exchange: (*exchange).clone(),
             });
         }
         for record in traffic.flags_from(flags_seen) {

@@ -46,6 +46,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::traffic_rows,
             commands::frame_detail,
             commands::stderr_lines,
+            commands::http_exchanges,
         ])
 }
 

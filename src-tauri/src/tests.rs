@@ -116,7 +116,7 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
     let bad = invoke(
         &webview,
         "catalog_save",
-        json!({"entry": {"id": "x", "name": " ", "target": {"command": "true", "args": [], "env": [], "cwd": null}}}),
+        json!({"entry": {"id": "x", "name": " ", "target": {"transport": "stdio", "command": "true", "args": [], "env": [], "cwd": null}}}),
     )
     .unwrap_err();
     assert_eq!(bad, json!("a server needs a name"));

@@ -253,6 +253,9 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::UndeclaredCapability { method } => {
             format!("the server sent {method}, a capability Periscope did not declare")
         }
+        Flag::UnexpectedContentType { content_type } => {
+            format!("an HTTP answer with content type {content_type:?}, not application/json")
+        }
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

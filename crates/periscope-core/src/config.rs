@@ -78,6 +78,45 @@ impl HttpTarget {
     }
 }
 
+/// Which HTTP transport to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405.
+    #[default]
+    Auto,
+    Streamable,
+    /// The 2024-11-05 HTTP+SSE transport.
+    LegacySse,
+}
+
+/// How to reach a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "transport", rename_all = "snake_case")]
+pub enum ServerTarget {
+    /// A local process over stdio.
+    Stdio(StdioTarget),
+    /// A remote server over HTTP.
+    Http {
+        #[serde(flatten)]
+        target: HttpTarget,
+        #[serde(default)]
+        mode: HttpMode,
+    },
+}
+
+impl ServerTarget {
+    /// The command line or URL, for messages.
+    pub fn display(&self) -> String {
+        match self {
+            ServerTarget::Stdio(t) => t.display(),
+            ServerTarget::Http { target, .. } => target.url.clone(),
+        }
+    }
+}
+
 /// One server in the catalog.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -85,5 +124,5 @@ pub struct ServerEntry {
     /// Stable, unique within the catalog.
     pub id: String,
     pub name: String,
-    pub target: StdioTarget,
+    pub target: ServerTarget,
 }

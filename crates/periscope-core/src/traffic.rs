@@ -90,6 +90,8 @@ pub enum Flag {
     UndeclaredCapability { method: String },
     /// Bytes the user typed and sent as they were, which are not valid JSON-RPC.
     InvalidUserFrame,
+    /// An HTTP body that came with a content type the transport does not allow.
+    UnexpectedContentType { content_type: String },
 }
 
 /// Why we stopped waiting for a response.
@@ -241,6 +243,15 @@ impl Traffic {
             self.flag(frame.seq, Flag::Oversized { limit });
         }
         (frame, value)
+    }
+
+    pub fn exchanges_from(&self, index: usize) -> Vec<Arc<HttpExchange>> {
+        let inner = self.lock();
+        inner
+            .exchanges
+            .get(index..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
     }
 
     pub fn exchanges(&self) -> Vec<Arc<HttpExchange>> {

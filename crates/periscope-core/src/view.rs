@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::event::ServerNotification;
 use crate::session::ServerIdentity;
-use crate::traffic::{Flag, StderrLine};
+use crate::traffic::{Flag, HttpExchange, StderrLine};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// The kind of a frame, as a list shows it.
@@ -223,6 +223,11 @@ pub enum AppEvent {
     Stderr {
         server_id: String,
         lines: Vec<StderrLine>,
+    },
+    /// An HTTP exchange under the frames (remote servers).
+    Http {
+        server_id: String,
+        exchange: HttpExchange,
     },
     Notification {
         server_id: String,

@@ -27,21 +27,12 @@ use crate::wire::{Direction, Frame, RequestId, Verdict};
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// Reconnections of one stream before giving up.
 const MAX_RESUMES: usize = 5;
+/// How long closing waits for the server to answer DELETE.
+const DELETE_WAIT: Duration = Duration::from_secs(3);
 /// Bytes of an error body quoted in a message.
 const ERROR_BODY_QUOTE: usize = 300;
 
-/// Which HTTP transport to speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum HttpMode {
-    /// Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405.
-    #[default]
-    Auto,
-    Streamable,
-    /// The 2024-11-05 HTTP+SSE transport.
-    LegacySse,
-}
+pub use crate::config::HttpMode;
 
 pub struct StreamableHttp {
     shared: Arc<Shared>,
@@ -237,7 +228,7 @@ impl Shared {
         (seq, result.map_err(|e| describe(&e)))
     }
 
-    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> Verdict {
+    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> (u64, Verdict) {
         let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
             let total = bytes.len() as u64;
             (bytes[..self.max_frame_bytes].to_vec(), Some(total))
@@ -248,8 +239,9 @@ impl Shared {
             self.traffic
                 .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
         let verdict = frame.verdict.clone();
+        let seq = frame.seq;
         let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
-        verdict
+        (seq, verdict)
     }
 
     /// Reads an SSE body: each event's data is a frame. Returns the last event id and retry.
@@ -273,7 +265,7 @@ impl Shared {
             // A priming event carries an id and empty data: nothing to deliver.
             match event.data {
                 Some(data) if !data.is_empty() => {
-                    let verdict = self.deliver(data.into_bytes(), exchange).await;
+                    let (_, verdict) = self.deliver(data.into_bytes(), exchange).await;
                     for id in response_ids(&verdict) {
                         waiting.remove(&id);
                     }
@@ -353,7 +345,35 @@ impl Shared {
             // JSON (or anything else: recorded as it is, and the verdict says what it is).
             match response.bytes().await {
                 Ok(body) if !body.is_empty() => {
-                    self.deliver(body.to_vec(), exchange).await;
+                    let (seq, verdict) = self.deliver(body.to_vec(), exchange).await;
+                    if !content_type.starts_with("application/json") {
+                        self.traffic.flag(
+                            seq,
+                            crate::traffic::Flag::UnexpectedContentType {
+                                content_type: content_type.clone(),
+                            },
+                        );
+                    }
+                    for id in response_ids(&verdict) {
+                        waiting.remove(&id);
+                    }
+                    if !waiting.is_empty() {
+                        let why = match &verdict {
+                            v if v.is_valid() => {
+                                "the server's answer did not include the response".to_string()
+                            }
+                            v => format!(
+                                "the server answered with {} that is {}",
+                                if content_type.is_empty() {
+                                    "a body".to_string()
+                                } else {
+                                    content_type.clone()
+                                },
+                                v.summary()
+                            ),
+                        };
+                        self.fail_waiting(&waiting, why).await;
+                    }
                 }
                 Ok(_) => {
                     if !waiting.is_empty() {
@@ -535,10 +555,18 @@ impl Transport for StreamableHttp {
         }
         let mut reason = "disconnected".to_string();
         if lock(&self.shared.session_id).is_some() {
-            let (_, result) = self
+            let delete = self
                 .shared
-                .exchange(Method::DELETE, HeaderMap::new(), None, None, None)
-                .await;
+                .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
+            let Ok((_, result)) = tokio::time::timeout(DELETE_WAIT, delete).await else {
+                return CloseReport {
+                    reason: format!(
+                        "disconnected (the server did not answer DELETE within {} s)",
+                        DELETE_WAIT.as_secs()
+                    ),
+                    ..CloseReport::default()
+                };
+            };
             reason = match result {
                 Ok(r) if r.status().is_success() => "session ended with DELETE".into(),
                 Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {

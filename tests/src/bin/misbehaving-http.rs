@@ -1,0 +1,178 @@
+//! A small MCP server over HTTP that breaks the rules on purpose, one way per mode. Hand-written
+//! on a plain TCP socket, so it can send exactly the wrong bytes.
+//!
+//! Usage: `misbehaving-http <mode>`; prints its URL (`http://127.0.0.1:PORT/mcp`) on stdout.
+//! `initialize`, notifications, `ping` and DELETE work (unless the mode says otherwise); every
+//! other request (e.g. `tools/list`) gets the mode's misbehaviour:
+//!
+//! - `html`: 200 with an HTML login page.
+//! - `wrong-content-type`: 200 `text/plain` holding a correct JSON response.
+//! - `malformed-sse`: 200 `text/event-stream` whose lines are not SSE fields, then EOF.
+//! - `huge-sse`: 200 `text/event-stream` with one 20 MB event holding the response.
+//! - `error-500`: 500 with a text body.
+//! - `reset`: 200 `text/event-stream`, half an event, then the connection is cut.
+//! - `endless`: 200 `text/event-stream` with keep-alive comments forever and no answer.
+//! - `ignore-delete`: everything works, but DELETE is never answered.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    println!("http://{}/mcp", listener.local_addr().unwrap());
+    std::io::stdout().flush().unwrap();
+    for stream in listener.incoming().flatten() {
+        let mode = mode.clone();
+        std::thread::spawn(move || {
+            let _ = serve(stream, &mode);
+        });
+    }
+}
+
+struct Request {
+    method: String,
+    body: Vec<u8>,
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Request>> {
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    let method = line.split_whitespace().next().unwrap_or("").to_string();
+    let mut length = 0;
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header)?;
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = header.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    Ok(Some(Request { method, body }))
+}
+
+fn respond(
+    out: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+) -> std::io::Result<()> {
+    write!(
+        out,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nMcp-Session-Id: misbehaving-1\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    out.write_all(body)?;
+    out.flush()
+}
+
+fn sse_head(out: &mut TcpStream) -> std::io::Result<()> {
+    write!(
+        out,
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id: misbehaving-1\r\nConnection: close\r\n\r\n"
+    )?;
+    out.flush()
+}
+
+fn serve(stream: TcpStream, mode: &str) -> std::io::Result<()> {
+    let mut out = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    let Some(req) = read_request(&mut reader)? else {
+        return Ok(());
+    };
+    match req.method.as_str() {
+        "GET" => return respond(&mut out, "405 Method Not Allowed", "text/plain", b""),
+        "DELETE" if mode == "ignore-delete" => {
+            std::thread::sleep(Duration::from_secs(3600));
+            return Ok(());
+        }
+        "DELETE" => return respond(&mut out, "200 OK", "text/plain", b""),
+        _ => {}
+    }
+    let msg: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
+    let id = msg.get("id").cloned();
+    let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
+    let Some(id) = id else {
+        return respond(&mut out, "202 Accepted", "text/plain", b"");
+    };
+    let ok = |result: Value| {
+        serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result})).unwrap()
+    };
+    match method {
+        "initialize" => respond(
+            &mut out,
+            "200 OK",
+            "application/json",
+            &ok(json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "misbehaving-http", "version": "1.0.0"},
+            })),
+        ),
+        "ping" => respond(&mut out, "200 OK", "application/json", &ok(json!({}))),
+        _ => misbehave(
+            &mut out,
+            mode,
+            &ok(json!({"tools": [{"name": "noop", "inputSchema": {"type": "object"}}]})),
+        ),
+    }
+}
+
+fn misbehave(out: &mut TcpStream, mode: &str, answer: &[u8]) -> std::io::Result<()> {
+    match mode {
+        "html" => respond(
+            out,
+            "200 OK",
+            "text/html; charset=utf-8",
+            b"<!doctype html><html><body><h1>Please log in</h1></body></html>",
+        ),
+        "wrong-content-type" => respond(out, "200 OK", "text/plain", answer),
+        "malformed-sse" => {
+            sse_head(out)?;
+            out.write_all(b"this is not an sse field\n{\"jsonrpc\":\"2.0\"}\n\n")?;
+            out.flush()
+        }
+        "huge-sse" => {
+            sse_head(out)?;
+            let mut big: Value = serde_json::from_slice(answer).unwrap();
+            big["result"]["tools"][0]["description"] = Value::String("x".repeat(20 * 1024 * 1024));
+            out.write_all(b"event: message\ndata: ")?;
+            out.write_all(&serde_json::to_vec(&big).unwrap())?;
+            out.write_all(b"\n\n")?;
+            out.flush()
+        }
+        "error-500" => respond(
+            out,
+            "500 Internal Server Error",
+            "text/plain",
+            b"database is down",
+        ),
+        "reset" => {
+            sse_head(out)?;
+            out.write_all(b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\"")?;
+            out.flush()?;
+            out.shutdown(std::net::Shutdown::Both)
+        }
+        "endless" => {
+            sse_head(out)?;
+            loop {
+                out.write_all(b": still thinking\n\n")?;
+                out.flush()?;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        _ => respond(out, "200 OK", "application/json", answer),
+    }
+}
