@@ -79,8 +79,8 @@ fn catalog_with_flood(data: &Path) {
     let dir = data.join("dev.periscope.app");
     std::fs::create_dir_all(&dir).unwrap();
     let servers = serde_json::json!({"servers": [
-        {"id": "demo", "name": "Demo server", "target": {"command": bin_str("periscope-demo-server"), "args": [], "env": [], "cwd": null}},
-        {"id": "flood", "name": "Flood", "target": {"command": bin_str("misbehaving-server"), "args": ["flood", FLOOD.to_string()], "env": [], "cwd": null}},
+        {"id": "demo", "name": "Demo server", "target": {"transport": "stdio", "command": bin_str("periscope-demo-server"), "args": [], "env": [], "cwd": null}},
+        {"id": "flood", "name": "Flood", "target": {"transport": "stdio", "command": bin_str("misbehaving-server"), "args": ["flood", FLOOD.to_string()], "env": [], "cwd": null}},
     ]});
     std::fs::write(dir.join("catalog.json"), servers.to_string()).unwrap();
 }

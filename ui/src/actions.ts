@@ -2,6 +2,7 @@
 // success or error message, into the store. Nothing here swallows an error.
 import type { AppEvent } from "./bindings/AppEvent";
 import type { ServerEntry } from "./bindings/ServerEntry";
+import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri, ipc, type JsonObject, type ListKind } from "./ipc";
 import { isObject } from "./json";
@@ -63,7 +64,7 @@ export async function refreshConnections(catchUpHistory: boolean): Promise<void>
   }
 }
 
-/** Fetches the traffic and stderr recorded before the UI subscribed. */
+/** Fetches the traffic, stderr and HTTP exchanges recorded before the UI subscribed. */
 export async function catchUp(serverId: string): Promise<void> {
   const server = serverState(serverId);
   if (!server) return;
@@ -78,6 +79,9 @@ export async function catchUp(serverId: string): Promise<void> {
     const lines = await ipc.stderrLines(serverId);
     if (serverState(serverId)?.session !== session) return;
     if (server.console.mergeStderr(lines) > 0) store.notify();
+    const exchanges = await ipc.httpExchanges(serverId);
+    if (serverState(serverId)?.session !== session) return;
+    if (server.network.merge(exchanges) > 0) store.notify();
   } catch (error) {
     store.updateServer(serverId, (s) => ({
       ...s,
@@ -108,16 +112,19 @@ export function duplicateName(name: string, taken: readonly string[]): string {
   }
 }
 
+const copyPairs = (pairs: ReadonlyArray<[string, string]>) => pairs.map(([k, v]) => [k, v] as [string, string]);
+
+function copyTarget(target: ServerTarget): ServerTarget {
+  if (target.transport === "http") return { ...target, headers: copyPairs(target.headers) };
+  return { ...target, args: [...target.args], env: copyPairs(target.env) };
+}
+
 export async function duplicateEntry(entry: ServerEntry): Promise<void> {
   const names = store.getState().catalog.map((e) => e.name);
   const copy: ServerEntry = {
     id: crypto.randomUUID(),
     name: duplicateName(entry.name, names),
-    target: {
-      ...entry.target,
-      args: [...entry.target.args],
-      env: entry.target.env.map(([k, v]) => [k, v] as [string, string]),
-    },
+    target: copyTarget(entry.target),
   };
   const error = await saveEntry(copy);
   if (error) setActionError(entry.id, error);
@@ -307,6 +314,23 @@ export function setPromptArg(id: string, prompt: string, arg: string, value: str
       ...s.prompts,
       args: { ...s.prompts.args, [prompt]: { ...s.prompts.args[prompt], [arg]: value } },
     },
+  }));
+}
+
+export function selectExchange(id: string, seq: number | null): void {
+  store.updateServer(id, (s) =>
+    s.networkView.selectedSeq === seq ? s : { ...s, networkView: { selectedSeq: seq } },
+  );
+}
+
+/** Shows one frame in the Traffic tab (from an exchange that carried it). */
+export function showFrame(id: string, seq: number): void {
+  store.updateServer(id, (s) => ({
+    ...s,
+    tab: "traffic",
+    // Stop following so the list scrolls to it and stays there (the detail pane shows it even
+    // when the filter hides its row).
+    trafficView: { ...s.trafficView, follow: false, selectedSeq: seq },
   }));
 }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { base64Size, commandLine, dataUri, formatBytes, formatLatency, formatTime, shellQuote } from "./format";
+import {
+  base64Size,
+  commandLine,
+  dataUri,
+  formatBytes,
+  formatLatency,
+  formatTime,
+  shellQuote,
+  targetLine,
+  transportLabel,
+} from "./format";
 
 describe("formatTime", () => {
   it("shows local HH:MM:SS.mmm of a µs timestamp", () => {
@@ -53,6 +63,15 @@ describe("command lines", () => {
     expect(
       commandLine({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything", "a b"], env: [], cwd: null }),
     ).toBe("npx -y @modelcontextprotocol/server-everything 'a b'");
+  });
+
+  it("shows a target as its command line or its URL", () => {
+    const stdio = { transport: "stdio" as const, command: "demo", args: ["a b"], env: [], cwd: null };
+    const http = { transport: "http" as const, url: "https://x.test/mcp", headers: [], mode: "auto" as const };
+    expect(targetLine(stdio)).toBe("demo 'a b'");
+    expect(targetLine(http)).toBe("https://x.test/mcp");
+    expect(transportLabel(stdio)).toBe("stdio");
+    expect(transportLabel(http)).toBe("HTTP");
   });
 });
 

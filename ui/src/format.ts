@@ -1,4 +1,5 @@
 // How numbers, times and command lines read on screen.
+import type { ServerTarget } from "./bindings/ServerTarget";
 import type { StdioTarget } from "./bindings/StdioTarget";
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
@@ -42,6 +43,16 @@ export function shellQuote(arg: string): string {
 /** The command line a target runs, as one readable line. */
 export function commandLine(target: StdioTarget): string {
   return [target.command, ...target.args].map(shellQuote).join(" ");
+}
+
+/** What a target reaches, on one line: the command line (stdio) or the URL (HTTP). */
+export function targetLine(target: ServerTarget): string {
+  return target.transport === "http" ? target.url : commandLine(target);
+}
+
+/** The transport as the status line names it: `stdio` or `HTTP`. */
+export function transportLabel(target: ServerTarget): string {
+  return target.transport === "http" ? "HTTP" : "stdio";
 }
 
 /** How many bytes a base64 string decodes to. */

@@ -5,6 +5,7 @@ import type { AppEvent } from "./bindings/AppEvent";
 import type { ConnectionInfo } from "./bindings/ConnectionInfo";
 import type { FrameDetail } from "./bindings/FrameDetail";
 import type { FrameRow } from "./bindings/FrameRow";
+import type { HttpExchange } from "./bindings/HttpExchange";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerIdentity } from "./bindings/ServerIdentity";
 import type { StderrLine } from "./bindings/StderrLine";
@@ -65,4 +66,5 @@ export const ipc = {
   frameDetail: (serverId: string, seq: number) =>
     invoke<FrameDetail>("frame_detail", { serverId, seq }),
   stderrLines: (serverId: string) => invoke<StderrLine[]>("stderr_lines", { serverId }),
+  httpExchanges: (serverId: string) => invoke<HttpExchange[]>("http_exchanges", { serverId }),
 };

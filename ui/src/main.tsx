@@ -5,6 +5,7 @@ import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/components.css";
 import "./styles/traffic.css";
+import "./styles/network.css";
 import "./styles/form.css";
 
 const root = document.getElementById("root");

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { AppEvent } from "./bindings/AppEvent";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import { Store } from "./store";
+import { exchange } from "./network/testExchanges";
 import { row } from "./traffic/testRows";
 
 /** A store whose "next frame" runs only when the test says so. */
@@ -21,7 +22,7 @@ const frames = (server_id: string, ...seqs: number[]): AppEvent => ({
 const entry = (id: string, name = id): ServerEntry => ({
   id,
   name,
-  target: { command: "demo", args: [], env: [], cwd: null },
+  target: { transport: "stdio", command: "demo", args: [], env: [], cwd: null },
 });
 
 describe("Store: traffic rows", () => {
@@ -181,5 +182,34 @@ describe("Store: connecting from the UI", () => {
     const after = store.getState().servers["a"]!;
     expect(after.session).toBe(connecting.session);
     expect(after.traffic.rows.map((r) => r.seq)).toEqual([1]);
+  });
+});
+
+describe("Store: HTTP exchanges", () => {
+  it("appends exchanges in place, per server, and starts afresh on a new connection", () => {
+    const { store } = testStore();
+    store.applyEvents([
+      { type: "status", server_id: "a", status: { state: "connecting" } },
+      { type: "http", server_id: "a", exchange: exchange(1) },
+    ]);
+    const server = store.getState().servers["a"]!;
+    const exchanges = server.network.exchanges;
+    store.applyEvents([
+      { type: "http", server_id: "a", exchange: exchange(2) },
+      { type: "http", server_id: "a", exchange: exchange(2) },
+      { type: "http", server_id: "b", exchange: exchange(1) },
+    ]);
+    const after = store.getState().servers["a"]!;
+    expect(after).toBe(server);
+    expect(after.network.exchanges).toBe(exchanges);
+    expect(exchanges.map((e) => e.seq)).toEqual([1, 2]);
+    expect(store.getState().servers["b"]!.network.exchanges).toHaveLength(1);
+
+    store.updateServer("a", (s) => ({ ...s, networkView: { selectedSeq: 2 } }));
+    store.applyEvents([{ type: "status", server_id: "a", status: { state: "disconnected" } }]);
+    store.beginConnect("a");
+    const fresh = store.getState().servers["a"]!;
+    expect(fresh.network.exchanges).toEqual([]);
+    expect(fresh.networkView.selectedSeq).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 //
 // Small things (status, lists, selections) are immutable: an update makes new objects along
 // the path, so a selector returns the same reference until its slice changes. The two big,
-// fast-growing things (a server's traffic and console) are mutable logs appended in place,
+// fast-growing things (a server's traffic, HTTP exchanges and console) are mutable logs appended in place,
 // each with a `version` number that selectors watch instead (see traffic/log.ts).
 //
 // Live events change the state at once but tell the views at most once per animation frame,
@@ -16,10 +16,11 @@ import type { ServerIdentity } from "./bindings/ServerIdentity";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { ConsoleLog } from "./console/log";
 import type { ListKind } from "./ipc";
+import { NetworkLog } from "./network/log";
 import type { DirectionFilter } from "./traffic/filter";
 import { TrafficLog } from "./traffic/log";
 
-export type TabId = "overview" | "tools" | "resources" | "prompts" | "traffic" | "console";
+export type TabId = "overview" | "tools" | "resources" | "prompts" | "traffic" | "network" | "console";
 
 export interface ListState {
   status: "idle" | "loading" | "loaded" | "error";
@@ -56,7 +57,10 @@ export interface ServerState {
   lists: Record<ListKind, ListState>;
   traffic: TrafficLog;
   console: ConsoleLog;
+  /** The HTTP requests under the JSON-RPC (HTTP transports only). */
+  network: NetworkLog;
   trafficView: TrafficView;
+  networkView: { selectedSeq: number | null };
   tools: {
     selected: string | null;
     forms: Record<string, JsonValue>;
@@ -105,7 +109,9 @@ export function newServerState(id: string): ServerState {
     lists: idleLists(),
     traffic: new TrafficLog(),
     console: new ConsoleLog(),
+    network: new NetworkLog(),
     trafficView: { text: "", direction: "all", follow: true, selectedSeq: null },
+    networkView: { selectedSeq: null },
     tools: { selected: null, forms: {}, calls: {} },
     resources: { selected: null, uriInput: "", reads: {} },
     prompts: { selected: null, args: {}, gets: {} },
@@ -131,7 +137,7 @@ export interface EventEffects {
   needIdentity: string[];
 }
 
-/** A new connection starts: a fresh traffic record (seqs restart), lists to load again. */
+/** A new connection starts: a fresh traffic and HTTP record (seqs restart), lists to load again. */
 function startSession(server: ServerState, wallUs: number): ServerState {
   server.console.newSession(wallUs);
   return {
@@ -140,7 +146,9 @@ function startSession(server: ServerState, wallUs: number): ServerState {
     identity: null,
     lists: idleLists(),
     traffic: new TrafficLog(),
+    network: new NetworkLog(),
     trafficView: { ...server.trafficView, selectedSeq: null },
+    networkView: { selectedSeq: null },
   };
 }
 
@@ -211,7 +219,7 @@ export class Store {
   }
 
   /**
-   * Applies a batch of events in order. Traffic and console logs are appended in place;
+   * Applies a batch of events in order. Traffic, HTTP and console logs are appended in place;
    * status changes replace that server's state. Views hear about it on the next frame.
    */
   applyEvents(events: readonly AppEvent[], nowUs: number = Date.now() * 1000): EventEffects {
@@ -237,6 +245,9 @@ export class Store {
           break;
         case "stderr":
           serverOf(event.server_id).console.addStderr(event.lines);
+          break;
+        case "http":
+          serverOf(event.server_id).network.append([event.exchange]);
           break;
         case "status": {
           const server = applyStatus(serverOf(event.server_id), event.status, nowUs);

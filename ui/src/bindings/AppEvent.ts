@@ -2,10 +2,11 @@
 import type { ConnectionStatus } from "./ConnectionStatus";
 import type { Flag } from "./Flag";
 import type { FrameRow } from "./FrameRow";
+import type { HttpExchange } from "./HttpExchange";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
 
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "notification", server_id: string, notification: ServerNotification, };
+export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, };

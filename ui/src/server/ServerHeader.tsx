@@ -2,21 +2,21 @@ import { Play, RotateCw, Square } from "lucide-react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, reconnect } from "../actions";
 import { StatusDot } from "../common/StatusDot";
-import { commandLine } from "../format";
+import { targetLine, transportLabel } from "../format";
 import type { ServerState } from "../store";
 
-/** The status line: `Ready · 2025-11-25 · stdio`. */
-export function statusText(server: ServerState): string {
+/** The status line: `Ready · protocol 2025-11-25 · stdio` (or `· HTTP`). */
+export function statusText(server: ServerState, transport: string): string {
   const status = server.status;
   switch (status.state) {
     case "disconnected":
-      return "Disconnected · stdio";
+      return `Disconnected · ${transport}`;
     case "connecting":
-      return "Connecting… · stdio";
+      return `Connecting… · ${transport}`;
     case "ready":
-      return `Ready · protocol ${status.protocol_version} · stdio`;
+      return `Ready · protocol ${status.protocol_version} · ${transport}`;
     case "failed":
-      return "Failed · stdio";
+      return `Failed · ${transport}`;
   }
 }
 
@@ -31,10 +31,10 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
         <h1>{entry.name}</h1>
         <div className="server-header-status">
           <StatusDot state={state} />
-          <span data-testid="status-text">{statusText(server)}</span>
+          <span data-testid="status-text">{statusText(server, transportLabel(entry.target))}</span>
         </div>
-        <div className="server-header-command mono" title={commandLine(entry.target)}>
-          {commandLine(entry.target)}
+        <div className="server-header-command mono" title={targetLine(entry.target)}>
+          {targetLine(entry.target)}
         </div>
       </div>
       <div className="server-header-actions">

@@ -1,5 +1,6 @@
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { ConsoleTab } from "../console/ConsoleTab";
+import { NetworkTab } from "../network/NetworkTab";
 import { OverviewTab } from "../overview/OverviewTab";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
@@ -25,6 +26,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
+        {server.tab === "network" && <NetworkTab key={entry.id} server={server} target={entry.target} />}
         {server.tab === "console" && <ConsoleTab key={entry.id} server={server} />}
       </div>
     </section>

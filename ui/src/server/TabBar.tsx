@@ -1,4 +1,4 @@
-import { Activity, Info, MessageSquare, FileText, Terminal, Wrench } from "lucide-react";
+import { Activity, Globe, Info, MessageSquare, FileText, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import type { TabId } from "../store";
@@ -9,6 +9,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "resources", label: "Resources", icon: FileText },
   { id: "prompts", label: "Prompts", icon: MessageSquare },
   { id: "traffic", label: "Traffic", icon: Activity },
+  { id: "network", label: "Network", icon: Globe },
   { id: "console", label: "Console", icon: Terminal },
 ];
 

@@ -3,7 +3,16 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { saveEntry } from "../actions";
 import { ErrorBox } from "../common/ErrorBox";
-import { emptyForm, entryFromForm, formFromEntry, type ServerFormValues } from "./serverForm";
+import {
+  emptyForm,
+  entryFromForm,
+  formFromEntry,
+  isHttpMode,
+  MODE_OPTIONS,
+  TRANSPORT_OPTIONS,
+  type ServerFormValues,
+  type Transport,
+} from "./serverForm";
 
 interface Props {
   /** The entry to edit; none to add a new one. */
@@ -28,8 +37,13 @@ export function ServerForm({ entry, connected, onClose }: Props) {
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
 
-  const set = (field: keyof ServerFormValues) => (event: { target: { value: string } }) =>
+  type TextField = Exclude<keyof ServerFormValues, "transport" | "mode">;
+  const set = (field: TextField) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
+  const setTransport = (transport: Transport) => {
+    setValues((v) => ({ ...v, transport }));
+    setErrors([]);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,57 +79,128 @@ export function ServerForm({ entry, connected, onClose }: Props) {
             autoFocus
             placeholder="My server"
           />
-          <label htmlFor={`${ids}-command`}>Command</label>
-          <input
-            id={`${ids}-command`}
-            data-testid="server-form-command"
-            className="mono"
-            value={values.command}
-            onChange={set("command")}
-            placeholder="npx"
-            spellCheck={false}
-          />
-          <label htmlFor={`${ids}-args`}>
-            Arguments
-            <span className="field-hint">one per line</span>
-          </label>
-          <textarea
-            id={`${ids}-args`}
-            data-testid="server-form-args"
-            className="mono"
-            rows={4}
-            value={values.args}
-            onChange={set("args")}
-            placeholder={"-y\n@modelcontextprotocol/server-everything"}
-            spellCheck={false}
-          />
-          <label htmlFor={`${ids}-env`}>
-            Environment
-            <span className="field-hint">KEY=VALUE, one per line</span>
-          </label>
-          <textarea
-            id={`${ids}-env`}
-            data-testid="server-form-env"
-            className="mono"
-            rows={3}
-            value={values.env}
-            onChange={set("env")}
-            placeholder="API_KEY=…"
-            spellCheck={false}
-          />
-          <label htmlFor={`${ids}-cwd`}>
-            Working directory
-            <span className="field-hint">optional</span>
-          </label>
-          <input
-            id={`${ids}-cwd`}
-            data-testid="server-form-cwd"
-            className="mono"
-            value={values.cwd}
-            onChange={set("cwd")}
-            placeholder="(Periscope's own)"
-            spellCheck={false}
-          />
+          <span className="form-label" id={`${ids}-transport`}>
+            Transport
+          </span>
+          <div
+            className="segmented"
+            role="radiogroup"
+            aria-labelledby={`${ids}-transport`}
+            data-testid="server-form-transport"
+            data-value={values.transport}
+          >
+            {TRANSPORT_OPTIONS.map((option) => (
+              <button
+                key={option.value}
+                type="button"
+                role="radio"
+                aria-checked={values.transport === option.value}
+                className={values.transport === option.value ? "active" : ""}
+                data-value={option.value}
+                onClick={() => setTransport(option.value)}
+              >
+                {option.label}
+              </button>
+            ))}
+          </div>
+          {values.transport === "stdio" ? (
+            <>
+              <label htmlFor={`${ids}-command`}>Command</label>
+              <input
+                id={`${ids}-command`}
+                data-testid="server-form-command"
+                className="mono"
+                value={values.command}
+                onChange={set("command")}
+                placeholder="npx"
+                spellCheck={false}
+              />
+              <label htmlFor={`${ids}-args`}>
+                Arguments
+                <span className="field-hint">one per line</span>
+              </label>
+              <textarea
+                id={`${ids}-args`}
+                data-testid="server-form-args"
+                className="mono"
+                rows={4}
+                value={values.args}
+                onChange={set("args")}
+                placeholder={"-y\n@modelcontextprotocol/server-everything"}
+                spellCheck={false}
+              />
+              <label htmlFor={`${ids}-env`}>
+                Environment
+                <span className="field-hint">KEY=VALUE, one per line</span>
+              </label>
+              <textarea
+                id={`${ids}-env`}
+                data-testid="server-form-env"
+                className="mono"
+                rows={3}
+                value={values.env}
+                onChange={set("env")}
+                placeholder="API_KEY=…"
+                spellCheck={false}
+              />
+              <label htmlFor={`${ids}-cwd`}>
+                Working directory
+                <span className="field-hint">optional</span>
+              </label>
+              <input
+                id={`${ids}-cwd`}
+                data-testid="server-form-cwd"
+                className="mono"
+                value={values.cwd}
+                onChange={set("cwd")}
+                placeholder="(Periscope's own)"
+                spellCheck={false}
+              />
+            </>
+          ) : (
+            <>
+              <label htmlFor={`${ids}-url`}>URL</label>
+              <input
+                id={`${ids}-url`}
+                data-testid="server-form-url"
+                className="mono"
+                value={values.url}
+                onChange={set("url")}
+                placeholder="https://example.com/mcp"
+                spellCheck={false}
+              />
+              <label htmlFor={`${ids}-headers`}>
+                Headers
+                <span className="field-hint">Name: value, one per line</span>
+              </label>
+              <textarea
+                id={`${ids}-headers`}
+                data-testid="server-form-headers"
+                className="mono"
+                rows={3}
+                value={values.headers}
+                onChange={set("headers")}
+                placeholder="Authorization: Bearer …"
+                spellCheck={false}
+              />
+              <label htmlFor={`${ids}-mode`}>HTTP transport</label>
+              <select
+                id={`${ids}-mode`}
+                data-testid="server-form-mode"
+                value={values.mode}
+                onChange={(e) => {
+                  const mode = e.target.value;
+                  if (isHttpMode(mode)) setValues((v) => ({ ...v, mode }));
+                }}
+              >
+                {MODE_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
         </div>
         {connected && (
           <p className="modal-note">This server is connected: changes apply the next time it connects.</p>

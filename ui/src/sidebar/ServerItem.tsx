@@ -3,7 +3,7 @@ import { useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, duplicateEntry, removeEntry } from "../actions";
 import { StatusDot } from "../common/StatusDot";
-import { commandLine } from "../format";
+import { targetLine } from "../format";
 import { store, useStore } from "../store";
 
 interface Props {
@@ -17,7 +17,7 @@ const stop = (run: () => void) => (event: MouseEvent) => {
   run();
 };
 
-/** One catalog entry: status, name, command line, and its actions. */
+/** One catalog entry: status, name, command line or URL, and its actions. */
 export function ServerItem({ entry, selected, onEdit }: Props) {
   const state = useStore((s) => s.servers[entry.id]?.status.state ?? "disconnected");
   const busy = useStore((s) => s.servers[entry.id]?.busy ?? null);
@@ -93,8 +93,13 @@ export function ServerItem({ entry, selected, onEdit }: Props) {
           </button>
         </span>
       </div>
-      <div className="server-item-command mono" title={commandLine(entry.target)}>
-        {commandLine(entry.target)}
+      <div
+        className="server-item-command mono"
+        data-testid="server-item-target"
+        data-transport={entry.target.transport}
+        title={targetLine(entry.target)}
+      >
+        {targetLine(entry.target)}
       </div>
       {confirming && (
         <div className="confirm-row" role="alertdialog" aria-label={`Remove ${entry.name}?`}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { duplicateName } from "../actions";
-import { entryFromForm, formFromEntry, parseArgs, parseEnv } from "./serverForm";
+import { emptyForm, entryFromForm, formFromEntry, parseArgs, parseEnv, parseHeaders } from "./serverForm";
 
 describe("server form", () => {
   it("reads one argument per line, keeping spaces inside arguments", () => {
@@ -26,21 +26,23 @@ describe("server form", () => {
   });
 
   it("builds an entry, or says what is missing", () => {
-    expect(entryFromForm({ name: " ", command: "", args: "", env: "", cwd: "" }, "id").errors).toEqual([
+    expect(entryFromForm({ ...emptyForm, name: " " }, "id").errors).toEqual([
       "Give the server a name.",
       "Give the command that starts the server.",
     ]);
     const { entry } = entryFromForm(
-      { name: "Demo", command: "periscope-demo-server", args: "--flag", env: "A=1", cwd: " /tmp " },
+      { ...emptyForm, name: "Demo", command: "periscope-demo-server", args: "--flag", env: "A=1", cwd: " /tmp " },
       "id-1",
     );
     expect(entry).toEqual({
       id: "id-1",
       name: "Demo",
-      target: { command: "periscope-demo-server", args: ["--flag"], env: [["A", "1"]], cwd: "/tmp" },
+      target: { transport: "stdio", command: "periscope-demo-server", args: ["--flag"], env: [["A", "1"]], cwd: "/tmp" },
     });
     expect(formFromEntry(entry!)).toEqual({
+      ...emptyForm,
       name: "Demo",
+      transport: "stdio",
       command: "periscope-demo-server",
       args: "--flag",
       env: "A=1",
@@ -52,5 +54,78 @@ describe("server form", () => {
     expect(duplicateName("Demo", ["Demo"])).toBe("Demo (copy)");
     expect(duplicateName("Demo", ["Demo", "Demo (copy)"])).toBe("Demo (copy 2)");
     expect(duplicateName("Demo (copy)", ["Demo", "Demo (copy)"])).toBe("Demo (copy 2)");
+  });
+});
+
+describe("server form: HTTP", () => {
+  it("reads Name: value lines; name trimmed, value after the first colon trimmed", () => {
+    expect(parseHeaders("  Authorization :  Bearer a:b:c  \r\n\nX-Empty:\nX-Url: http://x:1/y")).toEqual({
+      headers: [
+        ["Authorization", "Bearer a:b:c"],
+        ["X-Empty", ""],
+        ["X-Url", "http://x:1/y"],
+      ],
+      errors: [],
+    });
+  });
+
+  it("says which header lines are wrong", () => {
+    expect(parseHeaders("Authorization Bearer x\n: value\nGood: yes\nBad Name: v").errors).toEqual([
+      'Header line 1 is not "Name: value": "Authorization Bearer x"',
+      'Header line 2 is not "Name: value": ": value"',
+      'Header line 4: "Bad Name" is not a valid header name',
+    ]);
+  });
+
+  it("builds an HTTP entry and fills the form back from it", () => {
+    const values = {
+      ...emptyForm,
+      name: " Remote ",
+      transport: "http" as const,
+      url: " https://example.com/mcp ",
+      headers: "Authorization: Bearer t0k\nX-Team :  blue ",
+      mode: "legacy_sse" as const,
+      // stdio fields left over from switching transports are not saved
+      command: "ignored",
+    };
+    const { entry, errors } = entryFromForm(values, "id-2");
+    expect(errors).toEqual([]);
+    expect(entry).toEqual({
+      id: "id-2",
+      name: "Remote",
+      target: {
+        transport: "http",
+        url: "https://example.com/mcp",
+        headers: [
+          ["Authorization", "Bearer t0k"],
+          ["X-Team", "blue"],
+        ],
+        mode: "legacy_sse",
+      },
+    });
+    expect(formFromEntry(entry!)).toEqual({
+      ...emptyForm,
+      name: "Remote",
+      transport: "http",
+      url: "https://example.com/mcp",
+      headers: "Authorization: Bearer t0k\nX-Team: blue",
+      mode: "legacy_sse",
+    });
+  });
+
+  it("defaults to the automatic mode", () => {
+    expect(emptyForm.mode).toBe("auto");
+    const { entry } = entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "http://localhost:3000/mcp" }, "i");
+    expect(entry?.target).toEqual({ transport: "http", url: "http://localhost:3000/mcp", headers: [], mode: "auto" });
+  });
+
+  it("says what is wrong with the URL and the headers", () => {
+    expect(entryFromForm({ ...emptyForm, name: "R", transport: "http" }, "i").errors).toEqual(["Give the server's URL."]);
+    expect(
+      entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "not a url", headers: "oops" }, "i").errors,
+    ).toEqual(['"not a url" is not a valid URL.', 'Header line 1 is not "Name: value": "oops"']);
+    expect(entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "ftp://host/x" }, "i").errors).toEqual([
+      "The URL must start with http:// or https:// (not ftp:).",
+    ]);
   });
 });

@@ -1,17 +1,53 @@
 // The add/edit server form's text fields, to and from a catalog entry.
+import type { HttpMode } from "../bindings/HttpMode";
 import type { ServerEntry } from "../bindings/ServerEntry";
+import type { ServerTarget } from "../bindings/ServerTarget";
+
+export type Transport = ServerTarget["transport"];
 
 export interface ServerFormValues {
   name: string;
+  transport: Transport;
+  // stdio
   command: string;
   /** One argument per line. */
   args: string;
   /** KEY=VALUE, one per line. */
   env: string;
   cwd: string;
+  // HTTP
+  url: string;
+  /** `Name: value`, one per line. */
+  headers: string;
+  mode: HttpMode;
 }
 
-export const emptyForm: ServerFormValues = { name: "", command: "", args: "", env: "", cwd: "" };
+export const emptyForm: ServerFormValues = {
+  name: "",
+  transport: "stdio",
+  command: "",
+  args: "",
+  env: "",
+  cwd: "",
+  url: "",
+  headers: "",
+  mode: "auto",
+};
+
+export const TRANSPORT_OPTIONS: ReadonlyArray<{ value: Transport; label: string }> = [
+  { value: "stdio", label: "Local command (stdio)" },
+  { value: "http", label: "Remote URL (HTTP)" },
+];
+
+export const MODE_OPTIONS: ReadonlyArray<{ value: HttpMode; label: string }> = [
+  { value: "auto", label: "Automatic (Streamable HTTP, else legacy SSE)" },
+  { value: "streamable", label: "Streamable HTTP" },
+  { value: "legacy_sse", label: "Legacy HTTP+SSE" },
+];
+
+export function isHttpMode(value: string): value is HttpMode {
+  return MODE_OPTIONS.some((o) => o.value === value);
+}
 
 const lines = (text: string) => text.split(/\r?\n/);
 
@@ -41,13 +77,63 @@ export function parseEnv(text: string): { env: Array<[string, string]>; errors: 
   return { env, errors };
 }
 
+/** `Name: value` lines; the name is trimmed, the value is what follows the first `:`, trimmed. */
+export function parseHeaders(text: string): { headers: Array<[string, string]>; errors: string[] } {
+  const headers: Array<[string, string]> = [];
+  const errors: string[] = [];
+  lines(text).forEach((line, index) => {
+    if (line.trim() === "") return;
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? "" : line.slice(0, colon).trim();
+    if (colon < 0 || name === "") {
+      errors.push(`Header line ${index + 1} is not "Name: value": "${line}"`);
+      return;
+    }
+    // RFC 9110 token characters only (no spaces, no separators).
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      errors.push(`Header line ${index + 1}: "${name}" is not a valid header name`);
+      return;
+    }
+    headers.push([name, line.slice(colon + 1).trim()]);
+  });
+  return { headers, errors };
+}
+
+/** An http(s) URL, or why it is not one. */
+function checkUrl(url: string): string | null {
+  if (url === "") return "Give the server's URL.";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not a valid URL.`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return `The URL must start with http:// or https:// (not ${parsed.protocol}).`;
+  }
+  return null;
+}
+
 export function formFromEntry(entry: ServerEntry): ServerFormValues {
+  const target = entry.target;
+  if (target.transport === "http") {
+    return {
+      ...emptyForm,
+      name: entry.name,
+      transport: "http",
+      url: target.url,
+      headers: target.headers.map(([k, v]) => `${k}: ${v}`).join("\n"),
+      mode: target.mode,
+    };
+  }
   return {
+    ...emptyForm,
     name: entry.name,
-    command: entry.target.command,
-    args: entry.target.args.join("\n"),
-    env: entry.target.env.map(([k, v]) => `${k}=${v}`).join("\n"),
-    cwd: entry.target.cwd ?? "",
+    transport: "stdio",
+    command: target.command,
+    args: target.args.join("\n"),
+    env: target.env.map(([k, v]) => `${k}=${v}`).join("\n"),
+    cwd: target.cwd ?? "",
   };
 }
 
@@ -58,19 +144,23 @@ export function entryFromForm(
 ): { entry: ServerEntry; errors: [] } | { entry: null; errors: string[] } {
   const errors: string[] = [];
   const name = values.name.trim();
-  const command = values.command.trim();
   if (name === "") errors.push("Give the server a name.");
-  if (command === "") errors.push("Give the command that starts the server.");
-  const { env, errors: envErrors } = parseEnv(values.env);
-  errors.push(...envErrors);
+  let target: ServerTarget;
+  if (values.transport === "http") {
+    const url = values.url.trim();
+    const urlError = checkUrl(url);
+    if (urlError) errors.push(urlError);
+    const { headers, errors: headerErrors } = parseHeaders(values.headers);
+    errors.push(...headerErrors);
+    target = { transport: "http", url, headers, mode: values.mode };
+  } else {
+    const command = values.command.trim();
+    if (command === "") errors.push("Give the command that starts the server.");
+    const { env, errors: envErrors } = parseEnv(values.env);
+    errors.push(...envErrors);
+    const cwd = values.cwd.trim();
+    target = { transport: "stdio", command, args: parseArgs(values.args), env, cwd: cwd === "" ? null : cwd };
+  }
   if (errors.length > 0) return { entry: null, errors };
-  const cwd = values.cwd.trim();
-  return {
-    entry: {
-      id,
-      name,
-      target: { command, args: parseArgs(values.args), env, cwd: cwd === "" ? null : cwd },
-    },
-    errors: [],
-  };
+  return { entry: { id, name, target }, errors: [] };
 }

@@ -36,6 +36,17 @@ export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFoll
     if (follow && element) element.scrollTop = element.scrollHeight;
   }, [follow, view.count]);
 
+  // Bring a selected frame into view once (e.g. one picked from the Network tab), unless the
+  // list is following the newest frame.
+  const scrolledTo = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (selectedSeq === null || follow || scrolledTo.current === selectedSeq) return;
+    const index = view.indexOfSeq(selectedSeq);
+    if (index < 0) return;
+    scrolledTo.current = selectedSeq;
+    virtualizer.scrollToIndex(index, { align: "auto" });
+  }, [selectedSeq, follow, view, virtualizer]);
+
   // Keep the column titles over their columns when the list shows a classic scrollbar.
   useLayoutEffect(() => {
     const element = scrollRef.current;

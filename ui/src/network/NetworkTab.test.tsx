@@ -1,0 +1,60 @@
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ServerTarget } from "../bindings/ServerTarget";
+import { store, useServer } from "../store";
+import { NetworkTab } from "./NetworkTab";
+import { exchange } from "./testExchanges";
+
+afterEach(cleanup);
+
+const http: ServerTarget = { transport: "http", url: "https://example.com/mcp", headers: [], mode: "auto" };
+const stdio: ServerTarget = { transport: "stdio", command: "demo", args: [], env: [], cwd: null };
+
+function Harness({ id, target }: { id: string; target: ServerTarget }) {
+  const server = useServer(id);
+  return server ? <NetworkTab server={server} target={target} /> : null;
+}
+
+describe("NetworkTab", () => {
+  it("lists exchanges and shows one's detail", () => {
+    act(() => {
+      store.applyEvents([
+        { type: "http", server_id: "net-1", exchange: exchange(1) },
+        {
+          type: "http",
+          server_id: "net-1",
+          exchange: exchange(2, { method: "GET", status: null, error: "connection refused", sent_frame: null }),
+        },
+      ]);
+    });
+    render(<Harness id="net-1" target={http} />);
+    expect(screen.getByTestId("network-count").textContent).toBe("2 exchanges");
+    const rows = screen.getAllByTestId("network-row");
+    expect(rows.map((r) => [r.dataset.seq, r.dataset.method, r.dataset.status])).toEqual([
+      ["1", "POST", "200"],
+      ["2", "GET", "failed"],
+    ]);
+    expect(rows[1]!.textContent).toContain("failed: connection refused");
+    expect(rows[0]!.textContent).toContain("/mcp?x=1");
+    expect(rows[0]!.textContent).toContain("12.3 ms");
+
+    fireEvent.click(rows[0]!);
+    const detail = screen.getByTestId("exchange-detail");
+    expect(detail.textContent).toContain("https://example.com/mcp?x=1");
+    expect(screen.getByTestId("exchange-request-headers").textContent).toContain("[redacted]");
+    expect(screen.getByTestId("exchange-response-headers").textContent).toContain("text/event-stream");
+    expect(screen.getByTestId("exchange-frame").textContent).toBe("carried frame #1");
+
+    fireEvent.click(screen.getByTestId("exchange-frame"));
+    const server = store.getState().servers["net-1"]!;
+    expect(server.tab).toBe("traffic");
+    expect(server.trafficView.selectedSeq).toBe(1);
+  });
+
+  it("says a stdio server has no HTTP", () => {
+    act(() => store.updateServer("net-2", (s) => s));
+    render(<Harness id="net-2" target={stdio} />);
+    expect(screen.getByText("No HTTP: this server speaks over stdio.")).toBeTruthy();
+    expect(screen.getByTestId("network-count").textContent).toBe("0 exchanges");
+  });
+});

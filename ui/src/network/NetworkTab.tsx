@@ -1,0 +1,135 @@
+import { useLayoutEffect, useMemo, useRef } from "react";
+import type { HttpExchange } from "../bindings/HttpExchange";
+import type { ServerTarget } from "../bindings/ServerTarget";
+import { selectExchange, showFrame } from "../actions";
+import { EmptyState } from "../common/EmptyState";
+import { formatLatency, formatTime, plural } from "../format";
+import { useStore, type ServerState } from "../store";
+import { statusClass, statusLabel, urlPath } from "./describe";
+import { ExchangeDetail } from "./ExchangeDetail";
+import type { NetworkLog } from "./log";
+
+/** The tab draws at most this many of the newest exchanges. */
+const SHOWN = 2_000;
+
+function tail(log: NetworkLog, _version: number): HttpExchange[] {
+  return log.exchanges.slice(-SHOWN);
+}
+
+/** The HTTP requests under the JSON-RPC, newest at the bottom, with one's detail beside them. */
+export function NetworkTab({ server, target }: { server: ServerState; target: ServerTarget }) {
+  const { id } = server;
+  const log = server.network;
+  // The log is appended in place: its version is what changes.
+  const version = useStore((s) => s.servers[id]?.network.version ?? 0);
+  const shown = useMemo(() => tail(log, version), [log, version]);
+  const total = log.exchanges.length;
+  const selectedSeq = server.networkView.selectedSeq;
+  const selected = selectedSeq === null ? undefined : log.get(selectedSeq);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+  }, [shown]);
+
+  const onScroll = () => {
+    const element = scrollRef.current;
+    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
+  };
+
+  const stdio = target.transport === "stdio";
+  return (
+    <div className="network">
+      <div className="filter-bar">
+        {!stdio && <span className="mono network-base" title={target.url}>{target.url}</span>}
+        <span className="spacer" />
+        <span className="count-text" data-testid="network-count">
+          {plural(total, "exchange")}
+        </span>
+      </div>
+      {stdio && total === 0 ? (
+        <EmptyState>No HTTP: this server speaks over stdio.</EmptyState>
+      ) : (
+        <div className={`traffic-split${selected ? " with-detail" : ""}`}>
+          <div className="network-list" role="grid" aria-rowcount={total}>
+            <div className="network-row network-header" role="row">
+              <span className="col-seq">#</span>
+              <span className="col-time">Time</span>
+              <span className="col-http-method">Method</span>
+              <span className="col-status">Status</span>
+              <span className="col-path">Path</span>
+              <span className="col-duration">Duration</span>
+            </div>
+            <div className="network-scroll" ref={scrollRef} onScroll={onScroll}>
+              {total > shown.length && (
+                <div className="console-hidden">
+                  {(total - shown.length).toLocaleString("en-US")} older exchanges are not shown.
+                </div>
+              )}
+              {shown.length === 0 ? (
+                <EmptyState>
+                  {server.status.state === "ready" || server.status.state === "connecting"
+                    ? "No HTTP exchanges yet."
+                    : "Connect to the server to see its HTTP requests."}
+                </EmptyState>
+              ) : (
+                shown.map((exchange) => (
+                  <NetworkRow
+                    key={exchange.seq}
+                    exchange={exchange}
+                    selected={exchange.seq === selectedSeq}
+                    onSelect={() => selectExchange(id, exchange.seq)}
+                  />
+                ))
+              )}
+            </div>
+          </div>
+          {selected && (
+            <ExchangeDetail
+              key={selected.seq}
+              exchange={selected}
+              onClose={() => selectExchange(id, null)}
+              onShowFrame={(seq) => showFrame(id, seq)}
+            />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function NetworkRow({ exchange, selected, onSelect }: { exchange: HttpExchange; selected: boolean; onSelect: () => void }) {
+  const label = statusLabel(exchange);
+  const cls = statusClass(exchange.status);
+  return (
+    <div
+      className={`network-row${selected ? " selected" : ""}${exchange.status === null ? " failed" : ""}`}
+      role="row"
+      aria-selected={selected}
+      tabIndex={0}
+      data-testid="network-row"
+      data-seq={exchange.seq}
+      data-method={exchange.method}
+      data-status={label}
+      onClick={onSelect}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          onSelect();
+        }
+      }}
+      title={exchange.url}
+    >
+      <span className="col-seq">{exchange.seq}</span>
+      <span className="col-time">{formatTime(exchange.wall_us)}</span>
+      <span className="col-http-method">{exchange.method}</span>
+      <span className={`col-status http-status status-${cls}`} title={exchange.error ?? undefined}>
+        {exchange.status === null ? `failed${exchange.error ? `: ${exchange.error}` : ""}` : label}
+      </span>
+      <span className="col-path">{urlPath(exchange.url)}</span>
+      <span className="col-duration">{formatLatency(exchange.duration_us)}</span>
+    </div>
+  );
+}

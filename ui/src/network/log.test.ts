@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { statusClass, urlPath } from "./describe";
+import { NetworkLog } from "./log";
+import { exchange } from "./testExchanges";
+
+describe("NetworkLog", () => {
+  it("appends in place and skips exchanges it already holds", () => {
+    const log = new NetworkLog();
+    const array = log.exchanges;
+    expect(log.append([exchange(1), exchange(2)])).toBe(2);
+    expect(log.append([exchange(2), exchange(3)])).toBe(1);
+    expect(log.exchanges).toBe(array);
+    expect(log.exchanges.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(log.version).toBe(2);
+    expect(log.append([exchange(3)])).toBe(0);
+    expect(log.version).toBe(2);
+  });
+
+  it("merges a catch-up with live exchanges by seq", () => {
+    const log = new NetworkLog();
+    log.append([exchange(4), exchange(5)]);
+    expect(log.merge([1, 2, 3, 4].map((s) => exchange(s)))).toBe(3);
+    expect(log.exchanges.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(log.get(3)?.seq).toBe(3);
+    expect(log.get(9)).toBeUndefined();
+  });
+});
+
+describe("exchange display", () => {
+  it("colours statuses by class", () => {
+    expect(statusClass(null)).toBe("failed");
+    expect(statusClass(101)).toBe("informational");
+    expect(statusClass(202)).toBe("success");
+    expect(statusClass(307)).toBe("redirect");
+    expect(statusClass(404)).toBe("client-error");
+    expect(statusClass(503)).toBe("server-error");
+  });
+
+  it("shows the path and query of a URL", () => {
+    expect(urlPath("https://example.com/mcp?session=1")).toBe("/mcp?session=1");
+    expect(urlPath("https://example.com")).toBe("/");
+    expect(urlPath("not a url")).toBe("not a url");
+  });
+});
