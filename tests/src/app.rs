@@ -134,6 +134,16 @@ impl Harness {
 
     pub async fn shot(&mut self, what: &str) {
         self.step += 1;
+        // WebKit snapshots what was last painted: let two frames go by first, so the picture
+        // shows the state the test just checked.
+        let _ = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done()));",
+                vec![],
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         let png = self.client.screenshot().await.expect("screenshot");
         std::fs::write(self.shots.join(format!("{:02}-{what}.png", self.step)), png).unwrap();
     }

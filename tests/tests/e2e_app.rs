@@ -199,3 +199,80 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
         .await;
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    // The demo server over Streamable HTTP on a free port; it prints its URL first.
+    let mut demo = std::process::Command::new(periscope_tests::bin("periscope-demo-server"))
+        .args(["--http", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the demo server starts");
+    let mut url = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(demo.stdout.take().unwrap()),
+        &mut url,
+    )
+    .unwrap();
+    let url = url.trim().to_string();
+    let seeded = url.clone();
+    let mut h = Harness::start_with("remote-demo", move |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let catalog = serde_json::json!({"servers": [
+            {"id": "remote", "name": "Remote demo", "target": {"transport": "http", "url": seeded, "headers": [["X-Api-Key", "not-for-screens"]], "mode": "auto"}},
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+
+    h.click(r#"[data-testid="server-item"][data-server-id="remote"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.find(r#"[data-testid="server-item"][data-server-id="remote"][data-status="ready"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-tools"]"#).await;
+    h.click(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
+        .await;
+    h.type_into(r#"input[id$="add_a"]"#, "20").await;
+    h.type_into(r#"input[id$="add_b"]"#, "22").await;
+    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    let result = h
+        .find(r#"[data-testid="tool-result"][data-is-error="false"]"#)
+        .await;
+    assert!(result.text().await.unwrap().contains("42"));
+
+    h.click(r#"[data-testid="tab-network"]"#).await;
+    h.find(r#"[data-testid="network-row"][data-method="POST"][data-status="200"]"#)
+        .await;
+    let rows = h
+        .count(r#"[data-testid="network-row"][data-method="POST"]"#)
+        .await;
+    assert!(
+        rows >= 3,
+        "initialize, initialized and the call went as POSTs ({rows})"
+    );
+    h.click(r#"[data-testid="network-row"][data-method="POST"]"#)
+        .await;
+    let detail = h
+        .find(r#"[data-testid="exchange-detail"]"#)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(detail.contains(&url), "{detail}");
+    assert!(
+        detail.contains("[redacted]"),
+        "the API key header is redacted: {detail}"
+    );
+    assert!(
+        !detail.contains("not-for-screens"),
+        "a secret reached the screen"
+    );
+    h.shot("network").await;
+    h.stop().await;
+    let _ = demo.kill();
+    let _ = demo.wait();
+}

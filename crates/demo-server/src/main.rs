@@ -2,7 +2,8 @@
 //!
 //! This file handles the command line, logging and the transport; the MCP
 //! behaviour lives in [`server::DemoServer`] and is transport-independent.
-//! stdout carries the protocol, so everything else is logged to stderr.
+//! Over stdio, stdout carries the protocol; over HTTP it carries only the
+//! server's URL. Everything else is logged to stderr.
 
 // Sampling, roots and logging are deprecated by SEP-2577 in rmcp 3.x, but
 // they are part of every protocol revision this server speaks (2024-11-05 to
@@ -11,6 +12,9 @@
 
 #[cfg(test)]
 mod e2e_tests;
+mod http;
+#[cfg(test)]
+mod http_tests;
 mod media;
 mod prompts;
 mod resources;
@@ -18,14 +22,17 @@ mod server;
 mod stdio;
 mod tools;
 
-use std::{process::ExitCode, time::Duration};
+use std::{io::Write, process::ExitCode, time::Duration};
 
 use clap::{Parser, ValueEnum};
 use rmcp::{ServiceExt, service::ServerInitializeError};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
-use crate::server::DemoServer;
+use crate::{
+    http::{HttpMode, HttpServer},
+    server::DemoServer,
+};
 
 /// Demo MCP server that exercises every client-facing MCP feature.
 #[derive(Debug, Parser)]
@@ -33,13 +40,25 @@ use crate::server::DemoServer;
     name = "periscope-demo-server",
     version,
     after_help = "With no arguments the server speaks MCP over stdio (newline-delimited JSON-RPC \
-                  on stdin/stdout) and exits when stdin closes. Logs go to stderr; set RUST_LOG \
+                  on stdin/stdout) and exits when stdin closes. With --http it serves MCP over \
+                  HTTP instead, prints \"listening on URL\" on stderr and the URL alone on \
+                  stdout, and runs until SIGTERM or Ctrl-C. Logs go to stderr; set RUST_LOG \
                   (default \"info,rmcp=warn\") to change their verbosity."
 )]
 struct Cli {
-    /// Transport to serve MCP over.
-    #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+    /// Transport to serve MCP over (without --http).
+    #[arg(long, value_enum, default_value_t = Transport::Stdio, conflicts_with = "http")]
     transport: Transport,
+
+    /// Serve MCP over HTTP on this address instead of stdio: Streamable HTTP
+    /// at /mcp (port 0 picks a free port).
+    #[arg(long, value_name = "HOST:PORT")]
+    http: Option<String>,
+
+    /// With --http: serve the legacy HTTP+SSE transport (protocol 2024-11-05)
+    /// at /sse and /message instead of Streamable HTTP.
+    #[arg(long, requires = "http")]
+    sse: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -63,6 +82,14 @@ fn main() -> ExitCode {
         }
     };
     let code = runtime.block_on(async {
+        if let Some(addr) = &cli.http {
+            let mode = if cli.sse {
+                HttpMode::LegacySse
+            } else {
+                HttpMode::Streamable
+            };
+            return serve_http(addr, mode).await;
+        }
         tokio::select! {
             code = run(cli.transport) => code,
             () = shutdown_signal() => {
@@ -120,6 +147,42 @@ async fn serve_stdio() -> ExitCode {
         }
         Err(error) => {
             tracing::error!(%error, "the MCP service task failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves MCP over HTTP on `addr` until SIGTERM / Ctrl-C.
+async fn serve_http(addr: &str, mode: HttpMode) -> ExitCode {
+    let server = match HttpServer::bind(addr, mode).await {
+        Ok(server) => server,
+        Err(error) => {
+            tracing::error!(%error, addr, "cannot listen for HTTP");
+            return ExitCode::FAILURE;
+        }
+    };
+    let url = server.url();
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        ?mode,
+        "{} serving MCP over HTTP",
+        server::SERVER_NAME
+    );
+    // Both lines are a contract: tests and tools parse them.
+    eprintln!("listening on {url}");
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = writeln!(stdout, "{url}").and_then(|()| stdout.flush()) {
+        tracing::warn!(%error, "cannot write the URL to stdout");
+    }
+    drop(stdout);
+    let signal = async {
+        shutdown_signal().await;
+        tracing::info!("received a shutdown signal");
+    };
+    match server.run(signal).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "the HTTP server failed");
             ExitCode::FAILURE
         }
     }

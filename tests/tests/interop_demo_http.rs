@@ -1,0 +1,109 @@
+//! The `periscope` CLI against the demo server's own HTTP modes: Streamable HTTP at /mcp and
+//! the legacy HTTP+SSE transport at /sse (found by auto-detection).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+
+use periscope_tests::bin;
+
+struct Demo {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Demo {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn demo(extra: &[&str]) -> Demo {
+    let mut child = Command::new(bin("periscope-demo-server"))
+        .args(["--http", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the demo server starts");
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    Demo {
+        child,
+        url: url.trim().to_string(),
+    }
+}
+
+fn periscope(url: &str, args: &[&str]) -> Output {
+    Command::new(bin("periscope"))
+        .args(args)
+        .args(["--url", url])
+        .output()
+        .expect("periscope runs")
+}
+
+fn stdout_ok(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn streamable_http_carries_calls_progress_and_server_requests() {
+    let server = demo(&[]);
+    assert!(stdout_ok(&periscope(&server.url, &["tools", "list"])).contains("create_order("));
+    let sum = periscope(
+        &server.url,
+        &["tools", "call", "add", "-a", "a=20", "-a", "b=22"],
+    );
+    assert!(stdout_ok(&sum).contains("\"sum\": 42"));
+    let slow = periscope(
+        &server.url,
+        &[
+            "tools",
+            "call",
+            "slow_task",
+            "-a",
+            "steps=3",
+            "-a",
+            "step_ms=50",
+        ],
+    );
+    assert!(stdout_ok(&slow).contains("completed 3 steps"));
+    assert!(String::from_utf8_lossy(&slow.stderr).contains("[progress 3/3: step 3 of 3]"));
+    let sampled = periscope(
+        &server.url,
+        &[
+            "tools",
+            "call",
+            "sample",
+            "-a",
+            "prompt=hi",
+            "--sampling-reply",
+            "over http",
+        ],
+    );
+    assert!(stdout_ok(&sampled).contains("replied: over http"));
+}
+
+#[test]
+fn the_legacy_sse_mode_is_detected_and_works() {
+    let server = demo(&["--sse"]);
+    assert!(server.url.ends_with("/sse"), "{}", server.url);
+    let sum = periscope(
+        &server.url,
+        &["tools", "call", "add", "-a", "a=1", "-a", "b=2"],
+    );
+    assert!(stdout_ok(&sum).contains("\"sum\": 3"));
+    let roots = periscope(
+        &server.url,
+        &["tools", "call", "list_roots", "--root", "/tmp"],
+    );
+    assert!(stdout_ok(&roots).contains("file:///tmp"));
+}
