@@ -129,6 +129,12 @@ async fn run(cli: Cli, target: Target) -> Exit {
             for w in &identity.warnings {
                 eprintln!("periscope: warning: {w}");
             }
+            if identity.transport.contains("legacy") && !cli.quiet {
+                eprintln!(
+                    "periscope: the server speaks the legacy {} transport (2024-11-05)",
+                    identity.transport
+                );
+            }
             act(&cli, &session).await
         }
         Err(e) => {

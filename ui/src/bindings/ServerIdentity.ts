@@ -12,4 +12,8 @@ warnings: Array<string>,
 /**
  * From sending `initialize` to its response.
  */
-latency_us: number, };
+latency_us: number, 
+/**
+ * The transport the handshake went over (on HTTP, what auto-detection found).
+ */
+transport: string, };

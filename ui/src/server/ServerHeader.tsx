@@ -31,7 +31,9 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
         <h1>{entry.name}</h1>
         <div className="server-header-status">
           <StatusDot state={state} />
-          <span data-testid="status-text">{statusText(server, transportLabel(entry.target))}</span>
+          <span data-testid="status-text">
+            {statusText(server, server.identity?.transport ?? transportLabel(entry.target))}
+          </span>
         </div>
         <div className="server-header-command mono" title={targetLine(entry.target)}>
           {targetLine(entry.target)}

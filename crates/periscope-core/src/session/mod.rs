@@ -90,6 +90,8 @@ pub struct ServerIdentity {
     pub warnings: Vec<String>,
     /// From sending `initialize` to its response.
     pub latency_us: u64,
+    /// The transport the handshake went over (on HTTP, what auto-detection found).
+    pub transport: String,
 }
 
 /// A connection to one server. Dropping it kills the server; [`Session::close`] shuts it down
@@ -335,6 +337,7 @@ impl Session {
                 .map(str::to_string),
             warnings,
             latency_us,
+            transport: s.transport.name().await.to_string(),
         };
         *s.lock_identity() = Some(identity.clone());
         self.notify("notifications/initialized", None)

@@ -110,15 +110,6 @@ impl StreamableHttp {
         })
     }
 
-    /// The transport in use, for the user: "streamable HTTP" or "HTTP+SSE (legacy)".
-    pub async fn transport_name(&self) -> &'static str {
-        if self.legacy.lock().await.is_some() {
-            "HTTP+SSE (legacy)"
-        } else {
-            "streamable HTTP"
-        }
-    }
-
     async fn send_legacy(&self, frame: &Frame) -> Result<(), SendError> {
         let mut legacy = self.legacy.lock().await;
         if legacy.is_none() {
@@ -504,6 +495,14 @@ impl Transport for StreamableHttp {
         let shared = self.shared.clone();
         self.spawn(shared.read_response(response, seq, waiting));
         Ok(())
+    }
+
+    async fn name(&self) -> &'static str {
+        if self.legacy.lock().await.is_some() {
+            "HTTP+SSE (legacy)"
+        } else {
+            "Streamable HTTP"
+        }
     }
 
     async fn negotiated(&self, protocol_version: &str) {

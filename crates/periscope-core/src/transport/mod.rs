@@ -70,6 +70,11 @@ pub trait Transport: Send + Sync {
     /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
     /// standalone stream. Nothing to do for stdio.
     async fn negotiated(&self, _protocol_version: &str) {}
+    /// The transport in use, as the user should read it ("stdio", "Streamable HTTP",
+    /// "HTTP+SSE (legacy)").
+    async fn name(&self) -> &'static str {
+        "stdio"
+    }
     /// Ends the connection as the transport's spec says, and reports how it ended.
     async fn shutdown(&self) -> CloseReport;
 }
