@@ -172,3 +172,36 @@ async fn a_server_that_ignores_delete_does_not_hold_up_closing() {
     );
     assert!(report.reason.contains("did not answer DELETE"), "{report}");
 }
+
+#[tokio::test]
+async fn a_forgotten_session_is_replaced_by_a_new_handshake_and_the_call_goes_through() {
+    let server = start("expire-session");
+    let s = session(&server, Duration::from_secs(10)).await;
+    let mut events = s.subscribe();
+    assert_eq!(s.list_tools().await.unwrap().len(), 1);
+    let initializes = s
+        .traffic()
+        .frames()
+        .iter()
+        .filter(|f| matches!(&f.verdict, Verdict::Request { method, .. } if method == "initialize"))
+        .count();
+    assert_eq!(initializes, 2, "a second handshake started the new session");
+    let flagged = s
+        .traffic()
+        .flags()
+        .into_iter()
+        .find(|f| f.flag == Flag::SessionExpired)
+        .expect("the 404 is flagged");
+    let exchange = s
+        .traffic()
+        .exchanges()
+        .into_iter()
+        .find(|e| e.seq == flagged.seq)
+        .unwrap();
+    assert_eq!(exchange.status, Some(404));
+    let mut warned = false;
+    while let Ok(e) = events.try_recv() {
+        warned |= matches!(e, periscope_core::event::Event::Warning(w) if w.contains("404"));
+    }
+    assert!(warned, "the user is told");
+}

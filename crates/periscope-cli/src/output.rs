@@ -60,7 +60,8 @@ pub fn exit_for(e: &RequestError) -> Exit {
         RequestError::TimedOut { .. } => Exit::Timeout,
         RequestError::Closed { .. }
         | RequestError::Send { .. }
-        | RequestError::Transport { .. } => Exit::Connect,
+        | RequestError::Transport { .. }
+        | RequestError::SessionExpired { .. } => Exit::Connect,
         RequestError::Rpc { .. }
         | RequestError::Protocol { .. }
         | RequestError::Cancelled { .. } => Exit::Protocol,
@@ -252,6 +253,9 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         }
         Flag::UndeclaredCapability { method } => {
             format!("the server sent {method}, a capability Periscope did not declare")
+        }
+        Flag::SessionExpired => {
+            "the server forgot the HTTP session (404); a new session was started".to_string()
         }
         Flag::UnexpectedContentType { content_type } => {
             format!("an HTTP answer with content type {content_type:?}, not application/json")

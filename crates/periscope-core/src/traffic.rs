@@ -90,6 +90,9 @@ pub enum Flag {
     UndeclaredCapability { method: String },
     /// Bytes the user typed and sent as they were, which are not valid JSON-RPC.
     InvalidUserFrame,
+    /// The server forgot the HTTP session (404): Periscope started a new one here. Names the
+    /// exchange that got the 404.
+    SessionExpired,
     /// An HTTP body that came with a content type the transport does not allow.
     UnexpectedContentType { content_type: String },
 }

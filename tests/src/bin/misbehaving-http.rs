@@ -13,9 +13,12 @@
 //! - `reset`: 200 `text/event-stream`, half an event, then the connection is cut.
 //! - `endless`: 200 `text/event-stream` with keep-alive comments forever and no answer.
 //! - `ignore-delete`: everything works, but DELETE is never answered.
+//! - `expire-session`: the first `tools/list` gets 404, as if the server had forgotten the
+//!   session; everything after that works.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -130,8 +133,14 @@ fn serve(stream: TcpStream, mode: &str) -> std::io::Result<()> {
     }
 }
 
+/// Whether `expire-session` has forgotten the session once already.
+static EXPIRED: AtomicBool = AtomicBool::new(false);
+
 fn misbehave(out: &mut TcpStream, mode: &str, answer: &[u8]) -> std::io::Result<()> {
     match mode {
+        "expire-session" if !EXPIRED.swap(true, Ordering::SeqCst) => {
+            respond(out, "404 Not Found", "text/plain", b"no such session")
+        }
         "html" => respond(
             out,
             "200 OK",

@@ -5,4 +5,4 @@ import type { RequestId } from "./RequestId";
 /**
  * Something the session noticed about a frame after recording it.
  */
-export type Flag = { "kind": "unknown_response_id", id: RequestId | null, } | { "kind": "duplicate_response", id: RequestId, } | { "kind": "late_response", id: RequestId, gave_up: GaveUp, } | { "kind": "oversized", limit: number, } | { "kind": "unsupported_protocol_version", version: string, } | { "kind": "undeclared_capability", method: string, } | { "kind": "invalid_user_frame" } | { "kind": "unexpected_content_type", content_type: string, };
+export type Flag = { "kind": "unknown_response_id", id: RequestId | null, } | { "kind": "duplicate_response", id: RequestId, } | { "kind": "late_response", id: RequestId, gave_up: GaveUp, } | { "kind": "oversized", limit: number, } | { "kind": "unsupported_protocol_version", version: string, } | { "kind": "undeclared_capability", method: string, } | { "kind": "invalid_user_frame" } | { "kind": "session_expired" } | { "kind": "unexpected_content_type", content_type: string, };

@@ -21,6 +21,8 @@ export function describeFlag(flag: Flag): string {
       return `The server used ${flag.method}, a capability Periscope did not declare`;
     case "invalid_user_frame":
       return "Sent as typed, but not valid JSON-RPC";
+    case "session_expired":
+      return "The server forgot the HTTP session (404); Periscope started a new one";
     case "unexpected_content_type":
       return `Came over HTTP as ${flag.content_type}, not application/json`;
   }

@@ -54,6 +54,9 @@ pub enum RequestError {
         #[source]
         source: SendError,
     },
+    /// The HTTP server forgot our session (404); `exchange` is the seq of that answer.
+    #[error("{method}: the server no longer knows this session (HTTP 404)")]
+    SessionExpired { method: String, exchange: u64 },
     /// The transport could not deliver the answer (e.g. a broken HTTP stream).
     #[error("{method}: {reason}")]
     Transport { method: String, reason: String },

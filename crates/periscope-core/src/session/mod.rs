@@ -68,7 +68,7 @@ impl Default for SessionOptions {
 }
 
 /// Per-call options.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct CallOptions {
     /// Overrides [`SessionOptions::request_timeout`].
     pub timeout: Option<Duration>,
@@ -361,6 +361,21 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<Value, RequestError> {
+        let first = self
+            .request_with_seq(method, params.clone(), options.clone())
+            .await;
+        let Err(RequestError::SessionExpired { exchange, .. }) = first else {
+            return first.map(|(v, _)| v);
+        };
+        // The server forgot our HTTP session: start a new one, as the spec says, and send the
+        // request again, once. The record shows the 404, the flag, and the new handshake.
+        let s = &self.shared;
+        s.traffic.flag(exchange, Flag::SessionExpired);
+        let _ = s.events.send(Event::Warning(
+            "the server no longer knew the session (HTTP 404); Periscope started a new one".into(),
+        ));
+        s.transport.reset_session().await;
+        Box::pin(self.initialize()).await?;
         self.request_with_seq(method, params, options)
             .await
             .map(|(v, _)| v)
@@ -434,6 +449,10 @@ impl Session {
                 SendError::Http(reason) => RequestError::Transport {
                     method: method.into(),
                     reason,
+                },
+                SendError::SessionExpired { exchange } => RequestError::SessionExpired {
+                    method: method.into(),
+                    exchange,
                 },
                 source => RequestError::Send {
                     method: method.into(),

@@ -460,10 +460,7 @@ impl Transport for StreamableHttp {
                 .store(true, std::sync::atomic::Ordering::SeqCst);
         }
         if status == reqwest::StatusCode::NOT_FOUND && had_session {
-            return Err(SendError::Http(
-                "the server no longer knows this session (HTTP 404); reconnect to start a new one"
-                    .into(),
-            ));
+            return Err(SendError::SessionExpired { exchange: seq });
         }
         if !status.is_success() {
             let body = response.bytes().await.unwrap_or_default();
@@ -495,6 +492,14 @@ impl Transport for StreamableHttp {
         let shared = self.shared.clone();
         self.spawn(shared.read_response(response, seq, waiting));
         Ok(())
+    }
+
+    async fn reset_session(&self) {
+        *lock(&self.shared.session_id) = None;
+        *lock(&self.shared.protocol_version) = None;
+        for task in lock(&self.tasks).drain(..) {
+            task.abort(); // the old session's standalone stream
+        }
     }
 
     async fn name(&self) -> &'static str {

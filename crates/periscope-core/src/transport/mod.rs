@@ -59,6 +59,9 @@ pub enum SendError {
     /// The HTTP server refused or failed the request; the text says how.
     #[error("{0}")]
     Http(String),
+    /// The HTTP server answered 404 to a request carrying our session id: the session is gone.
+    #[error("the server no longer knows this session (HTTP 404)")]
+    SessionExpired { exchange: u64 },
 }
 
 /// The sending half of a connection. Receiving goes through the [`Inbound`] channel given at
@@ -70,6 +73,8 @@ pub trait Transport: Send + Sync {
     /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
     /// standalone stream. Nothing to do for stdio.
     async fn negotiated(&self, _protocol_version: &str) {}
+    /// Forgets the server's session (HTTP), so the next `initialize` starts a new one.
+    async fn reset_session(&self) {}
     /// The transport in use, as the user should read it ("stdio", "Streamable HTTP",
     /// "HTTP+SSE (legacy)").
     async fn name(&self) -> &'static str {
