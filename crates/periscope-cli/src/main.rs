@@ -318,6 +318,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                     output::preview(&frame.text_lossy(), 80)
                 );
             }
+            Event::Warning(text) => eprintln!("periscope: warning: {text}"),
             Event::FrameFlagged(record) => {
                 if let Some(text) = output::flag_text(&record.flag) {
                     eprintln!("periscope: warning: frame {}: {text}", record.seq);
