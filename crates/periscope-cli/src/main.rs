@@ -126,9 +126,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
     let printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
     let exit = match session.initialize().await {
         Ok(identity) => {
-            for w in &identity.warnings {
-                eprintln!("periscope: warning: {w}");
-            }
+            // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
             if identity.transport.contains("legacy") && !cli.quiet {
                 eprintln!(
                     "periscope: the server speaks the legacy {} transport (2024-11-05)",
