@@ -3,7 +3,9 @@
 
 pub mod app;
 
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
 
 /// The workspace's target directory for the current profile, where `cargo build --workspace
 /// --bins` puts every binary.
@@ -49,4 +51,36 @@ pub fn scratch_dir(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir is writable");
     dir
+}
+
+/// A server process that serves HTTP and printed its URL as its first stdout line; killed
+/// when dropped.
+pub struct HttpServerProcess {
+    pub child: Child,
+    pub url: String,
+}
+
+impl HttpServerProcess {
+    /// Starts `command` and waits for the URL it prints.
+    pub fn start(command: &mut Command) -> HttpServerProcess {
+        let mut child = command
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut url = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped"))
+            .read_line(&mut url)
+            .expect("the server prints its URL");
+        HttpServerProcess {
+            child,
+            url: url.trim().to_string(),
+        }
+    }
+}
+
+impl Drop for HttpServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -204,19 +204,12 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
 async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
     let _turn = ONE_AT_A_TIME.lock().await;
     // The demo server over Streamable HTTP on a free port; it prints its URL first.
-    let mut demo = std::process::Command::new(periscope_tests::bin("periscope-demo-server"))
-        .args(["--http", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the demo server starts");
-    let mut url = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(demo.stdout.take().unwrap()),
-        &mut url,
-    )
-    .unwrap();
-    let url = url.trim().to_string();
+    let demo = periscope_tests::HttpServerProcess::start(
+        std::process::Command::new(periscope_tests::bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0"])
+            .stderr(std::process::Stdio::null()),
+    );
+    let url = demo.url.clone();
     let seeded = url.clone();
     let mut h = Harness::start_with("remote-demo", move |data| {
         let dir = data.join("dev.periscope.app");
@@ -273,6 +266,5 @@ async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
     );
     h.shot("network").await;
     h.stop().await;
-    let _ = demo.kill();
-    let _ = demo.wait();
+    drop(demo);
 }

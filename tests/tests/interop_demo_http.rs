@@ -1,39 +1,17 @@
 //! The `periscope` CLI against the demo server's own HTTP modes: Streamable HTTP at /mcp and
 //! the legacy HTTP+SSE transport at /sse (found by auto-detection).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 
-use periscope_tests::bin;
+use periscope_tests::{HttpServerProcess, bin};
 
-struct Demo {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Demo {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn demo(extra: &[&str]) -> Demo {
-    let mut child = Command::new(bin("periscope-demo-server"))
-        .args(["--http", "127.0.0.1:0"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the demo server starts");
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    Demo {
-        child,
-        url: url.trim().to_string(),
-    }
+fn demo(extra: &[&str]) -> HttpServerProcess {
+    HttpServerProcess::start(
+        Command::new(bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0"])
+            .args(extra)
+            .stderr(Stdio::null()),
+    )
 }
 
 fn periscope(url: &str, args: &[&str]) -> Output {

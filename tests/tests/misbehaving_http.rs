@@ -2,8 +2,7 @@
 //! ends in a clear error or a flag, the record keeps what arrived, and the session goes on
 //! where the case allows.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use periscope_core::config::HttpTarget;
@@ -11,37 +10,13 @@ use periscope_core::session::{RequestError, Session, SessionOptions};
 use periscope_core::traffic::Flag;
 use periscope_core::transport::http::HttpMode;
 use periscope_core::wire::{Direction, Verdict};
-use periscope_tests::bin;
+use periscope_tests::{HttpServerProcess, bin};
 
-struct Server {
-    child: Child,
-    url: String,
+fn start(mode: &str) -> HttpServerProcess {
+    HttpServerProcess::start(Command::new(bin("misbehaving-http")).arg(mode))
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(mode: &str) -> Server {
-    let mut child = Command::new(bin("misbehaving-http"))
-        .arg(mode)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("fixture starts");
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    Server {
-        child,
-        url: url.trim().to_string(),
-    }
-}
-
-async fn session(server: &Server, timeout: Duration) -> Session {
+async fn session(server: &HttpServerProcess, timeout: Duration) -> Session {
     let options = SessionOptions {
         request_timeout: timeout,
         ..SessionOptions::default()
