@@ -153,6 +153,14 @@ enum Reply {
     Undeliverable(String),
 }
 
+/// What every transport starts with: the event bus, the record, and the frame channel.
+type Plumbing = (
+    broadcast::Sender<Event>,
+    Arc<Traffic>,
+    mpsc::Sender<Inbound>,
+    mpsc::Receiver<Inbound>,
+);
+
 /// A raw send's outcome: the frame as recorded and the responses to any requests it held.
 #[derive(Debug)]
 pub struct RawExchange {
@@ -187,17 +195,7 @@ impl Session {
         options: SessionOptions,
         record: Option<&std::path::Path>,
     ) -> Result<Session, ConnectError> {
-        let (events, _) = broadcast::channel(8192);
-        let traffic = Arc::new(Traffic::new(events.clone()));
-        if let Some(path) = record {
-            traffic
-                .record_to(path, target.redacted())
-                .map_err(|source| SpawnError {
-                    command: format!("(record file {})", path.display()),
-                    source,
-                })?;
-        }
-        let (inbound_tx, inbound_rx) = mpsc::channel(1024);
+        let (events, traffic, inbound_tx, inbound_rx) = Self::record(record, target.redacted())?;
         let transport =
             StdioTransport::spawn(target, options.stdio.clone(), traffic.clone(), inbound_tx)?;
         Ok(Self::start(
@@ -217,17 +215,7 @@ impl Session {
         options: SessionOptions,
         record: Option<&std::path::Path>,
     ) -> Result<Session, ConnectError> {
-        let (events, _) = broadcast::channel(8192);
-        let traffic = Arc::new(Traffic::new(events.clone()));
-        if let Some(path) = record {
-            traffic
-                .record_to(path, target.redacted())
-                .map_err(|source| SpawnError {
-                    command: format!("(record file {})", path.display()),
-                    source,
-                })?;
-        }
-        let (inbound_tx, inbound_rx) = mpsc::channel(1024);
+        let (events, traffic, inbound_tx, inbound_rx) = Self::record(record, target.redacted())?;
         let transport = StreamableHttp::open(
             target,
             traffic.clone(),
@@ -242,6 +230,23 @@ impl Session {
             options,
             inbound_rx,
         ))
+    }
+
+    /// The event bus, the record (written to `record` from the first byte on, if given) and
+    /// the channel a transport hands frames to: what every transport starts with.
+    fn record(record: Option<&std::path::Path>, target: Value) -> Result<Plumbing, ConnectError> {
+        let (events, _) = broadcast::channel(8192);
+        let traffic = Arc::new(Traffic::new(events.clone()));
+        if let Some(path) = record {
+            traffic
+                .record_to(path, target)
+                .map_err(|source| SpawnError {
+                    command: format!("(record file {})", path.display()),
+                    source,
+                })?;
+        }
+        let (inbound_tx, inbound_rx) = mpsc::channel(1024);
+        Ok((events, traffic, inbound_tx, inbound_rx))
     }
 
     fn start(
