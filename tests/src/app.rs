@@ -180,6 +180,11 @@ impl Harness {
         self.find(css).await.send_keys(text).await.expect("typing");
     }
 
+    /// Waits for `css`, then returns its text.
+    pub async fn text(&self, css: &str) -> String {
+        self.find(css).await.text().await.expect("element text")
+    }
+
     pub async fn count(&self, css: &str) -> usize {
         self.client.find_all(Locator::Css(css)).await.unwrap().len()
     }

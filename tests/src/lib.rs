@@ -5,7 +5,7 @@ pub mod app;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The workspace's target directory for the current profile, where `cargo build --workspace
 /// --bins` puts every binary.
@@ -83,4 +83,24 @@ impl Drop for HttpServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `periscope ARGS --url URL` (30 s per response at most).
+pub fn periscope_at(url: &str, args: &[&str]) -> Output {
+    Command::new(bin("periscope"))
+        .args(args)
+        .args(["--url", url, "--timeout", "30"])
+        .output()
+        .expect("periscope runs")
+}
+
+/// The stdout of a command that must have exited 0 (its stderr is shown if it did not).
+pub fn stdout_of_success(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

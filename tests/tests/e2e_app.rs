@@ -104,12 +104,7 @@ async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usab
     h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-name="Broken"][data-status="failed"]"#)
         .await;
-    let error = h
-        .find(r#"[data-testid="connection-error"]"#)
-        .await
-        .text()
-        .await
-        .unwrap();
+    let error = h.text(r#"[data-testid="connection-error"]"#).await;
     assert!(error.contains("exited with status 4"), "{error}");
     assert!(error.contains("fatal: no config file"), "{error}");
     h.shot("failed-server").await;
@@ -151,11 +146,8 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
     let deadline = Instant::now() + WAIT;
     loop {
         let count = h
-            .find(r#"[data-testid="traffic-count"]"#)
+            .text(r#"[data-testid="traffic-count"]"#)
             .await
-            .text()
-            .await
-            .unwrap()
             .replace(',', ""); // the UI groups digits
         if count.contains("20003 of 20003") {
             break;
@@ -181,12 +173,7 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
     h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-id="dies"][data-status="failed"]"#)
         .await;
-    let error = h
-        .find(r#"[data-testid="connection-error"]"#)
-        .await
-        .text()
-        .await
-        .unwrap();
+    let error = h.text(r#"[data-testid="connection-error"]"#).await;
     assert!(error.contains("exited with status 3"), "{error}");
     assert!(error.contains("out of cheese"), "{error}");
     h.shot("server-died").await;
@@ -249,12 +236,7 @@ async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
     );
     h.click(r#"[data-testid="network-row"][data-method="POST"]"#)
         .await;
-    let detail = h
-        .find(r#"[data-testid="exchange-detail"]"#)
-        .await
-        .text()
-        .await
-        .unwrap();
+    let detail = h.text(r#"[data-testid="exchange-detail"]"#).await;
     assert!(detail.contains(&url), "{detail}");
     assert!(
         detail.contains("[redacted]"),

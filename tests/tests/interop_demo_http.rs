@@ -1,9 +1,9 @@
 //! The `periscope` CLI against the demo server's own HTTP modes: Streamable HTTP at /mcp and
 //! the legacy HTTP+SSE transport at /sse (found by auto-detection).
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use periscope_tests::{HttpServerProcess, bin};
+use periscope_tests::{HttpServerProcess, bin, periscope_at, stdout_of_success};
 
 fn demo(extra: &[&str]) -> HttpServerProcess {
     HttpServerProcess::start(
@@ -14,34 +14,18 @@ fn demo(extra: &[&str]) -> HttpServerProcess {
     )
 }
 
-fn periscope(url: &str, args: &[&str]) -> Output {
-    Command::new(bin("periscope"))
-        .args(args)
-        .args(["--url", url])
-        .output()
-        .expect("periscope runs")
-}
-
-fn stdout_ok(out: &Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn streamable_http_carries_calls_progress_and_server_requests() {
     let server = demo(&[]);
-    assert!(stdout_ok(&periscope(&server.url, &["tools", "list"])).contains("create_order("));
-    let sum = periscope(
+    assert!(
+        stdout_of_success(&periscope_at(&server.url, &["tools", "list"])).contains("create_order(")
+    );
+    let sum = periscope_at(
         &server.url,
         &["tools", "call", "add", "-a", "a=20", "-a", "b=22"],
     );
-    assert!(stdout_ok(&sum).contains("\"sum\": 42"));
-    let slow = periscope(
+    assert!(stdout_of_success(&sum).contains("\"sum\": 42"));
+    let slow = periscope_at(
         &server.url,
         &[
             "tools",
@@ -53,9 +37,9 @@ fn streamable_http_carries_calls_progress_and_server_requests() {
             "step_ms=50",
         ],
     );
-    assert!(stdout_ok(&slow).contains("completed 3 steps"));
+    assert!(stdout_of_success(&slow).contains("completed 3 steps"));
     assert!(String::from_utf8_lossy(&slow.stderr).contains("[progress 3/3: step 3 of 3]"));
-    let sampled = periscope(
+    let sampled = periscope_at(
         &server.url,
         &[
             "tools",
@@ -67,21 +51,21 @@ fn streamable_http_carries_calls_progress_and_server_requests() {
             "over http",
         ],
     );
-    assert!(stdout_ok(&sampled).contains("replied: over http"));
+    assert!(stdout_of_success(&sampled).contains("replied: over http"));
 }
 
 #[test]
 fn the_legacy_sse_mode_is_detected_and_works() {
     let server = demo(&["--sse"]);
     assert!(server.url.ends_with("/sse"), "{}", server.url);
-    let sum = periscope(
+    let sum = periscope_at(
         &server.url,
         &["tools", "call", "add", "-a", "a=1", "-a", "b=2"],
     );
-    assert!(stdout_ok(&sum).contains("\"sum\": 3"));
-    let roots = periscope(
+    assert!(stdout_of_success(&sum).contains("\"sum\": 3"));
+    let roots = periscope_at(
         &server.url,
         &["tools", "call", "list_roots", "--root", "/tmp"],
     );
-    assert!(stdout_ok(&roots).contains("file:///tmp"));
+    assert!(stdout_of_success(&roots).contains("file:///tmp"));
 }

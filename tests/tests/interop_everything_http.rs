@@ -3,9 +3,9 @@
 //! and the record holds every HTTP exchange.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 
-use periscope_tests::{bin, scratch_dir, server_everything};
+use periscope_tests::{periscope_at, scratch_dir, server_everything, stdout_of_success};
 use serde_json::Value;
 
 struct Everything {
@@ -62,45 +62,31 @@ fn start_everything_in(mode: &str, path: &str) -> Everything {
     }
 }
 
-fn periscope(url: &str, args: &[&str]) -> Output {
-    Command::new(bin("periscope"))
-        .args(args)
-        .args(["--url", url, "--timeout", "30"])
-        .output()
-        .expect("periscope runs")
-}
-
-fn ok(out: &Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn tools_resources_and_prompts_work_over_streamable_http() {
     let server = start_everything();
-    assert!(ok(&periscope(&server.url, &["tools", "list"])).contains("echo(message)"));
+    assert!(
+        stdout_of_success(&periscope_at(&server.url, &["tools", "list"])).contains("echo(message)")
+    );
     assert_eq!(
-        ok(&periscope(
+        stdout_of_success(&periscope_at(
             &server.url,
             &["tools", "call", "echo", "-a", "message=over http"]
         ))
         .trim(),
         "Echo: over http"
     );
-    let resources: Value = serde_json::from_str(&ok(&periscope(
+    let resources: Value = serde_json::from_str(&stdout_of_success(&periscope_at(
         &server.url,
         &["resources", "list", "--format", "json"],
     )))
     .unwrap();
     let uri = resources[0]["uri"].as_str().unwrap().to_string();
-    assert!(!ok(&periscope(&server.url, &["resources", "read", &uri])).is_empty());
     assert!(
-        ok(&periscope(
+        !stdout_of_success(&periscope_at(&server.url, &["resources", "read", &uri])).is_empty()
+    );
+    assert!(
+        stdout_of_success(&periscope_at(
             &server.url,
             &["prompts", "get", "args-prompt", "-a", "city=Porto"]
         ))
@@ -111,7 +97,7 @@ fn tools_resources_and_prompts_work_over_streamable_http() {
 #[test]
 fn progress_streams_over_sse_before_the_result() {
     let server = start_everything();
-    let out = periscope(
+    let out = periscope_at(
         &server.url,
         &[
             "tools",
@@ -123,7 +109,7 @@ fn progress_streams_over_sse_before_the_result() {
             "steps=3",
         ],
     );
-    assert!(ok(&out).contains("Long running operation completed"));
+    assert!(stdout_of_success(&out).contains("Long running operation completed"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("[progress 1/3]"), "{err}");
     assert!(err.contains("[progress 3/3]"), "{err}");
@@ -134,7 +120,7 @@ fn the_record_holds_each_http_exchange_with_session_and_version_headers_and_a_fi
     let server = start_everything();
     let dir = scratch_dir("http-record");
     let record = dir.join("http.jsonl");
-    ok(&periscope(
+    stdout_of_success(&periscope_at(
         &server.url,
         &[
             "ping",
@@ -216,7 +202,7 @@ fn an_unreachable_url_exits_3_and_says_why() {
         .local_addr()
         .unwrap()
         .port();
-    let out = periscope(&format!("http://127.0.0.1:{port}/mcp"), &["tools", "list"]);
+    let out = periscope_at(&format!("http://127.0.0.1:{port}/mcp"), &["tools", "list"]);
     assert_eq!(out.status.code(), Some(3));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("POST http://127.0.0.1:"), "{err}");
@@ -228,7 +214,7 @@ fn a_legacy_sse_server_is_detected_and_spoken_to() {
     let server = start_everything_in("sse", "/sse");
     let dir = scratch_dir("legacy-record");
     let record = dir.join("legacy.jsonl");
-    let out = periscope(
+    let out = periscope_at(
         &server.url,
         &[
             "tools",
@@ -240,7 +226,7 @@ fn a_legacy_sse_server_is_detected_and_spoken_to() {
             record.to_str().unwrap(),
         ],
     );
-    assert_eq!(ok(&out).trim(), "Echo: old school");
+    assert_eq!(stdout_of_success(&out).trim(), "Echo: old school");
     let lines: Vec<Value> = std::fs::read_to_string(&record)
         .unwrap()
         .lines()
@@ -264,10 +250,10 @@ fn a_legacy_sse_server_is_detected_and_spoken_to() {
     assert!(http[2].1.contains("/message?sessionId="), "{http:?}");
     assert_eq!(http[2].2, 202);
 
-    let forced = periscope(&server.url, &["tools", "list", "--transport", "sse"]);
-    assert!(ok(&forced).contains("echo(message)"));
+    let forced = periscope_at(&server.url, &["tools", "list", "--transport", "sse"]);
+    assert!(stdout_of_success(&forced).contains("echo(message)"));
 
-    let wrong = periscope(&server.url, &["tools", "list", "--transport", "streamable"]);
+    let wrong = periscope_at(&server.url, &["tools", "list", "--transport", "streamable"]);
     assert_eq!(wrong.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("HTTP 404"));
 }
