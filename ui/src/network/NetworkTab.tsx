@@ -54,7 +54,7 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
       ) : (
         <div className={`traffic-split${selected ? " with-detail" : ""}`}>
           <div className="network-list" role="grid" aria-rowcount={total}>
-            <div className="network-row network-header" role="row">
+            <div className="log-row log-header network-row network-header" role="row">
               <span className="col-seq">#</span>
               <span className="col-time">Time</span>
               <span className="col-http-method">Method</span>
@@ -105,7 +105,7 @@ function NetworkRow({ exchange, selected, onSelect }: { exchange: HttpExchange; 
   const cls = statusClass(exchange.status);
   return (
     <div
-      className={`network-row${selected ? " selected" : ""}${exchange.status === null ? " failed" : ""}`}
+      className={`log-row network-row${selected ? " selected" : ""}${exchange.status === null ? " failed" : ""}`}
       role="row"
       aria-selected={selected}
       tabIndex={0}

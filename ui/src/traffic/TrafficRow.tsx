@@ -23,7 +23,7 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, selected, top, 
   ];
   return (
     <div
-      className={`traffic-row kind-${row.kind}${selected ? " selected" : ""}${warnings.length ? " warned" : ""}`}
+      className={`log-row traffic-row kind-${row.kind}${selected ? " selected" : ""}${warnings.length ? " warned" : ""}`}
       style={{ transform: `translateY(${top}px)`, height }}
       role="row"
       aria-selected={selected}
@@ -62,7 +62,7 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, selected, top, 
 /** The list's column titles, aligned with the rows. */
 export function TrafficHeader({ ref }: { ref?: Ref<HTMLDivElement> }) {
   return (
-    <div className="traffic-row traffic-header" role="row" ref={ref}>
+    <div className="log-row log-header traffic-row traffic-header" role="row" ref={ref}>
       <span className="col-seq">#</span>
       <span className="col-dir" />
       <span className="col-time">Time</span>
