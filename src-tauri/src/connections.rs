@@ -23,6 +23,9 @@ const STDERR_TAIL: usize = 10;
 pub struct AppState {
     catalog: Mutex<Vec<ServerEntry>>,
     conns: Mutex<HashMap<String, Arc<Conn>>>,
+    /// One connect at a time per server: a second click (or the first-launch connect racing a
+    /// user's) waits for the attempt in flight instead of spawning a second server.
+    connecting: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     pub hub: EventHub,
 }
 
@@ -85,9 +88,49 @@ impl AppState {
         });
     }
 
+    fn connect_lock(&self, server_id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.connecting)
+            .entry(server_id.into())
+            .or_default()
+            .clone()
+    }
+
+    /// The identity of a ready connection, if there is one.
+    fn ready_identity(&self, server_id: &str) -> Option<ServerIdentity> {
+        let conn = lock(&self.conns).get(server_id).cloned()?;
+        let ready = matches!(*lock(&conn.status), ConnectionStatus::Ready { .. });
+        if ready {
+            lock(&conn.identity).clone()
+        } else {
+            None
+        }
+    }
+
     /// Starts the server and performs the handshake. A connection already open is closed first
-    /// (reconnect).
+    /// (reconnect). If another connect to this server is in flight, waits for it and returns
+    /// its result when it succeeded, rather than starting the server twice.
     pub async fn connect(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let gate = self.connect_lock(server_id);
+        let in_flight = gate.try_lock().is_err();
+        let _turn = gate.lock().await;
+        if in_flight && let Some(identity) = self.ready_identity(server_id) {
+            return Ok(identity);
+        }
+        self.connect_now(server_id).await
+    }
+
+    /// Connects unless the server already has a connection in any state (the first-launch
+    /// connect must not undo what the user did meanwhile).
+    pub async fn connect_if_idle(&self, server_id: &str) -> Result<(), String> {
+        let gate = self.connect_lock(server_id);
+        let _turn = gate.lock().await;
+        if lock(&self.conns).contains_key(server_id) {
+            return Ok(());
+        }
+        self.connect_now(server_id).await.map(|_| ())
+    }
+
+    async fn connect_now(&self, server_id: &str) -> Result<ServerIdentity, String> {
         let entry = self
             .catalog()
             .into_iter()

@@ -26,7 +26,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
                 let handle = app.handle().clone();
                 tauri::async_runtime::spawn(async move {
                     let state = handle.state::<AppState>();
-                    let _ = state.connect(catalog::DEMO_ID).await;
+                    let _ = state.connect_if_idle(catalog::DEMO_ID).await;
                 });
             }
             Ok(())
