@@ -13,6 +13,7 @@
 pub mod config;
 pub mod event;
 pub mod features;
+pub mod host;
 pub mod protocol;
 pub mod session;
 pub mod traffic;

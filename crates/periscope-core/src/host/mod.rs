@@ -1,0 +1,86 @@
+//! What hosts need to answer the server's requests with a human in the loop: the view of a
+//! request waiting for the user, the user's answer, the checks on a requested elicitation form
+//! and the analysis of an elicitation URL. The engine side (dispatch) is in `session::handler`.
+
+pub mod form;
+pub mod urlcheck;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::wire::RequestId;
+pub use urlcheck::{UrlAnalysis, UrlWarning, UrlWarningKind, analyze_url};
+
+/// A server request waiting for the user's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct PendingAsk {
+    /// The host's handle for answering (not the JSON-RPC id).
+    pub ask_id: u64,
+    pub server_id: String,
+    /// The catalog name of the asking server, as the user knows it.
+    pub server_name: String,
+    /// The JSON-RPC id of the server's request.
+    pub request_id: RequestId,
+    pub received_wall_us: u64,
+    pub ask: Ask,
+}
+
+/// What the server asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Ask {
+    /// `elicitation/create` in form mode (or without a mode). The schema passed
+    /// [`form::check_schema`].
+    ElicitForm { message: String, schema: Value },
+    /// `elicitation/create` in URL mode. Nothing has been fetched.
+    ElicitUrl {
+        message: String,
+        url: String,
+        elicitation_id: String,
+        analysis: UrlAnalysis,
+    },
+    /// `sampling/createMessage`: the params as the server sent them.
+    Sampling { params: Value },
+}
+
+/// The user's answer to a [`PendingAsk`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Answer {
+    /// Form elicitation: accept (with the content), decline or cancel.
+    Elicit {
+        action: ElicitAction,
+        content: Option<Value>,
+    },
+    /// URL elicitation: accept and open the URL in the system browser now, accept without
+    /// opening (the user copied it), decline or cancel.
+    UrlConsent { decision: UrlDecision },
+    /// Sampling approved: the `CreateMessageResult` to send.
+    SamplingReply { result: Value },
+    /// Sampling rejected: error -1 with this message.
+    SamplingReject { reason: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum ElicitAction {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum UrlDecision {
+    /// Accepted; the host opens the URL in the system browser.
+    Open,
+    /// Accepted; the user opens it (they copied it).
+    AcceptWithoutOpening,
+    Decline,
+    Cancel,
+}
