@@ -8,6 +8,8 @@ use crate::AppState;
 
 const STORE: &str = "catalog.json";
 const KEY: &str = "servers";
+/// Per-server roots and reply rules.
+const HOST_KEY: &str = "host_settings";
 pub const DEMO_ID: &str = "demo";
 
 /// The demo server, from beside the app's own binary (where the build and the package put
@@ -39,6 +41,12 @@ pub fn load<R: Runtime>(
     let first_launch = saved.is_none();
     let entries = saved.unwrap_or_else(|| vec![demo_entry()]);
     state.set_catalog(entries.clone());
+    if let Some(settings) = store
+        .get(HOST_KEY)
+        .and_then(|v| serde_json::from_value(v).ok())
+    {
+        state.asks.set_all_settings(settings);
+    }
     if first_launch {
         save(app, &entries)?;
     }
@@ -54,6 +62,17 @@ pub fn save<R: Runtime>(app: &AppHandle<R>, entries: &[ServerEntry]) -> Result<(
     store
         .save()
         .map_err(|e| format!("could not save the server catalog: {e}"))
+}
+
+pub fn save_host_settings<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> Result<(), String> {
+    let store = app.store(STORE).map_err(|e| e.to_string())?;
+    store.set(
+        HOST_KEY,
+        serde_json::to_value(state.asks.all_settings()).map_err(|e| e.to_string())?,
+    );
+    store
+        .save()
+        .map_err(|e| format!("could not save the server settings: {e}"))
 }
 
 /// Reads stored entries, including those written before remote servers existed (whose

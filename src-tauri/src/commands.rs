@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use periscope_core::config::ServerEntry;
+use periscope_core::config::{ServerEntry, ServerTarget};
+use periscope_core::host::{Answer, HostSettings, PendingAsk, Root, UrlAnalysis};
 use periscope_core::session::{CallOptions, ServerIdentity};
-use periscope_core::traffic::{HttpExchange, StderrLine};
+use periscope_core::traffic::{Decision, HttpExchange, StderrLine};
 use periscope_core::view::{AppEvent, ConnectionInfo, FrameDetail, FrameRow};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -165,4 +166,97 @@ pub fn stderr_lines(
     server_id: String,
 ) -> Result<Vec<StderrLine>, String> {
     state.stderr_lines(&server_id)
+}
+
+#[tauri::command]
+pub fn pending_asks(state: State<'_, AppState>) -> Vec<PendingAsk> {
+    state.asks.pending()
+}
+
+#[tauri::command]
+pub fn answer_ask(state: State<'_, AppState>, ask_id: u64, answer: Answer) -> Result<(), String> {
+    state.asks.answer(ask_id, answer)
+}
+
+/// The analysis of a URL a server wants opened (e.g. from a -32042 error's elicitations).
+#[tauri::command]
+pub fn analyze_url(state: State<'_, AppState>, server_id: String, url: String) -> UrlAnalysis {
+    let host = state
+        .catalog()
+        .into_iter()
+        .find(|e| e.id == server_id)
+        .and_then(|e| match e.target {
+            ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string)),
+            ServerTarget::Stdio(_) => None,
+        });
+    periscope_core::host::analyze_url(&url, host.as_deref())
+}
+
+/// Opens a URL the user consented to in a dialog that showed it (the -32042 flow).
+#[tauri::command]
+pub fn open_consented_url(state: State<'_, AppState>, url: String) -> Result<(), String> {
+    state.asks.open(&url)
+}
+
+#[tauri::command]
+pub fn host_settings(state: State<'_, AppState>, server_id: String) -> HostSettings {
+    state.asks.settings(&server_id)
+}
+
+/// Saves a server's roots and reply rule; tells a connected server when its roots changed.
+#[tauri::command]
+pub async fn save_host_settings<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    server_id: String,
+    settings: HostSettings,
+) -> Result<(), String> {
+    let roots_changed = state.asks.settings(&server_id).roots != settings.roots;
+    state.asks.set_settings(&server_id, settings);
+    catalog::save_host_settings(&app, &state)?;
+    if roots_changed {
+        state.roots_changed(&server_id).await?;
+    }
+    Ok(())
+}
+
+/// A root for a folder path the user typed or picked.
+#[tauri::command]
+pub fn root_of_path(path: String) -> Result<Root, String> {
+    let path = std::path::PathBuf::from(path.trim());
+    if path.as_os_str().is_empty() {
+        return Err("type a folder path".into());
+    }
+    Ok(Root::of_path(&path))
+}
+
+/// The native folder picker; None when the user cancels.
+#[tauri::command]
+pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<Root>, String> {
+    use tauri_plugin_dialog::DialogExt;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Add a root folder")
+        .pick_folder(move |picked| {
+            let _ = tx.send(picked);
+        });
+    let picked = rx
+        .await
+        .map_err(|_| "the folder picker closed".to_string())?;
+    Ok(match picked {
+        None => None,
+        Some(path) => Some(Root::of_path(
+            &path
+                .into_path()
+                .map_err(|e| format!("not a local folder: {e}"))?,
+        )),
+    })
+}
+
+#[tauri::command]
+pub fn decisions(state: State<'_, AppState>, server_id: String) -> Result<Vec<Decision>, String> {
+    state.decisions(&server_id)
 }

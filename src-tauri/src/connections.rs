@@ -8,13 +8,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::event::{Event, SessionState};
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
-use periscope_core::traffic::{HttpExchange, StderrLine};
+use periscope_core::traffic::{Decision, HttpExchange, StderrLine};
 use periscope_core::view::{
     AppEvent, ConnectionInfo, ConnectionStatus, FrameDetail, FrameRow, RowBuilder,
 };
 use tokio::sync::broadcast;
 
 use crate::events::EventHub;
+use crate::host::{AppHost, Asks};
 
 /// How many stderr lines a failed status quotes.
 const STDERR_TAIL: usize = 10;
@@ -27,6 +28,8 @@ pub struct AppState {
     /// user's) waits for the attempt in flight instead of spawning a second server.
     connecting: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     pub hub: EventHub,
+    /// Server requests waiting for the user, and what the app answers by itself.
+    pub asks: Arc<Asks>,
 }
 
 struct Conn {
@@ -138,13 +141,33 @@ impl AppState {
             .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
         self.disconnect(server_id).await?;
 
+        let host = Arc::new(AppHost {
+            asks: self.asks.clone(),
+            hub: self.hub.clone(),
+            server_id: server_id.into(),
+            server_name: entry.name.clone(),
+            server_host: match &entry.target {
+                ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_string)),
+                ServerTarget::Stdio(_) => None,
+            },
+            traffic: Default::default(),
+        });
+        let options = SessionOptions {
+            handler: host.clone(),
+            ..SessionOptions::default()
+        };
         let spawned = match &entry.target {
-            ServerTarget::Stdio(t) => Session::spawn_stdio(t, SessionOptions::default()),
+            ServerTarget::Stdio(t) => Session::spawn_stdio(t, options),
             ServerTarget::Http { target, mode } => {
-                Session::connect_http(target, *mode, SessionOptions::default(), None)
+                Session::connect_http(target, *mode, options, None)
             }
         }
         .map(Arc::new);
+        if let Ok(session) = &spawned {
+            let _ = host.traffic.set(session.traffic().clone());
+        }
         let conn = Arc::new(Conn {
             session: spawned.as_ref().ok().cloned(),
             status: Mutex::new(ConnectionStatus::Connecting),
@@ -210,6 +233,7 @@ impl AppState {
         let conn = lock(&self.conns).get(server_id).cloned();
         let Some(conn) = conn else { return Ok(()) };
         conn.user_closed.store(true, Ordering::SeqCst);
+        self.asks.forget_server(server_id);
         if let Some(session) = &conn.session {
             session.close().await;
         }
@@ -296,6 +320,26 @@ impl AppState {
             .unwrap_or_default())
     }
 
+    pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| s.traffic().decisions())
+            .unwrap_or_default())
+    }
+
+    /// Tells a connected server its roots changed (`notifications/roots/list_changed`).
+    pub async fn roots_changed(&self, server_id: &str) -> Result<(), String> {
+        let Ok(session) = self.session(server_id) else {
+            return Ok(()); // not connected: it will ask when it connects
+        };
+        session
+            .notify("notifications/roots/list_changed", None)
+            .await
+            .map_err(|e| format!("could not tell the server its roots changed: {e}"))
+    }
+
     pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
         let conn = self.recorded(server_id)?;
         Ok(conn
@@ -357,6 +401,10 @@ async fn forward(
             Ok(Event::Notification(notification)) => hub.send(AppEvent::Notification {
                 server_id: server_id.clone(),
                 notification,
+            }),
+            Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {
+                server_id: server_id.clone(),
+                message,
             }),
             Ok(Event::StateChanged(SessionState::Closed { reason })) => {
                 if !conn.user_closed.load(Ordering::SeqCst) {

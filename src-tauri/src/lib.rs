@@ -5,6 +5,7 @@ mod catalog;
 mod commands;
 mod connections;
 mod events;
+mod host;
 #[cfg(test)]
 mod tests;
 
@@ -16,9 +17,12 @@ pub use connections::AppState;
 pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
         .plugin(tauri_plugin_store::Builder::default().build())
+        .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
         .setup(|app| {
             let state = app.state::<AppState>();
+            state.asks.set_opener(host::opener(app.handle()));
             let first_launch = catalog::load(app.handle(), &state)?;
             if first_launch {
                 // The built-in demo server connects by itself on first launch, so a new user
@@ -47,6 +51,15 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::frame_detail,
             commands::stderr_lines,
             commands::http_exchanges,
+            commands::pending_asks,
+            commands::answer_ask,
+            commands::analyze_url,
+            commands::open_consented_url,
+            commands::host_settings,
+            commands::save_host_settings,
+            commands::root_of_path,
+            commands::pick_folder,
+            commands::decisions,
         ])
 }
 

@@ -315,6 +315,101 @@ fn server_requests_are_declined_by_default_and_answered_from_flags() {
 }
 
 #[test]
+fn url_elicitation_prints_the_analysis_and_opens_only_with_open_urls() {
+    let dir = scratch_dir("cli-open-urls");
+    let log = dir.join("opened.txt");
+    let demo_with_log = |args: &[&str]| {
+        Command::new(bin("periscope"))
+            .args(args)
+            .arg("--")
+            .arg(bin("periscope-demo-server"))
+            .env("PERISCOPE_OPEN_URL_LOG", &log)
+            .output()
+            .expect("periscope runs")
+    };
+
+    // A look-alike host: shown decoded and raw, with the warnings; declined, nothing opened.
+    let spoof = demo_with_log(&[
+        "tools",
+        "call",
+        "elicit_url",
+        "-a",
+        "url=https://xn--pple-43d.com/login",
+    ]);
+    let err = stderr(&spoof);
+    assert!(
+        err.contains("url:  https://xn--pple-43d.com/login"),
+        "{err}"
+    );
+    assert!(err.contains("reads as аpple.com"), "{err}");
+    assert!(err.contains("Punycode"), "{err}");
+    assert!(err.contains("mixes Cyrillic and Latin"), "{err}");
+    assert!(err.contains("declined URL elicitation"), "{err}");
+    assert!(stdout(&spoof).contains("action: decline"));
+    assert!(!log.exists(), "nothing is opened without --open-urls");
+
+    // --elicit-accept accepts without opening.
+    let accepted = demo_with_log(&["tools", "call", "elicit_url", "--elicit-accept", "{}"]);
+    assert!(stdout(&accepted).contains("action: accept"));
+    assert!(!log.exists(), "accepting is not opening");
+
+    // --open-urls accepts and hands the URL to the opener (the seam records it).
+    let opened = demo_with_log(&["tools", "call", "elicit_url", "--open-urls"]);
+    assert!(
+        stdout(&opened).contains("action: accept"),
+        "{}",
+        stderr(&opened)
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.starts_with("https://example.com/periscope-demo/authorize?session="),
+        "{logged}"
+    );
+
+    // Never anything but http(s), even with --open-urls.
+    std::fs::remove_file(&log).unwrap();
+    let script = demo_with_log(&[
+        "tools",
+        "call",
+        "elicit_url",
+        "--open-urls",
+        "-a",
+        "url=javascript:alert(1)",
+    ]);
+    assert!(stdout(&script).contains("action: decline"));
+    assert!(stderr(&script).contains("only http(s) URLs open"));
+    assert!(!log.exists());
+
+    // --elicit-decline declines forms quietly, naming the flag.
+    let declined = demo(&["tools", "call", "elicit_form", "--elicit-decline"]);
+    assert!(stderr(&declined).contains("(--elicit-decline)"));
+    assert!(stdout(&declined).contains("action: decline"));
+}
+
+#[test]
+fn sampling_with_tools_is_declared_and_answered() {
+    let out = demo(&[
+        "tools",
+        "call",
+        "sample",
+        "-a",
+        "prompt=weather?",
+        "-a",
+        "offer_tools=true",
+        "--sampling-reply",
+        "Sunny",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        stdout(&out).contains("model periscope-cli replied: Sunny"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
+
+#[test]
 fn server_log_messages_reach_stderr_and_quiet_silences_them() {
     let out = demo(&["tools", "call", "emit_logs"]);
     let err = stderr(&out);

@@ -10,11 +10,11 @@ use std::{fmt::Display, sync::Arc, time::Duration};
 use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
-        CallToolResult, ClientResult, ContentBlock, CreateMessageRequestParams, CustomNotification,
-        CustomRequest, ElicitRequestParams, ElicitResult, ElicitationAction, JsonObject,
-        LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, Resource,
-        ResourceContents, ResourceUpdatedNotificationParam, SamplingMessage, ServerNotification,
-        ServerRequest, Tool, ToolAnnotations, object,
+        CallToolResult, ClientResult, ContentBlock, CustomNotification, CustomRequest,
+        ElicitRequestParams, ElicitResult, ElicitationAction, JsonObject, LoggingLevel,
+        LoggingMessageNotificationParam, ProgressNotificationParam, Resource, ResourceContents,
+        ResourceUpdatedNotificationParam, ServerNotification, ServerRequest, Tool, ToolAnnotations,
+        object,
     },
     service::RequestContext,
 };
@@ -144,8 +144,17 @@ pub fn all(bonus: bool) -> Vec<Tool> {
         Tool::new(
             "elicit_url",
             "Asks the user to visit a URL (elicitation/create, URL mode) and reports the user's \
-             action. Requires the client's elicitation.url capability.",
-            empty_schema(),
+             action. Requires the client's elicitation.url capability. Pass `url` to test how a \
+             client presents a URL of your choice (a look-alike host, say).",
+            object(json!({
+                "type": "object",
+                "properties": {
+                    "url": {
+                        "type": "string",
+                        "description": "The URL to ask for (default: a page on example.com)."
+                    }
+                }
+            })),
         )
         .with_title("Elicit a URL visit")
         .with_annotations(
@@ -156,11 +165,17 @@ pub fn all(bonus: bool) -> Vec<Tool> {
         Tool::new(
             "sample",
             "Asks the client's model to answer the prompt (sampling/createMessage) and returns the \
-             reply.",
+             reply. With `offer_tools`, the request offers a `get_weather` tool (needs the client's \
+             sampling.tools capability).",
             object(json!({
                 "type": "object",
                 "properties": {
-                    "prompt": { "type": "string", "description": "What to ask the model." }
+                    "prompt": { "type": "string", "description": "What to ask the model." },
+                    "offer_tools": {
+                        "type": "boolean",
+                        "description": "Offer the model a tool to call.",
+                        "default": false
+                    }
                 },
                 "required": ["prompt"]
             })),
@@ -849,7 +864,11 @@ pub async fn elicit_form(
     ))
 }
 
-pub async fn elicit_url(state: &DemoState, context: &RequestContext<RoleServer>) -> CallToolResult {
+pub async fn elicit_url(
+    state: &DemoState,
+    args: &JsonObject,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResult {
     let supports_url = context
         .client_capabilities()
         .and_then(|capabilities| capabilities.elicitation)
@@ -858,7 +877,10 @@ pub async fn elicit_url(state: &DemoState, context: &RequestContext<RoleServer>)
         return error_result("the client did not declare the elicitation.url capability");
     }
     let elicitation_id = state.next_elicitation_id();
-    let url = format!("https://example.com/periscope-demo/authorize?session={elicitation_id}");
+    let url = match args.get("url").and_then(Value::as_str) {
+        Some(url) => url.to_string(),
+        None => format!("https://example.com/periscope-demo/authorize?session={elicitation_id}"),
+    };
     let params = ElicitRequestParams::UrlElicitationParams {
         meta: None,
         message: "Please open this page to authorize the Periscope demo (nothing happens there)."
@@ -902,28 +924,74 @@ pub async fn sample(
     if !supports_sampling {
         return error_result("the client did not declare the sampling capability");
     }
-    let params = CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt)], 200)
-        .with_system_prompt(
-            "You are answering on behalf of the Periscope demo MCP server. Be brief.",
-        );
-    let result = match ask_client(state, context, context.peer.create_message(params)).await {
+    let offer_tools = args.get("offer_tools").and_then(Value::as_bool) == Some(true);
+    let tools_declared = context
+        .client_capabilities()
+        .and_then(|c| c.sampling)
+        .is_some_and(|s| s.tools.is_some());
+    if offer_tools && !tools_declared {
+        return error_result("the client did not declare the sampling.tools capability");
+    }
+    // Sent raw, so the request (tools included) and the reply (tool_use included) are exactly
+    // what is on the wire.
+    let mut params = json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
+        "systemPrompt": "You are answering on behalf of the Periscope demo MCP server. Be brief.",
+        "modelPreferences": {"hints": [{"name": "claude"}], "intelligencePriority": 0.8, "speedPriority": 0.5},
+        "maxTokens": 200
+    });
+    if offer_tools {
+        params["tools"] = json!([{
+            "name": "get_weather",
+            "description": "The weather in a city.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"]
+            }
+        }]);
+        params["toolChoice"] = json!({"mode": "auto"});
+    }
+    let request =
+        ServerRequest::CustomRequest(CustomRequest::new("sampling/createMessage", Some(params)));
+    let response = match ask_client(state, context, context.peer.send_request(request)).await {
         Err(result) => return result,
-        Ok(Ok(result)) => result,
+        Ok(Ok(response)) => response,
         Ok(Err(error)) => return error_result(format!("sampling failed: {error}")),
     };
-    let text = result
-        .message
-        .content
+    let result = match serde_json::to_value(&response) {
+        Ok(value) => value,
+        Err(error) => return error_result(format!("unreadable sampling result: {error}")),
+    };
+    let model = result.get("model").and_then(Value::as_str).unwrap_or("?");
+    let blocks = match result.get("content") {
+        Some(Value::Array(blocks)) => blocks.clone(),
+        Some(block) => vec![block.clone()],
+        None => Vec::new(),
+    };
+    let parts: Vec<String> = blocks
         .iter()
-        .filter_map(|block| block.as_text().map(|text| text.text.as_str()))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let text = if text.is_empty() {
+        .map(|block| match block.get("type").and_then(Value::as_str) {
+            Some("text") => block
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            Some("tool_use") => format!(
+                "tool_use {}({})",
+                block.get("name").and_then(Value::as_str).unwrap_or("?"),
+                block.get("input").cloned().unwrap_or(Value::Null)
+            ),
+            Some(other) => format!("({other} content)"),
+            None => "(content without a type)".to_string(),
+        })
+        .collect();
+    let text = if parts.iter().all(String::is_empty) {
         "(no text content)".to_string()
     } else {
-        text
+        parts.join("\n")
     };
-    text_result(format!("model {} replied: {text}", result.model))
+    text_result(format!("model {model} replied: {text}"))
 }
 
 pub async fn list_roots(state: &DemoState, context: &RequestContext<RoleServer>) -> CallToolResult {
@@ -1068,7 +1136,7 @@ pub async fn call(
         "mixed_content" => mixed_content(),
         "slow_task" => slow_task(args, context).await,
         "elicit_form" => elicit_form(state, context).await,
-        "elicit_url" => elicit_url(state, context).await,
+        "elicit_url" => elicit_url(state, args, context).await,
         "sample" => sample(state, args, context).await,
         "list_roots" => list_roots(state, context).await,
         "fail" => fail(),

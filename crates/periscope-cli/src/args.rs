@@ -44,6 +44,13 @@ pub struct Cli {
     /// Accept form elicitations with this JSON object as the content (default: decline).
     #[arg(long, value_name = "JSON", global = true)]
     pub elicit_accept: Option<String>,
+    /// Decline form and URL elicitations without the hint (the default answer, made explicit).
+    #[arg(long, global = true, conflicts_with = "elicit_accept")]
+    pub elicit_decline: bool,
+    /// Accept URL elicitations and open their URL in the system browser (http(s) only). Without
+    /// it a URL is printed with its analysis, never opened.
+    #[arg(long, global = true)]
+    pub open_urls: bool,
     /// Answer sampling requests with this text (default: decline).
     #[arg(long, value_name = "TEXT", global = true)]
     pub sampling_reply: Option<String>,

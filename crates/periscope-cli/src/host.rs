@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
+use periscope_core::host::{Root, analyze_url, roots_result};
 use periscope_core::session::handler::decline;
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use serde_json::{Value, json};
@@ -12,8 +13,12 @@ use crate::args::Cli;
 pub struct CliHost {
     elicit_accept: Option<Value>,
     elicit_accept_error: Option<String>,
+    elicit_decline: bool,
+    open_urls: bool,
     sampling_reply: Option<String>,
     roots: Vec<PathBuf>,
+    /// The MCP server's host (remote servers), for the URL analysis.
+    server_host: Option<String>,
 }
 
 impl CliHost {
@@ -35,8 +40,15 @@ impl CliHost {
         CliHost {
             elicit_accept,
             elicit_accept_error,
+            elicit_decline: cli.elicit_decline,
+            open_urls: cli.open_urls,
             sampling_reply: cli.sampling_reply.clone(),
             roots: cli.root.clone(),
+            server_host: cli
+                .url
+                .as_deref()
+                .and_then(|u| url::Url::parse(u).ok())
+                .and_then(|u| u.host_str().map(str::to_string)),
         }
     }
 }
@@ -55,24 +67,64 @@ impl HostHandler for CliHost {
                     if let Some(e) = &self.elicit_accept_error {
                         eprintln!("periscope: {e}");
                     }
-                    eprintln!(
-                        "periscope: declined elicitation \"{message}\" (answer with --elicit-accept '<json>')"
-                    );
+                    if self.elicit_decline {
+                        eprintln!(
+                            "periscope: declined elicitation \"{message}\" (--elicit-decline)"
+                        );
+                    } else {
+                        eprintln!(
+                            "periscope: declined elicitation \"{message}\" (answer with --elicit-accept '<json>')"
+                        );
+                    }
                     decline(&request)
                 }
             },
             ServerRequestKind::Elicitation { url: true } => {
                 let url = request.param_str("url").unwrap_or("");
-                if self.elicit_accept.is_some() {
-                    // The CLI never opens a browser; accepting tells the server the user will go.
+                let analysis = analyze_url(url, self.server_host.as_deref());
+                eprintln!(
+                    "periscope: URL elicitation: the server asks you to open a web page: \"{message}\""
+                );
+                eprintln!("  url:  {url}");
+                if analysis.host_unicode != analysis.host_ascii {
                     eprintln!(
-                        "periscope: accepted URL elicitation \"{message}\"; open it yourself: {url}"
+                        "  host: {} (reads as {})",
+                        analysis.host_ascii, analysis.host_unicode
                     );
+                } else if !analysis.host_ascii.is_empty() {
+                    eprintln!("  host: {}", analysis.host_ascii);
+                }
+                for warning in &analysis.warnings {
+                    eprintln!("  warning: {}", warning.message);
+                }
+                if analysis.warnings.is_empty() {
+                    eprintln!("  no warnings found; check the host before you go there");
+                }
+                if self.open_urls && analysis.openable {
+                    match open_url(url) {
+                        Ok(()) => {
+                            eprintln!("periscope: accepted and opened it (--open-urls)");
+                            return Ok(json!({"action": "accept"}));
+                        }
+                        Err(e) => {
+                            eprintln!("periscope: could not open the browser ({e}); declined");
+                            return decline(&request);
+                        }
+                    }
+                }
+                if self.open_urls {
+                    eprintln!("periscope: not opened: only http(s) URLs open; declined");
+                    decline(&request)
+                } else if self.elicit_accept.is_some() {
+                    // Accepting tells the server the user will go; the CLI opens nothing.
+                    eprintln!("periscope: accepted (--elicit-accept); open it yourself");
                     Ok(json!({"action": "accept"}))
                 } else {
-                    eprintln!(
-                        "periscope: declined URL elicitation \"{message}\" for {url} (accept with --elicit-accept '{{}}')"
-                    );
+                    if !self.elicit_decline {
+                        eprintln!(
+                            "periscope: declined URL elicitation (accept with --open-urls, or --elicit-accept '{{}}' to accept without opening)"
+                        );
+                    }
                     decline(&request)
                 }
             }
@@ -94,43 +146,25 @@ impl HostHandler for CliHost {
                 }
             },
             ServerRequestKind::Roots => {
-                let roots: Vec<Value> = self
-                    .roots
-                    .iter()
-                    .map(|p| {
-                        let abs = std::path::absolute(p).unwrap_or_else(|_| p.clone());
-                        let name = abs.file_name().map(|n| n.to_string_lossy().into_owned());
-                        json!({"uri": file_uri(&abs), "name": name})
-                    })
-                    .collect();
-                Ok(json!({"roots": roots}))
+                let roots: Vec<Root> = self.roots.iter().map(|p| Root::of_path(p)).collect();
+                Ok(roots_result(&roots))
             }
             ServerRequestKind::Other => decline(&request),
         }
     }
 }
 
-/// `file://` URI of an absolute path, percent-encoding what a URI path may not hold.
-fn file_uri(path: &std::path::Path) -> String {
-    let mut uri = String::from("file://");
-    for b in path.to_string_lossy().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                uri.push(b as char)
-            }
-            _ => uri.push_str(&format!("%{b:02X}")),
-        }
+/// Opens `url` in the system browser: no shell (xdg-open and friends get it as one argument).
+/// `PERISCOPE_OPEN_URL_LOG` names a file that gets the URL instead: the seam tests observe.
+fn open_url(url: &str) -> Result<(), String> {
+    if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .map_err(|e| e.to_string())?;
+        return writeln!(file, "{url}").map_err(|e| e.to_string());
     }
-    uri
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn file_uris_escape_spaces_and_non_ascii() {
-        assert_eq!(
-            super::file_uri(std::path::Path::new("/home/a b/café")),
-            "file:///home/a%20b/caf%C3%A9"
-        );
-    }
+    open::that_detached(url).map_err(|e| e.to_string())
 }

@@ -128,6 +128,26 @@ pub enum RecordLine {
     Stderr(StderrLine),
     Flag(FlagRecord),
     Http(HttpExchange),
+    Decision(Decision),
+}
+
+/// What the user decided about a server's request (consent, answers, refusals): kept in the
+/// record next to the frames, because the frames alone do not say whether a URL was opened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Decision {
+    pub wall_us: u64,
+    /// The JSON-RPC id of the server's request.
+    pub request_id: RequestId,
+    pub method: String,
+    /// e.g. "accept", "decline", "cancel", "open", "accept_without_opening", "reply",
+    /// "reject", "auto_reply" (a reply rule answered), "refused" (the client refused).
+    pub decision: String,
+    /// What the decision was about, e.g. the URL, or the rule that answered. Never content the
+    /// user typed into a form (that is in the answer frame).
+    pub detail: Option<String>,
+    /// For URL elicitations: the id `notifications/elicitation/complete` will name.
+    pub elicitation_id: Option<String>,
 }
 
 /// The record of one session. Cheap to share; all methods take `&self`.
@@ -144,6 +164,7 @@ struct Inner {
     stderr: Vec<Arc<StderrLine>>,
     flags: Vec<FlagRecord>,
     exchanges: Vec<Arc<HttpExchange>>,
+    decisions: Vec<Decision>,
     file: Option<BufWriter<File>>,
     file_error: Option<String>,
 }
@@ -305,6 +326,17 @@ impl Traffic {
         inner.write(&RecordLine::Flag(record.clone()));
         drop(inner);
         let _ = self.events.send(Event::FrameFlagged(record));
+    }
+
+    /// Keeps a user's decision about a server request in the record.
+    pub fn decide(&self, decision: Decision) {
+        let mut inner = self.lock();
+        inner.write(&RecordLine::Decision(decision.clone()));
+        inner.decisions.push(decision);
+    }
+
+    pub fn decisions(&self) -> Vec<Decision> {
+        self.lock().decisions.clone()
     }
 
     pub fn frames(&self) -> Vec<Arc<Frame>> {

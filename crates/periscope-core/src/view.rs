@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::event::ServerNotification;
+use crate::host::PendingAsk;
 use crate::session::ServerIdentity;
-use crate::traffic::{Flag, HttpExchange, StderrLine};
+use crate::traffic::{Decision, Flag, HttpExchange, StderrLine};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// The kind of a frame, as a list shows it.
@@ -233,6 +234,21 @@ pub enum AppEvent {
         server_id: String,
         notification: ServerNotification,
     },
+    /// A server request waits for the user.
+    Ask { ask: PendingAsk },
+    /// A waiting request is settled (answered, or gone with its connection).
+    AskClosed {
+        server_id: String,
+        ask_id: u64,
+        outcome: String,
+    },
+    /// A decision about a server request went into the record.
+    Decision {
+        server_id: String,
+        decision: Decision,
+    },
+    /// Something the user should know, e.g. a request the client refused and why.
+    Warning { server_id: String, message: String },
 }
 
 #[cfg(test)]

@@ -194,23 +194,34 @@ impl Shared {
                     }
                     _ => caps.get(capability).is_some(),
                 };
-                if !declared {
-                    // Shown, and still handed to the host: an inspector lets the user decide.
-                    if let Some(seq) = self.seq_of_request(&req.id) {
-                        self.traffic.flag(
-                            seq,
-                            Flag::UndeclaredCapability {
-                                method: req.method.clone(),
-                            },
-                        );
+                if !declared && let Some(seq) = self.seq_of_request(&req.id) {
+                    self.traffic.flag(
+                        seq,
+                        Flag::UndeclaredCapability {
+                            method: req.method.clone(),
+                        },
+                    );
+                }
+                match refusal(kind, declared, &req) {
+                    // The spec's answer (-32602), and the user is told why.
+                    Some(error) => {
+                        let _ = self.events.send(Event::Warning(format!(
+                            "refused {} (id {}): {}",
+                            req.method, req.id, error.message
+                        )));
+                        Err(error)
+                    }
+                    // Undeclared sampling or roots is shown (flag), and still handed to the
+                    // host: an inspector lets the user decide.
+                    None => {
+                        let _ = self.events.send(Event::HostInputNeeded {
+                            id: req.id.clone(),
+                            method: req.method.clone(),
+                            params: req.params.clone(),
+                        });
+                        self.options.handler.handle(req).await
                     }
                 }
-                let _ = self.events.send(Event::HostInputNeeded {
-                    id: req.id.clone(),
-                    method: req.method.clone(),
-                    params: req.params.clone(),
-                });
-                self.options.handler.handle(req).await
             }
         };
         self.lock_calls().serving.remove(&id);
@@ -240,4 +251,48 @@ impl Shared {
         // If the server is gone there is nobody to answer; the record shows what happened.
         let _ = self.send_frame(bytes, false).await;
     }
+}
+
+/// Elicitation the spec says to refuse with -32602: a mode the client did not declare, or a
+/// form schema outside the restricted subset.
+fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Option<RpcError> {
+    let ServerRequestKind::Elicitation { url } = kind else {
+        return None;
+    };
+    let mode = if url { "url" } else { "form" };
+    if !declared {
+        return Some(RpcError::new(
+            -32602,
+            format!("this client did not declare elicitation mode {mode:?}"),
+        ));
+    }
+    if let Some(other) = req
+        .param_str("mode")
+        .filter(|m| *m != "form" && *m != "url")
+    {
+        return Some(RpcError::new(
+            -32602,
+            format!("unknown elicitation mode {other:?}"),
+        ));
+    }
+    if url {
+        let missing: Vec<&str> = ["url", "elicitationId", "message"]
+            .into_iter()
+            .filter(|k| req.param_str(k).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return Some(RpcError::new(
+                -32602,
+                format!("URL elicitation without {}", missing.join(", ")),
+            ));
+        }
+        return None;
+    }
+    let schema = req.params.as_ref().and_then(|p| p.get("requestedSchema"));
+    let checked = match schema {
+        None => Err("form elicitation without requestedSchema".to_string()),
+        Some(schema) => crate::host::form::check_schema(schema)
+            .map_err(|why| format!("requestedSchema is outside the form subset: {why}")),
+    };
+    checked.err().map(|message| RpcError::new(-32602, message))
 }

@@ -55,7 +55,7 @@ impl Default for SessionOptions {
             }),
             capabilities: json!({
                 "roots": {"listChanged": true},
-                "sampling": {},
+                "sampling": {"tools": {}},
                 "elicitation": {"form": {}, "url": {}},
             }),
             protocol_version: protocol::LATEST_STATEFUL.to_string(),

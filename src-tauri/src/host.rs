@@ -1,0 +1,289 @@
+//! How the app answers the server's requests: roots from the user's list, sampling by a reply
+//! rule when the user set one, and everything else by asking the user (a panel in the UI) and
+//! waiting for the answer. Every decision goes into the session's record.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use async_trait::async_trait;
+use periscope_core::host::{Answer, Ask, HostSettings, PendingAsk, analyze_url, roots_result};
+use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
+use periscope_core::traffic::{Decision, Traffic, wall_now_us};
+use periscope_core::view::AppEvent;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::events::EventHub;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Opens a URL in the system browser (never through a shell). A seam: tests observe it.
+pub type Opener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
+
+/// The system browser through tauri-plugin-opener (xdg-open, no shell), or, when
+/// `PERISCOPE_OPEN_URL_LOG` names a file, a line appended there instead: the seam end-to-end
+/// tests observe, so no browser starts under test.
+pub fn opener<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> Opener {
+    if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
+        return Arc::new(move |url: &str| {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&log)
+                .map_err(|e| e.to_string())?;
+            writeln!(file, "{url}").map_err(|e| e.to_string())
+        });
+    }
+    let app = app.clone();
+    Arc::new(move |url: &str| {
+        use tauri_plugin_opener::OpenerExt;
+        app.opener()
+            .open_url(url, None::<&str>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+struct Waiting {
+    ask: PendingAsk,
+    answer: oneshot::Sender<Answer>,
+}
+
+/// The requests waiting for the user, across servers, and the per-server host settings.
+#[derive(Default)]
+pub struct Asks {
+    next: AtomicU64,
+    waiting: Mutex<HashMap<u64, Waiting>>,
+    settings: Mutex<HashMap<String, HostSettings>>,
+    opener: OnceLock<Opener>,
+}
+
+impl Asks {
+    pub fn set_opener(&self, opener: Opener) {
+        let _ = self.opener.set(opener);
+    }
+
+    /// Opens `url` after the user's click; refuses anything but http(s).
+    pub fn open(&self, url: &str) -> Result<(), String> {
+        if !analyze_url(url, None).openable {
+            return Err(format!("refusing to open {url:?}: only http(s) URLs open"));
+        }
+        let opener = self.opener.get().ok_or("no browser opener is set up")?;
+        opener(url)
+    }
+
+    pub fn pending(&self) -> Vec<PendingAsk> {
+        let mut asks: Vec<PendingAsk> = lock(&self.waiting)
+            .values()
+            .map(|w| w.ask.clone())
+            .collect();
+        asks.sort_by_key(|a| a.ask_id);
+        asks
+    }
+
+    /// Hands the user's answer to the waiting request.
+    pub fn answer(&self, ask_id: u64, answer: Answer) -> Result<(), String> {
+        let waiting = lock(&self.waiting)
+            .remove(&ask_id)
+            .ok_or("this request is no longer waiting (answered, or its server went away)")?;
+        waiting
+            .answer
+            .send(answer)
+            .map_err(|_| "the server's request ended before the answer".to_string())
+    }
+
+    /// Drops what a server's closing connection leaves waiting; each wait ends at once.
+    pub fn forget_server(&self, server_id: &str) {
+        lock(&self.waiting).retain(|_, w| w.ask.server_id != server_id);
+    }
+
+    pub fn settings(&self, server_id: &str) -> HostSettings {
+        lock(&self.settings)
+            .get(server_id)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub fn set_settings(&self, server_id: &str, settings: HostSettings) {
+        lock(&self.settings).insert(server_id.into(), settings);
+    }
+
+    pub fn all_settings(&self) -> HashMap<String, HostSettings> {
+        lock(&self.settings).clone()
+    }
+
+    pub fn set_all_settings(&self, all: HashMap<String, HostSettings>) {
+        *lock(&self.settings) = all;
+    }
+}
+
+/// The handler of one connection.
+pub struct AppHost {
+    pub asks: Arc<Asks>,
+    pub hub: EventHub,
+    pub server_id: String,
+    pub server_name: String,
+    /// The MCP server's host, for remote servers (a URL elsewhere is worth a warning).
+    pub server_host: Option<String>,
+    /// Set once the session exists; decisions are recorded in its traffic.
+    pub traffic: OnceLock<Arc<Traffic>>,
+}
+
+impl AppHost {
+    fn decide(&self, request: &ServerRequest, decision: &str, detail: Option<String>) {
+        let decision = Decision {
+            wall_us: wall_now_us(),
+            request_id: request.id.clone(),
+            method: request.method.clone(),
+            decision: decision.into(),
+            detail,
+            elicitation_id: request
+                .param_str("elicitationId")
+                .filter(|_| request.kind() == ServerRequestKind::Elicitation { url: true })
+                .map(str::to_string),
+        };
+        if let Some(traffic) = self.traffic.get() {
+            traffic.decide(decision.clone());
+        }
+        self.hub.send(AppEvent::Decision {
+            server_id: self.server_id.clone(),
+            decision,
+        });
+    }
+
+    async fn ask_user(&self, request: &ServerRequest, ask: Ask) -> Option<Answer> {
+        let ask_id = self.asks.next.fetch_add(1, Ordering::SeqCst) + 1;
+        let pending = PendingAsk {
+            ask_id,
+            server_id: self.server_id.clone(),
+            server_name: self.server_name.clone(),
+            request_id: request.id.clone(),
+            received_wall_us: wall_now_us(),
+            ask,
+        };
+        let (tx, rx) = oneshot::channel();
+        lock(&self.asks.waiting).insert(
+            ask_id,
+            Waiting {
+                ask: pending.clone(),
+                answer: tx,
+            },
+        );
+        self.hub.send(AppEvent::Ask { ask: pending });
+        // Dropped with the connection: the ask must not outlive it.
+        let mut guard = AskGuard {
+            asks: &self.asks,
+            hub: &self.hub,
+            server_id: &self.server_id,
+            ask_id,
+            outcome: "gone",
+        };
+        let answer = rx.await.ok();
+        if answer.is_some() {
+            guard.outcome = "answered";
+        }
+        answer
+    }
+}
+
+/// Removes an ask from the waiting list however its wait ends (answered, or the request
+/// future dropped when the connection closed) and tells the UI.
+struct AskGuard<'a> {
+    asks: &'a Asks,
+    hub: &'a EventHub,
+    server_id: &'a str,
+    ask_id: u64,
+    outcome: &'static str,
+}
+
+impl Drop for AskGuard<'_> {
+    fn drop(&mut self) {
+        lock(&self.asks.waiting).remove(&self.ask_id);
+        self.hub.send(AppEvent::AskClosed {
+            server_id: self.server_id.into(),
+            ask_id: self.ask_id,
+            outcome: self.outcome.into(),
+        });
+    }
+}
+
+#[async_trait]
+impl HostHandler for AppHost {
+    async fn handle(&self, request: ServerRequest) -> Result<Value, RpcError> {
+        let params = request.params.clone().unwrap_or(Value::Null);
+        let text = |key: &str| {
+            params
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let ask = match request.kind() {
+            ServerRequestKind::Roots => {
+                let roots = self.asks.settings(&self.server_id).roots;
+                return Ok(roots_result(&roots));
+            }
+            ServerRequestKind::Other => {
+                return Err(RpcError::method_not_found(&request.method));
+            }
+            ServerRequestKind::Sampling => {
+                if let Some(rule) = self.asks.settings(&self.server_id).sampling_rule {
+                    self.decide(
+                        &request,
+                        "auto_reply",
+                        Some(format!("reply rule: always answer {:?}", rule.text)),
+                    );
+                    return Ok(rule.result());
+                }
+                Ask::Sampling { params }
+            }
+            ServerRequestKind::Elicitation { url: false } => Ask::ElicitForm {
+                message: text("message"),
+                schema: params
+                    .get("requestedSchema")
+                    .cloned()
+                    .unwrap_or(Value::Null),
+            },
+            ServerRequestKind::Elicitation { url: true } => {
+                let url = text("url");
+                Ask::ElicitUrl {
+                    message: text("message"),
+                    elicitation_id: text("elicitationId"),
+                    analysis: analyze_url(&url, self.server_host.as_deref()),
+                    url,
+                }
+            }
+        };
+        let url = match &ask {
+            Ask::ElicitUrl { url, .. } => Some(url.clone()),
+            _ => None,
+        };
+        let Some(answer) = self.ask_user(&request, ask).await else {
+            // The app is closing the connection; nobody will answer.
+            return Err(RpcError::new(
+                -32603,
+                "the client closed before the user answered",
+            ));
+        };
+        let (response, word) = answer.to_response();
+        if let Answer::UrlConsent {
+            decision: periscope_core::host::UrlDecision::Open,
+        } = answer
+        {
+            let url = url.clone().unwrap_or_default();
+            if let Err(e) = self.asks.open(&url) {
+                self.decide(&request, "open_failed", Some(format!("{url}: {e}")));
+                self.hub.send(AppEvent::Warning {
+                    server_id: self.server_id.clone(),
+                    message: format!("could not open the browser: {e}"),
+                });
+                return response;
+            }
+        }
+        self.decide(&request, word, url);
+        response
+    }
+}
