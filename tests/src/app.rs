@@ -89,6 +89,9 @@ impl Harness {
             .env("XDG_DATA_HOME", data.join("data"))
             .env("XDG_CONFIG_HOME", data.join("config"))
             .env("XDG_CACHE_HOME", data.join("cache"))
+            // The app's browser opener writes here instead: no browser ever starts under test,
+            // and the test sees exactly what would have been opened, and when.
+            .env("PERISCOPE_OPEN_URL_LOG", data.join("opened-urls.txt"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -183,6 +186,25 @@ impl Harness {
     /// Waits for `css`, then returns its text.
     pub async fn text(&self, css: &str) -> String {
         self.find(css).await.text().await.expect("element text")
+    }
+
+    /// The URLs the app handed to the system browser so far, in order.
+    pub fn opened_urls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.data.join("opened-urls.txt"))
+            .map(|s| s.lines().map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    /// Waits until `css` matches nothing.
+    pub async fn gone(&self, css: &str) {
+        let deadline = Instant::now() + WAIT;
+        while self.count(css).await > 0 {
+            assert!(
+                Instant::now() < deadline,
+                "{css} is still there after {WAIT:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     pub async fn count(&self, css: &str) -> usize {

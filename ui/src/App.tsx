@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { start } from "./actions";
+import { AskDialog } from "./asks/AskDialog";
 import { AppErrors } from "./common/AppErrors";
 import { EmptyState } from "./common/EmptyState";
 import { ServerView } from "./server/ServerView";
@@ -22,6 +23,7 @@ export function App() {
           <EmptyState>Select a server on the left, or add one.</EmptyState>
         )}
       </main>
+      <AskDialog />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // What the UI does: every action calls the Rust side through ipc.ts and puts the outcome,
 // success or error message, into the store. Nothing here swallows an error.
+import type { Answer } from "./bindings/Answer";
 import type { AppEvent } from "./bindings/AppEvent";
+import type { HostSettings } from "./bindings/HostSettings";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
@@ -31,7 +33,49 @@ export async function start(): Promise<void> {
   } catch (error) {
     store.addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
   }
-  await Promise.all([loadCatalog(), refreshConnections(true)]);
+  await Promise.all([loadCatalog(), refreshConnections(true), loadAsks()]);
+}
+
+/** Server requests that were waiting before the UI subscribed (e.g. after a reload). */
+export async function loadAsks(): Promise<void> {
+  try {
+    store.setAsks(await ipc.pendingAsks());
+  } catch (error) {
+    store.addAppError(`Could not read the server requests waiting for you: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * Sends the user's answer to a server request. Returns an error message when it could not be
+ * delivered (the request is gone: answered elsewhere, or its server went away).
+ */
+export async function answerAsk(askId: number, answer: Answer): Promise<string | null> {
+  try {
+    await ipc.answerAsk(askId, answer);
+    store.removeAsk(askId);
+    return null;
+  } catch (error) {
+    store.removeAsk(askId);
+    return errorMessage(error);
+  }
+}
+
+export async function loadHostSettings(id: string): Promise<void> {
+  try {
+    store.setHostSettings(id, await ipc.hostSettings(id), null);
+  } catch (error) {
+    store.setHostSettings(id, null, `Could not load the roots and reply rule: ${errorMessage(error)}`);
+  }
+}
+
+/** Saves roots and reply rule; a connected server hears that its roots changed. */
+export async function saveHostSettings(id: string, settings: HostSettings): Promise<void> {
+  try {
+    await ipc.saveHostSettings(id, settings);
+    store.setHostSettings(id, settings, null);
+  } catch (error) {
+    store.setHostSettings(id, null, errorMessage(error));
+  }
 }
 
 export function handleEvents(events: AppEvent[]): void {

@@ -2,7 +2,13 @@
 // user-readable string; `errorMessage` turns whatever was thrown into words to show.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { AppEvent } from "./bindings/AppEvent";
+import type { Answer } from "./bindings/Answer";
 import type { ConnectionInfo } from "./bindings/ConnectionInfo";
+import type { Decision } from "./bindings/Decision";
+import type { HostSettings } from "./bindings/HostSettings";
+import type { PendingAsk } from "./bindings/PendingAsk";
+import type { Root } from "./bindings/Root";
+import type { UrlAnalysis } from "./bindings/UrlAnalysis";
 import type { FrameDetail } from "./bindings/FrameDetail";
 import type { FrameRow } from "./bindings/FrameRow";
 import type { HttpExchange } from "./bindings/HttpExchange";
@@ -67,4 +73,15 @@ export const ipc = {
     invoke<FrameDetail>("frame_detail", { serverId, seq }),
   stderrLines: (serverId: string) => invoke<StderrLine[]>("stderr_lines", { serverId }),
   httpExchanges: (serverId: string) => invoke<HttpExchange[]>("http_exchanges", { serverId }),
+
+  pendingAsks: () => invoke<PendingAsk[]>("pending_asks"),
+  answerAsk: (askId: number, answer: Answer) => invoke<void>("answer_ask", { askId, answer }),
+  analyzeUrl: (serverId: string, url: string) => invoke<UrlAnalysis>("analyze_url", { serverId, url }),
+  openConsentedUrl: (url: string) => invoke<void>("open_consented_url", { url }),
+  hostSettings: (serverId: string) => invoke<HostSettings>("host_settings", { serverId }),
+  saveHostSettings: (serverId: string, settings: HostSettings) =>
+    invoke<void>("save_host_settings", { serverId, settings }),
+  rootOfPath: (path: string) => invoke<Root>("root_of_path", { path }),
+  pickFolder: () => invoke<Root | null>("pick_folder"),
+  decisions: (serverId: string) => invoke<Decision[]>("decisions", { serverId }),
 };

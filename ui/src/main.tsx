@@ -7,6 +7,7 @@ import "./styles/components.css";
 import "./styles/traffic.css";
 import "./styles/network.css";
 import "./styles/form.css";
+import "./styles/asks.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

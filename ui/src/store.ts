@@ -11,6 +11,9 @@ import { useSyncExternalStore } from "react";
 import type { AppEvent } from "./bindings/AppEvent";
 import type { ConnectionInfo } from "./bindings/ConnectionInfo";
 import type { ConnectionStatus } from "./bindings/ConnectionStatus";
+import type { Decision } from "./bindings/Decision";
+import type { HostSettings } from "./bindings/HostSettings";
+import type { PendingAsk } from "./bindings/PendingAsk";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerIdentity } from "./bindings/ServerIdentity";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
@@ -20,7 +23,27 @@ import { NetworkLog } from "./network/log";
 import type { DirectionFilter } from "./traffic/filter";
 import { TrafficLog } from "./traffic/log";
 
-export type TabId = "overview" | "tools" | "resources" | "prompts" | "traffic" | "network" | "console";
+export type TabId =
+  | "overview"
+  | "tools"
+  | "resources"
+  | "prompts"
+  | "requests"
+  | "traffic"
+  | "network"
+  | "console";
+
+/** The server's requests to the client this session: what was decided, what was refused. */
+export interface RequestsState {
+  decisions: Decision[];
+  /** Refusals and other things the engine warned about, newest last. */
+  warnings: Array<{ message: string; wallUs: number }>;
+  /** URL elicitations the server said are complete (notifications/elicitation/complete). */
+  completed: string[];
+  /** Roots and reply rule; null until loaded. */
+  settings: HostSettings | null;
+  settingsError: string | null;
+}
 
 export interface ListState {
   status: "idle" | "loading" | "loaded" | "error";
@@ -72,6 +95,7 @@ export interface ServerState {
     args: Record<string, Record<string, string>>;
     gets: Record<string, RequestState>;
   };
+  requests: RequestsState;
 }
 
 export interface AppState {
@@ -80,6 +104,8 @@ export interface AppState {
   catalogError: string | null;
   selectedId: string | null;
   servers: Record<string, ServerState>;
+  /** Server requests waiting for the user, oldest first (across servers). */
+  asks: PendingAsk[];
   /** Errors not tied to one server (the event subscription, the IPC itself). */
   appErrors: string[];
 }
@@ -115,6 +141,7 @@ export function newServerState(id: string): ServerState {
     tools: { selected: null, forms: {}, calls: {} },
     resources: { selected: null, uriInput: "", reads: {} },
     prompts: { selected: null, args: {}, gets: {} },
+    requests: { decisions: [], warnings: [], completed: [], settings: null, settingsError: null },
   };
 }
 
@@ -125,6 +152,7 @@ export function initialState(): AppState {
     catalogError: null,
     selectedId: null,
     servers: {},
+    asks: [],
     appErrors: [],
   };
 }
@@ -149,6 +177,7 @@ function startSession(server: ServerState, wallUs: number): ServerState {
     network: new NetworkLog(),
     trafficView: { ...server.trafficView, selectedSeq: null },
     networkView: { selectedSeq: null },
+    requests: { ...server.requests, decisions: [], warnings: [], completed: [] },
   };
 }
 
@@ -260,9 +289,34 @@ export class Store {
           }
           break;
         }
-        case "notification": {
+        case "ask":
+          if (!state.asks.some((a) => a.ask_id === event.ask.ask_id)) {
+            state = { ...state, asks: [...state.asks, event.ask] };
+          }
+          break;
+        case "ask_closed":
+          state = { ...state, asks: state.asks.filter((a) => a.ask_id !== event.ask_id) };
+          break;
+        case "decision": {
           const server = serverOf(event.server_id);
+          const requests = { ...server.requests, decisions: [...server.requests.decisions, event.decision] };
+          replace({ ...server, requests });
+          break;
+        }
+        case "warning": {
+          const server = serverOf(event.server_id);
+          const warning = { message: event.message, wallUs: nowUs };
+          replace({ ...server, requests: { ...server.requests, warnings: [...server.requests.warnings, warning] } });
+          break;
+        }
+        case "notification": {
           const n = event.notification;
+          if (n.kind === "elicitation_complete") {
+            const current = serverOf(event.server_id);
+            const completed = [...current.requests.completed, n.elicitation_id];
+            replace({ ...current, requests: { ...current.requests, completed } });
+          }
+          const server = serverOf(event.server_id);
           server.console.addNotification(n, nowUs);
           const kinds: ListKind[] =
             n.kind === "tools_list_changed"
@@ -358,6 +412,31 @@ export class Store {
 
   dismissAppError(message: string): void {
     this.update((state) => ({ ...state, appErrors: state.appErrors.filter((m) => m !== message) }));
+  }
+
+  /** Asks fetched at startup (made before the UI subscribed). */
+  setAsks(asks: PendingAsk[]): void {
+    this.update((state) => {
+      const known = new Set(state.asks.map((a) => a.ask_id));
+      const added = asks.filter((a) => !known.has(a.ask_id));
+      return added.length === 0 ? state : { ...state, asks: [...state.asks, ...added] };
+    });
+  }
+
+  /** The user answered: the panel goes at once (the app confirms with ask_closed). */
+  removeAsk(askId: number): void {
+    this.update((state) =>
+      state.asks.some((a) => a.ask_id === askId)
+        ? { ...state, asks: state.asks.filter((a) => a.ask_id !== askId) }
+        : state,
+    );
+  }
+
+  setHostSettings(id: string, settings: HostSettings | null, error: string | null): void {
+    this.updateServer(id, (server) => ({
+      ...server,
+      requests: { ...server.requests, settings: settings ?? server.requests.settings, settingsError: error },
+    }));
   }
 
   setList(id: string, kind: ListKind, list: ListState): void {

@@ -3,6 +3,7 @@ import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
 import { OverviewTab } from "../overview/OverviewTab";
 import { PromptsTab } from "../prompts/PromptsTab";
+import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
 import { useServer } from "../store";
 import { ToolsTab } from "../tools/ToolsTab";
@@ -25,6 +26,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
+        {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "network" && <NetworkTab key={entry.id} server={server} target={entry.target} />}
         {server.tab === "console" && <ConsoleTab key={entry.id} server={server} />}

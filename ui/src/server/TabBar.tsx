@@ -1,4 +1,4 @@
-import { Activity, Globe, Info, MessageSquare, FileText, Terminal, Wrench } from "lucide-react";
+import { Activity, FileText, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import type { TabId } from "../store";
@@ -8,6 +8,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "tools", label: "Tools", icon: Wrench },
   { id: "resources", label: "Resources", icon: FileText },
   { id: "prompts", label: "Prompts", icon: MessageSquare },
+  { id: "requests", label: "Requests", icon: Reply },
   { id: "traffic", label: "Traffic", icon: Activity },
   { id: "network", label: "Network", icon: Globe },
   { id: "console", label: "Console", icon: Terminal },

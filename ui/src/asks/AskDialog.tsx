@@ -1,0 +1,85 @@
+// The server's requests that wait for the user, one at a time, oldest first, above everything:
+// a server that asks is blocked until the user answers, so the question must not hide in a tab.
+import { useState } from "react";
+import { answerAsk } from "../actions";
+import type { Answer } from "../bindings/Answer";
+import type { PendingAsk } from "../bindings/PendingAsk";
+import { ErrorBox } from "../common/ErrorBox";
+import { ElicitForm } from "../host/ElicitForm";
+import { SamplingPanel } from "../host/SamplingPanel";
+import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { useStore } from "../store";
+
+export function AskDialog() {
+  const asks = useStore((s) => s.asks);
+  const [error, setError] = useState<string | null>(null);
+  const ask = asks[0];
+  if (!ask) {
+    return error ? (
+      <div className="ask-error-toast" data-testid="ask-error">
+        <ErrorBox message={error} />
+        <button type="button" onClick={() => setError(null)}>
+          Dismiss
+        </button>
+      </div>
+    ) : null;
+  }
+  const send = (answer: Answer) => {
+    void answerAsk(ask.ask_id, answer).then(setError);
+  };
+  return (
+    <div className="ask-backdrop">
+      <div
+        className="ask-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`${ask.server_name} asks`}
+        data-testid="ask-dialog"
+        data-kind={ask.ask.kind}
+        data-server-id={ask.server_id}
+      >
+        {asks.length > 1 && (
+          <div className="ask-queue" data-testid="ask-queue">
+            1 of {asks.length} requests waiting
+          </div>
+        )}
+        {error && <ErrorBox message={error} />}
+        <AskBody key={ask.ask_id} ask={ask} send={send} />
+      </div>
+    </div>
+  );
+}
+
+function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => void }) {
+  const a = ask.ask;
+  switch (a.kind) {
+    case "elicit_form":
+      return (
+        <ElicitForm
+          serverName={ask.server_name}
+          message={a.message}
+          schema={a.schema}
+          onAnswer={(action, content) => send({ kind: "elicit", action, content })}
+        />
+      );
+    case "elicit_url":
+      return (
+        <UrlConsentDialog
+          serverName={ask.server_name}
+          message={a.message}
+          url={a.url}
+          analysis={a.analysis}
+          onDecide={(decision) => send({ kind: "url_consent", decision })}
+        />
+      );
+    case "sampling":
+      return (
+        <SamplingPanel
+          serverName={ask.server_name}
+          params={a.params}
+          onReply={(result) => send({ kind: "sampling_reply", result })}
+          onReject={(reason) => send({ kind: "sampling_reject", reason })}
+        />
+      );
+  }
+}

@@ -1,0 +1,441 @@
+import { Bot, Wrench } from "lucide-react";
+import { useId, useMemo, useState, type FormEvent } from "react";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { JsonBlock } from "../common/JsonBlock";
+import { AudioBlock } from "../content/AudioBlock";
+import { formatBytes } from "../format";
+import {
+  DEFAULT_MODEL,
+  DEFAULT_REJECT_REASON,
+  parseSamplingRequest,
+  parseToolInput,
+  STOP_REASONS,
+  toolUseId,
+  type SamplingBlock,
+  type SamplingRequest,
+} from "./sampling";
+import "../styles/host.css";
+
+interface Props {
+  serverName: string;
+  /** The `sampling/createMessage` params, as the server sent them. */
+  params: JsonValue;
+  onReply: (result: JsonValue) => void;
+  onReject: (reason: string) => void;
+}
+
+type Mode = "text" | "tool";
+
+function BlockView({ block }: { block: SamplingBlock }) {
+  switch (block.type) {
+    case "text":
+      return (
+        <pre className="code-block prose sampling-text" data-testid="sampling-text">
+          {block.text}
+        </pre>
+      );
+    case "image":
+      return (
+        <figure className="block-media">
+          <img className="preview-image" src={block.src} alt={`${block.mimeType} image`} />
+          <figcaption>
+            {block.mimeType}, {formatBytes(block.size)}
+          </figcaption>
+        </figure>
+      );
+    case "audio":
+      return <AudioBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
+    case "tool_use":
+      return (
+        <div className="sampling-tool-block" data-testid="sampling-tool-use">
+          <div className="sampling-tool-block-title">
+            <Wrench size={14} aria-hidden />
+            <span className="block-label">Tool use</span>
+            <span className="mono">{block.name}</span>
+            {block.id && <span className="badge mono">{block.id}</span>}
+          </div>
+          <JsonBlock value={block.input} />
+        </div>
+      );
+    case "tool_result":
+      return (
+        <div className={`sampling-tool-block${block.isError ? " is-error" : ""}`} data-testid="sampling-tool-result">
+          <div className="sampling-tool-block-title">
+            <span className="block-label">{block.isError ? "Tool result (error)" : "Tool result"}</span>
+            {block.toolUseId && <span className="badge mono">{block.toolUseId}</span>}
+          </div>
+          {block.content.length === 0 && <p className="muted small">No content.</p>}
+          {block.content.map((inner, index) => (
+            <BlockView key={index} block={inner} />
+          ))}
+        </div>
+      );
+    case "other":
+      return (
+        <div className="block-unknown">
+          {block.reason && <div className="inline-error">Cannot show this block: {block.reason}</div>}
+          <JsonBlock value={block.raw} />
+        </div>
+      );
+  }
+}
+
+function Priorities({ request }: { request: SamplingRequest }) {
+  return (
+    <ul className="sampling-priorities">
+      {request.priorities.map((p) => {
+        const clamped = Math.min(1, Math.max(0, p.value));
+        return (
+          <li key={p.name}>
+            <span className="sampling-priority-name">{p.name}</span>
+            <span
+              className="sampling-priority-bar"
+              role="meter"
+              aria-label={`${p.name} priority`}
+              aria-valuemin={0}
+              aria-valuemax={1}
+              aria-valuenow={clamped}
+            >
+              <span style={{ width: `${clamped * 100}%` }} />
+            </span>
+            <span className="count-text">{p.value}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** What the server asks the model: messages, system prompt, preferences, tools, limits. */
+function RequestView({ request }: { request: SamplingRequest }) {
+  const hasPrefs = request.hints.length > 0 || request.priorities.length > 0;
+  return (
+    <>
+      {request.systemPrompt !== null && (
+        <div className="section">
+          <div className="block-label">System prompt</div>
+          <pre className="code-block prose" data-testid="sampling-system-prompt">
+            {request.systemPrompt}
+          </pre>
+        </div>
+      )}
+      <div className="section">
+        <div className="block-label">Messages</div>
+        {request.messages.length === 0 && <p className="muted">No messages.</p>}
+        {request.messages.map((m, index) => (
+          <div key={index} className="prompt-message sampling-message" data-testid="sampling-message" data-role={m.role}>
+            <span className={`role-badge role-${m.role}`}>{m.role}</span>
+            {m.blocks.length === 0 && <p className="muted small">No content.</p>}
+            {m.blocks.map((block, i) => (
+              <BlockView key={i} block={block} />
+            ))}
+          </div>
+        ))}
+      </div>
+      {request.tools.length > 0 && (
+        <div className="section" data-testid="sampling-tools">
+          <div className="sampling-tools-title">
+            <span className="block-label">Tools offered</span>
+            {request.toolChoice && <span className="badge">toolChoice: {request.toolChoice}</span>}
+          </div>
+          <ul className="sampling-tools">
+            {request.tools.map((tool) => (
+              <li key={tool.name}>
+                <span className="mono">{tool.name}</span>
+                {tool.description && <span className="muted"> — {tool.description}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <dl className="facts compact sampling-facts">
+        <dt>maxTokens</dt>
+        <dd data-testid="sampling-max-tokens">{request.maxTokens ?? "(not given)"}</dd>
+        {request.temperature !== null && (
+          <>
+            <dt>temperature</dt>
+            <dd>{request.temperature}</dd>
+          </>
+        )}
+        {request.stopSequences.length > 0 && (
+          <>
+            <dt>stopSequences</dt>
+            <dd className="sampling-stops">
+              {request.stopSequences.map((s, i) => (
+                <code key={i} className="badge">
+                  {JSON.stringify(s)}
+                </code>
+              ))}
+            </dd>
+          </>
+        )}
+        {request.includeContext !== null && (
+          <>
+            <dt>includeContext</dt>
+            <dd>{request.includeContext}</dd>
+          </>
+        )}
+        {request.tools.length === 0 && request.toolChoice !== null && (
+          <>
+            <dt>toolChoice</dt>
+            <dd>{request.toolChoice}</dd>
+          </>
+        )}
+        {hasPrefs && (
+          <>
+            <dt>Model preferences</dt>
+            <dd data-testid="sampling-preferences">
+              {request.hints.length > 0 && (
+                <div className="badges">
+                  <span className="muted small">hints:</span>
+                  {request.hints.map((h, i) => (
+                    <span key={i} className="badge mono">
+                      {h}
+                    </span>
+                  ))}
+                </div>
+              )}
+              {request.priorities.length > 0 && <Priorities request={request} />}
+            </dd>
+          </>
+        )}
+      </dl>
+      {request.metadata !== undefined && (
+        <details className="section">
+          <summary>metadata</summary>
+          <JsonBlock value={request.metadata} />
+        </details>
+      )}
+    </>
+  );
+}
+
+/**
+ * A server's `sampling/createMessage` request, answered by a human: shows what the server asks
+ * the model, and lets the user write the assistant's reply (text, or a use of an offered tool)
+ * or reject the request. Key it by request so a new request starts from a fresh reply.
+ */
+export function SamplingPanel({ serverName, params, onReply, onReject }: Props) {
+  const request = useMemo(() => parseSamplingRequest(params), [params]);
+  const canUseTools = request.tools.length > 0;
+  const ids = useId();
+  const [mode, setModeState] = useState<Mode>(() => (canUseTools && request.toolChoice === "required" ? "tool" : "text"));
+  const [text, setText] = useState("");
+  const [toolName, setToolName] = useState(() => request.tools[0]?.name ?? "");
+  const [toolInput, setToolInput] = useState("{}");
+  const [model, setModel] = useState(DEFAULT_MODEL);
+  const [stopReason, setStopReason] = useState<string>(() => (mode === "tool" ? "toolUse" : "endTurn"));
+  const [rejectReason, setRejectReason] = useState("");
+  const [error, setError] = useState<{ field: "text" | "tool" | "model"; message: string } | null>(null);
+
+  const setMode = (next: Mode) => {
+    setModeState(next);
+    setStopReason(next === "tool" ? "toolUse" : "endTurn");
+    setError(null);
+  };
+
+  const approve = (event: FormEvent) => {
+    event.preventDefault();
+    if (model.trim() === "") {
+      setError({ field: "model", message: "Name the model that answers." });
+      return;
+    }
+    if (mode === "text") {
+      if (text.trim() === "") {
+        setError({ field: "text", message: "Write a reply before approving, or reject the request." });
+        return;
+      }
+      setError(null);
+      onReply({ role: "assistant", content: { type: "text", text }, model: model.trim(), stopReason });
+      return;
+    }
+    const parsed = parseToolInput(toolInput);
+    if ("error" in parsed) {
+      setError({ field: "tool", message: parsed.error });
+      return;
+    }
+    if (!request.tools.some((t) => t.name === toolName)) {
+      setError({ field: "tool", message: "Choose one of the tools offered." });
+      return;
+    }
+    setError(null);
+    onReply({
+      role: "assistant",
+      content: { type: "tool_use", id: toolUseId(), name: toolName, input: parsed.input },
+      model: model.trim(),
+      stopReason,
+    });
+  };
+
+  const errorLine = (field: "text" | "tool" | "model") =>
+    error?.field === field && (
+      <span className="inline-error" role="alert" data-testid="sampling-error">
+        {error.message}
+      </span>
+    );
+
+  return (
+    <section className="host-card sampling-panel" data-testid="sampling-panel" aria-labelledby={`${ids}-title`}>
+      <header className="host-card-header">
+        <Bot size={16} aria-hidden className="host-card-icon" />
+        <h2 id={`${ids}-title`}>
+          <span className="host-server">{serverName}</span> asks for an LLM completion
+        </h2>
+      </header>
+      {request.problems.length > 0 && (
+        <div className="warning-box" data-testid="sampling-problems">
+          <div className="warning-box-title">The request is not quite well-formed</div>
+          <ul>
+            {request.problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <RequestView request={request} />
+      <details className="section" open={request.problems.length > 0 ? true : undefined}>
+        <summary>Raw request</summary>
+        <JsonBlock value={params} testId="sampling-raw" />
+      </details>
+
+      <form className="sampling-reply" onSubmit={approve} noValidate>
+        <div className="sampling-reply-header">
+          <h3>Your reply, as the assistant</h3>
+          <div className="segmented" role="group" aria-label="Reply kind">
+            <button
+              type="button"
+              className={mode === "text" ? "active" : ""}
+              aria-pressed={mode === "text"}
+              data-testid="sampling-mode-text"
+              onClick={() => setMode("text")}
+            >
+              Text
+            </button>
+            <button
+              type="button"
+              className={mode === "tool" ? "active" : ""}
+              aria-pressed={mode === "tool"}
+              data-testid="sampling-mode-tool"
+              disabled={!canUseTools}
+              title={canUseTools ? undefined : "The server offered no tools"}
+              onClick={() => setMode("tool")}
+            >
+              Tool use
+            </button>
+          </div>
+        </div>
+        {mode === "text" ? (
+          <div className="field sampling-wide">
+            <label className="field-label" htmlFor={`${ids}-text`}>
+              Reply text
+            </label>
+            <textarea
+              id={`${ids}-text`}
+              data-testid="sampling-reply-text"
+              rows={6}
+              value={text}
+              aria-invalid={error?.field === "text" || undefined}
+              onChange={(e) => setText(e.target.value)}
+            />
+            {errorLine("text")}
+          </div>
+        ) : (
+          <>
+            {request.toolChoice === "none" && (
+              <p className="form-note">The server asked for no tool use (toolChoice: none).</p>
+            )}
+            <div className="field">
+              <label className="field-label" htmlFor={`${ids}-tool`}>
+                Tool
+              </label>
+              <select
+                id={`${ids}-tool`}
+                data-testid="sampling-tool-name"
+                value={toolName}
+                onChange={(e) => setToolName(e.target.value)}
+              >
+                {request.tools.map((tool) => (
+                  <option key={tool.name} value={tool.name}>
+                    {tool.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field sampling-wide">
+              <label className="field-label" htmlFor={`${ids}-input`}>
+                Input (a JSON object)
+              </label>
+              <textarea
+                id={`${ids}-input`}
+                className="mono"
+                data-testid="sampling-tool-input"
+                rows={6}
+                spellCheck={false}
+                value={toolInput}
+                aria-invalid={error?.field === "tool" || undefined}
+                onChange={(e) => setToolInput(e.target.value)}
+              />
+              {errorLine("tool")}
+            </div>
+          </>
+        )}
+        <div className="sampling-reply-meta">
+          <div className="field">
+            <label className="field-label" htmlFor={`${ids}-model`}>
+              Model name
+            </label>
+            <input
+              id={`${ids}-model`}
+              data-testid="sampling-model"
+              value={model}
+              aria-invalid={error?.field === "model" || undefined}
+              onChange={(e) => setModel(e.target.value)}
+              spellCheck={false}
+            />
+            {errorLine("model")}
+          </div>
+          <div className="field">
+            <label className="field-label" htmlFor={`${ids}-stop`}>
+              Stop reason
+            </label>
+            <select
+              id={`${ids}-stop`}
+              data-testid="sampling-stop-reason"
+              value={stopReason}
+              onChange={(e) => setStopReason(e.target.value)}
+            >
+              {STOP_REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="host-actions">
+          <button type="submit" className="button button-primary" data-testid="sampling-approve">
+            Approve
+          </button>
+        </div>
+      </form>
+
+      <div className="sampling-reject">
+        <input
+          aria-label="Reason for rejecting (optional)"
+          placeholder="Reason for rejecting (optional)"
+          data-testid="sampling-reject-reason"
+          value={rejectReason}
+          onChange={(e) => setRejectReason(e.target.value)}
+        />
+        <button
+          type="button"
+          className="button"
+          data-testid="sampling-reject"
+          onClick={() => onReject(rejectReason.trim() || DEFAULT_REJECT_REASON)}
+        >
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}

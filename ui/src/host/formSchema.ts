@@ -1,0 +1,440 @@
+// MCP form elicitation: the `requestedSchema` a server sends (a flat object of primitive
+// properties) read into fields a form can show, checked by hand (no Ajv: the app's CSP forbids
+// the run-time code generation it needs), and turned back into the JSON object to send.
+// Nothing the server sends is trusted to have the right shape: whatever is off becomes a note
+// on the field instead of an exception.
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { JsonObject } from "../ipc";
+import { getArray, getString, isObject } from "../json";
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+interface FieldBase {
+  name: string;
+  /** The property's `title`, else its name. */
+  label: string;
+  description: string | null;
+  required: boolean;
+  /** What the form could not honour in the property's schema (shown next to the field). */
+  note: string | null;
+}
+
+export type TextKind = "text" | "email" | "uri" | "date" | "datetime";
+
+export interface TextField extends FieldBase {
+  kind: TextKind;
+  constraints: { minLength?: number; maxLength?: number; pattern?: string };
+  /** For `datetime`, the server's RFC 3339 string (the form shows it in local time). */
+  default?: string;
+}
+
+export interface NumberField extends FieldBase {
+  kind: "number" | "integer";
+  constraints: { minimum?: number; maximum?: number };
+  default?: number;
+}
+
+export interface BooleanField extends FieldBase {
+  kind: "boolean";
+  default?: boolean;
+}
+
+export interface SelectField extends FieldBase {
+  kind: "select";
+  options: Option[];
+  default?: string;
+}
+
+export interface MultiSelectField extends FieldBase {
+  kind: "multiselect";
+  options: Option[];
+  constraints: { minItems?: number; maxItems?: number };
+  default?: string[];
+}
+
+export type Field = TextField | NumberField | BooleanField | SelectField | MultiSelectField;
+
+/**
+ * The form's state, by field name: the raw text of text, date and number inputs (numbers are
+ * parsed only when sent), the chosen value of a select ("" for none), the checked state of a
+ * boolean, the chosen values of a multi-select.
+ */
+export type FormValues = Record<string, string | boolean | string[]>;
+
+const FORMATS: Record<string, TextKind> = { email: "email", uri: "uri", date: "date", "date-time": "datetime" };
+
+function getNumber(object: JsonObject, key: string): number | undefined {
+  const value = object[key];
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** A non-negative integer constraint (`minLength`, `maxItems`…). */
+function getCount(object: JsonObject, key: string): number | undefined {
+  const value = getNumber(object, key);
+  return value !== undefined && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function label(value: JsonValue | undefined): string {
+  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}
+
+/** `enum` (with the legacy `enumNames` as labels) or `oneOf` / `anyOf` of `{const, title}`. */
+function optionsOf(schema: JsonObject): Option[] | null {
+  if (Array.isArray(schema["enum"])) {
+    const names = getArray(schema, "enumNames");
+    return schema["enum"].map((value, index) => {
+      const name = names[index];
+      return { value: label(value), label: typeof name === "string" ? name : label(value) };
+    });
+  }
+  const choices = Array.isArray(schema["oneOf"]) ? schema["oneOf"] : schema["anyOf"];
+  if (Array.isArray(choices) && choices.length > 0 && choices.every((c) => isObject(c) && "const" in c)) {
+    return choices.map((choice) => {
+      const c = choice as JsonObject;
+      return { value: label(c["const"]), label: getString(c, "title") ?? label(c["const"]) };
+    });
+  }
+  return null;
+}
+
+function fieldOf(name: string, schema: JsonValue, required: boolean): Field {
+  const base = { name, label: name, description: null, required, note: null };
+  if (!isObject(schema)) {
+    return { ...base, kind: "text", constraints: {}, note: "The server's schema for this field is not an object." };
+  }
+  const common = {
+    ...base,
+    label: getString(schema, "title") || name,
+    description: getString(schema, "description") ?? null,
+  };
+  const type = getString(schema, "type");
+  const fallback = schema["default"];
+
+  if (type === "array") {
+    const items = schema["items"];
+    const options = isObject(items) ? optionsOf(items) : null;
+    if (options) {
+      const defaults = Array.isArray(fallback) ? fallback.filter((v): v is string => typeof v === "string") : undefined;
+      return {
+        ...common,
+        kind: "multiselect",
+        options,
+        constraints: { minItems: getCount(schema, "minItems"), maxItems: getCount(schema, "maxItems") },
+        default: defaults,
+      };
+    }
+  }
+  const options = type === "array" ? null : optionsOf(schema);
+  if (options) {
+    return { ...common, kind: "select", options, default: typeof fallback === "string" ? fallback : undefined };
+  }
+  switch (type) {
+    case "number":
+    case "integer":
+      return {
+        ...common,
+        kind: type,
+        constraints: { minimum: getNumber(schema, "minimum"), maximum: getNumber(schema, "maximum") },
+        default: typeof fallback === "number" && Number.isFinite(fallback) ? fallback : undefined,
+      };
+    case "boolean":
+      return { ...common, kind: "boolean", default: typeof fallback === "boolean" ? fallback : undefined };
+    default: {
+      const format = getString(schema, "format");
+      const kind = format === undefined ? "text" : (FORMATS[format] ?? "text");
+      const notes: string[] = [];
+      if (type !== "string") {
+        notes.push(`The server asks for a field of type ${JSON.stringify(type ?? null)}, which a form cannot show; it is entered and sent as text.`);
+      }
+      if (format !== undefined && FORMATS[format] === undefined) notes.push(`Format "${format}" is not checked here.`);
+      return {
+        ...common,
+        kind,
+        constraints: {
+          minLength: getCount(schema, "minLength"),
+          maxLength: getCount(schema, "maxLength"),
+          pattern: getString(schema, "pattern"),
+        },
+        default: typeof fallback === "string" ? fallback : undefined,
+        note: notes.length > 0 ? notes.join(" ") : null,
+      };
+    }
+  }
+}
+
+/** The fields of a `requestedSchema`, in the order of its `properties`. */
+export function fieldsOf(schema: JsonValue): Field[] {
+  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  const required = new Set(getArray(schema, "required").filter((r): r is string => typeof r === "string"));
+  return Object.entries(schema["properties"]).map(([name, property]) => fieldOf(name, property, required.has(name)));
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** An RFC 3339 date-time as an `<input type="datetime-local">` value in local time ("" if unreadable). */
+export function toLocalInput(rfc3339: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/.test(rfc3339)) return "";
+  const date = new Date(rfc3339);
+  if (Number.isNaN(date.getTime())) return "";
+  const seconds = date.getSeconds() === 0 ? "" : `:${pad(date.getSeconds())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}${seconds}`;
+}
+
+const LOCAL_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
+
+/** The local time an `<input type="datetime-local">` value names, or null when it names none. */
+function parseLocal(value: string): Date | null {
+  const m = LOCAL_DATETIME.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = m.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, "0"));
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const date = new Date(year, month - 1, day, hour, minute, second, ms);
+  // new Date rolls 31 February over into March: refuse such dates.
+  const real = date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+  return real ? date : null;
+}
+
+/**
+ * An `<input type="datetime-local">` value as RFC 3339 with the local UTC offset ("Z" where it is
+ * zero): "2025-03-01T09:30" → "2025-03-01T09:30:00+01:00". Returns null for a value that names no
+ * real time.
+ */
+export function toRfc3339(local: string): string | null {
+  const date = parseLocal(local);
+  if (!date) return null;
+  const ms = date.getMilliseconds() === 0 ? "" : `.${pad(date.getMilliseconds(), 3)}`;
+  const offset = -date.getTimezoneOffset();
+  const zone =
+    offset === 0 ? "Z" : `${offset > 0 ? "+" : "-"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${ms}${zone}`
+  );
+}
+
+function isDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The form's starting values: every default the server gave, else empty. */
+export function initialValues(fields: Field[]): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    switch (field.kind) {
+      case "boolean":
+        values[field.name] = field.default ?? false;
+        break;
+      case "multiselect":
+        values[field.name] = field.default ?? [];
+        break;
+      case "number":
+      case "integer":
+        values[field.name] = field.default === undefined ? "" : String(field.default);
+        break;
+      case "datetime":
+        values[field.name] = field.default === undefined ? "" : toLocalInput(field.default);
+        break;
+      default:
+        values[field.name] = field.default ?? "";
+    }
+  }
+  return values;
+}
+
+function text(values: FormValues, name: string): string {
+  const value = values[name];
+  return typeof value === "string" ? value : "";
+}
+
+function list(values: FormValues, name: string): string[] {
+  const value = values[name];
+  return Array.isArray(value) ? value : [];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*$/;
+
+const chars = (n: number) => `${n} character${n === 1 ? "" : "s"}`;
+
+/** A user-supplied `pattern`, or null when JavaScript cannot read it. */
+function regex(pattern: string): RegExp | null {
+  try {
+    return new RegExp(pattern, "u");
+  } catch {
+    try {
+      return new RegExp(pattern);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function checkText(field: TextField, value: string): string | null {
+  const { minLength, maxLength, pattern } = field.constraints;
+  const length = [...value].length;
+  if (minLength !== undefined && length < minLength) return `Enter at least ${chars(minLength)}.`;
+  if (maxLength !== undefined && length > maxLength) return `Enter at most ${chars(maxLength)}.`;
+  switch (field.kind) {
+    case "email":
+      if (!EMAIL.test(value)) return "Enter an email address, like name@example.com.";
+      break;
+    case "uri":
+      try {
+        new URL(value);
+      } catch {
+        return "Enter a full URI with a scheme, like https://example.com.";
+      }
+      break;
+    case "date":
+      if (!isDate(value)) return "Enter a date as YYYY-MM-DD.";
+      break;
+    case "datetime":
+      if (!parseLocal(value)) return "Enter a date and time.";
+      break;
+    case "text":
+      break;
+  }
+  if (pattern !== undefined) {
+    const re = regex(pattern);
+    if (re && !re.test(value)) return `Must match the pattern ${pattern}`;
+  }
+  return null;
+}
+
+function checkNumber(field: NumberField, raw: string): string | null {
+  const value = Number(raw.trim());
+  if (raw.trim() === "" || !Number.isFinite(value)) return "Enter a number.";
+  if (field.kind === "integer" && !Number.isInteger(value)) return "Enter a whole number.";
+  const { minimum, maximum } = field.constraints;
+  if (minimum !== undefined && value < minimum) return `Enter ${minimum} or more.`;
+  if (maximum !== undefined && value > maximum) return `Enter ${maximum} or less.`;
+  return null;
+}
+
+function checkMulti(field: MultiSelectField, chosen: string[]): string | null {
+  const { maxItems } = field.constraints;
+  // A required multi-select wants a choice, unless the schema explicitly allows none.
+  const minItems = field.constraints.minItems ?? (field.required ? 1 : 0);
+  if (chosen.length === 0 && minItems > 0 && field.required) return "Choose at least one.";
+  if (chosen.length > 0 && chosen.length < minItems) return `Choose at least ${minItems}.`;
+  if (maxItems !== undefined && chosen.length > maxItems) return `Choose at most ${maxItems}.`;
+  const known = new Set(field.options.map((o) => o.value));
+  if (chosen.some((c) => !known.has(c))) return "Choose only among the options.";
+  return null;
+}
+
+function range(low: number | undefined, high: number | undefined, unit: string): string | null {
+  if (low !== undefined && high !== undefined) return low === high ? `${low}${unit}` : `${low} to ${high}${unit}`;
+  if (low !== undefined) return `at least ${low}${unit}`;
+  if (high !== undefined) return `at most ${high}${unit}`;
+  return null;
+}
+
+/** The field's constraints in words ("2 to 5 characters", "a whole number, at least 1"), or null. */
+export function constraintHint(field: Field): string | null {
+  switch (field.kind) {
+    case "boolean":
+    case "select":
+      return null;
+    case "multiselect": {
+      const r = range(field.constraints.minItems, field.constraints.maxItems, "");
+      return r && `Choose ${r}.`;
+    }
+    case "number":
+    case "integer": {
+      const r = range(field.constraints.minimum, field.constraints.maximum, "");
+      const what = field.kind === "integer" ? "A whole number" : "A number";
+      return r ? `${what}, ${r}.` : field.kind === "integer" ? `${what}.` : null;
+    }
+    default: {
+      const parts: string[] = [];
+      const r = range(field.constraints.minLength, field.constraints.maxLength, " characters");
+      if (r) parts.push(r);
+      if (field.constraints.pattern !== undefined) parts.push(`matching ${field.constraints.pattern}`);
+      if (parts.length === 0) return null;
+      const text = parts.join(", ");
+      return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+    }
+  }
+}
+
+/** What is wrong with the values, by field name; empty when they may be sent. */
+export function validate(fields: Field[], values: FormValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    let error: string | null = null;
+    switch (field.kind) {
+      case "boolean":
+        break;
+      case "multiselect":
+        error = checkMulti(field, list(values, field.name));
+        break;
+      case "select": {
+        const value = text(values, field.name);
+        if (value === "") error = field.required ? "Choose one." : null;
+        else if (!field.options.some((o) => o.value === value)) error = "Choose one of the options.";
+        break;
+      }
+      case "number":
+      case "integer": {
+        const value = text(values, field.name);
+        if (value.trim() === "") error = field.required ? "This field is required." : null;
+        else error = checkNumber(field, value);
+        break;
+      }
+      default: {
+        const value = text(values, field.name);
+        if (value === "") error = field.required ? "This field is required." : null;
+        else error = checkText(field, value);
+      }
+    }
+    if (error !== null) errors[field.name] = error;
+  }
+  return errors;
+}
+
+/**
+ * The object to send with "accept": optional fields left empty are left out, numbers are sent
+ * as numbers, date-times as RFC 3339, booleans as booleans (a checkbox is always answered),
+ * multi-selects as arrays in the order of their options. Call it on values `validate` accepts.
+ */
+export function toContent(fields: Field[], values: FormValues): JsonObject {
+  const content: JsonObject = {};
+  for (const field of fields) {
+    switch (field.kind) {
+      case "boolean":
+        content[field.name] = values[field.name] === true;
+        break;
+      case "multiselect": {
+        const chosen = new Set(list(values, field.name));
+        if (chosen.size === 0 && !field.required) break;
+        content[field.name] = field.options.map((o) => o.value).filter((v) => chosen.has(v));
+        break;
+      }
+      case "number":
+      case "integer": {
+        const value = text(values, field.name).trim();
+        if (value !== "") content[field.name] = Number(value);
+        break;
+      }
+      case "datetime": {
+        const value = text(values, field.name);
+        if (value !== "") content[field.name] = toRfc3339(value) ?? value;
+        break;
+      }
+      default: {
+        const value = text(values, field.name);
+        if (value !== "") content[field.name] = value;
+      }
+    }
+  }
+  return content;
+}
