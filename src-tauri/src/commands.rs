@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use periscope_core::config::{ServerEntry, ServerTarget};
-use periscope_core::host::{Answer, HostSettings, PendingAsk, Root, UrlAnalysis};
+use periscope_core::host::{Answer, HostSettings, PendingAsk, Root, UrlAnalysis, UrlDecision};
 use periscope_core::session::{CallOptions, ServerIdentity};
 use periscope_core::traffic::{Decision, HttpExchange, StderrLine};
-use periscope_core::view::{AppEvent, ConnectionInfo, FrameDetail, FrameRow};
+use periscope_core::view::{AppEvent, CallError, ConnectionInfo, FrameDetail, FrameRow};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use tauri::ipc::Channel;
@@ -97,12 +97,12 @@ pub async fn call_tool(
     server_id: String,
     name: String,
     arguments: Map<String, Value>,
-) -> Result<Value, String> {
+) -> Result<Value, CallError> {
     let session = state.session(&server_id)?;
     session
         .call_tool(&name, arguments, CallOptions::default())
         .await
-        .map_err(|e| e.to_string())
+        .map_err(CallError::from)
 }
 
 #[tauri::command]
@@ -194,10 +194,17 @@ pub fn analyze_url(state: State<'_, AppState>, server_id: String, url: String) -
     periscope_core::host::analyze_url(&url, host.as_deref())
 }
 
-/// Opens a URL the user consented to in a dialog that showed it (the -32042 flow).
+/// The user's decision about a URL from a -32042 error's elicitations, made in a dialog that
+/// showed it: kept in the record, and the URL opened when the decision is Open.
 #[tauri::command]
-pub fn open_consented_url(state: State<'_, AppState>, url: String) -> Result<(), String> {
-    state.asks.open(&url)
+pub fn consent_url(
+    state: State<'_, AppState>,
+    server_id: String,
+    url: String,
+    elicitation_id: String,
+    decision: UrlDecision,
+) -> Result<(), String> {
+    state.consent_url(&server_id, &url, &elicitation_id, decision)
 }
 
 #[tauri::command]

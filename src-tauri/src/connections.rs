@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::event::{Event, SessionState};
+use periscope_core::host::UrlDecision;
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
-use periscope_core::traffic::{Decision, HttpExchange, StderrLine};
+use periscope_core::traffic::{Decision, HttpExchange, StderrLine, wall_now_us};
 use periscope_core::view::{
     AppEvent, ConnectionInfo, ConnectionStatus, FrameDetail, FrameRow, RowBuilder,
 };
@@ -327,6 +328,45 @@ impl AppState {
             .as_ref()
             .map(|s| s.traffic().decisions())
             .unwrap_or_default())
+    }
+
+    /// Records a consent decision about a URL the server named outside an elicitation request
+    /// (a -32042 error) and opens it when the user chose Open.
+    pub fn consent_url(
+        &self,
+        server_id: &str,
+        url: &str,
+        elicitation_id: &str,
+        decision: UrlDecision,
+    ) -> Result<(), String> {
+        let word = match decision {
+            UrlDecision::Open => "open",
+            UrlDecision::AcceptWithoutOpening => "accept_without_opening",
+            UrlDecision::Decline => "decline",
+            UrlDecision::Cancel => "cancel",
+        };
+        let opened = match decision {
+            UrlDecision::Open => self.asks.open(url),
+            _ => Ok(()),
+        };
+        let decision = Decision {
+            wall_us: wall_now_us(),
+            request_id: None,
+            method: "URLElicitationRequiredError".into(),
+            decision: if opened.is_ok() { word } else { "open_failed" }.into(),
+            detail: Some(url.into()),
+            elicitation_id: Some(elicitation_id.into()),
+        };
+        if let Ok(conn) = self.recorded(server_id)
+            && let Some(session) = &conn.session
+        {
+            session.traffic().decide(decision.clone());
+        }
+        self.hub.send(AppEvent::Decision {
+            server_id: server_id.into(),
+            decision,
+        });
+        opened
     }
 
     /// Tells a connected server its roots changed (`notifications/roots/list_changed`).

@@ -136,7 +136,7 @@ impl AppHost {
     fn decide(&self, request: &ServerRequest, decision: &str, detail: Option<String>) {
         let decision = Decision {
             wall_us: wall_now_us(),
-            request_id: request.id.clone(),
+            request_id: Some(request.id.clone()),
             method: request.method.clone(),
             decision: decision.into(),
             detail,

@@ -54,7 +54,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::pending_asks,
             commands::answer_ask,
             commands::analyze_url,
-            commands::open_consented_url,
+            commands::consent_url,
             commands::host_settings,
             commands::save_host_settings,
             commands::root_of_path,

@@ -201,11 +201,49 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     assert_eq!(opened.len(), 2, "{opened:?}");
     assert!(opened[1].starts_with("https://example.com/periscope-demo/authorize?session="));
 
+    // A call answered with -32042: the URL is reviewed in the same dialog, opened on the
+    // click, the server says it is complete, and the retry succeeds.
+    pick_tool(&h, "needs_authorization").await;
+    call(&h).await;
+    h.find(r#"[data-testid="url-required"]"#).await;
+    let item = h.text(r#"[data-testid="url-required-item"]"#).await;
+    assert!(
+        item.contains("https://example.com/periscope-demo/authorize"),
+        "{item}"
+    );
+    h.shot("url-required").await;
+    h.click(r#"[data-testid="url-required-review"]"#).await;
+    h.find(r#"[data-testid="ask-dialog"][data-kind="url_required"] [data-testid="url-consent"]"#)
+        .await;
+    assert_eq!(h.opened_urls().len(), 2, "nothing opened before the click");
+    h.click(r#"[data-testid="url-open"]"#).await;
+    h.gone(DIALOG).await;
+    let deadline = Instant::now() + WAIT;
+    while h.opened_urls().len() < 3 {
+        assert!(Instant::now() < deadline, "the URL was not opened");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let state = h
+        .find(r#"[data-testid="url-required-item"][data-done="true"]"#)
+        .await;
+    assert!(
+        state
+            .text()
+            .await
+            .unwrap()
+            .contains("completed by the server")
+    );
+    h.shot("url-required-complete").await;
+    h.click(r#"[data-testid="url-required-retry"]"#).await;
+    result_saying(&h, "authorized: the action ran").await;
+
     h.click(r#"[data-testid="tab-requests"]"#).await;
     h.find(r#"[data-testid="decision-row"][data-decision="decline"]"#)
         .await;
+    h.find(r#"[data-testid="decision-row"][data-method="URLElicitationRequiredError"][data-decision="open"]"#)
+        .await;
     let done = h
-        .text(r#"[data-testid="decision-row"]:last-child [data-testid="elicitation-state"]"#)
+        .text(r#"[data-testid="decision-row"]:nth-child(3) [data-testid="elicitation-state"]"#)
         .await;
     assert!(done.contains("completed by the server"), "{done}");
     h.shot("url-decisions").await;

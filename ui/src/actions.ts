@@ -3,6 +3,7 @@
 import type { Answer } from "./bindings/Answer";
 import type { AppEvent } from "./bindings/AppEvent";
 import type { HostSettings } from "./bindings/HostSettings";
+import type { UrlDecision } from "./bindings/UrlDecision";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
@@ -274,6 +275,7 @@ export async function loadList(id: string, kind: ListKind): Promise<void> {
 async function track(
   run: () => Promise<JsonValue>,
   save: (state: RequestState) => void,
+  args: JsonObject = {},
 ): Promise<void> {
   const started = performance.now();
   save({ status: "running", result: null, error: null, durationMs: null });
@@ -281,7 +283,18 @@ async function track(
     const result = await run();
     save({ status: "done", result, error: null, durationMs: performance.now() - started });
   } catch (error) {
-    save({ status: "error", result: null, error: errorMessage(error), durationMs: performance.now() - started });
+    const failed: RequestState = {
+      status: "error",
+      result: null,
+      error: errorMessage(error),
+      durationMs: performance.now() - started,
+    };
+    // A CallError from Rust: a JSON-RPC error answer keeps its code and data.
+    if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
+      const e = error as JsonObject;
+      failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
+    }
+    save(failed);
   }
 }
 
@@ -293,6 +306,7 @@ export function callTool(id: string, name: string, args: JsonObject): Promise<vo
         ...s,
         tools: { ...s.tools, calls: { ...s.tools.calls, [name]: call } },
       })),
+    args,
   );
 }
 
@@ -384,4 +398,22 @@ export function setTrafficView(id: string, change: Partial<TrafficView>): void {
     const changed = (Object.keys(change) as Array<keyof TrafficView>).some((k) => change[k] !== view[k]);
     return changed ? { ...s, trafficView: { ...view, ...change } } : s;
   });
+}
+
+/**
+ * The user's decision about a URL a -32042 error named, made in the consent dialog: recorded,
+ * and the URL opened when the decision is "open". Returns an error message or null.
+ */
+export async function consentUrl(
+  id: string,
+  url: string,
+  elicitationId: string,
+  decision: UrlDecision,
+): Promise<string | null> {
+  try {
+    await ipc.consentUrl(id, url, elicitationId, decision);
+    return null;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }

@@ -9,6 +9,7 @@ import type { HostSettings } from "./bindings/HostSettings";
 import type { PendingAsk } from "./bindings/PendingAsk";
 import type { Root } from "./bindings/Root";
 import type { UrlAnalysis } from "./bindings/UrlAnalysis";
+import type { UrlDecision } from "./bindings/UrlDecision";
 import type { FrameDetail } from "./bindings/FrameDetail";
 import type { FrameRow } from "./bindings/FrameRow";
 import type { HttpExchange } from "./bindings/HttpExchange";
@@ -77,7 +78,8 @@ export const ipc = {
   pendingAsks: () => invoke<PendingAsk[]>("pending_asks"),
   answerAsk: (askId: number, answer: Answer) => invoke<void>("answer_ask", { askId, answer }),
   analyzeUrl: (serverId: string, url: string) => invoke<UrlAnalysis>("analyze_url", { serverId, url }),
-  openConsentedUrl: (url: string) => invoke<void>("open_consented_url", { url }),
+  consentUrl: (serverId: string, url: string, elicitationId: string, decision: UrlDecision) =>
+    invoke<void>("consent_url", { serverId, url, elicitationId, decision }),
   hostSettings: (serverId: string) => invoke<HostSettings>("host_settings", { serverId }),
   saveHostSettings: (serverId: string, settings: HostSettings) =>
     invoke<void>("save_host_settings", { serverId, settings }),

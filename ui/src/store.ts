@@ -18,7 +18,7 @@ import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerIdentity } from "./bindings/ServerIdentity";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { ConsoleLog } from "./console/log";
-import type { ListKind } from "./ipc";
+import type { JsonObject, ListKind } from "./ipc";
 import { NetworkLog } from "./network/log";
 import type { DirectionFilter } from "./traffic/filter";
 import { TrafficLog } from "./traffic/log";
@@ -57,6 +57,8 @@ export interface RequestState {
   result: JsonValue | null;
   error: string | null;
   durationMs: number | null;
+  /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
+  rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
 }
 
 export interface TrafficView {

@@ -53,6 +53,8 @@ pub struct DemoState {
     log_level: Mutex<Option<LoggingLevel>>,
     elicitations: AtomicU64,
     client_gone: CancellationToken,
+    /// Set once `needs_authorization`'s URL elicitation completed.
+    authorized: AtomicBool,
 }
 
 impl DemoState {
@@ -107,6 +109,14 @@ impl DemoState {
     /// more (stdin closed); tools then stop waiting for client replies.
     pub fn client_gone(&self) -> &CancellationToken {
         &self.client_gone
+    }
+
+    pub fn authorized(&self) -> bool {
+        self.authorized.load(Ordering::SeqCst)
+    }
+
+    pub fn set_authorized(&self) {
+        self.authorized.store(true, Ordering::SeqCst);
     }
 
     /// A fresh, unique id for a URL-mode elicitation.

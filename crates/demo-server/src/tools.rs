@@ -163,6 +163,19 @@ pub fn all(bonus: bool) -> Vec<Tool> {
                 .open_world(true),
         ),
         Tool::new(
+            "needs_authorization",
+            "Fails with URLElicitationRequiredError (-32042) naming a URL to visit, until that URL \
+             elicitation is complete; then succeeds. The demo pretends the visit happened 1.5 s \
+             after the error and sends notifications/elicitation/complete.",
+            empty_schema(),
+        )
+        .with_title("Needs authorization")
+        .with_annotations(
+            ToolAnnotations::with_title("Needs authorization")
+                .read_only(true)
+                .open_world(true),
+        ),
+        Tool::new(
             "sample",
             "Asks the client's model to answer the prompt (sampling/createMessage) and returns the \
              reply. With `offer_tools`, the request offers a `get_weather` tool (needs the client's \
@@ -994,6 +1007,46 @@ pub async fn sample(
     text_result(format!("model {model} replied: {text}"))
 }
 
+/// How long after its -32042 error the demo pretends the user finished the browser step.
+const AUTHORIZATION_DELAY: Duration = Duration::from_millis(1500);
+
+pub fn needs_authorization(
+    state: &Arc<DemoState>,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResult, McpError> {
+    if state.authorized() {
+        return Ok(text_result("authorized: the action ran"));
+    }
+    let elicitation_id = state.next_elicitation_id();
+    let url = format!("https://example.com/periscope-demo/authorize?session={elicitation_id}");
+    let peer = context.peer.clone();
+    let later = state.clone();
+    let id = elicitation_id.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(AUTHORIZATION_DELAY).await;
+        later.set_authorized();
+        let notification = ServerNotification::CustomNotification(CustomNotification::new(
+            "notifications/elicitation/complete",
+            Some(json!({ "elicitationId": id })),
+        ));
+        if let Err(error) = peer.send_notification(notification).await {
+            tracing::warn!(%error, "failed to send notifications/elicitation/complete");
+        }
+    });
+    Err(McpError::new(
+        rmcp::model::ErrorCode(-32042),
+        "This request requires more information.",
+        Some(json!({
+            "elicitations": [{
+                "mode": "url",
+                "elicitationId": elicitation_id,
+                "url": url,
+                "message": "Authorize the Periscope demo to act on your behalf (nothing happens there)."
+            }]
+        })),
+    ))
+}
+
 pub async fn list_roots(state: &DemoState, context: &RequestContext<RoleServer>) -> CallToolResult {
     let supports_roots = context
         .client_capabilities()
@@ -1124,7 +1177,7 @@ pub async fn touch_resource(
 
 /// Runs the tool `name`. `Err` is reserved for an unknown tool.
 pub async fn call(
-    state: &DemoState,
+    state: &Arc<DemoState>,
     name: &str,
     args: &JsonObject,
     context: &RequestContext<RoleServer>,
@@ -1138,6 +1191,7 @@ pub async fn call(
         "elicit_form" => elicit_form(state, context).await,
         "elicit_url" => elicit_url(state, args, context).await,
         "sample" => sample(state, args, context).await,
+        "needs_authorization" => return needs_authorization(state, context),
         "list_roots" => list_roots(state, context).await,
         "fail" => fail(),
         "emit_logs" => emit_logs(state, context).await,
@@ -1223,6 +1277,7 @@ mod tests {
                 "slow_task",
                 "elicit_form",
                 "elicit_url",
+                "needs_authorization",
                 "sample",
                 "list_roots",
                 "fail",

@@ -137,8 +137,9 @@ pub enum RecordLine {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Decision {
     pub wall_us: u64,
-    /// The JSON-RPC id of the server's request.
-    pub request_id: RequestId,
+    /// The JSON-RPC id of the server's request; None for a URL named in an error (-32042).
+    pub request_id: Option<RequestId>,
+    /// The server's request method, or "URLElicitationRequiredError" for a -32042 error's URL.
     pub method: String,
     /// e.g. "accept", "decline", "cancel", "open", "accept_without_opening", "reply",
     /// "reject", "auto_reply" (a reply rule answered), "refused" (the client refused).

@@ -302,3 +302,39 @@ mod tests {
         assert!(banner.problem.unwrap().starts_with("not JSON"));
     }
 }
+
+/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
+/// (e.g. -32042 carries the URL elicitations to complete before retrying).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CallError {
+    pub message: String,
+    pub code: Option<i64>,
+    pub data: Option<Value>,
+}
+
+impl From<crate::session::RequestError> for CallError {
+    fn from(error: crate::session::RequestError) -> CallError {
+        let (code, data) = match &error {
+            crate::session::RequestError::Rpc { error, .. } => {
+                (Some(error.code), error.data.clone())
+            }
+            _ => (None, None),
+        };
+        CallError {
+            message: error.to_string(),
+            code,
+            data,
+        }
+    }
+}
+
+impl From<String> for CallError {
+    fn from(message: String) -> CallError {
+        CallError {
+            message,
+            code: None,
+            data: None,
+        }
+    }
+}

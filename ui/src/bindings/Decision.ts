@@ -7,9 +7,13 @@ import type { RequestId } from "./RequestId";
  */
 export type Decision = { wall_us: number, 
 /**
- * The JSON-RPC id of the server's request.
+ * The JSON-RPC id of the server's request; None for a URL named in an error (-32042).
  */
-request_id: RequestId, method: string, 
+request_id: RequestId | null, 
+/**
+ * The server's request method, or "URLElicitationRequiredError" for a -32042 error's URL.
+ */
+method: string, 
 /**
  * e.g. "accept", "decline", "cancel", "open", "accept_without_opening", "reply",
  * "reject", "auto_reply" (a reply rule answered), "refused" (the client refused).

@@ -219,7 +219,8 @@ function DecisionRow({ decision: d, completed }: { decision: Decision; completed
     <tr data-testid="decision-row" data-decision={d.decision} data-method={d.method}>
       <td>{new Date(d.wall_us / 1000).toLocaleTimeString()}</td>
       <td>
-        <code>{d.method}</code> <span className="muted">#{String(d.request_id)}</span>
+        <code>{d.method}</code>
+        {d.request_id !== null && <span className="muted"> #{String(d.request_id)}</span>}
       </td>
       <td>{DECISION_LABELS[d.decision] ?? d.decision}</td>
       <td>

@@ -11,6 +11,7 @@ import type { ServerState } from "../store";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { ToolResult } from "./ToolResult";
+import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
 import { toolInfo, type ToolInfo } from "./tools";
 
 const KINDS: readonly ListKind[] = ["tools"];
@@ -78,6 +79,14 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
         onChange={(data) => setToolForm(server.id, tool.name, data)}
         onCall={(args) => void callTool(server.id, tool.name, args)}
       />
+      {call?.rpcError?.code === URL_ELICITATION_REQUIRED && (
+        <UrlElicitationRequired
+          server={server}
+          toolName={tool.name}
+          data={call.rpcError.data}
+          args={call.rpcError.args}
+        />
+      )}
       {call && <ToolResult key={tool.name} call={call} />}
       <details className="section">
         <summary>Tool definition (JSON)</summary>
