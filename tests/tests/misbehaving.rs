@@ -326,3 +326,82 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
         "roots, elicitation and sampling reach the host"
     );
 }
+
+#[tokio::test]
+async fn elicitations_outside_what_we_declared_or_allow_are_refused_with_32602_and_said_why() {
+    // Form only: URL mode is not declared here.
+    let options = SessionOptions {
+        handler: Arc::new(Scripted),
+        capabilities: json!({"elicitation": {"form": {}}}),
+        ..SessionOptions::default()
+    };
+    let session = Session::spawn_stdio(&target("bad-elicitations"), options).unwrap();
+    let mut events = session.subscribe();
+    session.initialize().await.unwrap();
+    let answers = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let answers: Vec<Value> = session
+                .traffic()
+                .frames()
+                .into_iter()
+                .filter(|f| f.direction == Direction::Out)
+                .filter_map(|f| serde_json::from_slice::<Value>(&f.bytes).ok())
+                .filter(|v| v.get("method").is_none())
+                .collect();
+            if answers.len() == 4 {
+                return answers;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("every elicitation is answered");
+    let by_id = |id: &str| answers.iter().find(|a| a["id"] == id).unwrap().clone();
+
+    let nested = by_id("e1");
+    assert_eq!(nested["error"]["code"], -32602, "{nested}");
+    let why = nested["error"]["message"].as_str().unwrap();
+    assert!(why.contains("address"), "names the field: {why}");
+    let url = by_id("e2");
+    assert_eq!(url["error"]["code"], -32602);
+    assert!(
+        url["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"url\"")
+    );
+    let unknown = by_id("e3");
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("telepathy")
+    );
+    // The valid form reaches the host, which accepts it.
+    assert_eq!(by_id("e4")["result"]["action"], "accept");
+
+    // The user hears why, and the undeclared mode is flagged on its frame.
+    let mut warnings = Vec::new();
+    let mut host_asks = 0;
+    while let Ok(event) = events.try_recv() {
+        match event {
+            Event::Warning(w) => warnings.push(w),
+            Event::HostInputNeeded { .. } => host_asks += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(host_asks, 1, "only the valid form reaches the host");
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(
+        warnings[0].contains("refused elicitation/create"),
+        "{warnings:?}"
+    );
+    assert!(
+        session
+            .traffic()
+            .flags()
+            .iter()
+            .any(|f| matches!(&f.flag, Flag::UndeclaredCapability { method } if method == "elicitation/create"))
+    );
+}

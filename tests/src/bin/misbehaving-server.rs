@@ -16,6 +16,8 @@
 //! - `server-requests`: after `notifications/initialized`, sends a batch holding `ping`,
 //!   `roots/list`, an unknown method and a notification, then `elicitation/create` and
 //!   `sampling/createMessage` on their own; writes each answer it gets to stderr.
+//! - `bad-elicitations`: after `notifications/initialized`, sends four `elicitation/create`:
+//!   a nested form (outside the subset), URL mode, an unknown mode, and a valid form.
 //! - `bad-version`: answers `initialize` with protocol version "1999-01-01".
 //! - `flood [N]`: after `notifications/initialized`, writes N (default 100 000) log
 //!   notifications as fast as it can, then serves normally. For benchmarks.
@@ -92,6 +94,33 @@ fn main() {
                         "maxTokens": 10,
                     }}),
                 );
+            }
+            ("notifications/initialized", None) if mode == "bad-elicitations" => {
+                for (id, params) in [
+                    (
+                        "e1",
+                        json!({"message": "Nested?", "requestedSchema": {"type": "object", "properties": {
+                            "address": {"type": "object", "properties": {"city": {"type": "string"}}}
+                        }}}),
+                    ),
+                    (
+                        "e2",
+                        json!({"mode": "url", "message": "Go", "url": "https://example.com/", "elicitationId": "x"}),
+                    ),
+                    (
+                        "e3",
+                        json!({"mode": "telepathy", "message": "Think of a number"}),
+                    ),
+                    (
+                        "e4",
+                        json!({"message": "Fine", "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}),
+                    ),
+                ] {
+                    write_json(
+                        &mut out,
+                        &json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params}),
+                    );
+                }
             }
             ("notifications/initialized", None) if mode == "flood" => {
                 let n: usize = std::env::args()
