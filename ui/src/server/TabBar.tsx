@@ -1,7 +1,7 @@
 import { Activity, FileText, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
-import type { TabId } from "../store";
+import { useStore, type TabId } from "../store";
 
 const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: number }> }> = [
   { id: "overview", label: "Overview", icon: Info },
@@ -15,6 +15,9 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
 ];
 
 export function TabBar({ serverId, active }: { serverId: string; active: TabId }) {
+  // Refusals (e.g. an elicitation outside the spec's subset) are counted on the Requests tab,
+  // so the user sees that something was said without watching that tab.
+  const warnings = useStore((s) => s.servers[serverId]?.requests.warnings.length ?? 0);
   return (
     <nav className="tab-bar" role="tablist" aria-label="Server views">
       {TABS.map(({ id, label, icon: Icon }) => (
@@ -29,6 +32,11 @@ export function TabBar({ serverId, active }: { serverId: string; active: TabId }
         >
           <Icon size={14} />
           {label}
+          {id === "requests" && warnings > 0 && (
+            <span className="tab-count warning" data-testid="requests-warning-count" title="Requests the client refused">
+              {warnings}
+            </span>
+          )}
         </button>
       ))}
     </nav>
