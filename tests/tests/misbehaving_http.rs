@@ -23,7 +23,7 @@ async fn session(server: &HttpServerProcess, timeout: Duration) -> Session {
     };
     let target = HttpTarget {
         url: server.url.clone(),
-        headers: Vec::new(),
+        ..HttpTarget::default()
     };
     let session = Session::connect_http(&target, HttpMode::Streamable, options, None).unwrap();
     session.initialize().await.expect("the fixture initializes");

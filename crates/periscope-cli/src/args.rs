@@ -67,6 +67,22 @@ pub struct Cli {
     /// the first POST gets 400, 404 or 405.
     #[arg(long, value_enum, default_value_t = TransportChoice::Auto, global = true)]
     pub transport: TransportChoice,
+    /// For a server that requires sign-in (OAuth): a pre-registered client ID (else the
+    /// authorization server's dynamic registration is used).
+    #[arg(long, value_name = "ID", global = true)]
+    pub client_id: Option<String>,
+    /// The pre-registered client's secret (with --client-id).
+    #[arg(long, value_name = "SECRET", global = true, requires = "client_id")]
+    pub client_secret: Option<String>,
+    /// A Client ID Metadata Document URL to use as client_id where the server supports it.
+    #[arg(long, value_name = "URL", global = true)]
+    pub client_metadata_url: Option<String>,
+    /// Sign-in: print the authorization URL instead of opening the browser.
+    #[arg(long, global = true)]
+    pub no_browser: bool,
+    /// Forget the stored sign-in for --url before connecting.
+    #[arg(long, global = true)]
+    pub sign_out: bool,
     /// Don't echo the server's log messages and notifications on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,

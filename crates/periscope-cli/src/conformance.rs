@@ -26,6 +26,14 @@ pub async fn run(session: &Session) -> Exit {
             call("test_client_elicitation_defaults", json!({})).await
         }
         "sse-retry" => call("test_reconnection", json!({})).await,
+        // The authorization scenarios: sign in (on the first 401), list, call the one tool.
+        s if s.starts_with("auth/") => match session.list_tools().await {
+            Ok(tools) if tools.iter().any(|t| t["name"] == "test-tool") => {
+                call("test-tool", json!({})).await
+            }
+            Ok(_) => Ok(Value::Null),
+            Err(e) => Err(e),
+        },
         // `initialize` and anything unknown: the handshake is the whole job.
         _ => Ok(Value::Null),
     };

@@ -156,7 +156,7 @@ impl HostHandler for CliHost {
 
 /// Opens `url` in the system browser: no shell (xdg-open and friends get it as one argument).
 /// `PERISCOPE_OPEN_URL_LOG` names a file that gets the URL instead: the seam tests observe.
-fn open_url(url: &str) -> Result<(), String> {
+pub fn open_url(url: &str) -> Result<(), String> {
     if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
         use std::io::Write;
         let mut file = std::fs::OpenOptions::new()

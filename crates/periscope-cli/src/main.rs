@@ -15,6 +15,7 @@ macro_rules! say {
 }
 
 mod args;
+mod auth;
 mod conformance;
 mod exit;
 mod host;
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         (Some(url), None) => Target::Http(HttpTarget {
             url: url.clone(),
             headers: cli.header.clone(),
+            ..HttpTarget::default()
         }),
         (None, Some((command, server_args))) => Target::Stdio(StdioTarget {
             command: command.clone(),
@@ -102,6 +104,20 @@ async fn run(cli: Cli, target: Target) -> Exit {
         options.protocol_version = v.clone();
     }
     let record = cli.record.as_deref();
+    if let Target::Http(t) = &target {
+        // A server that answers 401 gets a sign-in; anything else never sees the authorizer.
+        if let Action::ConformanceClient { .. } = cli.action {
+            options.authorizer = Some(auth::for_conformance(&t.url));
+        } else {
+            let client = auth::for_cli(&cli, &t.url);
+            if cli.sign_out
+                && let Err(e) = client.sign_out().await
+            {
+                eprintln!("periscope: could not forget the stored sign-in: {e}");
+            }
+            options.authorizer = Some(client);
+        }
+    }
     if let Action::ConformanceClient { .. } = cli.action {
         options.handler = Arc::new(conformance::AcceptDefaults);
     }

@@ -65,6 +65,22 @@ pub struct HttpTarget {
     /// Extra request headers, e.g. an API key (recorded redacted).
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// How this client identifies itself when the server requires sign-in. A pre-registered
+    /// client's secret is not here: it is in the secret store.
+    #[serde(default)]
+    pub oauth: OAuthSettings,
+}
+
+/// The user's OAuth choices for one server. Empty: dynamic client registration.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct OAuthSettings {
+    /// A pre-registered client ID (its secret, if any, is kept in the secret store).
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// A Client ID Metadata Document URL, used where the authorization server supports CIMD.
+    #[serde(default)]
+    pub client_metadata_url: Option<String>,
 }
 
 impl HttpTarget {

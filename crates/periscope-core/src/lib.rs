@@ -10,6 +10,7 @@
 // so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod auth;
 pub mod config;
 pub mod event;
 pub mod features;

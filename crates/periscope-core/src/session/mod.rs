@@ -43,6 +43,8 @@ pub struct SessionOptions {
     pub max_request_time: Duration,
     pub stdio: StdioOptions,
     pub handler: Arc<dyn HostHandler>,
+    /// Signs in when an HTTP server answers 401/403 (None: such an answer is an error).
+    pub authorizer: Option<Arc<dyn crate::auth::Authorizer>>,
 }
 
 impl Default for SessionOptions {
@@ -63,6 +65,7 @@ impl Default for SessionOptions {
             max_request_time: Duration::from_secs(600),
             stdio: StdioOptions::default(),
             handler: Arc::new(DeclineAll),
+            authorizer: None,
         }
     }
 }
@@ -112,6 +115,8 @@ struct Shared {
     state: watch::Sender<SessionState>,
     closed: watch::Sender<Option<CloseReport>>,
     identity: Mutex<Option<ServerIdentity>>,
+    /// Whether the authorizer's stored token was asked for yet.
+    bearer_set: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
@@ -267,6 +272,7 @@ impl Session {
             state: watch::Sender::new(SessionState::Connected),
             closed: watch::Sender::new(None),
             identity: Mutex::new(None),
+            bearer_set: Default::default(),
         });
         tokio::spawn(dispatch::run(Arc::downgrade(&shared), inbound));
         Session { shared }
@@ -436,7 +442,7 @@ impl Session {
             message.insert("params".into(), params);
         }
         let bytes = serde_json::to_vec(&Value::Object(message)).expect("JSON values serialize");
-        if let Err(source) = s.send_frame(bytes, false).await {
+        if let Err(source) = s.send_authorized(bytes).await {
             s.forget(&id, None);
             return Err(match source {
                 // The pipe broke because the server is going away: wait briefly for the
@@ -458,6 +464,23 @@ impl Session {
                 SendError::SessionExpired { exchange } => RequestError::SessionExpired {
                     method: method.into(),
                     exchange,
+                },
+                SendError::Unauthorized { challenge, .. } => RequestError::Transport {
+                    method: method.into(),
+                    reason: format!(
+                        "the server requires authorization (HTTP {}{}){}",
+                        challenge.status,
+                        challenge
+                            .error
+                            .as_deref()
+                            .map(|e| format!(", {e}"))
+                            .unwrap_or_default(),
+                        if s.options.authorizer.is_some() {
+                            ""
+                        } else {
+                            "; sign in to this server (OAuth) to use it"
+                        }
+                    ),
                 },
                 source => RequestError::Send {
                     method: method.into(),
@@ -694,6 +717,54 @@ impl Shared {
     }
 
     /// Records, then writes, one outgoing frame.
+    /// Sends a request frame; when the server refuses it with 401/403 and an authorizer is
+    /// set, signs in (or steps up) and sends it again: at most three sign-ins per request. The
+    /// record keeps every attempt.
+    async fn send_authorized(&self, bytes: Vec<u8>) -> Result<Arc<Frame>, SendError> {
+        if let Some(auth) = &self.options.authorizer
+            && !self
+                .bearer_set
+                .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            // The first request: a stored (or refreshed) token, if there is one.
+            self.transport.set_bearer(auth.current().await);
+        }
+        let mut attempts = 0;
+        loop {
+            match self.send_frame(bytes.clone(), false).await {
+                Err(SendError::Unauthorized {
+                    challenge,
+                    exchange,
+                }) => {
+                    let Some(auth) = &self.options.authorizer else {
+                        return Err(SendError::Unauthorized {
+                            challenge,
+                            exchange,
+                        });
+                    };
+                    if attempts == 3 {
+                        let _ = self.events.send(Event::Warning(format!(
+                            "gave up after {attempts} sign-ins: the server still refuses (HTTP {})",
+                            challenge.status
+                        )));
+                        return Err(SendError::Unauthorized {
+                            challenge,
+                            exchange,
+                        });
+                    }
+                    attempts += 1;
+                    match auth.authorize(&challenge).await {
+                        Ok(token) => self.transport.set_bearer(Some(token)),
+                        Err(why) => {
+                            return Err(SendError::Http(format!("sign-in failed: {why}")));
+                        }
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
     async fn send_frame(
         &self,
         bytes: Vec<u8>,

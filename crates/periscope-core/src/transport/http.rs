@@ -51,6 +51,8 @@ pub(super) struct Shared {
     inbound: mpsc::Sender<Inbound>,
     session_id: Mutex<Option<String>>,
     protocol_version: Mutex<Option<String>>,
+    /// The OAuth access token for this server, if signed in.
+    bearer: Mutex<Option<String>>,
     max_frame_bytes: usize,
 }
 
@@ -101,6 +103,7 @@ impl StreamableHttp {
                 inbound,
                 session_id: Mutex::new(None),
                 protocol_version: Mutex::new(None),
+                bearer: Mutex::new(None),
                 max_frame_bytes,
             }),
             tasks: Mutex::new(Vec::new()),
@@ -164,6 +167,12 @@ impl Shared {
         {
             headers.insert("mcp-protocol-version", v);
         }
+        // Only ever to this server's URL (the record shows it redacted).
+        if let Some(token) = lock(&self.bearer).as_deref()
+            && let Ok(v) = format!("Bearer {token}").parse()
+        {
+            headers.insert(reqwest::header::AUTHORIZATION, v);
+        }
         headers
     }
 
@@ -181,6 +190,16 @@ impl Shared {
         let seq = self.traffic.reserve_seq();
         let mut headers = self.headers();
         headers.extend(extra);
+        // A token is for the server it was issued for: never sent to another origin (e.g. a
+        // legacy endpoint or a resumption URL elsewhere).
+        let same_origin = |a: &str, b: &str| match (reqwest::Url::parse(a), reqwest::Url::parse(b))
+        {
+            (Ok(a), Ok(b)) => a.origin() == b.origin(),
+            _ => false,
+        };
+        if !same_origin(&url, &self.target.url) {
+            headers.remove(reqwest::header::AUTHORIZATION);
+        }
         let mut request = self
             .client
             .request(method.clone(), &url)
@@ -412,6 +431,10 @@ fn describe(e: &reqwest::Error) -> String {
 
 #[async_trait]
 impl Transport for StreamableHttp {
+    fn set_bearer(&self, token: Option<String>) {
+        *lock(&self.shared.bearer) = token;
+    }
+
     async fn send(&self, frame: &Frame) -> Result<(), SendError> {
         if self.mode == HttpMode::LegacySse || self.legacy.lock().await.is_some() {
             return self.send_legacy(frame).await;
@@ -461,6 +484,18 @@ impl Transport for StreamableHttp {
         }
         if status == reqwest::StatusCode::NOT_FOUND && had_session {
             return Err(SendError::SessionExpired { exchange: seq });
+        }
+        if matches!(status.as_u16(), 401 | 403) {
+            let header = response
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok());
+            if status == reqwest::StatusCode::UNAUTHORIZED || header.is_some() {
+                return Err(SendError::Unauthorized {
+                    challenge: crate::auth::Challenge::parse(status.as_u16(), header),
+                    exchange: seq,
+                });
+            }
         }
         if !status.is_success() {
             let body = response.bytes().await.unwrap_or_default();

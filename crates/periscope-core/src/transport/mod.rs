@@ -62,6 +62,12 @@ pub enum SendError {
     /// The HTTP server answered 404 to a request carrying our session id: the session is gone.
     #[error("the server no longer knows this session (HTTP 404)")]
     SessionExpired { exchange: u64 },
+    /// 401 or 403 with its `WWW-Authenticate` challenge: sign in (or step up) and send again.
+    #[error("the server requires authorization (HTTP {})", challenge.status)]
+    Unauthorized {
+        challenge: crate::auth::Challenge,
+        exchange: u64,
+    },
 }
 
 /// The sending half of a connection. Receiving goes through the [`Inbound`] channel given at
@@ -75,6 +81,8 @@ pub trait Transport: Send + Sync {
     async fn negotiated(&self, _protocol_version: &str) {}
     /// Forgets the server's session (HTTP), so the next `initialize` starts a new one.
     async fn reset_session(&self) {}
+    /// The bearer token to send from now on (HTTP); stdio ignores it.
+    fn set_bearer(&self, _token: Option<String>) {}
     /// The transport in use, as the user should read it ("stdio", "Streamable HTTP",
     /// "HTTP+SSE (legacy)").
     async fn name(&self) -> &'static str {

@@ -1,0 +1,85 @@
+//! Signing in from the command line: the URL is printed (and opened in the browser unless
+//! --no-browser), the redirect comes back to a loopback listener; tokens go to the same store
+//! as the app's. For the conformance suite: headless, credentials from its context.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use periscope_core::auth::browser::AuthorizationPrompt;
+use periscope_core::auth::store::SecretStore;
+use periscope_core::auth::{HeadlessBrowser, LoopbackBrowser, OAuthClient, OAuthConfig};
+use serde_json::Value;
+
+use crate::args::Cli;
+
+/// The store shared with the app: the OS keychain, else an owner-only file.
+pub fn store() -> Arc<SecretStore> {
+    let dir = std::env::var_os("XDG_DATA_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".local/share")))
+        .unwrap_or_else(std::env::temp_dir);
+    let force_file = std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
+    Arc::new(SecretStore::open(
+        dir.join("dev.periscope.app").join("credentials.json"),
+        force_file,
+    ))
+}
+
+pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
+    let no_browser = cli.no_browser;
+    let opener: periscope_core::auth::browser::Opener =
+        Arc::new(move |prompt: AuthorizationPrompt| {
+            Box::pin(async move {
+                eprintln!(
+                    "periscope: sign in at {} (scopes: {}):\n  {}",
+                    prompt.auth_server_host,
+                    prompt.scopes.as_deref().unwrap_or("none asked"),
+                    prompt.url
+                );
+                if !no_browser {
+                    crate::host::open_url(&prompt.url)
+                        .map_err(|e| {
+                            format!("could not open the browser ({e}); open the URL above yourself")
+                        })
+                        .or_else(|e| {
+                            eprintln!("periscope: {e}");
+                            Ok::<(), String>(())
+                        })?;
+                }
+                Ok(())
+            })
+        });
+    let browser = Arc::new(LoopbackBrowser::new(opener, Duration::from_secs(300)));
+    Arc::new(OAuthClient::new(
+        OAuthConfig {
+            server_url: url.to_string(),
+            client_id: cli.client_id.clone(),
+            client_secret: cli.client_secret.clone(),
+            client_metadata_url: cli.client_metadata_url.clone(),
+            client_name: "Periscope (CLI)".into(),
+        },
+        browser,
+        Some(store()),
+    ))
+}
+
+/// The conformance suite's way: no browser, no store, the context's credentials, and its
+/// client metadata document URL.
+pub fn for_conformance(url: &str) -> Arc<OAuthClient> {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let field = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_string);
+    Arc::new(OAuthClient::new(
+        OAuthConfig {
+            server_url: url.to_string(),
+            client_id: field("client_id"),
+            client_secret: field("client_secret"),
+            client_metadata_url: Some("https://conformance-test.local/client-metadata.json".into()),
+            client_name: "Periscope conformance client".into(),
+        },
+        Arc::new(HeadlessBrowser::new("http://localhost:3000/callback")),
+        None,
+    ))
+}

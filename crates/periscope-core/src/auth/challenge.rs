@@ -1,0 +1,153 @@
+//! `WWW-Authenticate` challenges (RFC 6750 §3, RFC 9728 §5.1): what a 401 or 403 asks for.
+
+use serde::{Deserialize, Serialize};
+
+/// The Bearer challenge of a refused request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Challenge {
+    /// The HTTP status that carried it (401 or 403).
+    pub status: u16,
+    pub error: Option<String>,
+    pub error_description: Option<String>,
+    /// Space-separated scopes the resource needs.
+    pub scope: Option<String>,
+    /// The protected resource metadata URL (RFC 9728).
+    pub resource_metadata: Option<String>,
+}
+
+impl Challenge {
+    /// Reads the Bearer challenge out of a `WWW-Authenticate` value (other schemes are
+    /// skipped). A missing or unreadable header gives an empty challenge: the flow then
+    /// discovers everything itself.
+    pub fn parse(status: u16, header: Option<&str>) -> Challenge {
+        let mut challenge = Challenge {
+            status,
+            ..Challenge::default()
+        };
+        let Some(header) = header else {
+            return challenge;
+        };
+        for (scheme, params) in split_challenges(header) {
+            if !scheme.eq_ignore_ascii_case("bearer") {
+                continue;
+            }
+            for (key, value) in params {
+                match key.to_ascii_lowercase().as_str() {
+                    "error" => challenge.error = Some(value),
+                    "error_description" => challenge.error_description = Some(value),
+                    "scope" => challenge.scope = Some(value),
+                    "resource_metadata" => challenge.resource_metadata = Some(value),
+                    _ => {}
+                }
+            }
+            break;
+        }
+        challenge
+    }
+
+    /// 403 with `insufficient_scope`: the token is fine, its scopes are not.
+    pub fn is_insufficient_scope(&self) -> bool {
+        self.status == 403 || self.error.as_deref() == Some("insufficient_scope")
+    }
+}
+
+/// Splits a header into (scheme, params). Tolerant: unquoted values, stray commas, and
+/// escaped quotes inside quoted strings.
+fn split_challenges(header: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let chars: Vec<char> = header.chars().collect();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < chars.len() && (chars[*i].is_whitespace() || chars[*i] == ',') {
+            *i += 1;
+        }
+    };
+    let token = |i: &mut usize| {
+        let start = *i;
+        while *i < chars.len() && !chars[*i].is_whitespace() && !matches!(chars[*i], '=' | ',') {
+            *i += 1;
+        }
+        chars[start..*i].iter().collect::<String>()
+    };
+    loop {
+        skip_ws(&mut i);
+        if i >= chars.len() {
+            break;
+        }
+        let word = token(&mut i);
+        // A word followed by '=' is a parameter of the current scheme; otherwise a scheme.
+        let mut j = i;
+        while j < chars.len() && chars[j] == ' ' {
+            j += 1;
+        }
+        if j < chars.len() && chars[j] == '=' && !out.is_empty() {
+            i = j + 1;
+            while i < chars.len() && chars[i] == ' ' {
+                i += 1;
+            }
+            let value = if i < chars.len() && chars[i] == '"' {
+                i += 1;
+                let mut v = String::new();
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        i += 1;
+                    }
+                    v.push(chars[i]);
+                    i += 1;
+                }
+                i += 1;
+                v
+            } else {
+                token(&mut i)
+            };
+            if let Some((_, params)) = out.last_mut() {
+                params.push((word, value));
+            }
+        } else if !word.is_empty() {
+            out.push((word, Vec::new()));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_bearer_parameter() {
+        let c = Challenge::parse(
+            401,
+            Some(
+                r#"Bearer error="invalid_token", error_description="Missing \"Authorization\" header", scope="mcp:basic mcp:write", resource_metadata="http://localhost:1/.well-known/oauth-protected-resource/mcp""#,
+            ),
+        );
+        assert_eq!(c.error.as_deref(), Some("invalid_token"));
+        assert_eq!(
+            c.error_description.as_deref(),
+            Some(r#"Missing "Authorization" header"#)
+        );
+        assert_eq!(c.scope.as_deref(), Some("mcp:basic mcp:write"));
+        assert_eq!(
+            c.resource_metadata.as_deref(),
+            Some("http://localhost:1/.well-known/oauth-protected-resource/mcp")
+        );
+    }
+
+    #[test]
+    fn tolerates_other_schemes_unquoted_values_and_nothing() {
+        let c = Challenge::parse(
+            403,
+            Some(r#"Basic realm="x", Bearer error=insufficient_scope, scope="a""#),
+        );
+        assert_eq!(c.error.as_deref(), Some("insufficient_scope"));
+        assert_eq!(c.scope.as_deref(), Some("a"));
+        assert!(c.is_insufficient_scope());
+        assert_eq!(Challenge::parse(401, None).scope, None);
+        assert_eq!(Challenge::parse(401, Some("Bearer")).error, None);
+        assert_eq!(Challenge::parse(401, Some("garbage ,,, ==")).error, None);
+    }
+}

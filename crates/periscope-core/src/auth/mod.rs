@@ -1,0 +1,96 @@
+//! Signing in to remote servers: the OAuth 2.1 authorization code flow with PKCE as the MCP
+//! authorization spec describes it (RFC 9728 resource metadata, RFC 8414 / OpenID discovery
+//! with the 2025-03-26 fallbacks, pre-registered / CIMD / dynamic client registration, RFC 8707
+//! `resource`, scope selection and step-up, RFC 9207 `iss`), tokens kept in a
+//! [`store::SecretStore`], and a step log a host can show.
+//!
+//! The HTTP transport asks an [`Authorizer`] for a bearer token when a server answers 401 or
+//! 403; [`OAuthClient`] is the authorizer that runs the flow. How the user's browser is
+//! reached is the host's [`Browser`]: a loopback listener for people, a headless follower for
+//! the conformance suite.
+
+pub mod browser;
+pub mod challenge;
+mod flow;
+pub mod store;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+pub use browser::{Browser, HeadlessBrowser, LoopbackBrowser};
+pub use challenge::Challenge;
+pub use flow::{OAuthClient, OAuthConfig};
+
+/// Gives the HTTP transport bearer tokens.
+#[async_trait]
+pub trait Authorizer: Send + Sync {
+    /// A token to send before any challenge (a stored one, refreshed if it is about to
+    /// expire), if there is one.
+    async fn current(&self) -> Option<String>;
+    /// The server refused with `challenge`; returns a token to retry with, or why not.
+    async fn authorize(&self, challenge: &Challenge) -> Result<String, String>;
+}
+
+/// How a step of a sign-in went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum StepOutcome {
+    Ok,
+    /// Went on, but the user should know (an odd server, a fallback).
+    Warning,
+    Failed,
+}
+
+/// One step of a sign-in, for the OAuth view. Never holds a token, secret or code.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct AuthStep {
+    pub wall_us: u64,
+    /// What was done, e.g. "Protected resource metadata".
+    pub title: String,
+    /// What was decided and why, in plain words.
+    pub detail: String,
+    /// The HTTP exchange behind it: "GET https://…/.well-known/… → 200".
+    pub http: Option<String>,
+    pub outcome: StepOutcome,
+}
+
+/// The token a sign-in produced, as the OAuth view shows it: values masked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TokenSummary {
+    pub issuer: String,
+    pub scope: Option<String>,
+    /// Unix seconds.
+    pub expires_at: Option<u64>,
+    pub has_refresh_token: bool,
+    /// The first and last characters of the access token, the rest masked.
+    pub access_token_masked: String,
+    pub client_id: String,
+    /// How the client identified itself: "pre-registered", "client ID metadata document",
+    /// "dynamic registration", "stored registration".
+    pub client_source: String,
+}
+
+/// What the OAuth view shows for a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct AuthReport {
+    pub steps: Vec<AuthStep>,
+    pub token: Option<TokenSummary>,
+    pub store: store::StoreBackend,
+    /// Why the OS keychain is not used, when it is not.
+    pub store_note: Option<String>,
+}
+
+/// `abcd…wxyz`: enough to tell tokens apart, not enough to use one.
+pub fn mask(secret: &str) -> String {
+    let chars: Vec<char> = secret.chars().collect();
+    if chars.len() <= 12 {
+        return "•".repeat(chars.len().max(4));
+    }
+    let head: String = chars[..4].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head}…{tail}")
+}
