@@ -15,6 +15,10 @@
 //!
 //! Either way every session gets its own [`DemoServer`], and a POST naming an
 //! unknown session gets `404 Not Found`.
+//!
+//! [`HttpServer::bind_oauth`] serves Streamable HTTP behind OAuth: `/mcp`
+//! needs a bearer token issued by the authorization server that
+//! [`crate::oauth`] runs on the same origin.
 
 use std::{
     collections::HashMap,
@@ -31,8 +35,9 @@ use std::{
 use axum::{
     Router,
     body::Bytes,
-    extract::{Query, State},
+    extract::{Query, Request, State},
     http::{HeaderMap, StatusCode, header},
+    middleware::{self, Next},
     response::{
         IntoResponse, Response,
         sse::{Event, KeepAlive, Sse},
@@ -55,7 +60,10 @@ use serde::Deserialize;
 use tokio::net::TcpListener;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use crate::server::DemoServer;
+use crate::{
+    oauth::{self, OAuth, OAuthConfig},
+    server::DemoServer,
+};
 
 /// Path of the Streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -109,6 +117,16 @@ pub struct HttpServer {
 impl HttpServer {
     /// Binds `addr` (`host:port`; port 0 picks a free port).
     pub async fn bind(addr: &str, mode: HttpMode) -> io::Result<Self> {
+        Self::bind_with(addr, mode, None).await
+    }
+
+    /// Binds `addr` for Streamable HTTP protected by OAuth: `/mcp` needs a
+    /// bearer token from the authorization server served on the same origin.
+    pub async fn bind_oauth(addr: &str, config: OAuthConfig) -> io::Result<Self> {
+        Self::bind_with(addr, HttpMode::Streamable, Some(config)).await
+    }
+
+    async fn bind_with(addr: &str, mode: HttpMode, oauth: Option<OAuthConfig>) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
         let local_addr = listener.local_addr()?;
         // On a loopback address only loopback Host headers are accepted; a
@@ -118,9 +136,23 @@ impl HttpServer {
             tracing::warn!(%local_addr, "not a loopback address: Host header validation is off");
         }
         let shutdown = CancellationToken::new();
-        let router = match mode {
-            HttpMode::Streamable => streamable_router(check_host, shutdown.clone()),
-            HttpMode::LegacySse => legacy_router(check_host, shutdown.clone()),
+        let router = match (mode, oauth) {
+            (HttpMode::Streamable, None) => streamable_router(check_host, shutdown.clone()),
+            (HttpMode::Streamable, Some(config)) => {
+                let oauth = OAuth::new(config, &format!("http://{local_addr}"));
+                tracing::info!(
+                    issuer = oauth.issuer(),
+                    "OAuth is on: /mcp needs a bearer token"
+                );
+                oauth_router(check_host, shutdown.clone(), oauth)
+            }
+            (HttpMode::LegacySse, None) => legacy_router(check_host, shutdown.clone()),
+            (HttpMode::LegacySse, Some(_)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "OAuth protects only Streamable HTTP",
+                ));
+            }
         };
         Ok(Self {
             listener,
@@ -179,6 +211,29 @@ fn streamable_router(check_host: bool, shutdown: CancellationToken) -> Router {
     sessions.session_config.keep_alive = Some(SESSION_IDLE_TIMEOUT);
     let service = StreamableHttpService::new(|| Ok(DemoServer::new()), Arc::new(sessions), config);
     Router::new().route_service(MCP_PATH, service)
+}
+
+/// Streamable HTTP behind a bearer check, plus the authorization server's
+/// routes. Bound to loopback, every route checks the `Host` header first.
+fn oauth_router(check_host: bool, shutdown: CancellationToken, oauth: OAuth) -> Router {
+    let router = streamable_router(check_host, shutdown)
+        .route_layer(middleware::from_fn_with_state(
+            oauth.clone(),
+            oauth::require_bearer,
+        ))
+        .merge(oauth.router());
+    if check_host {
+        router.layer(middleware::from_fn(require_loopback_host))
+    } else {
+        router
+    }
+}
+
+async fn require_loopback_host(request: Request, next: Next) -> Response {
+    if !loopback_host(request.headers()) {
+        return host_forbidden(request.headers());
+    }
+    next.run(request).await
 }
 
 // ---------------------------------------------------------------------------

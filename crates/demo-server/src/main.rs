@@ -16,6 +16,9 @@ mod http;
 #[cfg(test)]
 mod http_tests;
 mod media;
+mod oauth;
+#[cfg(test)]
+mod oauth_tests;
 mod prompts;
 mod resources;
 mod server;
@@ -31,6 +34,7 @@ use tracing_subscriber::EnvFilter;
 
 use crate::{
     http::{HttpMode, HttpServer},
+    oauth::OAuthConfig,
     server::DemoServer,
 };
 
@@ -42,7 +46,9 @@ use crate::{
     after_help = "With no arguments the server speaks MCP over stdio (newline-delimited JSON-RPC \
                   on stdin/stdout) and exits when stdin closes. With --http it serves MCP over \
                   HTTP instead, prints \"listening on URL\" on stderr and the URL alone on \
-                  stdout, and runs until SIGTERM or Ctrl-C. Logs go to stderr; set RUST_LOG \
+                  stdout, and runs until SIGTERM or Ctrl-C; add --oauth to require a bearer \
+                  token from the built-in, auto-approving authorization server on the same \
+                  origin. Logs go to stderr; set RUST_LOG \
                   (default \"info,rmcp=warn\") to change their verbosity."
 )]
 struct Cli {
@@ -59,6 +65,34 @@ struct Cli {
     /// at /sse and /message instead of Streamable HTTP.
     #[arg(long, requires = "http")]
     sse: bool,
+
+    /// With --http: protect /mcp with OAuth. The same origin serves an
+    /// in-memory authorization server (metadata, dynamic client registration,
+    /// /authorize with PKCE, auto-approved, and /token); /mcp then needs
+    /// "Authorization: Bearer <access token>".
+    #[arg(long, requires = "http", conflicts_with = "sse")]
+    oauth: bool,
+
+    /// With --oauth: access token lifetime in seconds.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = oauth::DEFAULT_TOKEN_TTL_SECS,
+        value_parser = clap::value_parser!(u64).range(1..),
+        requires = "oauth"
+    )]
+    token_ttl: u64,
+
+    /// With --oauth: the supported scopes, space-separated (all are granted
+    /// when a client asks for none).
+    #[arg(
+        long,
+        value_name = "SCOPES",
+        default_value = oauth::DEFAULT_SCOPES,
+        value_parser = oauth::Scopes::parse,
+        requires = "oauth"
+    )]
+    scopes: oauth::Scopes,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -88,7 +122,11 @@ fn main() -> ExitCode {
             } else {
                 HttpMode::Streamable
             };
-            return serve_http(addr, mode).await;
+            let oauth = cli.oauth.then(|| OAuthConfig {
+                token_ttl: Duration::from_secs(cli.token_ttl),
+                scopes: cli.scopes.clone(),
+            });
+            return serve_http(addr, mode, oauth).await;
         }
         tokio::select! {
             code = run(cli.transport) => code,
@@ -153,8 +191,13 @@ async fn serve_stdio() -> ExitCode {
 }
 
 /// Serves MCP over HTTP on `addr` until SIGTERM / Ctrl-C.
-async fn serve_http(addr: &str, mode: HttpMode) -> ExitCode {
-    let server = match HttpServer::bind(addr, mode).await {
+async fn serve_http(addr: &str, mode: HttpMode, oauth: Option<OAuthConfig>) -> ExitCode {
+    let oauth_on = oauth.is_some();
+    let bound = match oauth {
+        Some(config) => HttpServer::bind_oauth(addr, config).await,
+        None => HttpServer::bind(addr, mode).await,
+    };
+    let server = match bound {
         Ok(server) => server,
         Err(error) => {
             tracing::error!(%error, addr, "cannot listen for HTTP");
@@ -165,6 +208,7 @@ async fn serve_http(addr: &str, mode: HttpMode) -> ExitCode {
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         ?mode,
+        oauth = oauth_on,
         "{} serving MCP over HTTP",
         server::SERVER_NAME
     );

@@ -1,5 +1,5 @@
 //! The `--http` command line: the URL lines on stdout and stderr, and a clean
-//! exit on SIGTERM.
+//! exit on SIGTERM; with `--oauth`, `/mcp` refuses unauthenticated requests.
 
 #![cfg(unix)]
 
@@ -93,6 +93,44 @@ fn get_status_line(url: &str, path: &str) -> String {
     status.trim_end().to_string()
 }
 
+/// `POST path` with a JSON-RPC body and no credentials over a raw socket;
+/// returns the status line and the `WWW-Authenticate` header value.
+fn post_without_token(url: &str, path: &str) -> (String, Option<String>) {
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap();
+    let mut stream = TcpStream::connect(authority).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#;
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).unwrap();
+    let mut challenge = None;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("www-authenticate")
+        {
+            challenge = Some(value.trim().to_string());
+        }
+    }
+    (status.trim_end().to_string(), challenge)
+}
+
 #[test]
 fn streamable_http_prints_its_url_and_exits_0_on_sigterm() {
     let (child, url, listening) = start(&["--http", "127.0.0.1:0"]);
@@ -128,5 +166,32 @@ fn legacy_sse_prints_its_url_and_exits_0_on_sigterm_with_a_stream_open() {
         seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
     }
     assert!(seen.starts_with("HTTP/1.1 200 OK"), "{seen}");
+    sigterm_and_wait(child);
+}
+
+#[test]
+fn oauth_prints_its_url_and_rejects_unauthenticated_requests() {
+    let (child, url, listening) = start(&["--http", "127.0.0.1:0", "--oauth"]);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert!(url.ends_with("/mcp"), "{url}");
+    assert!(!url.ends_with(":0/mcp"), "{url}");
+    assert_eq!(listening, format!("listening on {url}"));
+    let (status, challenge) = post_without_token(&url, "/mcp");
+    assert_eq!(status, "HTTP/1.1 401 Unauthorized");
+    let base = url.trim_end_matches("/mcp");
+    assert_eq!(
+        challenge.as_deref(),
+        Some(
+            format!(
+                "Bearer resource_metadata=\"{base}/.well-known/oauth-protected-resource/mcp\", \
+                 scope=\"mcp:read mcp:write\""
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        get_status_line(&url, "/.well-known/oauth-protected-resource/mcp"),
+        "HTTP/1.1 200 OK"
+    );
     sigterm_and_wait(child);
 }
