@@ -1,0 +1,162 @@
+//! The CLI signs in to the demo server's OAuth mode the way a person does: the authorization
+//! URL is printed, "the browser" (this test) follows it, the redirect comes back to Periscope's
+//! loopback listener. Then: the tokens are stored (an owner-only file here, no keychain on CI),
+//! reused, never in the record or the output, and forgotten on --sign-out.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use periscope_tests::{HttpServerProcess, bin, http_get, scratch_dir};
+use serde_json::Value;
+
+fn periscope(data: &std::path::Path, args: &[&str]) -> Command {
+    let mut command = Command::new(bin("periscope"));
+    command
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1");
+    command
+}
+
+/// Runs `periscope ARGS`, plays the browser when it prints the sign-in URL, and returns
+/// (exit code, stdout, stderr, the redirect's URL).
+fn run_signing_in(data: &std::path::Path, args: &[&str]) -> (i32, String, String, String) {
+    let mut child = periscope(data, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let mut err = String::new();
+    let mut redirect = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        err.push_str(&line);
+        err.push('\n');
+        if let Some(url) = line
+            .trim()
+            .strip_prefix("http://")
+            .filter(|_| line.contains("/authorize?"))
+        {
+            let (status, location, _) = http_get(&format!("http://{url}"));
+            assert_eq!(status, 302, "the demo AS approves at once");
+            redirect = location.expect("a redirect");
+            let (status, _, body) = http_get(&redirect);
+            assert_eq!(status, 200);
+            assert!(body.contains("Signed in"), "{body}");
+            break;
+        }
+    }
+    for line in lines {
+        err.push_str(&line.unwrap());
+        err.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+        redirect,
+    )
+}
+
+#[test]
+fn the_cli_signs_in_reuses_the_token_keeps_secrets_out_of_records_and_signs_out() {
+    let server = HttpServerProcess::start(Command::new(bin("periscope-demo-server")).args([
+        "--http",
+        "127.0.0.1:0",
+        "--oauth",
+    ]));
+    let dir = scratch_dir("oauth-demo-cli");
+    let data = dir.join("data");
+    let record = dir.join("record.jsonl");
+    let (code, out, err, redirect) = run_signing_in(
+        &data,
+        &[
+            "tools",
+            "call",
+            "add",
+            "-a",
+            "a=2",
+            "-a",
+            "b=3",
+            "--url",
+            &server.url,
+            "--no-browser",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains('5'), "{out}");
+    assert!(
+        err.contains("sign in at 127.0.0.1 (scopes: mcp:read mcp:write)"),
+        "{err}"
+    );
+    assert!(redirect.contains("/callback?code="), "{redirect}");
+
+    // Stored, owner-only.
+    let file = data.join("dev.periscope.app/credentials.json");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let entry = &stored["entries"][0];
+    let secrets: Vec<String> = ["access_token", "refresh_token"]
+        .iter()
+        .map(|k| {
+            entry[k]
+                .as_str()
+                .unwrap_or_else(|| panic!("{k} stored"))
+                .to_string()
+        })
+        .collect();
+    let code_value = redirect
+        .split("code=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_string();
+
+    // Never in the record, the output or the logs.
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        recorded.contains("[redacted]"),
+        "the bearer header is recorded redacted"
+    );
+    for secret in secrets.iter().chain([&code_value]) {
+        assert!(
+            !recorded.contains(secret.as_str()),
+            "a secret in the record"
+        );
+        assert!(
+            !out.contains(secret.as_str()) && !err.contains(secret.as_str()),
+            "a secret in the output"
+        );
+    }
+
+    // The stored token is used: no sign-in the second time.
+    let again = periscope(&data, &["ping", "--url", &server.url, "--no-browser"])
+        .output()
+        .unwrap();
+    let again_err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{again_err}");
+    assert!(!again_err.contains("sign in at"), "{again_err}");
+
+    // Signed out: the tokens are gone from the store, and the next call asks again.
+    let (code, _, err, _) = run_signing_in(
+        &data,
+        &["ping", "--url", &server.url, "--no-browser", "--sign-out"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("sign in at"),
+        "signing out forgets the token: {err}"
+    );
+}
