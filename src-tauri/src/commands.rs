@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use periscope_core::auth::AuthReport;
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::host::{Answer, HostSettings, PendingAsk, Root, UrlAnalysis, UrlDecision};
 use periscope_core::session::{CallOptions, ServerIdentity};
@@ -266,4 +267,35 @@ pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<Root>, 
 #[tauri::command]
 pub fn decisions(state: State<'_, AppState>, server_id: String) -> Result<Vec<Decision>, String> {
     state.decisions(&server_id)
+}
+
+/// The OAuth view of a remote server: the last sign-in's steps, its token (masked) and where
+/// tokens are kept. None before the server was connected.
+#[tauri::command]
+pub async fn oauth_report(
+    state: State<'_, AppState>,
+    server_id: String,
+) -> Result<Option<AuthReport>, String> {
+    state.oauth_report(&server_id).await
+}
+
+#[tauri::command]
+pub async fn sign_out(state: State<'_, AppState>, server_id: String) -> Result<(), String> {
+    state.sign_out(&server_id).await
+}
+
+/// Keeps a pre-registered client's secret in the secret store (never in the catalog file);
+/// an empty or missing secret forgets it.
+#[tauri::command]
+pub fn set_client_secret(
+    state: State<'_, AppState>,
+    server_id: String,
+    secret: Option<String>,
+) -> Result<(), String> {
+    state.set_client_secret(&server_id, secret)
+}
+
+#[tauri::command]
+pub fn has_client_secret(state: State<'_, AppState>, server_id: String) -> bool {
+    state.has_client_secret(&server_id)
 }

@@ -3,7 +3,11 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+use periscope_core::auth::store::{SecretStore, StoredCredentials};
+use periscope_core::auth::{AuthReport, LoopbackBrowser, OAuthClient, OAuthConfig};
 
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::event::{Event, SessionState};
@@ -16,7 +20,7 @@ use periscope_core::view::{
 use tokio::sync::broadcast;
 
 use crate::events::EventHub;
-use crate::host::{AppHost, Asks};
+use crate::host::{AppHost, Asks, sign_in_opener};
 
 /// How many stderr lines a failed status quotes.
 const STDERR_TAIL: usize = 10;
@@ -31,7 +35,13 @@ pub struct AppState {
     pub hub: EventHub,
     /// Server requests waiting for the user, and what the app answers by itself.
     pub asks: Arc<Asks>,
+    /// OAuth tokens and client secrets: the OS keychain, else an owner-only file.
+    pub secrets: OnceLock<Arc<SecretStore>>,
 }
+
+/// Where a pre-registered client's secret is kept in the secret store (no issuer is known
+/// before the first sign-in).
+const PRE_REGISTERED: &str = "(pre-registered client)";
 
 struct Conn {
     /// `None` when the server could not even be started.
@@ -41,6 +51,8 @@ struct Conn {
     rows: Mutex<Vec<FrameRow>>,
     /// Set when the user disconnects, so the ending is not reported as a failure.
     user_closed: AtomicBool,
+    /// The sign-in of a remote server (its steps and token for the OAuth view).
+    oauth: Option<Arc<OAuthClient>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -155,8 +167,37 @@ impl AppState {
             },
             traffic: Default::default(),
         });
+        let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();
+        let oauth = match &entry.target {
+            ServerTarget::Http { target, .. } => Some(Arc::new(OAuthClient::new(
+                OAuthConfig {
+                    server_url: target.url.clone(),
+                    client_id: target.oauth.client_id.clone(),
+                    client_secret: target
+                        .oauth
+                        .client_id
+                        .as_ref()
+                        .and_then(|_| self.client_secret(&target.url)),
+                    client_metadata_url: target.oauth.client_metadata_url.clone(),
+                    client_name: "Periscope".into(),
+                },
+                Arc::new(LoopbackBrowser::new(
+                    sign_in_opener(
+                        self.asks.clone(),
+                        self.hub.clone(),
+                        server_id.into(),
+                        entry.name.clone(),
+                        traffic_slot.clone(),
+                    ),
+                    Duration::from_secs(600),
+                )),
+                self.secrets.get().cloned(),
+            ))),
+            ServerTarget::Stdio(_) => None,
+        };
         let options = SessionOptions {
             handler: host.clone(),
+            authorizer: oauth.clone().map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
             ..SessionOptions::default()
         };
         let spawned = match &entry.target {
@@ -168,6 +209,7 @@ impl AppState {
         .map(Arc::new);
         if let Ok(session) = &spawned {
             let _ = host.traffic.set(session.traffic().clone());
+            let _ = traffic_slot.set(session.traffic().clone());
         }
         let conn = Arc::new(Conn {
             session: spawned.as_ref().ok().cloned(),
@@ -175,6 +217,7 @@ impl AppState {
             identity: Mutex::new(None),
             rows: Mutex::new(Vec::new()),
             user_closed: AtomicBool::new(false),
+            oauth,
         });
         lock(&self.conns).insert(server_id.into(), conn.clone());
         self.set_status(server_id, &conn, ConnectionStatus::Connecting);
@@ -367,6 +410,66 @@ impl AppState {
             decision,
         });
         opened
+    }
+
+    fn client_secret(&self, server_url: &str) -> Option<String> {
+        let store = self.secrets.get()?;
+        store
+            .load(server_url, PRE_REGISTERED)
+            .ok()
+            .flatten()
+            .and_then(|c| c.client_secret)
+    }
+
+    /// Keeps (or with None, forgets) a pre-registered client's secret for a remote server.
+    pub fn set_client_secret(&self, server_id: &str, secret: Option<String>) -> Result<(), String> {
+        let url = self.http_url(server_id)?;
+        let store = self.secrets.get().ok_or("the secret store is not open")?;
+        match secret.filter(|s| !s.is_empty()) {
+            Some(secret) => store
+                .save(&StoredCredentials {
+                    issuer: PRE_REGISTERED.into(),
+                    server_url: url,
+                    client_secret: Some(secret),
+                    ..StoredCredentials::default()
+                })
+                .map_err(|e| e.to_string()),
+            None => store.delete(&url, PRE_REGISTERED).map_err(|e| e.to_string()),
+        }
+    }
+
+    pub fn has_client_secret(&self, server_id: &str) -> bool {
+        self.http_url(server_id)
+            .ok()
+            .and_then(|url| self.client_secret(&url))
+            .is_some()
+    }
+
+    fn http_url(&self, server_id: &str) -> Result<String, String> {
+        match self.catalog().into_iter().find(|e| e.id == server_id).map(|e| e.target) {
+            Some(ServerTarget::Http { target, .. }) => Ok(target.url),
+            Some(_) => Err("only remote servers sign in".into()),
+            None => Err(format!("no server with id {server_id:?} in the catalog")),
+        }
+    }
+
+    /// The OAuth view: the last sign-in's steps and its token (masked), and where tokens live.
+    pub async fn oauth_report(&self, server_id: &str) -> Result<Option<AuthReport>, String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let Some(oauth) = conn.and_then(|c| c.oauth.clone()) else {
+            return Ok(None);
+        };
+        Ok(Some(oauth.report().await))
+    }
+
+    /// Deletes the server's tokens (the registration is kept) and disconnects it.
+    pub async fn sign_out(&self, server_id: &str) -> Result<(), String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let Some(oauth) = conn.and_then(|c| c.oauth.clone()) else {
+            return Err("this server has no sign-in to end".into());
+        };
+        oauth.sign_out().await?;
+        self.disconnect(server_id).await
     }
 
     /// Tells a connected server its roots changed (`notifications/roots/list_changed`).

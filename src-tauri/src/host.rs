@@ -155,29 +155,52 @@ impl AppHost {
     }
 
     async fn ask_user(&self, request: &ServerRequest, ask: Ask) -> Option<Answer> {
-        let ask_id = self.asks.next.fetch_add(1, Ordering::SeqCst) + 1;
+        self.asks
+            .ask(
+                &self.hub,
+                &self.server_id,
+                &self.server_name,
+                Some(request.id.clone()),
+                ask,
+            )
+            .await
+    }
+}
+
+impl Asks {
+    /// Shows `ask` to the user and waits for the answer; None when the wait ends without one
+    /// (the connection closed).
+    pub async fn ask(
+        &self,
+        hub: &EventHub,
+        server_id: &str,
+        server_name: &str,
+        request_id: Option<periscope_core::wire::RequestId>,
+        ask: Ask,
+    ) -> Option<Answer> {
+        let ask_id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
         let pending = PendingAsk {
             ask_id,
-            server_id: self.server_id.clone(),
-            server_name: self.server_name.clone(),
-            request_id: request.id.clone(),
+            server_id: server_id.into(),
+            server_name: server_name.into(),
+            request_id,
             received_wall_us: wall_now_us(),
             ask,
         };
         let (tx, rx) = oneshot::channel();
-        lock(&self.asks.waiting).insert(
+        lock(&self.waiting).insert(
             ask_id,
             Waiting {
                 ask: pending.clone(),
                 answer: tx,
             },
         );
-        self.hub.send(AppEvent::Ask { ask: pending });
+        hub.send(AppEvent::Ask { ask: pending });
         // Dropped with the connection: the ask must not outlive it.
         let mut guard = AskGuard {
-            asks: &self.asks,
-            hub: &self.hub,
-            server_id: &self.server_id,
+            asks: self,
+            hub,
+            server_id,
             ask_id,
             outcome: "gone",
         };
@@ -286,4 +309,52 @@ impl HostHandler for AppHost {
         self.decide(&request, word, url);
         response
     }
+}
+
+/// The sign-in opener of a connection: asks the user (a dialog naming the authorization
+/// server's host and the scopes) and opens the system browser only on "Sign in".
+pub fn sign_in_opener(
+    asks: Arc<Asks>,
+    hub: EventHub,
+    server_id: String,
+    server_name: String,
+    traffic: Arc<OnceLock<Arc<Traffic>>>,
+) -> periscope_core::auth::browser::Opener {
+    Arc::new(move |prompt: periscope_core::auth::browser::AuthorizationPrompt| {
+        let (asks, hub, server_id, server_name, traffic) = (
+            asks.clone(),
+            hub.clone(),
+            server_id.clone(),
+            server_name.clone(),
+            traffic.clone(),
+        );
+        Box::pin(async move {
+            let url = prompt.url.clone();
+            let host = prompt.auth_server_host.clone();
+            let answer = asks
+                .ask(&hub, &server_id, &server_name, None, Ask::SignIn { prompt })
+                .await;
+            let proceed = matches!(answer, Some(Answer::SignIn { proceed: true }));
+            let decision = Decision {
+                wall_us: wall_now_us(),
+                request_id: None,
+                method: "oauth/authorize".into(),
+                decision: if proceed { "sign_in" } else { "cancel_sign_in" }.into(),
+                // The host only: the URL holds single-use values.
+                detail: Some(host),
+                elicitation_id: None,
+            };
+            if let Some(traffic) = traffic.get() {
+                traffic.decide(decision.clone());
+            }
+            hub.send(AppEvent::Decision {
+                server_id: server_id.clone(),
+                decision,
+            });
+            if !proceed {
+                return Err("sign-in cancelled".to_string());
+            }
+            asks.open(&url)
+        })
+    })
 }

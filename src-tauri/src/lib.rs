@@ -23,6 +23,16 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(host::opener(app.handle()));
+            // Tokens and client secrets: the OS keychain, else a 0600 file beside the catalog
+            // (shared with the CLI). PERISCOPE_CREDENTIALS_FILE_ONLY skips the keychain.
+            let data = app.path().app_data_dir()?;
+            let force_file = std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
+            let _ = state.secrets.set(std::sync::Arc::new(
+                periscope_core::auth::store::SecretStore::open(
+                    data.join("credentials.json"),
+                    force_file,
+                ),
+            ));
             let first_launch = catalog::load(app.handle(), &state)?;
             if first_launch {
                 // The built-in demo server connects by itself on first launch, so a new user
@@ -60,6 +70,10 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::root_of_path,
             commands::pick_folder,
             commands::decisions,
+            commands::oauth_report,
+            commands::sign_out,
+            commands::set_client_secret,
+            commands::has_client_secret,
         ])
 }
 

@@ -92,6 +92,8 @@ impl Harness {
             // The app's browser opener writes here instead: no browser ever starts under test,
             // and the test sees exactly what would have been opened, and when.
             .env("PERISCOPE_OPEN_URL_LOG", data.join("opened-urls.txt"))
+            // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
+            .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -160,3 +160,36 @@ fn the_cli_signs_in_reuses_the_token_keeps_secrets_out_of_records_and_signs_out(
         "signing out forgets the token: {err}"
     );
 }
+
+#[test]
+fn an_expiring_token_is_refreshed_without_a_new_sign_in() {
+    let server = HttpServerProcess::start(Command::new(bin("periscope-demo-server")).args([
+        "--http",
+        "127.0.0.1:0",
+        "--oauth",
+        "--token-ttl",
+        "2",
+    ]));
+    let dir = scratch_dir("oauth-demo-refresh");
+    let data = dir.join("data");
+    let (code, _, err, _) = run_signing_in(&data, &["ping", "--url", &server.url, "--no-browser"]);
+    assert_eq!(code, 0, "{err}");
+    let file = data.join("dev.periscope.app/credentials.json");
+    let token_of = || -> String {
+        let stored: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        stored["entries"][0]["access_token"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let first = token_of();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // Expired now: the refresh token gets a new one, no browser involved.
+    let again = periscope(&data, &["ping", "--url", &server.url, "--no-browser"])
+        .output()
+        .unwrap();
+    let again_err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{again_err}");
+    assert!(!again_err.contains("sign in at"), "{again_err}");
+    assert_ne!(token_of(), first, "a new access token was stored");
+}

@@ -67,7 +67,7 @@ describe("command lines", () => {
 
   it("shows a target as its command line or its URL", () => {
     const stdio = { transport: "stdio" as const, command: "demo", args: ["a b"], env: [], cwd: null };
-    const http = { transport: "http" as const, url: "https://x.test/mcp", headers: [], mode: "auto" as const };
+    const http = { transport: "http" as const, url: "https://x.test/mcp", headers: [], mode: "auto" as const, oauth: { client_id: null, client_metadata_url: null } };
     expect(targetLine(stdio)).toBe("demo 'a b'");
     expect(targetLine(http)).toBe("https://x.test/mcp");
     expect(transportLabel(stdio)).toBe("stdio");

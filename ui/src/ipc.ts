@@ -3,6 +3,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { AppEvent } from "./bindings/AppEvent";
 import type { Answer } from "./bindings/Answer";
+import type { AuthReport } from "./bindings/AuthReport";
 import type { ConnectionInfo } from "./bindings/ConnectionInfo";
 import type { Decision } from "./bindings/Decision";
 import type { HostSettings } from "./bindings/HostSettings";
@@ -86,4 +87,10 @@ export const ipc = {
   rootOfPath: (path: string) => invoke<Root>("root_of_path", { path }),
   pickFolder: () => invoke<Root | null>("pick_folder"),
   decisions: (serverId: string) => invoke<Decision[]>("decisions", { serverId }),
+
+  oauthReport: (serverId: string) => invoke<AuthReport | null>("oauth_report", { serverId }),
+  signOut: (serverId: string) => invoke<void>("sign_out", { serverId }),
+  setClientSecret: (serverId: string, secret: string | null) =>
+    invoke<void>("set_client_secret", { serverId, secret }),
+  hasClientSecret: (serverId: string) => invoke<boolean>("has_client_secret", { serverId }),
 };

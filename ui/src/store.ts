@@ -29,6 +29,7 @@ export type TabId =
   | "resources"
   | "prompts"
   | "requests"
+  | "oauth"
   | "traffic"
   | "network"
   | "console";

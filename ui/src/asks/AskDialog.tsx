@@ -8,6 +8,7 @@ import { ErrorBox } from "../common/ErrorBox";
 import { ElicitForm } from "../host/ElicitForm";
 import { SamplingPanel } from "../host/SamplingPanel";
 import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { SignInDialog } from "./SignInDialog";
 import { useStore } from "../store";
 
 export function AskDialog() {
@@ -70,6 +71,14 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
           url={a.url}
           analysis={a.analysis}
           onDecide={(decision) => send({ kind: "url_consent", decision })}
+        />
+      );
+    case "sign_in":
+      return (
+        <SignInDialog
+          serverName={ask.server_name}
+          prompt={a.prompt}
+          onDecide={(proceed) => send({ kind: "sign_in", proceed })}
         />
       );
     case "sampling":

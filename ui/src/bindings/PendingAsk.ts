@@ -15,6 +15,6 @@ ask_id: number, server_id: string,
  */
 server_name: string, 
 /**
- * The JSON-RPC id of the server's request.
+ * The JSON-RPC id of the server's request (None for a sign-in).
  */
-request_id: RequestId, received_wall_us: number, ask: Ask, };
+request_id: RequestId | null, received_wall_us: number, ask: Ask, };

@@ -7,7 +7,7 @@ import { exchange } from "./testExchanges";
 
 afterEach(cleanup);
 
-const http: ServerTarget = { transport: "http", url: "https://example.com/mcp", headers: [], mode: "auto" };
+const http: ServerTarget = { transport: "http", url: "https://example.com/mcp", headers: [], mode: "auto", oauth: { client_id: null, client_metadata_url: null } };
 const stdio: ServerTarget = { transport: "stdio", command: "demo", args: [], env: [], cwd: null };
 
 function Harness({ id, target }: { id: string; target: ServerTarget }) {

@@ -1,6 +1,7 @@
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
+import { OAuthTab } from "../oauth/OAuthTab";
 import { OverviewTab } from "../overview/OverviewTab";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
@@ -20,13 +21,14 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
     <section className="server-view" aria-label={entry.name}>
       <ServerHeader entry={entry} server={server} />
       <ConnectionError server={server} />
-      <TabBar serverId={entry.id} active={server.tab} />
+      <TabBar serverId={entry.id} active={server.tab} remote={entry.target.transport === "http"} />
       <div className="tab-panel" role="tabpanel">
         {server.tab === "overview" && <OverviewTab server={server} />}
         {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
+        {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "network" && <NetworkTab key={entry.id} server={server} target={entry.target} />}
         {server.tab === "console" && <ConsoleTab key={entry.id} server={server} />}

@@ -1,4 +1,4 @@
-import { Activity, FileText, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import { useStore, type TabId } from "../store";
@@ -9,18 +9,19 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "resources", label: "Resources", icon: FileText },
   { id: "prompts", label: "Prompts", icon: MessageSquare },
   { id: "requests", label: "Requests", icon: Reply },
+  { id: "oauth", label: "OAuth", icon: KeyRound },
   { id: "traffic", label: "Traffic", icon: Activity },
   { id: "network", label: "Network", icon: Globe },
   { id: "console", label: "Console", icon: Terminal },
 ];
 
-export function TabBar({ serverId, active }: { serverId: string; active: TabId }) {
+export function TabBar({ serverId, active, remote }: { serverId: string; active: TabId; remote: boolean }) {
   // Refusals (e.g. an elicitation outside the spec's subset) are counted on the Requests tab,
   // so the user sees that something was said without watching that tab.
   const warnings = useStore((s) => s.servers[serverId]?.requests.warnings.length ?? 0);
   return (
     <nav className="tab-bar" role="tablist" aria-label="Server views">
-      {TABS.map(({ id, label, icon: Icon }) => (
+      {TABS.filter(({ id }) => remote || id !== "oauth").map(({ id, label, icon: Icon }) => (
         <button
           key={id}
           type="button"

@@ -33,7 +33,7 @@ describe("ServerForm", () => {
     const entry: ServerEntry = {
       id: "r",
       name: "Remote",
-      target: { transport: "http", url: "https://x.test/mcp", headers: [["X-Key", "v"]], mode: "streamable" },
+      target: { transport: "http", url: "https://x.test/mcp", headers: [["X-Key", "v"]], mode: "streamable", oauth: { client_id: null, client_metadata_url: null } },
     };
     render(<ServerForm entry={entry} connected={false} onClose={vi.fn()} />);
     expect(option("http").getAttribute("aria-checked")).toBe("true");

@@ -2,6 +2,7 @@ import { X } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { saveEntry } from "../actions";
+import { errorMessage, ipc } from "../ipc";
 import { ErrorBox } from "../common/ErrorBox";
 import {
   emptyForm,
@@ -37,6 +38,13 @@ export function ServerForm({ entry, connected, onClose }: Props) {
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
 
+  const [clientSecret, setClientSecret] = useState("");
+  const [secretStored, setSecretStored] = useState(false);
+  useEffect(() => {
+    if (entry && entry.target.transport === "http") {
+      void ipc.hasClientSecret(entry.id).then(setSecretStored, () => setSecretStored(false));
+    }
+  }, [entry]);
   type TextField = Exclude<keyof ServerFormValues, "transport" | "mode">;
   const set = (field: TextField) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
@@ -53,7 +61,15 @@ export function ServerForm({ entry, connected, onClose }: Props) {
       return;
     }
     setSaving(true);
-    const error = await saveEntry(parsed.entry);
+    let error = await saveEntry(parsed.entry);
+    if (!error && parsed.entry.target.transport === "http" && clientSecret !== "") {
+      // The secret goes to the keychain (or the 0600 file), never into the catalog.
+      try {
+        await ipc.setClientSecret(parsed.entry.id, clientSecret);
+      } catch (e) {
+        error = `Saved, but the client secret could not be stored: ${errorMessage(e)}`;
+      }
+    }
     setSaving(false);
     if (error) setErrors([error]);
     else onClose();
@@ -183,6 +199,46 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                 placeholder="Authorization: Bearer …"
                 spellCheck={false}
               />
+              <fieldset className="form-group" data-testid="server-form-oauth">
+                <legend>
+                  Sign-in (OAuth)
+                  <span className="field-hint">
+                    Optional: without them Periscope registers itself with the server&apos;s authorization server
+                  </span>
+                </legend>
+                <label htmlFor={`${ids}-client-id`}>Pre-registered client ID</label>
+                <input
+                  id={`${ids}-client-id`}
+                  data-testid="server-form-client-id"
+                  className="mono"
+                  value={values.clientId}
+                  onChange={set("clientId")}
+                  spellCheck={false}
+                />
+                <label htmlFor={`${ids}-client-secret`}>
+                  Client secret
+                  <span className="field-hint">kept in the OS keychain, never in the catalog</span>
+                </label>
+                <input
+                  id={`${ids}-client-secret`}
+                  data-testid="server-form-client-secret"
+                  type="password"
+                  autoComplete="off"
+                  value={clientSecret}
+                  placeholder={secretStored ? "a secret is stored; type to replace it" : ""}
+                  onChange={(e) => setClientSecret(e.target.value)}
+                />
+                <label htmlFor={`${ids}-cimd`}>Client ID metadata document URL</label>
+                <input
+                  id={`${ids}-cimd`}
+                  data-testid="server-form-cimd"
+                  className="mono"
+                  value={values.clientMetadataUrl}
+                  onChange={set("clientMetadataUrl")}
+                  placeholder="https://example.com/periscope-client.json"
+                  spellCheck={false}
+                />
+              </fieldset>
               <label htmlFor={`${ids}-mode`}>HTTP transport</label>
               <select
                 id={`${ids}-mode`}

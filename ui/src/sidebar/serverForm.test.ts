@@ -101,6 +101,7 @@ describe("server form: HTTP", () => {
           ["X-Team", "blue"],
         ],
         mode: "legacy_sse",
+        oauth: { client_id: null, client_metadata_url: null },
       },
     });
     expect(formFromEntry(entry!)).toEqual({
@@ -116,7 +117,32 @@ describe("server form: HTTP", () => {
   it("defaults to the automatic mode", () => {
     expect(emptyForm.mode).toBe("auto");
     const { entry } = entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "http://localhost:3000/mcp" }, "i");
-    expect(entry?.target).toEqual({ transport: "http", url: "http://localhost:3000/mcp", headers: [], mode: "auto" });
+    expect(entry?.target).toEqual({
+      transport: "http",
+      url: "http://localhost:3000/mcp",
+      headers: [],
+      mode: "auto",
+      oauth: { client_id: null, client_metadata_url: null },
+    });
+  });
+
+  it("keeps the sign-in choices and refuses a non-https metadata document URL", () => {
+    const values = {
+      ...emptyForm,
+      name: "R",
+      transport: "http" as const,
+      url: "https://example.com/mcp",
+      clientId: " my-client ",
+      clientMetadataUrl: "https://example.com/client.json",
+    };
+    const { entry } = entryFromForm(values, "i");
+    expect(entry?.target).toMatchObject({
+      oauth: { client_id: "my-client", client_metadata_url: "https://example.com/client.json" },
+    });
+    expect(formFromEntry(entry!)).toMatchObject({ clientId: "my-client", clientMetadataUrl: "https://example.com/client.json" });
+    expect(entryFromForm({ ...values, clientMetadataUrl: "http://example.com/c.json" }, "i").errors).toEqual([
+      "A client ID metadata document URL must be an https:// URL.",
+    ]);
   });
 
   it("says what is wrong with the URL and the headers", () => {

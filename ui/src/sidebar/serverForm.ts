@@ -20,6 +20,9 @@ export interface ServerFormValues {
   /** `Name: value`, one per line. */
   headers: string;
   mode: HttpMode;
+  // Sign-in (OAuth); the client secret is not here: it goes to the secret store.
+  clientId: string;
+  clientMetadataUrl: string;
 }
 
 export const emptyForm: ServerFormValues = {
@@ -32,6 +35,8 @@ export const emptyForm: ServerFormValues = {
   url: "",
   headers: "",
   mode: "auto",
+  clientId: "",
+  clientMetadataUrl: "",
 };
 
 export const TRANSPORT_OPTIONS: ReadonlyArray<{ value: Transport; label: string }> = [
@@ -124,6 +129,8 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
       url: target.url,
       headers: target.headers.map(([k, v]) => `${k}: ${v}`).join("\n"),
       mode: target.mode,
+      clientId: target.oauth.client_id ?? "",
+      clientMetadataUrl: target.oauth.client_metadata_url ?? "",
     };
   }
   return {
@@ -152,7 +159,21 @@ export function entryFromForm(
     if (urlError) errors.push(urlError);
     const { headers, errors: headerErrors } = parseHeaders(values.headers);
     errors.push(...headerErrors);
-    target = { transport: "http", url, headers, mode: values.mode };
+    const clientId = values.clientId.trim();
+    const clientMetadataUrl = values.clientMetadataUrl.trim();
+    if (clientMetadataUrl !== "" && !clientMetadataUrl.startsWith("https://")) {
+      errors.push("A client ID metadata document URL must be an https:// URL.");
+    }
+    target = {
+      transport: "http",
+      url,
+      headers,
+      mode: values.mode,
+      oauth: {
+        client_id: clientId === "" ? null : clientId,
+        client_metadata_url: clientMetadataUrl === "" ? null : clientMetadataUrl,
+      },
+    };
   } else {
     const command = values.command.trim();
     if (command === "") errors.push("Give the command that starts the server.");

@@ -20,8 +20,8 @@ pub struct PendingAsk {
     pub server_id: String,
     /// The catalog name of the asking server, as the user knows it.
     pub server_name: String,
-    /// The JSON-RPC id of the server's request.
-    pub request_id: RequestId,
+    /// The JSON-RPC id of the server's request (None for a sign-in).
+    pub request_id: Option<RequestId>,
     pub received_wall_us: u64,
     pub ask: Ask,
 }
@@ -43,6 +43,11 @@ pub enum Ask {
     },
     /// `sampling/createMessage`: the params as the server sent them.
     Sampling { params: Value },
+    /// The server requires sign-in: open the authorization URL in the browser? Nothing is
+    /// opened before the user says so.
+    SignIn {
+        prompt: crate::auth::browser::AuthorizationPrompt,
+    },
 }
 
 /// The user's answer to a [`PendingAsk`].
@@ -62,6 +67,8 @@ pub enum Answer {
     SamplingReply { result: Value },
     /// Sampling rejected: error -1 with this message.
     SamplingReject { reason: String },
+    /// Sign in (open the browser) or not.
+    SignIn { proceed: bool },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,6 +191,10 @@ impl Answer {
             Answer::SamplingReject { reason } => (
                 Err(crate::session::RpcError::new(-1, reason.clone())),
                 "reject",
+            ),
+            Answer::SignIn { proceed } => (
+                Ok(json!({})),
+                if *proceed { "sign_in" } else { "cancel_sign_in" },
             ),
         }
     }
