@@ -197,7 +197,9 @@ impl AppState {
         };
         let options = SessionOptions {
             handler: host.clone(),
-            authorizer: oauth.clone().map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
+            authorizer: oauth
+                .clone()
+                .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
             ..SessionOptions::default()
         };
         let spawned = match &entry.target {
@@ -434,7 +436,9 @@ impl AppState {
                     ..StoredCredentials::default()
                 })
                 .map_err(|e| e.to_string()),
-            None => store.delete(&url, PRE_REGISTERED).map_err(|e| e.to_string()),
+            None => store
+                .delete(&url, PRE_REGISTERED)
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -446,7 +450,12 @@ impl AppState {
     }
 
     fn http_url(&self, server_id: &str) -> Result<String, String> {
-        match self.catalog().into_iter().find(|e| e.id == server_id).map(|e| e.target) {
+        match self
+            .catalog()
+            .into_iter()
+            .find(|e| e.id == server_id)
+            .map(|e| e.target)
+        {
             Some(ServerTarget::Http { target, .. }) => Ok(target.url),
             Some(_) => Err("only remote servers sign in".into()),
             None => Err(format!("no server with id {server_id:?} in the catalog")),

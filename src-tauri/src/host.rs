@@ -320,41 +320,43 @@ pub fn sign_in_opener(
     server_name: String,
     traffic: Arc<OnceLock<Arc<Traffic>>>,
 ) -> periscope_core::auth::browser::Opener {
-    Arc::new(move |prompt: periscope_core::auth::browser::AuthorizationPrompt| {
-        let (asks, hub, server_id, server_name, traffic) = (
-            asks.clone(),
-            hub.clone(),
-            server_id.clone(),
-            server_name.clone(),
-            traffic.clone(),
-        );
-        Box::pin(async move {
-            let url = prompt.url.clone();
-            let host = prompt.auth_server_host.clone();
-            let answer = asks
-                .ask(&hub, &server_id, &server_name, None, Ask::SignIn { prompt })
-                .await;
-            let proceed = matches!(answer, Some(Answer::SignIn { proceed: true }));
-            let decision = Decision {
-                wall_us: wall_now_us(),
-                request_id: None,
-                method: "oauth/authorize".into(),
-                decision: if proceed { "sign_in" } else { "cancel_sign_in" }.into(),
-                // The host only: the URL holds single-use values.
-                detail: Some(host),
-                elicitation_id: None,
-            };
-            if let Some(traffic) = traffic.get() {
-                traffic.decide(decision.clone());
-            }
-            hub.send(AppEvent::Decision {
-                server_id: server_id.clone(),
-                decision,
-            });
-            if !proceed {
-                return Err("sign-in cancelled".to_string());
-            }
-            asks.open(&url)
-        })
-    })
+    Arc::new(
+        move |prompt: periscope_core::auth::browser::AuthorizationPrompt| {
+            let (asks, hub, server_id, server_name, traffic) = (
+                asks.clone(),
+                hub.clone(),
+                server_id.clone(),
+                server_name.clone(),
+                traffic.clone(),
+            );
+            Box::pin(async move {
+                let url = prompt.url.clone();
+                let host = prompt.auth_server_host.clone();
+                let answer = asks
+                    .ask(&hub, &server_id, &server_name, None, Ask::SignIn { prompt })
+                    .await;
+                let proceed = matches!(answer, Some(Answer::SignIn { proceed: true }));
+                let decision = Decision {
+                    wall_us: wall_now_us(),
+                    request_id: None,
+                    method: "oauth/authorize".into(),
+                    decision: if proceed { "sign_in" } else { "cancel_sign_in" }.into(),
+                    // The host only: the URL holds single-use values.
+                    detail: Some(host),
+                    elicitation_id: None,
+                };
+                if let Some(traffic) = traffic.get() {
+                    traffic.decide(decision.clone());
+                }
+                hub.send(AppEvent::Decision {
+                    server_id: server_id.clone(),
+                    decision,
+                });
+                if !proceed {
+                    return Err("sign-in cancelled".to_string());
+                }
+                asks.open(&url)
+            })
+        },
+    )
 }

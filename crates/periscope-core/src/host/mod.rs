@@ -194,7 +194,11 @@ impl Answer {
             ),
             Answer::SignIn { proceed } => (
                 Ok(json!({})),
-                if *proceed { "sign_in" } else { "cancel_sign_in" },
+                if *proceed {
+                    "sign_in"
+                } else {
+                    "cancel_sign_in"
+                },
             ),
         }
     }
