@@ -74,6 +74,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::sign_out,
             commands::set_client_secret,
             commands::has_client_secret,
+            // commands: tools (keep this marker line)
+            // commands: resources and prompts (keep this marker line)
+            // commands: saved calls, history and utilities (keep this marker line)
         ])
 }
 
