@@ -6,8 +6,8 @@
 //! (2025-03-26 discovery fallbacks) and `draft` (resource mismatch, offline access) are OAuth
 //! too. The suites run whole (their scenarios in parallel); the four non-auth scenarios run one
 //! at a time, because sse-retry measures reconnection timing, which a loaded machine skews. No
-//! expected-failures file anywhere. (`extensions` — client credentials, cross-app access — is
-//! not claimed: see docs/oauth.md.)
+//! expected-failures file anywhere. `extensions` (client credentials with a secret or a
+//! private-key JWT, SEP-990 cross-app access) runs too.
 
 use std::process::Command;
 
@@ -55,7 +55,7 @@ fn the_conformance_suite_passes_the_authorization_suites() {
     let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/run.sh");
     let client = format!("{} conformance-client", bin("periscope").display());
     let mut failed = Vec::new();
-    for suite in ["auth", "backcompat", "draft"] {
+    for suite in ["auth", "backcompat", "draft", "extensions"] {
         let out = Command::new(&run)
             .args(["--command", &client, "--suite", suite])
             .output()

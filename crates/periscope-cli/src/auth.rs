@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use periscope_core::auth::browser::AuthorizationPrompt;
 use periscope_core::auth::store::SecretStore;
-use periscope_core::auth::{HeadlessBrowser, LoopbackBrowser, OAuthClient, OAuthConfig};
+use periscope_core::auth::{
+    HeadlessBrowser, IdentityAssertion, LoopbackBrowser, OAuthClient, OAuthConfig,
+};
 use serde_json::Value;
 
 use crate::args::Cli;
@@ -57,6 +59,7 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
             client_secret: cli.client_secret.clone(),
             client_metadata_url: cli.client_metadata_url.clone(),
             client_name: "Periscope (CLI)".into(),
+            ..OAuthConfig::default()
         },
         browser,
         Some(store()),
@@ -78,6 +81,16 @@ pub fn for_conformance(url: &str) -> Arc<OAuthClient> {
             client_secret: field("client_secret"),
             client_metadata_url: Some("https://conformance-test.local/client-metadata.json".into()),
             client_name: "Periscope conformance client".into(),
+            private_key_pem: field("private_key_pem"),
+            signing_algorithm: field("signing_algorithm"),
+            identity_assertion: match (field("idp_token_endpoint"), field("idp_id_token")) {
+                (Some(idp_token_endpoint), Some(id_token)) => Some(IdentityAssertion {
+                    idp_token_endpoint,
+                    id_token,
+                    idp_client_id: field("idp_client_id"),
+                }),
+                _ => None,
+            },
         },
         Arc::new(HeadlessBrowser::new("http://localhost:3000/callback")),
         None,

@@ -30,6 +30,22 @@ pub struct OAuthConfig {
     pub client_metadata_url: Option<String>,
     /// `client_name` for dynamic registration.
     pub client_name: String,
+    /// A pre-registered client's private key (PEM), for `private_key_jwt` client
+    /// authentication (RFC 7523) where the server asks for it.
+    pub private_key_pem: Option<String>,
+    /// The key's JWS algorithm, e.g. "ES256" (the default).
+    pub signing_algorithm: Option<String>,
+    /// Enterprise-managed sign-in (SEP-990): an identity provider's ID token to exchange for
+    /// an identity assertion grant, then a token at the authorization server.
+    pub identity_assertion: Option<IdentityAssertion>,
+}
+
+/// What SEP-990's cross-app access needs from the user's identity provider.
+#[derive(Debug, Clone, Default)]
+pub struct IdentityAssertion {
+    pub idp_token_endpoint: String,
+    pub id_token: String,
+    pub idp_client_id: Option<String>,
 }
 
 /// Authorization server metadata: the fields the flow uses, read leniently.
@@ -45,7 +61,18 @@ struct AsMeta {
     scopes_supported: Option<Vec<String>>,
     cimd_supported: bool,
     iss_parameter_supported: bool,
+    grant_types: Option<Vec<String>>,
     from_document: bool,
+}
+
+impl AsMeta {
+    /// A machine-to-machine authorization server: client credentials only, no browser step.
+    fn client_credentials_only(&self) -> bool {
+        self.grant_types.as_ref().is_some_and(|g| {
+            g.iter().any(|x| x == "client_credentials")
+                && !g.iter().any(|x| x == "authorization_code")
+        })
+    }
 }
 
 #[derive(Default)]
@@ -383,6 +410,7 @@ impl OAuthClient {
                 .get("authorization_response_iss_parameter_supported")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            grant_types: strings(doc.get("grant_types_supported")),
             from_document: true,
         })
     }
@@ -829,6 +857,20 @@ impl OAuthClient {
                 None,
             );
         }
+        if let Some(assertion) = self.config.identity_assertion.clone()
+            && meta
+                .grant_types
+                .as_ref()
+                .is_some_and(|g| g.iter().any(|x| x == JWT_BEARER))
+        {
+            return self.cross_app(state, &meta, scope, &assertion).await;
+        }
+        if meta.client_credentials_only()
+            && self.config.client_id.is_some()
+            && (self.config.client_secret.is_some() || self.config.private_key_pem.is_some())
+        {
+            return self.client_credentials(state, &meta, scope).await;
+        }
         let redirect_uri = self
             .browser
             .redirect_uri()
@@ -933,6 +975,239 @@ impl OAuthClient {
         Ok(token.access_token().secret().clone())
     }
 
+    /// The client credentials grant (OAuth 2.1 §4.2, SEP-1046): a pre-registered confidential
+    /// client and an authorization server that offers nothing else; no browser involved.
+    async fn client_credentials(
+        &self,
+        state: &mut State,
+        meta: &AsMeta,
+        scope: Option<String>,
+    ) -> Result<String, String> {
+        self.identify(state, meta, "http://127.0.0.1/unused")
+            .await?;
+        state.meta = Some(meta.clone());
+        let jwt = match &self.config.private_key_pem {
+            Some(pem) => {
+                state.token_auth = Some("none".into());
+                Some(self.client_assertion(meta, pem)?)
+            }
+            None => None,
+        };
+        let client = self.oauth_client(state, meta, None)?;
+        let mut request = client
+            .exchange_client_credentials()
+            .add_extra_param("resource", self.config.server_url.clone());
+        if let Some(jwt) = jwt {
+            request = request
+                .add_extra_param(
+                    "client_assertion_type",
+                    "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                )
+                .add_extra_param("client_assertion", jwt);
+        }
+        if let Some(s) = &scope {
+            request = request.add_scopes(s.split_whitespace().map(|x| Scope::new(x.to_string())));
+        }
+        let http = self.oauth_http();
+        let token = request.request_async(&http).await.map_err(|e| {
+            self.fail(
+                "Token",
+                format!(
+                    "the client credentials grant failed: {}",
+                    describe_token_error(&e)
+                ),
+            )
+        })?;
+        self.step(
+            StepOutcome::Ok,
+            "Token",
+            "client credentials grant: the server offers only machine-to-machine sign-in, and a client ID and secret were entered",
+            Some(format!("POST {} → 200", meta.token_endpoint)),
+        );
+        self.store_tokens(state, meta, &token, scope.as_deref())
+            .await;
+        Ok(token.access_token().secret().clone())
+    }
+
+    /// A signed client assertion (RFC 7523 §2.2): iss = sub = the client ID, aud = the
+    /// authorization server, five minutes of validity, a fresh jti.
+    fn client_assertion(&self, meta: &AsMeta, pem: &str) -> Result<String, String> {
+        let alg = self.config.signing_algorithm.as_deref().unwrap_or("ES256");
+        let algorithm: jsonwebtoken::Algorithm = alg.parse().map_err(|_| {
+            self.fail(
+                "Client assertion",
+                format!("unknown signing algorithm {alg:?}"),
+            )
+        })?;
+        let key = match algorithm {
+            jsonwebtoken::Algorithm::ES256 | jsonwebtoken::Algorithm::ES384 => {
+                jsonwebtoken::EncodingKey::from_ec_pem(pem.as_bytes())
+            }
+            jsonwebtoken::Algorithm::EdDSA => {
+                jsonwebtoken::EncodingKey::from_ed_pem(pem.as_bytes())
+            }
+            _ => jsonwebtoken::EncodingKey::from_rsa_pem(pem.as_bytes()),
+        }
+        .map_err(|e| {
+            self.fail(
+                "Client assertion",
+                format!("the private key is not usable: {e}"),
+            )
+        })?;
+        let now = now_s();
+        let claims = json!({
+            "iss": self.config.client_id,
+            "sub": self.config.client_id,
+            "aud": meta.issuer,
+            "iat": now,
+            "exp": now + 300,
+            "jti": CsrfToken::new_random().secret(),
+        });
+        let jwt = jsonwebtoken::encode(&jsonwebtoken::Header::new(algorithm), &claims, &key)
+            .map_err(|e| self.fail("Client assertion", format!("could not sign: {e}")))?;
+        self.step(
+            StepOutcome::Ok,
+            "Client assertion",
+            format!(
+                "private_key_jwt signed with {alg} for audience {}",
+                meta.issuer
+            ),
+            None,
+        );
+        Ok(jwt)
+    }
+
+    /// POSTs a form and reads a JSON answer; the step log gets the exchange, never the values.
+    async fn post_form(
+        &self,
+        title: &str,
+        url: &str,
+        form: &[(&str, &str)],
+        basic: Option<(&str, &str)>,
+    ) -> Result<Value, String> {
+        check_endpoint("token endpoint", url).map_err(|e| self.fail(title, e))?;
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let mut request = self
+            .http
+            .post(url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .body(body);
+        if let Some((id, secret)) = basic {
+            request = request.basic_auth(id, Some(secret));
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| self.fail(title, format!("POST {url} failed: {e}")))?;
+        let status = response.status();
+        let doc: Value = response
+            .bytes()
+            .await
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let line = Some(format!("POST {url} → {}", status.as_u16()));
+        if !status.is_success() {
+            let why = doc
+                .get("error_description")
+                .or(doc.get("error"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            self.step(StepOutcome::Failed, title, format!("refused: {why}"), line);
+            return Err(format!("{title}: HTTP {status} {why}"));
+        }
+        self.step(StepOutcome::Ok, title, "answered", line);
+        Ok(doc)
+    }
+
+    /// SEP-990 cross-app access: the IdP's ID token → an identity assertion JWT grant (RFC
+    /// 8693 token exchange at the IdP) → an access token (RFC 7523 JWT bearer grant at the
+    /// authorization server). No browser.
+    async fn cross_app(
+        &self,
+        state: &mut State,
+        meta: &AsMeta,
+        scope: Option<String>,
+        assertion: &IdentityAssertion,
+    ) -> Result<String, String> {
+        let client_id = self
+            .config
+            .client_id
+            .clone()
+            .ok_or_else(|| self.fail("Client", "cross-app access needs a client ID".into()))?;
+        let mut form = vec![
+            (
+                "grant_type",
+                "urn:ietf:params:oauth:grant-type:token-exchange",
+            ),
+            ("subject_token", assertion.id_token.as_str()),
+            (
+                "subject_token_type",
+                "urn:ietf:params:oauth:token-type:id_token",
+            ),
+            (
+                "requested_token_type",
+                "urn:ietf:params:oauth:token-type:id-jag",
+            ),
+            ("audience", meta.issuer.as_str()),
+            ("resource", self.config.server_url.as_str()),
+        ];
+        if let Some(id) = &assertion.idp_client_id {
+            form.push(("client_id", id.as_str()));
+        }
+        if let Some(s) = &scope {
+            form.push(("scope", s.as_str()));
+        }
+        let exchanged = self
+            .post_form(
+                "Identity assertion (token exchange at the IdP)",
+                &assertion.idp_token_endpoint,
+                &form,
+                None,
+            )
+            .await?;
+        let jag = exchanged
+            .get("access_token")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                self.fail(
+                    "Identity assertion",
+                    "the IdP's answer has no access_token".into(),
+                )
+            })?
+            .to_string();
+        let mut form = vec![
+            ("grant_type", JWT_BEARER),
+            ("assertion", jag.as_str()),
+            ("resource", self.config.server_url.as_str()),
+        ];
+        if let Some(s) = &scope {
+            form.push(("scope", s.as_str()));
+        }
+        let secret = self.config.client_secret.clone().unwrap_or_default();
+        let doc = self
+            .post_form(
+                "Token (JWT bearer grant)",
+                &meta.token_endpoint,
+                &form,
+                Some((&client_id, &secret)),
+            )
+            .await?;
+        let token: oauth2::basic::BasicTokenResponse = serde_json::from_value(doc)
+            .map_err(|e| self.fail("Token", format!("the answer is not a token response: {e}")))?;
+        state.client_source = "pre-registered".into();
+        let creds = state.creds.get_or_insert_with(StoredCredentials::default);
+        creds.client_id = Some(client_id);
+        creds.client_secret = self.config.client_secret.clone();
+        state.meta = Some(meta.clone());
+        self.store_tokens(state, meta, &token, scope.as_deref())
+            .await;
+        Ok(token.access_token().secret().clone())
+    }
+
     async fn load(&self, state: &mut State) {
         if state.loaded {
             return;
@@ -984,6 +1259,8 @@ impl<'c> oauth2::AsyncHttpClient<'c> for OauthHttp {
         })
     }
 }
+
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 type OauthClient = oauth2::Client<
     oauth2::basic::BasicErrorResponse,

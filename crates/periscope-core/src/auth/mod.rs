@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use browser::{Browser, HeadlessBrowser, LoopbackBrowser};
 pub use challenge::Challenge;
-pub use flow::{OAuthClient, OAuthConfig};
+pub use flow::{IdentityAssertion, OAuthClient, OAuthConfig};
 
 /// Gives the HTTP transport bearer tokens.
 #[async_trait]
