@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use periscope_core::auth::AuthReport;
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::host::{Answer, HostSettings, PendingAsk, Root, UrlAnalysis, UrlDecision};
-use periscope_core::session::{CallOptions, ServerIdentity};
+use periscope_core::session::ServerIdentity;
 use periscope_core::traffic::{Decision, HttpExchange, StderrLine};
 use periscope_core::view::{AppEvent, CallError, ConnectionInfo, FrameDetail, FrameRow};
 use serde::Deserialize;
@@ -98,12 +98,10 @@ pub async fn call_tool(
     server_id: String,
     name: String,
     arguments: Map<String, Value>,
+    call_id: Option<String>,
 ) -> Result<Value, CallError> {
-    let session = state.session(&server_id)?;
-    session
-        .call_tool(&name, arguments, CallOptions::default())
-        .await
-        .map_err(CallError::from)
+    // With a call id: progress events and `cancel_call` (cmd_tools.rs).
+    crate::cmd_tools::call_tool(&state, server_id, name, arguments, call_id).await
 }
 
 #[tauri::command]

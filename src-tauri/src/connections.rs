@@ -180,6 +180,7 @@ impl AppState {
                         .and_then(|_| self.client_secret(&target.url)),
                     client_metadata_url: target.oauth.client_metadata_url.clone(),
                     client_name: "Periscope".into(),
+                    ..OAuthConfig::default()
                 },
                 Arc::new(LoopbackBrowser::new(
                     sign_in_opener(

@@ -2,10 +2,14 @@
 //! `periscope-core`. Protocol logic lives in the core; this crate only hosts it.
 
 mod catalog;
+mod cmd_resources;
+mod cmd_saved;
+mod cmd_tools;
 mod commands;
 mod connections;
 mod events;
 mod host;
+mod saved;
 #[cfg(test)]
 mod tests;
 
@@ -75,8 +79,23 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::set_client_secret,
             commands::has_client_secret,
             // commands: tools (keep this marker line)
+            cmd_tools::validate_json,
+            cmd_tools::cancel_call,
             // commands: resources and prompts (keep this marker line)
+            cmd_resources::list_page,
+            cmd_resources::complete,
+            cmd_resources::subscribe_resource,
+            cmd_resources::unsubscribe_resource,
+            cmd_resources::save_blob,
             // commands: saved calls, history and utilities (keep this marker line)
+            cmd_saved::saved_list,
+            cmd_saved::saved_put,
+            cmd_saved::saved_remove,
+            cmd_saved::history_list,
+            cmd_saved::history_record,
+            cmd_saved::history_clear,
+            cmd_saved::set_log_level,
+            cmd_saved::ping_server,
         ])
 }
 

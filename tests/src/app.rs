@@ -40,6 +40,42 @@ fn which(name: &str) -> PathBuf {
         })
 }
 
+/// Every process under `pid` (from /proc), e.g. the app under tauri-driver.
+fn descendants(pid: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let child: u32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // `pid (comm) state ppid …`: comm may hold spaces, so read after the last ')'.
+            let ppid = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((child, ppid))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -52,6 +88,35 @@ impl Harness {
     /// Starts a display, the driver and the app. `prepare` runs on the data folder first
     /// (e.g. to write a catalog).
     pub async fn start_with(name: &str, prepare: impl FnOnce(&Path)) -> Harness {
+        let data = scratch_dir(&format!("e2e-{name}"));
+        prepare(&data.join("data"));
+        let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../test-artifacts/e2e")
+            .join(name);
+        let _ = std::fs::remove_dir_all(&shots);
+        std::fs::create_dir_all(&shots).unwrap();
+        Self::launch(data, shots, 0).await
+    }
+
+    /// Quits the app (and its display and driver), waits until it is gone, and starts it again
+    /// on the same data folder: what the user sees after a restart. Screenshots carry on.
+    pub async fn restart(self) -> Harness {
+        let (data, shots, step) = (self.data.clone(), self.shots.clone(), self.step);
+        let app = descendants(self.driver.id());
+        self.stop().await;
+        // The app is single-instance: a new one would hand over to the old one if it lingered.
+        let deadline = Instant::now() + WAIT;
+        while app
+            .iter()
+            .any(|pid| Path::new(&format!("/proc/{pid}")).exists())
+        {
+            assert!(Instant::now() < deadline, "the app did not quit");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Self::launch(data, shots, step).await
+    }
+
+    async fn launch(data: PathBuf, shots: PathBuf, step: usize) -> Harness {
         let app = bin("periscope-app");
         // Xvfb picks a free display and tells us its number.
         let mut xvfb = Command::new(which("Xvfb"))
@@ -74,8 +139,6 @@ impl Harness {
             .unwrap();
         let display = format!(":{}", display.trim());
 
-        let data = scratch_dir(&format!("e2e-{name}"));
-        prepare(&data.join("data"));
         let port = free_port();
         let native_port = free_port();
         let driver = Command::new(which("tauri-driver"))
@@ -117,11 +180,6 @@ impl Harness {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("a WebDriver session on the app starts");
-        let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../test-artifacts/e2e")
-            .join(name);
-        let _ = std::fs::remove_dir_all(&shots);
-        std::fs::create_dir_all(&shots).unwrap();
         Harness {
             client,
             data,
@@ -129,7 +187,7 @@ impl Harness {
             xvfb,
             driver,
             shots,
-            step: 0,
+            step,
         }
     }
 
@@ -209,8 +267,34 @@ impl Harness {
         }
     }
 
+    /// How many elements match `css` right now (counted inside the page, so a re-render
+    /// between finding and counting cannot leave a stale element behind).
     pub async fn count(&self, css: &str) -> usize {
-        self.client.find_all(Locator::Css(css)).await.unwrap().len()
+        let n = self
+            .client
+            .execute(
+                "return document.querySelectorAll(arguments[0]).length;",
+                vec![serde_json::Value::from(css)],
+            )
+            .await
+            .expect("the page answers");
+        n.as_u64().unwrap_or(0) as usize
+    }
+
+    /// Waits until the text of `css` contains `expected`; returns the text.
+    pub async fn text_containing(&self, css: &str, expected: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let text = self.text(css).await;
+            if text.contains(expected) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{css} never said {expected:?}; it says:\n{text}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     pub async fn stop(mut self) {

@@ -50,8 +50,9 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
         .unwrap_or_default();
     assert!(latency.parse::<u64>().unwrap() > 0, "latency {latency:?}");
     answer.click().await.unwrap();
-    let detail = h.find(r#"[data-testid="frame-detail"]"#).await;
-    assert!(detail.text().await.unwrap().contains("structuredContent"));
+    // The pane fills in when the frame's bytes arrive.
+    h.text_containing(r#"[data-testid="frame-detail"]"#, "structuredContent")
+        .await;
     h.shot("traffic").await;
 
     // A second server beside the first: duplicate the demo entry and connect it too.

@@ -9,7 +9,11 @@ import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri, ipc, type JsonObject, type ListKind } from "./ipc";
 import { isObject } from "./json";
+import { loadFirstPage } from "./resources/paging";
 import { store, type RequestState, type ServerState, type TabId, type TrafficView } from "./store";
+import type { CallKind } from "./bindings/CallKind";
+import { noteListChanges, recordCall } from "./saved/savedStore";
+import { noteCallProgress } from "./tools/runningCalls";
 
 /** How many rows one `traffic_rows` call asks for while catching up. */
 const CATCH_UP_PAGE = 5_000;
@@ -81,6 +85,8 @@ export async function saveHostSettings(id: string, settings: HostSettings): Prom
 
 export function handleEvents(events: AppEvent[]): void {
   const effects = store.applyEvents(events);
+  noteListChanges(events);
+  noteCallProgress(events);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
 }
@@ -257,6 +263,8 @@ export function ensureList(id: string, kind: ListKind): void {
 }
 
 export async function loadList(id: string, kind: ListKind): Promise<void> {
+  // Resources and templates load page by page (resources/paging.ts): the first page here.
+  if (kind === "resources" || kind === "resource_templates") return loadFirstPage(id, kind);
   const server = serverState(id);
   if (!server) return;
   const session = server.session;
@@ -276,12 +284,16 @@ async function track(
   run: () => Promise<JsonValue>,
   save: (state: RequestState) => void,
   args: JsonObject = {},
+  /** What the call was, for the history (saved/savedStore.ts). */
+  call?: { serverId: string; kind: CallKind; target: string },
 ): Promise<void> {
   const started = performance.now();
+  const startedWallUs = Date.now() * 1000;
   save({ status: "running", result: null, error: null, durationMs: null });
   try {
     const result = await run();
     save({ status: "done", result, error: null, durationMs: performance.now() - started });
+    if (call) void recordCall({ ...call, args, startedWallUs, durationMs: performance.now() - started, result, error: null });
   } catch (error) {
     const failed: RequestState = {
       status: "error",
@@ -295,18 +307,23 @@ async function track(
       failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
     }
     save(failed);
+    if (call) {
+      const rpc = failed.rpcError && { code: failed.rpcError.code, data: failed.rpcError.data };
+      void recordCall({ ...call, args, startedWallUs, durationMs: failed.durationMs ?? 0, result: null, error: failed.error, rpc });
+    }
   }
 }
 
-export function callTool(id: string, name: string, args: JsonObject): Promise<void> {
+export function callTool(id: string, name: string, args: JsonObject, callId?: string): Promise<void> {
   return track(
-    () => ipc.callTool(id, name, args),
+    () => ipc.callTool(id, name, args, callId),
     (call) =>
       store.updateServer(id, (s) => ({
         ...s,
         tools: { ...s.tools, calls: { ...s.tools.calls, [name]: call } },
       })),
     args,
+    { serverId: id, kind: "tool", target: name },
   );
 }
 
@@ -318,6 +335,8 @@ export function readResource(id: string, uri: string): Promise<void> {
         ...s,
         resources: { ...s.resources, reads: { ...s.resources.reads, [uri]: read } },
       })),
+    {},
+    { serverId: id, kind: "resource", target: uri },
   );
 }
 
@@ -329,6 +348,8 @@ export function getPrompt(id: string, name: string, args: Record<string, string>
         ...s,
         prompts: { ...s.prompts, gets: { ...s.prompts.gets, [name]: get } },
       })),
+    args,
+    { serverId: id, kind: "prompt", target: name },
   );
 }
 

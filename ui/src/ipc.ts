@@ -62,8 +62,9 @@ export const ipc = {
 
   listItems: (serverId: string, kind: ListKind) =>
     invoke<JsonValue[]>("list_items", { serverId, kind }),
-  callTool: (serverId: string, name: string, args: JsonObject) =>
-    invoke<JsonValue>("call_tool", { serverId, name, arguments: args }),
+  /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
+  callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
+    invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
   readResource: (serverId: string, uri: string) =>
     invoke<JsonValue>("read_resource", { serverId, uri }),
   getPrompt: (serverId: string, name: string, args: Record<string, string>) =>

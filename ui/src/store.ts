@@ -28,6 +28,7 @@ export type TabId =
   | "tools"
   | "resources"
   | "prompts"
+  | "saved"
   | "requests"
   | "oauth"
   | "traffic"
@@ -50,6 +51,8 @@ export interface ListState {
   status: "idle" | "loading" | "loaded" | "error";
   items: JsonValue[];
   error: string | null;
+  /** For a list loaded page by page: the server's opaque cursor of the next page (never saved). */
+  nextCursor?: string | null;
 }
 
 /** One request the user made (a tool call, a resource read, a prompt get) and how it ended. */
@@ -92,7 +95,15 @@ export interface ServerState {
     forms: Record<string, JsonValue>;
     calls: Record<string, RequestState>;
   };
-  resources: { selected: string | null; uriInput: string; reads: Record<string, RequestState> };
+  resources: {
+    selected: string | null;
+    uriInput: string;
+    reads: Record<string, RequestState>;
+    /** URIs subscribed to this session (resources/subscribe). */
+    subscribed?: string[];
+    /** The last notifications/resources/updated per URI: when, how many, and whether it came after the last read. */
+    updated?: Record<string, { wallUs: number; count: number; stale: boolean }>;
+  };
   prompts: {
     selected: string | null;
     args: Record<string, Record<string, string>>;
@@ -181,6 +192,7 @@ function startSession(server: ServerState, wallUs: number): ServerState {
     trafficView: { ...server.trafficView, selectedSeq: null },
     networkView: { selectedSeq: null },
     requests: { ...server.requests, decisions: [], warnings: [], completed: [] },
+    resources: { ...server.resources, subscribed: [], updated: {} },
   };
 }
 
@@ -318,6 +330,13 @@ export class Store {
             const current = serverOf(event.server_id);
             const completed = [...current.requests.completed, n.elicitation_id];
             replace({ ...current, requests: { ...current.requests, completed } });
+          }
+          if (n.kind === "resource_updated") {
+            const current = serverOf(event.server_id);
+            const previous = current.resources.updated?.[n.uri];
+            const entry = { wallUs: nowUs, count: (previous?.count ?? 0) + 1, stale: true };
+            const updated = { ...current.resources.updated, [n.uri]: entry };
+            replace({ ...current, resources: { ...current.resources, updated } });
           }
           const server = serverOf(event.server_id);
           server.console.addNotification(n, nowUs);

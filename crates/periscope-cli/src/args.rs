@@ -18,6 +18,9 @@ Exit codes: 0 ok, 2 usage error, 3 cannot connect (spawn failed, or the server w
 Examples:\n  periscope tools list -- periscope-demo-server\n  \
 periscope tools list --url http://127.0.0.1:8080/mcp --header 'X-Api-Key: secret'\n  \
 periscope tools call add -a a=2 -a b=3 -- periscope-demo-server\n  \
+periscope tools call add --args-file args.json -- periscope-demo-server\n  \
+periscope saved list\n  \
+periscope saved run 'two plus three'\n  \
 periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
 )]
 pub struct Cli {
@@ -114,6 +117,9 @@ pub enum Action {
     Prompts(PromptsAction),
     /// Ping the server.
     Ping,
+    /// The calls saved in the desktop app's Saved tab (saved.json in its data folder).
+    #[command(subcommand)]
+    Saved(SavedAction),
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -137,9 +143,30 @@ pub enum ToolsAction {
         /// All arguments as one JSON object.
         #[arg(long)]
         args: Option<String>,
+        /// All arguments as one JSON object, from a file (`-`: standard input).
+        #[arg(long, value_name = "FILE.json", conflicts_with = "args")]
+        args_file: Option<PathBuf>,
         /// One argument, key=value; the value is read as JSON if it parses, else as a string.
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
         arg: Vec<(String, String)>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SavedAction {
+    /// List the saved calls (no server needed).
+    List {
+        /// Only this server's (its id in the app's catalog).
+        #[arg(long, value_name = "ID")]
+        server: Option<String>,
+    },
+    /// Run a saved call by name. Without --url or `-- COMMAND`, against the server it was saved
+    /// for, as the app's catalog describes it.
+    Run {
+        name: String,
+        /// The server the call was saved for (needed when two servers have a call of that name).
+        #[arg(long, value_name = "ID")]
+        server: Option<String>,
     },
 }
 

@@ -20,21 +20,25 @@ mod conformance;
 mod exit;
 mod host;
 mod output;
+mod saved;
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use periscope_core::config::{HttpTarget, StdioTarget};
+use periscope_core::config::{HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
+use periscope_core::saved::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
 use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use args::{Action, Cli, Format, PromptsAction, ResourcesAction, ToolsAction, TransportChoice};
+use args::{
+    Action, Cli, Format, PromptsAction, ResourcesAction, SavedAction, ToolsAction, TransportChoice,
+};
 use exit::Exit;
 use periscope_core::transport::http::HttpMode;
 
@@ -45,6 +49,10 @@ fn main() -> ExitCode {
         None => (argv, Vec::new()),
     };
     let cli = Cli::parse_from(ours);
+    // `saved list` reads the app's file and needs no server.
+    if let Action::Saved(SavedAction::List { server }) = &cli.action {
+        return saved::list(cli.format, server.as_deref()).into();
+    }
     let url = match &cli.action {
         Action::ConformanceClient { url } => Some(url.clone()),
         _ => cli.url.clone(),
@@ -65,6 +73,22 @@ fn main() -> ExitCode {
             env: cli.env.clone(),
             cwd: cli.cwd.clone(),
         }),
+        // `saved run` without a server: the one the call was saved for, from the app's catalog.
+        (None, None) if matches!(cli.action, Action::Saved(SavedAction::Run { .. })) => {
+            let Action::Saved(SavedAction::Run { name, server }) = &cli.action else {
+                unreachable!()
+            };
+            let found = saved::find(name, server.as_deref())
+                .and_then(|call| saved::catalog_target(&call.server_id));
+            match found {
+                Ok(ServerTarget::Stdio(t)) => Target::Stdio(t),
+                Ok(ServerTarget::Http { target, .. }) => Target::Http(target),
+                Err(e) => {
+                    eprintln!("periscope: {e}");
+                    return Exit::Usage.into();
+                }
+            }
+        }
         (None, None) => {
             eprintln!(
                 "periscope: no server given. Put the server command last, after `--`, or give --url:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything\n  periscope tools list --url http://127.0.0.1:3001/mcp"
@@ -175,8 +199,17 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
     let out = output::Output::new(cli.format);
     match &cli.action {
         Action::Tools(ToolsAction::List) => out.list(session.list_tools().await, output::tool_line),
-        Action::Tools(ToolsAction::Call { name, args, arg }) => {
-            let arguments = match args::tool_arguments(args.as_deref(), arg) {
+        Action::Tools(ToolsAction::Call {
+            name,
+            args,
+            args_file,
+            arg,
+        }) => {
+            let arguments = match args_file {
+                Some(file) => saved::file_arguments(file, arg),
+                None => args::tool_arguments(args.as_deref(), arg),
+            };
+            let arguments = match arguments {
                 Ok(a) => a,
                 Err(e) => {
                     eprintln!("periscope: {e}");
@@ -210,6 +243,35 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             )
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
+        Action::Saved(SavedAction::Run { name, server }) => {
+            let call = match saved::find(name, server.as_deref()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("periscope: {e}");
+                    return Exit::Usage;
+                }
+            };
+            if !cli.quiet {
+                eprintln!(
+                    "periscope: running {:?}: {}",
+                    call.name,
+                    saved::describe(&call)
+                );
+            }
+            let arguments = request_arguments(call.kind, &call.arguments);
+            match call.kind {
+                CallKind::Tool => call_tool(session, &out, &call.target, arguments).await,
+                CallKind::Resource => out.result(
+                    session.read_resource(&call.target).await,
+                    output::print_resource_contents,
+                ),
+                CallKind::Prompt => out.result(
+                    session.get_prompt(&call.target, arguments).await,
+                    output::print_prompt,
+                ),
+            }
+        }
+        Action::Saved(SavedAction::List { .. }) => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::ConformanceClient { .. } => conformance::run(session).await,
     }

@@ -1,9 +1,41 @@
 //! Typed helpers over [`Session::request`] for the server features every host uses. Results
 //! stay JSON values: an inspector shows what the server sent, including fields it does not know.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::session::{CallOptions, RequestError, Session};
+
+/// One page of a paginated list: its items and the opaque cursor of the next page, if any.
+/// Cursors are the server's: passed back as they came, never parsed and never persisted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ListPage {
+    pub items: Vec<Value>,
+    pub next_cursor: Option<String>,
+}
+
+/// What a `completion/complete` request completes: a prompt's argument or a resource
+/// template's variable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "type")]
+pub enum CompletionRef {
+    #[serde(rename = "ref/prompt")]
+    Prompt { name: String },
+    #[serde(rename = "ref/resource")]
+    Resource { uri: String },
+}
+
+/// The suggestions a server gave for one argument.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Completion {
+    pub values: Vec<String>,
+    /// How many values the server has in all, when it said.
+    pub total: Option<u64>,
+    pub has_more: bool,
+}
 
 /// A list can be paged at most this many times; a server that never stops paging is a bug.
 const MAX_PAGES: usize = 1000;
@@ -43,6 +75,108 @@ impl Session {
             method: method.into(),
             detail: format!("still paging after {MAX_PAGES} pages"),
         })
+    }
+
+    /// Lists one page of a paginated list method: the first page without a cursor, the next
+    /// with the `next_cursor` of the page before. An empty-string or null `nextCursor` ends it.
+    pub async fn list_page(
+        &self,
+        method: &str,
+        key: &str,
+        cursor: Option<&str>,
+    ) -> Result<ListPage, RequestError> {
+        let params = cursor.map(|c| json!({"cursor": c}));
+        let result = self.request(method, params, CallOptions::default()).await?;
+        let items = result
+            .get(key)
+            .and_then(Value::as_array)
+            .ok_or_else(|| RequestError::Protocol {
+                method: method.into(),
+                detail: format!("result has no \"{key}\" array"),
+            })?
+            .clone();
+        let next_cursor = match result.get("nextCursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(c)) => Some(c.clone()),
+            Some(other) => {
+                return Err(RequestError::Protocol {
+                    method: method.into(),
+                    detail: format!("nextCursor {other} is not a string"),
+                });
+            }
+        };
+        if next_cursor.is_some() && next_cursor.as_deref() == cursor {
+            return Err(RequestError::Protocol {
+                method: method.into(),
+                detail: "nextCursor repeats the cursor of this page".into(),
+            });
+        }
+        Ok(ListPage { items, next_cursor })
+    }
+
+    /// Asks the server to complete one argument (`completion/complete`). `context` holds the
+    /// values of the other arguments already filled in.
+    pub async fn complete(
+        &self,
+        reference: &CompletionRef,
+        argument_name: &str,
+        value: &str,
+        context: Option<Map<String, Value>>,
+    ) -> Result<Completion, RequestError> {
+        let mut params = json!({
+            "ref": reference,
+            "argument": {"name": argument_name, "value": value},
+        });
+        if let Some(arguments) = context.filter(|c| !c.is_empty()) {
+            params["context"] = json!({"arguments": arguments});
+        }
+        let result = self
+            .request("completion/complete", Some(params), CallOptions::default())
+            .await?;
+        let protocol = |detail: &str| RequestError::Protocol {
+            method: "completion/complete".into(),
+            detail: detail.into(),
+        };
+        let completion = result
+            .get("completion")
+            .ok_or_else(|| protocol("result has no \"completion\""))?;
+        let values = completion
+            .get("values")
+            .and_then(Value::as_array)
+            .ok_or_else(|| protocol("completion has no \"values\" array"))?
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| protocol("a completion value is not a string"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Completion {
+            values,
+            total: completion.get("total").and_then(Value::as_u64),
+            has_more: completion.get("hasMore").and_then(Value::as_bool) == Some(true),
+        })
+    }
+
+    /// `resources/subscribe`: the server sends `notifications/resources/updated` for the URI.
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), RequestError> {
+        self.request(
+            "resources/subscribe",
+            Some(json!({"uri": uri})),
+            CallOptions::default(),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), RequestError> {
+        self.request(
+            "resources/unsubscribe",
+            Some(json!({"uri": uri})),
+            CallOptions::default(),
+        )
+        .await
+        .map(|_| ())
     }
 
     pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {

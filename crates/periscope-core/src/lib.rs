@@ -16,6 +16,8 @@ pub mod event;
 pub mod features;
 pub mod host;
 pub mod protocol;
+pub mod saved;
+pub mod schema_check;
 pub mod session;
 pub mod traffic;
 pub mod transport;

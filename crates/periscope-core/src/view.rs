@@ -249,6 +249,14 @@ pub enum AppEvent {
     },
     /// Something the user should know, e.g. a request the client refused and why.
     Warning { server_id: String, message: String },
+    /// `notifications/progress` for a tool call the UI started with a call id.
+    CallProgress {
+        server_id: String,
+        call_id: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
 }
 
 #[cfg(test)]

@@ -1,24 +1,84 @@
+import { Download } from "lucide-react";
+import { useMemo, useState } from "react";
 import { formatBytes } from "../format";
+import { errorMessage } from "../ipc";
+import { resourcesIpc } from "../resources/ipc";
 import type { ResourceBody } from "./blocks";
+import { HexDump } from "./HexDump";
+import { JsonTree } from "./JsonTree";
+import { viewerFor } from "./viewers";
 
-/** One resource's contents: text in mono, or what a blob is (with a preview for images). */
+/**
+ * One resource's contents, in the viewer its MIME type calls for: text in mono, JSON as a
+ * collapsible tree (or raw), an image (data: URI), any other blob as a hex dump; blobs can be
+ * saved to a file.
+ */
 export function ResourceBodyView({ body }: { body: ResourceBody }) {
+  const viewer = useMemo(() => viewerFor(body), [body]);
+  const [raw, setRaw] = useState(false);
   return (
-    <div className="resource-body">
+    <div className="resource-body" data-testid="resource-body" data-viewer={viewer.kind}>
       <div className="resource-body-meta">
         <span className="mono">{body.uri}</span>
         {body.mimeType && <span className="badge">{body.mimeType}</span>}
+        {body.blob && <span className="badge">{formatBytes(body.blob.size)}</span>}
+        <span className="spacer" />
+        {(viewer.kind === "json" || viewer.kind === "image") && (
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="viewer-toggle"
+            aria-pressed={raw}
+            onClick={() => setRaw(!raw)}
+          >
+            {viewer.kind === "json" ? (raw ? "Tree" : "Raw") : raw ? "Image" : "Hex"}
+          </button>
+        )}
+        {body.blob && <SaveButton uri={body.uri} data={body.blob.data} />}
       </div>
-      {body.text !== null && <pre className="code-block">{body.text}</pre>}
-      {body.blob && (
-        <div className="blob-info">
-          <span>
-            Binary contents, {formatBytes(body.blob.size)}
-            {body.mimeType ? ` of ${body.mimeType}` : ""}
-          </span>
-          {body.blob.imageSrc && <img className="preview-image" src={body.blob.imageSrc} alt={body.uri} />}
-        </div>
+      {viewer.kind === "text" && (
+        <pre className="code-block" data-testid="resource-text">
+          {viewer.text}
+        </pre>
       )}
+      {viewer.kind === "json" &&
+        (raw ? (
+          <pre className="code-block" data-testid="resource-text">
+            {viewer.text}
+          </pre>
+        ) : (
+          <JsonTree value={viewer.value} />
+        ))}
+      {viewer.kind === "image" &&
+        (raw ? (
+          <HexDump data={viewer.data} />
+        ) : (
+          <img className="preview-image" data-testid="resource-image" src={viewer.src} alt={body.uri} />
+        ))}
+      {viewer.kind === "binary" && <HexDump data={viewer.data} />}
     </div>
+  );
+}
+
+function SaveButton({ uri, data }: { uri: string; data: string }) {
+  const [outcome, setOutcome] = useState<{ saved: string } | { error: string } | null>(null);
+  const save = async () => {
+    setOutcome(null);
+    try {
+      const path = await resourcesIpc.saveBlob(uri, data);
+      if (path !== null) setOutcome({ saved: path });
+    } catch (error) {
+      setOutcome({ error: errorMessage(error) });
+    }
+  };
+  return (
+    <>
+      <button type="button" className="button button-small" data-testid="save-blob" onClick={() => void save()}>
+        <Download size={12} aria-hidden />
+        Save to file…
+      </button>
+      {outcome && "saved" in outcome && <span className="muted small">Saved to {outcome.saved}</span>}
+      {outcome && "error" in outcome && <span className="inline-error">Could not save: {outcome.error}</span>}
+    </>
   );
 }

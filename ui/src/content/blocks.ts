@@ -10,8 +10,8 @@ export interface ResourceBody {
   uri: string;
   mimeType: string | null;
   text: string | null;
-  /** Only for a blob: its size and, for images, a data: URI to preview it. */
-  blob: { size: number; imageSrc: string | null } | null;
+  /** Only for a blob: its size, its base64 data and, for images, a data: URI to preview it. */
+  blob: { size: number; data: string; imageSrc: string | null } | null;
 }
 
 export type Block =
@@ -49,6 +49,7 @@ export function parseResourceBody(value: JsonValue): ResourceBody | string {
         ? null
         : {
             size: base64Size(blob),
+            data: blob,
             imageSrc: mimeType?.startsWith("image/") ? dataUri(mimeType, blob) : null,
           },
   };

@@ -5,6 +5,9 @@ import { formatLatency } from "../format";
 import { asObject, getString, isObject } from "../json";
 import type { ServerState } from "../store";
 import { CapabilityList } from "./CapabilityList";
+import { Instructions } from "./Instructions";
+import { ServerIcons } from "./ServerIcons";
+import { ServerUtilities } from "./ServerUtilities";
 
 /** What the server said about itself in the handshake. */
 export function OverviewTab({ server }: { server: ServerState }) {
@@ -56,6 +59,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
             <dd>{formatLatency(identity.latency_us)}</dd>
           </>
         )}
+        <ServerIcons serverInfo={identity?.server_info} />
         {getString(info, "websiteUrl") && (
           <>
             <dt>Website</dt>
@@ -66,12 +70,15 @@ export function OverviewTab({ server }: { server: ServerState }) {
       {!identity && <EmptyState>Loading the server's identity…</EmptyState>}
       {identity && (
         <>
+          <ServerUtilities server={server} />
           <section className="section">
-            <h3>Instructions</h3>
             {identity.instructions ? (
-              <pre className="code-block prose">{identity.instructions}</pre>
+              <Instructions text={identity.instructions} />
             ) : (
-              <p className="muted">The server gave no instructions.</p>
+              <>
+                <h3>Instructions</h3>
+                <p className="muted">The server gave no instructions.</p>
+              </>
             )}
           </section>
           <section className="section">

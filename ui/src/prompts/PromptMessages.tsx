@@ -1,9 +1,18 @@
 import { BlockView } from "../content/BlockView";
-import { parsePromptResult } from "../content/blocks";
+import { parsePromptResult, type Block } from "../content/blocks";
 import { ErrorBox } from "../common/ErrorBox";
 import type { RequestState } from "../store";
 
-/** The messages a prompt expanded to. */
+const CONTENT_LABELS: Record<Block["type"], string> = {
+  text: "text",
+  image: "image",
+  audio: "audio",
+  resource_link: "resource link",
+  resource: "embedded resource",
+  unknown: "unreadable content",
+};
+
+/** The messages a prompt expanded to: each with its role and its content, whatever its type. */
 export function PromptMessages({ get }: { get: RequestState }) {
   if (get.status === "running") return <div className="result-pending">Getting the prompt…</div>;
   if (get.status === "error") {
@@ -19,8 +28,18 @@ export function PromptMessages({ get }: { get: RequestState }) {
       {description && <p className="description">{description}</p>}
       {messages.length === 0 && <p className="muted">The prompt has no messages.</p>}
       {messages.map((m, index) => (
-        <div key={index} className="prompt-message" data-role={m.role}>
-          <span className={`role-badge role-${m.role}`}>{m.role}</span>
+        <div
+          key={index}
+          className="prompt-message"
+          data-testid="prompt-message"
+          data-role={m.role}
+          data-content-type={m.block.type}
+        >
+          <div className="prompt-message-head">
+            <span className={`role-badge role-${m.role}`}>{m.role}</span>
+            {/* An embedded resource's block names itself. */}
+            {m.block.type !== "resource" && <span className="muted small">{CONTENT_LABELS[m.block.type]}</span>}
+          </div>
           <BlockView block={m.block} />
         </div>
       ))}

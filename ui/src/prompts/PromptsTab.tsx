@@ -8,7 +8,13 @@ import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
 import type { ListKind } from "../ipc";
 import type { ServerState } from "../store";
+import { CompletionInput } from "../completion/CompletionInput";
+import { resourcesIpc } from "../resources/ipc";
+import { offersCompletions } from "../resources/TemplateForm";
+import "../styles/resources.css";
 import { PromptMessages } from "./PromptMessages";
+import { SaveCallButton } from "../saved/SaveCallButton";
+import { saveCallDialog } from "../saved/savedStore";
 import { promptArguments, promptInfo, type PromptInfo } from "./prompts";
 
 const KINDS: readonly ListKind[] = ["prompts"];
@@ -69,6 +75,23 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
   const values = server.prompts.args[prompt.name];
   const get = server.prompts.gets[prompt.name];
   const [missing, setMissing] = useState<string[]>([]);
+  const completes = offersCompletions(server);
+  const others = (name: string): Record<string, string> => {
+    const context: Record<string, string> = {};
+    for (const [k, v] of Object.entries(values ?? {})) if (k !== name && v !== "") context[k] = v;
+    return context;
+  };
+  const fetchFor = (name: string) => (value: string) => {
+    const context = others(name);
+    return resourcesIpc.complete(
+      server.id,
+      { type: "ref/prompt", name: prompt.name },
+      name,
+      value,
+      Object.keys(context).length > 0 ? context : null,
+    );
+  };
+  const contextKey = (name: string) => JSON.stringify(Object.entries(others(name)).sort());
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -96,12 +119,14 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
                 </span>
               )}
             </span>
-            <input
-              data-testid="prompt-arg"
-              data-arg-name={arg.name}
+            <CompletionInput
+              testId="prompt-arg"
+              name={arg.name}
               value={values?.[arg.name] ?? ""}
-              aria-required={arg.required}
-              onChange={(e) => setPromptArg(server.id, prompt.name, arg.name, e.target.value)}
+              required={arg.required}
+              onChange={(value) => setPromptArg(server.id, prompt.name, arg.name, value)}
+              fetch={completes ? fetchFor(arg.name) : null}
+              completionKey={contextKey(arg.name)}
             />
             {arg.description && <span className="field-hint">{arg.description}</span>}
           </label>
@@ -117,6 +142,7 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
             <Play size={14} aria-hidden />
             Get
           </button>
+          <SaveCallButton onClick={() => saveCallDialog("prompt", prompt.name, { ...values }, server.id)} />
         </div>
       </form>
       {get && <PromptMessages get={get} />}

@@ -1,6 +1,6 @@
-import { BookOpen } from "lucide-react";
-import { useMemo, type FormEvent } from "react";
-import { loadList, readResource, selectResource, setResourceUriInput } from "../actions";
+import { Bell, BellOff, BookOpen, RefreshCw } from "lucide-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { loadList, selectResource, setResourceUriInput } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";
@@ -8,11 +8,20 @@ import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
 import type { ListKind } from "../ipc";
 import type { ServerState } from "../store";
+import "../styles/resources.css";
+import { loadAll, loadMore } from "./paging";
+import { Pager } from "./Pager";
 import { ResourceContents } from "./ResourceContents";
-import { ResourceList } from "./ResourceList";
+import { clockTime, ResourceList } from "./ResourceList";
 import { resourceInfo, templateInfo, type ResourceInfo, type TemplateInfo } from "./resources";
+import { canSubscribe, isSubscribed, readFresh, setSubscription } from "./subscriptions";
+import { TemplateForm } from "./TemplateForm";
+import { SaveCallButton } from "../saved/SaveCallButton";
+import { saveCallDialog } from "../saved/savedStore";
 
 const KINDS: readonly ListKind[] = ["resources", "resource_templates"];
+const NO_UPDATES = {};
+const NONE: readonly string[] = [];
 
 export function ResourcesTab({ server }: { server: ServerState }) {
   useLists(server, KINDS);
@@ -36,10 +45,12 @@ function ResourcesView({ server }: { server: ServerState }) {
   );
   const { selected, uriInput, reads } = server.resources;
   const read = selected === null ? undefined : reads[selected];
+  const [templateUri, setTemplateUri] = useState<string | null>(null);
+  const template = templates.find((t) => t.uriTemplate === templateUri) ?? null;
 
   const open = (uri: string) => {
     selectResource(server.id, uri);
-    void readResource(server.id, uri);
+    void readFresh(server.id, uri);
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,8 +74,33 @@ function ResourcesView({ server }: { server: ServerState }) {
           resources={resources}
           templates={templates}
           selected={selected}
-          onSelect={open}
-          onTemplate={(t) => setResourceUriInput(server.id, t)}
+          selectedTemplate={template?.uriTemplate ?? null}
+          subscribed={server.resources.subscribed ?? NONE}
+          updated={server.resources.updated ?? NO_UPDATES}
+          onSelect={(uri) => {
+            // A listed resource replaces the template form; reading from the form keeps it.
+            setTemplateUri(null);
+            open(uri);
+          }}
+          onTemplate={setTemplateUri}
+          resourcePager={
+            <Pager
+              list={list}
+              noun="resources"
+              testIdSuffix=""
+              onMore={() => void loadMore(server.id, "resources")}
+              onAll={() => void loadAll(server.id, "resources")}
+            />
+          }
+          templatePager={
+            <Pager
+              list={templateList}
+              noun="templates"
+              testIdSuffix="-templates"
+              onMore={() => void loadMore(server.id, "resource_templates")}
+              onAll={() => void loadAll(server.id, "resource_templates")}
+            />
+          }
         />
       </div>
       <div className="split-detail scroll-area">
@@ -81,13 +117,70 @@ function ResourcesView({ server }: { server: ServerState }) {
             <BookOpen size={14} aria-hidden />
             Read
           </button>
+          <SaveCallButton onClick={() => saveCallDialog("resource", uriInput.trim(), {}, server.id)} disabled={uriInput.trim() === ""} />
         </form>
+        {template && (
+          <TemplateForm
+            key={template.uriTemplate}
+            server={server}
+            template={template}
+            onRead={open}
+            onClose={() => setTemplateUri(null)}
+          />
+        )}
+        {selected !== null && <ResourceToolbar server={server} uri={selected} />}
         {selected !== null && read ? (
           <ResourceContents uri={selected} read={read} />
         ) : (
-          <EmptyState>Select a resource to read it.</EmptyState>
+          !template && <EmptyState>Select a resource to read it, or a template to fill in.</EmptyState>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Subscribe / Unsubscribe, Re-read, and when the server last said the resource changed. */
+function ResourceToolbar({ server, uri }: { server: ServerState; uri: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const subscribed = isSubscribed(server, uri);
+  const update = server.resources.updated?.[uri];
+  const toggle = async () => {
+    setBusy(true);
+    setError(await setSubscription(server.id, uri, !subscribed));
+    setBusy(false);
+  };
+  return (
+    <div className="resource-toolbar" data-testid="resource-toolbar">
+      {canSubscribe(server) && (
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="subscribe-toggle"
+          data-subscribed={subscribed ? "true" : "false"}
+          disabled={busy}
+          onClick={() => void toggle()}
+        >
+          {subscribed ? <BellOff size={12} aria-hidden /> : <Bell size={12} aria-hidden />}
+          {subscribed ? "Unsubscribe" : "Subscribe"}
+        </button>
+      )}
+      <button type="button" className="button button-small" data-testid="reread" onClick={() => void readFresh(server.id, uri)}>
+        <RefreshCw size={12} aria-hidden />
+        Re-read
+      </button>
+      {update && (
+        <span
+          className={`update-badge${update.stale ? " stale" : ""}`}
+          data-testid="resource-update"
+          data-stale={update.stale ? "true" : "false"}
+          title={`${update.count} update notification${update.count === 1 ? "" : "s"} this session`}
+        >
+          updated {clockTime(update.wallUs)}
+          {update.stale ? " — not read since" : ""}
+        </span>
+      )}
+      {error && <span className="inline-error">{error}</span>}
     </div>
   );
 }

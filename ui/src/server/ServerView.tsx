@@ -6,6 +6,9 @@ import { OverviewTab } from "../overview/OverviewTab";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
+import { ListChangedNotice } from "../saved/ListChangedNotice";
+import { SaveCallDialog } from "../saved/SaveCallDialog";
+import { SavedTab } from "../saved/SavedTab";
 import { useServer } from "../store";
 import { ToolsTab } from "../tools/ToolsTab";
 import { TrafficTab } from "../traffic/TrafficTab";
@@ -22,11 +25,14 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
       <ServerHeader entry={entry} server={server} />
       <ConnectionError server={server} />
       <TabBar serverId={entry.id} active={server.tab} remote={entry.target.transport === "http"} />
+      <ListChangedNotice serverId={entry.id} lists={server.lists} />
+      <SaveCallDialog />
       <div className="tab-panel" role="tabpanel">
         {server.tab === "overview" && <OverviewTab server={server} />}
         {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
+        {server.tab === "saved" && <SavedTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}

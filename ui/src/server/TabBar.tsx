@@ -1,4 +1,4 @@
-import { Activity, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, Bookmark, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import { useStore, type TabId } from "../store";
@@ -8,6 +8,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "tools", label: "Tools", icon: Wrench },
   { id: "resources", label: "Resources", icon: FileText },
   { id: "prompts", label: "Prompts", icon: MessageSquare },
+  { id: "saved", label: "Saved", icon: Bookmark },
   { id: "requests", label: "Requests", icon: Reply },
   { id: "oauth", label: "OAuth", icon: KeyRound },
   { id: "traffic", label: "Traffic", icon: Activity },

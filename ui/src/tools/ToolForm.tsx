@@ -1,7 +1,6 @@
 import Form from "@rjsf/core";
 import type { IChangeEvent } from "@rjsf/core";
-import { customizeValidator } from "@rjsf/validator-ajv8";
-import { Play } from "lucide-react";
+import { AlertTriangle, Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { ErrorBoundary } from "../common/ErrorBoundary";
@@ -9,8 +8,13 @@ import { ErrorBox } from "../common/ErrorBox";
 import type { JsonObject } from "../ipc";
 import { isObject, pretty } from "../json";
 import { formTemplates } from "./formTemplates";
-import { evalAllowed, parseArguments, prepareSchema } from "./schema";
+import { SaveCallButton } from "../saved/SaveCallButton";
+import { saveCallDialog } from "../saved/savedStore";
+import { JsonEditor } from "./JsonEditor";
+import { parseArguments, prepareSchema, schemaForCheck } from "./schema";
+import { guardSchema } from "./schemaGuard";
 import { shapeValidator } from "./shapeValidator";
+import { defaultValidate, hasIssues, useVerdict, VerdictView, type Validate } from "./validation";
 
 interface Props {
   toolName: string;
@@ -19,6 +23,8 @@ interface Props {
   running: boolean;
   onChange: (formData: JsonValue) => void;
   onCall: (args: JsonObject) => void;
+  /** Checks the arguments (the Rust validator by default; none outside the app). */
+  validate?: Validate | null;
 }
 
 /** The form's data as JSON (it is built from JSON and holds nothing else). */
@@ -28,37 +34,69 @@ function toJson(data: unknown): JsonValue {
 
 const uiSchema = { "ui:submitButtonOptions": { norender: true } };
 
-function CallButton({ running }: { running: boolean }) {
+function CallButton({ running, anyway, onSave }: { running: boolean; anyway: boolean; onSave?: () => void }) {
   return (
     <div className="form-actions">
-      <button type="submit" className="button button-primary" data-testid="call-tool-button" disabled={running}>
-        <Play size={14} aria-hidden />
-        {running ? "Calling…" : "Call"}
+      <button
+        type="submit"
+        className={`button button-primary${anyway ? " button-warning" : ""}`}
+        data-testid="call-tool-button"
+        disabled={running}
+        title={anyway ? "The arguments do not match the input schema; the server will judge them" : undefined}
+      >
+        {anyway ? <AlertTriangle size={14} aria-hidden /> : <Play size={14} aria-hidden />}
+        {running ? "Calling…" : anyway ? "Call anyway" : "Call"}
       </button>
+      {onSave && <SaveCallButton onClick={onSave} />}
     </div>
   );
 }
 
-/** The tool's arguments: a form generated from its inputSchema, or raw JSON. */
-export function ToolForm({ toolName, inputSchema, formData, running, onChange, onCall }: Props) {
-  const prepared = useMemo(() => {
-    // One validator per schema: Ajv caches schemas by $id, and two tools may share one.
-    const validator = evalAllowed() ? customizeValidator() : shapeValidator;
-    return { ...prepareSchema(inputSchema, validator), validator };
-  }, [inputSchema]);
-  const [mode, setMode] = useState<"form" | "json">("form");
-  const [validate, setValidate] = useState(prepared.canValidate);
-  const [jsonText, setJsonText] = useState("");
+/**
+ * The tool's arguments: a form generated from its inputSchema, or raw JSON in CodeMirror; both
+ * edit the same data. The arguments are checked against the schema (in Rust) and problems are
+ * shown as warnings: the user may send invalid arguments on purpose.
+ */
+export function ToolForm({ toolName, inputSchema, formData, running, onChange, onCall, validate }: Props) {
+  const guard = useMemo(() => guardSchema(inputSchema), [inputSchema]);
+  const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
+  const checkSchema = useMemo(() => schemaForCheck(inputSchema), [inputSchema]);
+  const validator = validate === undefined ? defaultValidate() : validate;
+  const [mode, setMode] = useState<"form" | "json">(guard === null ? "form" : "json");
+  const [jsonText, setJsonText] = useState(() => pretty(isObject(formData) ? formData : {}));
   const [jsonError, setJsonError] = useState<string | null>(null);
+  const [formBroken, setFormBroken] = useState(false);
 
-  const showJson = (reason?: string) => {
+  // What is checked: the form's data, or the JSON text when it parses to an object.
+  const checked = useMemo<JsonValue | undefined>(() => {
+    if (mode === "form") return isObject(formData) ? formData : {};
+    const parsed = parseArguments(jsonText);
+    return "args" in parsed ? parsed.args : undefined;
+  }, [mode, formData, jsonText]);
+  const verdict = useVerdict(validator, checkSchema, checked);
+  const anyway = hasIssues(verdict);
+
+  const showJson = () => {
     setJsonText(pretty(isObject(formData) ? formData : {}));
-    setJsonError(reason ?? null);
+    setJsonError(null);
     setMode("json");
   };
 
-  const submitJson = (event: FormEvent) => {
-    event.preventDefault();
+  const editJson = (text: string) => {
+    setJsonText(text);
+    const parsed = parseArguments(text);
+    if ("error" in parsed) {
+      setJsonError(parsed.error);
+    } else {
+      setJsonError(null);
+      // Keeps the form (and the remembered arguments) in step with the text.
+      onChange(parsed.args);
+    }
+  };
+
+  const submitJson = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (running) return;
     const parsed = parseArguments(jsonText);
     if ("error" in parsed) {
       setJsonError(parsed.error);
@@ -69,43 +107,58 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
     onCall(parsed.args);
   };
 
+  const formAllowed = guard === null && !formBroken;
+
   return (
     <div className="tool-form">
       <div className="form-toolbar">
         <div className="segmented" role="group" aria-label="Argument editor">
-          <button type="button" className={mode === "form" ? "active" : ""} onClick={() => setMode("form")}>
+          <button
+            type="button"
+            className={mode === "form" ? "active" : ""}
+            disabled={!formAllowed}
+            title={formAllowed ? undefined : "This input schema cannot be shown as a form"}
+            onClick={() => setMode("form")}
+          >
             Form
           </button>
           <button type="button" className={mode === "json" ? "active" : ""} onClick={() => showJson()}>
             JSON
           </button>
         </div>
-        {mode === "form" && (
-          <label className="checkbox-label" title="Check the arguments against the schema before calling">
-            <input
-              type="checkbox"
-              checked={validate}
-              disabled={!prepared.canValidate}
-              onChange={(e) => setValidate(e.target.checked)}
-            />
-            Validate
-          </label>
+        {validator === null && (
+          <span className="muted small">Arguments are checked against the schema in the desktop app.</span>
         )}
       </div>
+      {guard !== null && (
+        <div className="form-fallback" data-testid="schema-fallback">
+          <ErrorBox
+            title="This input schema is not shown as a form"
+            message={`${guard}. Enter the arguments as JSON; they are still checked against the schema where possible.`}
+          />
+        </div>
+      )}
       {prepared.notes.map((note) => (
         <p key={note} className="form-note">
           {note}
         </p>
       ))}
-      {mode === "form" ? (
+      {mode === "form" && formAllowed ? (
         <ErrorBoundary
           fallback={(error) => (
-            <div className="form-fallback">
+            <div className="form-fallback" data-testid="schema-fallback">
               <ErrorBox
                 title="This input schema cannot be shown as a form"
                 message={`${error.message}. Enter the arguments as JSON instead.`}
               />
-              <button type="button" className="button" onClick={() => showJson()}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setFormBroken(true);
+                  showJson();
+                }}
+              >
                 Edit as JSON
               </button>
             </div>
@@ -114,15 +167,13 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
           <Form
             schema={prepared.schema}
             uiSchema={uiSchema}
-            validator={prepared.validator}
+            validator={shapeValidator}
             templates={formTemplates}
             formData={formData}
             idPrefix={`tool-${toolName}`}
-            noValidate={!validate || !prepared.canValidate}
+            noValidate
             noHtml5Validate
-            // The errors are shown in the form; don't also log them to the console.
             onError={() => undefined}
-            showErrorList="bottom"
             omitExtraData
             onChange={(event: IChangeEvent) => onChange(toJson(event.formData))}
             onSubmit={(event: IChangeEvent) => {
@@ -130,21 +181,34 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
               onCall(isObject(data) ? data : {});
             }}
           >
-            <CallButton running={running} />
+            <VerdictView
+              verdict={verdict}
+              subject="the arguments"
+              against="the input schema"
+              consequence="You can still send them."
+              testId="args-verdict"
+            />
+            <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} />
           </Form>
         </ErrorBoundary>
       ) : (
         <form onSubmit={submitJson} className="json-form">
-          <textarea
-            className="mono json-editor"
-            aria-label="Arguments as JSON"
+          <JsonEditor
             value={jsonText}
-            rows={Math.min(24, Math.max(6, jsonText.split("\n").length + 1))}
-            onChange={(e) => setJsonText(e.target.value)}
-            spellCheck={false}
+            onChange={editJson}
+            onSubmit={() => submitJson()}
+            ariaLabel="Arguments as JSON"
+            placeholder='{"name": "value"}'
           />
           {jsonError && <ErrorBox message={jsonError} />}
-          <CallButton running={running} />
+          <VerdictView
+            verdict={verdict}
+            subject="the arguments"
+            against="the input schema"
+            consequence="You can still send them."
+            testId="args-verdict"
+          />
+          <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} />
         </form>
       )}
     </div>

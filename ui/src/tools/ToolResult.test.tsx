@@ -1,6 +1,10 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { SchemaReport } from "../bindings/SchemaReport";
+import type { RequestState } from "../store";
+import type { RunningCall } from "./runningCalls";
 import { ToolResult } from "./ToolResult";
+import type { Validate } from "./validation";
 
 afterEach(cleanup);
 
@@ -28,7 +32,8 @@ describe("ToolResult", () => {
     expect(result.dataset["isError"]).toBe("true");
     expect(screen.getByTestId("result-text").textContent).toBe("the tool failed on purpose");
     expect(screen.getByRole("img").getAttribute("src")).toBe(`data:image/png;base64,${PNG}`);
-    expect(screen.getByText("The tool reported an error")).toBeTruthy();
+    expect(screen.getByText("The tool reported an error (isError: true)")).toBeTruthy();
+    expect(result.dataset["outcome"]).toBe("tool-error");
   });
 
   it("shows structured content, and the raw JSON on request", () => {
@@ -56,6 +61,111 @@ describe("ToolResult", () => {
       />,
     );
     expect(screen.getByTestId("tool-result").dataset["isError"]).toBe("true");
+    expect(screen.getByTestId("tool-result").dataset["outcome"]).toBe("protocol-error");
     expect(screen.getByRole("alert").textContent).toContain("server exited with status 1 before answering tools/call");
   });
+
+  it("renders text as Markdown on request, as elements only: no HTML, inert links", () => {
+    const text = "# Title\n\nSome **bold** and a [link](javascript:alert(1)).\n\n<img src=x onerror=alert(1)><b>raw</b>";
+    render(<ToolResult call={done({ content: [{ type: "text", text }] })} validate={null} />);
+    expect(screen.getByTestId("result-text").textContent).toBe(text);
+    fireEvent.click(screen.getByTestId("markdown-toggle"));
+    const md = screen.getByTestId("result-markdown");
+    expect(md.querySelector("h1")?.textContent).toBe("Title");
+    expect(md.querySelector("strong")?.textContent).toBe("bold");
+    expect(md.querySelector("a")).toBeNull(); // links render as text, never navigate the app
+    expect(md.querySelector("img")).toBeNull();
+    expect(md.querySelector("b")).toBeNull(); // raw HTML is skipped
+    expect(md.textContent).toContain("link");
+    fireEvent.click(screen.getByTestId("markdown-toggle"));
+    expect(screen.getByTestId("result-text")).toBeTruthy();
+  });
+
+  // The validator is the Rust one in the app; a stand-in here checks what the verdict shows.
+  const verdictOf = (report: SchemaReport): Validate => () => Promise.resolve(report);
+  const outputSchema = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] };
+
+  it("shows structuredContent's verdict against the outputSchema: valid", async () => {
+    const validate = vi.fn(verdictOf({ valid: true, issues: [], schema_error: null }));
+    render(<ToolResult call={done({ content: [], structuredContent: { sum: 3 } })} outputSchema={outputSchema} validate={validate} />);
+    const verdict = await screen.findByTestId("output-verdict", undefined, { timeout: 2000 });
+    await waitFor(() => expect(verdict.dataset["verdict"]).toBe("valid"), { timeout: 2000 });
+    expect(verdict.textContent).toContain("structuredContent matches the tool's outputSchema");
+    expect(validate).toHaveBeenCalledWith(outputSchema, { sum: 3 });
+  });
+
+  it("shows which paths of structuredContent fail", async () => {
+    const validate = verdictOf({ valid: false, issues: [{ path: "/sum", message: '"3" is not of type "number"' }], schema_error: null });
+    render(<ToolResult call={done({ content: [], structuredContent: { sum: "3" } })} outputSchema={outputSchema} validate={validate} />);
+    const verdict = await screen.findByTestId("output-verdict", undefined, { timeout: 2000 });
+    await waitFor(() => expect(verdict.dataset["verdict"]).toBe("invalid"), { timeout: 2000 });
+    expect(verdict.textContent).toContain("structuredContent does not match the tool's outputSchema");
+    expect(verdict.querySelector(".verdict-path")?.textContent).toBe("/sum");
+  });
+
+  it("says when an outputSchema tool sends no structuredContent, or there is no schema", () => {
+    render(<ToolResult call={done({ content: [{ type: "text", text: "3" }] })} outputSchema={outputSchema} validate={null} />);
+    expect(screen.getByTestId("output-verdict").dataset["verdict"]).toBe("missing");
+    cleanup();
+    render(<ToolResult call={done({ content: [], structuredContent: { a: 1 } })} validate={null} />);
+    expect(screen.getByTestId("output-verdict").dataset["verdict"]).toBe("no-schema");
+  });
+
+  const runningCall = (over: Partial<RunningCall> = {}): RunningCall => ({
+    serverId: "s",
+    tool: "slow_task",
+    callId: "c1",
+    startedAt: Date.now() - 1500,
+    progress: null,
+    total: null,
+    message: null,
+    cancelled: false,
+    ...over,
+  });
+  const pending: RequestState = { status: "running", result: null, error: null, durationMs: null };
+
+  it("shows a running call's progress, elapsed time and a Cancel button", () => {
+    const onCancel = vi.fn();
+    const { rerender } = render(<ToolResult call={pending} running={runningCall()} onCancel={onCancel} />);
+    const bar = screen.getByRole("progressbar");
+    expect(bar.getAttribute("aria-valuenow")).toBeNull(); // indeterminate: no total yet
+    expect(screen.getByTestId("call-elapsed").textContent).toMatch(/^1\.\d s$/);
+    rerender(<ToolResult call={pending} running={runningCall({ progress: 2, total: 5, message: "step 2" })} onCancel={onCancel} />);
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("40");
+    expect(screen.getByTestId("progress-text").textContent).toBe("2 of 5 · step 2");
+    fireEvent.click(screen.getByTestId("cancel-call"));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    rerender(<ToolResult call={pending} running={runningCall({ cancelled: true })} onCancel={onCancel} />);
+    expect((screen.getByTestId("cancel-call") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("Cancelling…")).toBeTruthy();
+  });
+
+  it("says a cancelled call was cancelled, not that it failed", () => {
+    const call: RequestState = { status: "error", result: null, error: "tools/call: cancelled; sent notifications/cancelled", durationMs: 1200 };
+    render(<ToolResult call={call} running={runningCall({ cancelled: true })} />);
+    const result = screen.getByTestId("tool-result");
+    expect(result.dataset["outcome"]).toBe("cancelled");
+    expect(screen.getByText("Cancelled")).toBeTruthy();
+    expect(screen.getByTestId("result-cancelled").textContent).toContain("It ran for 1.2 s");
+  });
+
+  it("reads a resource_link inline with one click", async () => {
+    // onRead stands in for the app's read_resource command.
+    const onRead = vi.fn(() => Promise.resolve({ contents: [{ uri: "demo://readme", mimeType: "text/plain", text: "hello from the resource" }] }));
+    render(
+      <ToolResult
+        call={done({ content: [{ type: "resource_link", uri: "demo://readme", name: "readme" }] })}
+        onRead={onRead}
+        validate={null}
+      />,
+    );
+    fireEvent.click(screen.getByTestId("read-resource-link"));
+    const contents = await screen.findByTestId("resource-link-contents");
+    expect(onRead).toHaveBeenCalledWith("demo://readme");
+    expect(contents.textContent).toContain("hello from the resource");
+  });
 });
+
+function done(result: RequestState["result"]): RequestState {
+  return { status: "done", result, error: null, durationMs: 2 };
+}

@@ -6,13 +6,17 @@ import { JsonBlock } from "../common/JsonBlock";
 import { ListGate } from "../common/ListGate";
 import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
-import type { ListKind } from "../ipc";
+import { ipc, type JsonObject, type ListKind } from "../ipc";
 import type { ServerState } from "../store";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { ToolResult } from "./ToolResult";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
+import { toolsIpc } from "./ipc";
+import { loadArgs, saveArgs } from "./remembered";
+import { markCancelled, startCall, useRunningCall } from "./runningCalls";
 import { toolInfo, type ToolInfo } from "./tools";
+import "../styles/tools.css";
 
 const KINDS: readonly ListKind[] = ["tools"];
 
@@ -54,30 +58,47 @@ function ToolsView({ server }: { server: ServerState }) {
 
 function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
   const call = server.tools.calls[tool.name];
+  const running = useRunningCall(server.id, tool.name);
+  // The form's data this session, else what was remembered from an earlier one.
+  const remembered = useMemo(() => loadArgs(server.id, tool.name), [server.id, tool.name]);
+  const formData = server.tools.forms[tool.name] ?? remembered;
+  const onCall = (args: JsonObject) => {
+    saveArgs(server.id, tool.name, args);
+    const callId = startCall(server.id, tool.name);
+    void callTool(server.id, tool.name, args, callId);
+  };
+  const onCancel = () => {
+    const current = markCancelled(server.id, tool.name);
+    if (current) void toolsIpc.cancelCall(server.id, current.callId).catch(() => undefined);
+  };
   return (
     <div className="detail">
       <h2 className="detail-title">
+        {tool.icons[0] && (
+          <img
+            className="tool-icon"
+            src={tool.icons[0].src}
+            alt=""
+            referrerPolicy="no-referrer"
+            data-testid="tool-icon"
+          />
+        )}
         <span className="mono">{tool.name}</span>
         {tool.title && <span className="detail-subtitle">{tool.title}</span>}
       </h2>
-      {tool.hints.length > 0 && (
-        <div className="badges">
-          {tool.hints.map((h) => (
-            <span key={h} className="badge">
-              {h}
-            </span>
-          ))}
-        </div>
-      )}
+      <ToolClaims tool={tool} />
       {tool.description && <p className="description">{tool.description}</p>}
       <ToolForm
         key={`${server.id}\u0000${tool.name}`}
         toolName={tool.name}
         inputSchema={tool.inputSchema}
-        formData={server.tools.forms[tool.name]}
+        formData={formData}
         running={call?.status === "running"}
-        onChange={(data) => setToolForm(server.id, tool.name, data)}
-        onCall={(args) => void callTool(server.id, tool.name, args)}
+        onChange={(data) => {
+          setToolForm(server.id, tool.name, data);
+          saveArgs(server.id, tool.name, data);
+        }}
+        onCall={onCall}
       />
       {call?.rpcError?.code === URL_ELICITATION_REQUIRED && (
         <UrlElicitationRequired
@@ -87,11 +108,59 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
           args={call.rpcError.args}
         />
       )}
-      {call && <ToolResult key={tool.name} call={call} />}
+      {call && (
+        <ToolResult
+          key={tool.name}
+          call={call}
+          running={running}
+          outputSchema={tool.outputSchema}
+          onCancel={onCancel}
+          onRead={(uri) => ipc.readResource(server.id, uri)}
+        />
+      )}
       <details className="section">
         <summary>Tool definition (JSON)</summary>
         <JsonBlock value={tool.raw} />
       </details>
+    </div>
+  );
+}
+
+/** Annotations and icons: what the server says about the tool, which nothing verifies. */
+export function ToolClaims({ tool }: { tool: ToolInfo }) {
+  const extraIcons = tool.icons.slice(1);
+  if (tool.claims.length === 0 && tool.icons.length === 0 && tool.remoteIcons.length === 0 && !tool.annotationTitle) {
+    return null;
+  }
+  return (
+    <div className="tool-claims" data-testid="tool-claims">
+      <span className="tool-claims-label" title="Annotations are hints from the server; a client must not trust them for safety decisions">
+        The server claims:
+      </span>
+      {tool.annotationTitle && (
+        <span className="badge" title="annotations.title">
+          title “{tool.annotationTitle}”
+        </span>
+      )}
+      {tool.claims.map((claim) => (
+        <span
+          key={claim.key}
+          className={`badge claim${claim.key === "destructiveHint" && claim.value ? " claim-danger" : ""}`}
+          title={`${claim.key}: ${String(claim.value)}`}
+          data-claim={claim.key}
+        >
+          {claim.label}
+        </span>
+      ))}
+      {extraIcons.map((icon) => (
+        <img key={icon.src} className="tool-icon" src={icon.src} alt="" referrerPolicy="no-referrer" />
+      ))}
+      {tool.remoteIcons.length > 0 && (
+        <span className="muted small" title={tool.remoteIcons.join("\n")}>
+          {tool.remoteIcons.length} remote icon{tool.remoteIcons.length === 1 ? "" : "s"} not loaded
+        </span>
+      )}
+      <span className="muted small">(unverified)</span>
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { customizeValidator } from "@rjsf/validator-ajv8";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { createOrderSchema } from "./createOrderSchema";
-import { evalAllowed, parseArguments, prepareSchema } from "./schema";
+import { parseArguments, prepareSchema, schemaForCheck } from "./schema";
+import { fits } from "./shapeValidator";
 
 const validOrder = {
   customer: { name: "Ada", email: "ada@example.com", address: { street: "1 Main St", city: "Springfield", country: "US" } },
@@ -11,55 +11,38 @@ const validOrder = {
 };
 
 describe("prepareSchema", () => {
-  it("can validate create_order ($defs/$ref, oneOf, enums, patterns)", () => {
-    const validator = customizeValidator();
-    const prepared = prepareSchema(createOrderSchema, validator);
-    expect(prepared.canValidate).toBe(true);
+  it("keeps create_order as it is ($defs/$ref, oneOf, enums)", () => {
+    const prepared = prepareSchema(createOrderSchema);
     expect(prepared.notes).toEqual([]);
-    expect(validator.isValid(prepared.schema, validOrder, prepared.schema)).toBe(true);
-    const badSku = { ...validOrder, items: [{ sku: "abc" }] };
-    expect(validator.isValid(prepared.schema, badSku, prepared.schema)).toBe(false);
-    const badCountry = {
-      ...validOrder,
-      customer: { ...validOrder.customer, address: { ...validOrder.customer.address, country: "XX" } },
-    };
-    expect(validator.isValid(prepared.schema, badCountry, prepared.schema)).toBe(false);
+    expect(prepared.schema).toEqual(createOrderSchema);
+    // The form's option matcher tells the oneOf choices apart by their const.
+    const payment = (createOrderSchema as { properties: { payment: JsonValue } }).properties.payment;
+    expect(fits(payment, validOrder.payment, createOrderSchema)).toBe(true);
+    expect(fits(payment, { type: "invoice", po_number: "7" }, createOrderSchema)).toBe(true);
+    expect(fits(payment, { type: "cash" }, createOrderSchema)).toBe(false);
   });
 
-  it("drops a 2020-12 $schema the draft-07 validator cannot load", () => {
-    const validator = customizeValidator();
+  it("drops $schema for the form and leaves the tool's own copy alone", () => {
     const input = { $schema: "https://json-schema.org/draft/2020-12/schema", ...(createOrderSchema as object) };
-    const prepared = prepareSchema(input, validator);
+    const prepared = prepareSchema(input);
     expect(prepared.schema.$schema).toBeUndefined();
-    expect(prepared.canValidate).toBe(true);
-    expect(input.$schema).toBe("https://json-schema.org/draft/2020-12/schema"); // the tool's own copy is untouched
-  });
-
-  it("falls back to no validation, saying why, for a schema the validator cannot compile", () => {
-    const prepared = prepareSchema(
-      { type: "object", properties: { a: { type: "strange" } } },
-      customizeValidator(),
-    );
-    expect(prepared.canValidate).toBe(false);
-    expect(prepared.notes[0]).toMatch(/cannot be validated here \(.+\); arguments are sent as entered/);
+    expect(input.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(schemaForCheck(input)).toBe(input);
   });
 
   it("treats a missing or non-object inputSchema as an open object", () => {
     const inputs: Array<JsonValue | undefined> = [undefined, null, "object", [1]];
     for (const input of inputs) {
-      const prepared = prepareSchema(input, customizeValidator());
+      const prepared = prepareSchema(input);
       expect(prepared.schema).toEqual({ type: "object" });
       expect(prepared.notes[0]).toMatch(/no usable inputSchema/);
+      expect(schemaForCheck(input)).toEqual({ type: "object" });
     }
   });
 
   it("adds the object type to a schema that only lists properties", () => {
-    const prepared = prepareSchema({ properties: { a: { type: "number" } } }, customizeValidator());
+    const prepared = prepareSchema({ properties: { a: { type: "number" } } });
     expect(prepared.schema.type).toBe("object");
-  });
-
-  it("knows the test environment allows the validator's code generation", () => {
-    expect(evalAllowed()).toBe(true);
   });
 });
 

@@ -1,8 +1,8 @@
 // A validator for the generated form that compiles nothing. The desktop app's CSP forbids the
 // run-time code generation Ajv relies on; the form still needs to tell which `oneOf`/`anyOf`
 // option some data belongs to, which this answers by checking shape: $ref, type, const, enum,
-// required, properties, items and the combinators. It reports no errors: in that mode the
-// arguments go to the server unvalidated (the UI says so) and the server judges them.
+// required, properties, items and the combinators. It reports no errors to the form: the
+// arguments are checked in Rust (`validate_json`, schema_check.rs) and shown as warnings.
 import type { RJSFSchema, ValidatorType } from "@rjsf/utils";
 
 type Obj = Record<string, unknown>;

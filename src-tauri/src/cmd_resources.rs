@@ -1,0 +1,157 @@
+//! Commands for resources and prompts in depth: one page of a list, completion, resource
+//! subscriptions, and saving a binary resource to a file the user picks.
+
+use base64::Engine;
+use periscope_core::features::{Completion, CompletionRef, ListPage};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use tauri::{AppHandle, Runtime, State};
+
+use crate::AppState;
+
+/// The lists that can be paged from the UI.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PagedKind {
+    Resources,
+    ResourceTemplates,
+}
+
+impl PagedKind {
+    fn method_and_key(&self) -> (&'static str, &'static str) {
+        match self {
+            PagedKind::Resources => ("resources/list", "resources"),
+            PagedKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
+        }
+    }
+}
+
+/// One page of a list: the first without a cursor, the next with the last page's cursor.
+#[tauri::command]
+pub async fn list_page(
+    state: State<'_, AppState>,
+    server_id: String,
+    kind: PagedKind,
+    cursor: Option<String>,
+) -> Result<ListPage, String> {
+    let session = state.session(&server_id)?;
+    let (method, key) = kind.method_and_key();
+    session
+        .list_page(method, key, cursor.as_deref())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// `completion/complete` for a prompt argument or a template variable.
+#[tauri::command]
+pub async fn complete(
+    state: State<'_, AppState>,
+    server_id: String,
+    reference: CompletionRef,
+    argument: String,
+    value: String,
+    context: Option<Map<String, Value>>,
+) -> Result<Completion, String> {
+    let session = state.session(&server_id)?;
+    session
+        .complete(&reference, &argument, &value, context)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub async fn subscribe_resource(
+    state: State<'_, AppState>,
+    server_id: String,
+    uri: String,
+) -> Result<(), String> {
+    let session = state.session(&server_id)?;
+    session
+        .subscribe_resource(&uri)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub async fn unsubscribe_resource(
+    state: State<'_, AppState>,
+    server_id: String,
+    uri: String,
+) -> Result<(), String> {
+    let session = state.session(&server_id)?;
+    session
+        .unsubscribe_resource(&uri)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// A file name to suggest for a resource: the last path segment of its URI, made safe.
+pub fn suggested_file_name(uri: &str) -> String {
+    let last = uri
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    let safe: String = last
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    if safe.is_empty() {
+        "resource.bin".into()
+    } else {
+        safe.into()
+    }
+}
+
+/// Opens the native save dialog and writes a blob's bytes (base64, as the server sent them)
+/// to the file the user picked. Returns the path written, or None when the user cancelled.
+#[tauri::command]
+pub async fn save_blob<R: Runtime>(
+    app: AppHandle<R>,
+    uri: String,
+    blob: String,
+) -> Result<Option<String>, String> {
+    use tauri_plugin_dialog::DialogExt;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(blob.trim())
+        .map_err(|e| format!("the blob is not valid base64: {e}"))?;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title(format!("Save {uri}"))
+        .set_file_name(suggested_file_name(&uri))
+        .save_file(move |picked| {
+            let _ = tx.send(picked);
+        });
+    let picked = rx.await.map_err(|_| "the save dialog closed".to_string())?;
+    let Some(path) = picked else {
+        return Ok(None);
+    };
+    let path = path
+        .into_path()
+        .map_err(|e| format!("not a local file: {e}"))?;
+    std::fs::write(&path, &bytes)
+        .map_err(|e| format!("could not write {}: {e}", path.display()))?;
+    Ok(Some(path.display().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggested_file_name;
+
+    #[test]
+    fn a_file_name_comes_from_the_uri() {
+        assert_eq!(suggested_file_name("demo://blob/logo.png"), "logo.png");
+        assert_eq!(suggested_file_name("file:///tmp/a b.bin"), "a_b.bin");
+        assert_eq!(suggested_file_name("demo://x/"), "x");
+        assert_eq!(suggested_file_name("urn:..hidden"), "hidden");
+        assert_eq!(suggested_file_name(""), "resource.bin");
+    }
+}

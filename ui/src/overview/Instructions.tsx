@@ -1,0 +1,41 @@
+import { useState } from "react";
+import Markdown, { type Components } from "react-markdown";
+
+/** Links and images from a server stay inert: their target is shown, never fetched or opened. */
+const inert: Components = {
+  a: ({ href, children }) => (
+    <span className="md-link" title={href}>
+      {children}
+    </span>
+  ),
+  img: ({ src, alt }) => (
+    <span className="md-image muted" title={typeof src === "string" ? src : undefined}>
+      [image{alt ? `: ${alt}` : ""}]
+    </span>
+  ),
+};
+
+/** The server's instructions: Markdown (no raw HTML), or the plain text with its line breaks. */
+export function Instructions({ text }: { text: string }) {
+  const [plain, setPlain] = useState(false);
+  return (
+    <div className="instructions" data-testid="server-instructions">
+      <header className="instructions-header">
+        <h3>Instructions</h3>
+        <label className="checkbox-label" title="Show the text exactly as the server sent it">
+          <input type="checkbox" checked={plain} onChange={(e) => setPlain(e.target.checked)} />
+          Plain text
+        </label>
+      </header>
+      {plain ? (
+        <pre className="code-block prose instructions-text">{text}</pre>
+      ) : (
+        <div className="markdown-body code-block prose instructions-markdown">
+          <Markdown skipHtml components={inert}>
+            {text}
+          </Markdown>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { serverIcons } from "./icons";
+
+/** The server's icons (serverInfo.icons): data: images, size-capped; remote ones named. */
+export function ServerIcons({ serverInfo }: { serverInfo: JsonValue | undefined }) {
+  const { shown, remote } = serverIcons(serverInfo);
+  if (shown.length === 0 && remote.length === 0) return null;
+  return (
+    <>
+      <dt>Icons</dt>
+      <dd className="server-icons" data-testid="server-icons">
+        {shown.map((icon) => (
+          <img key={icon.src} className="server-icon" src={icon.src} alt="Server icon" referrerPolicy="no-referrer" title={icon.sizes} />
+        ))}
+        {remote.length > 0 && (
+          <span className="muted" title={remote.join("\n")}>
+            {remote.length} remote icon{remote.length === 1 ? "" : "s"} not loaded (the app loads no remote content)
+          </span>
+        )}
+      </dd>
+    </>
+  );
+}

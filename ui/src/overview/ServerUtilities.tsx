@@ -1,0 +1,94 @@
+import { Activity } from "lucide-react";
+import { useState } from "react";
+import { formatLatency } from "../format";
+import { errorMessage } from "../ipc";
+import { isObject } from "../json";
+import { savedIpc } from "../saved/ipc";
+import type { ServerState } from "../store";
+import "../styles/saved.css";
+
+/** The levels of `logging/setLevel`, least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
+/** Ping with its round trip, and the server's log level (when it declares `logging`). */
+export function ServerUtilities({ server }: { server: ServerState }) {
+  const [ping, setPing] = useState<{ busy: boolean; us: number | null; error: string | null }>({ busy: false, us: null, error: null });
+  const [level, setLevel] = useState<{ value: string; busy: boolean; error: string | null; set: boolean }>({
+    value: "",
+    busy: false,
+    error: null,
+    set: false,
+  });
+  const ready = server.status.state === "ready";
+  const logging = isObject(server.identity?.capabilities) && server.identity.capabilities.logging !== undefined;
+
+  const doPing = async () => {
+    setPing((p) => ({ ...p, busy: true, error: null }));
+    try {
+      setPing({ busy: false, us: await savedIpc.ping(server.id), error: null });
+    } catch (error) {
+      setPing({ busy: false, us: null, error: errorMessage(error) });
+    }
+  };
+  const changeLevel = async (value: string) => {
+    setLevel({ value, busy: true, error: null, set: false });
+    try {
+      await savedIpc.setLogLevel(server.id, value);
+      setLevel({ value, busy: false, error: null, set: true });
+    } catch (error) {
+      setLevel({ value, busy: false, error: errorMessage(error), set: false });
+    }
+  };
+
+  return (
+    <section className="section">
+      <h3>Utilities</h3>
+      <div className="server-utilities">
+        <span className="server-utility">
+          <button type="button" className="button" data-testid="ping-button" onClick={() => void doPing()} disabled={!ready || ping.busy}>
+            <Activity size={14} aria-hidden />
+            {ping.busy ? "Pinging…" : "Ping"}
+          </button>
+          {ping.us !== null && (
+            <span data-testid="ping-latency" className="mono">
+              {formatLatency(ping.us)} round trip
+            </span>
+          )}
+          {ping.error && (
+            <span className="inline-error" data-testid="ping-error">
+              {ping.error}
+            </span>
+          )}
+        </span>
+        {logging ? (
+          <label className="server-utility">
+            Log level
+            <select
+              data-testid="log-level-select"
+              value={level.value}
+              disabled={!ready || level.busy}
+              onChange={(e) => void changeLevel(e.target.value)}
+            >
+              <option value="" disabled>
+                (server default)
+              </option>
+              {LOG_LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+            {level.set && (
+              <span className="muted" data-testid="log-level-set">
+                The server sends {level.value} and above.
+              </span>
+            )}
+            {level.error && <span className="inline-error">{level.error}</span>}
+          </label>
+        ) : (
+          <span className="muted">The server does not declare logging, so its log level cannot be set.</span>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { BookOpen, X } from "lucide-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { CompletionInput } from "../completion/CompletionInput";
+import { isObject } from "../json";
+import type { ServerState } from "../store";
+import { resourcesIpc } from "./ipc";
+import type { TemplateInfo } from "./resources";
+import { expandTemplate, templateVariables, type TemplateVariable } from "./uriTemplate";
+
+interface Props {
+  server: ServerState;
+  template: TemplateInfo;
+  onRead: (uri: string) => void;
+  onClose: () => void;
+}
+
+/** True when the server's handshake declared `completions`. */
+export function offersCompletions(server: ServerState): boolean {
+  const capabilities = server.identity?.capabilities;
+  return isObject(capabilities) && capabilities["completions"] !== undefined;
+}
+
+/** What the other variables hold: a change asks for suggestions again. */
+function contextKey(values: Record<string, string>, name: string): string {
+  return JSON.stringify(
+    Object.entries(values)
+      .filter(([k, v]) => k !== name && v !== "")
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+/** A field per template variable (with the server's suggestions), the URI they make, and Read. */
+export function TemplateForm({ server, template, onRead, onClose }: Props) {
+  const parsed = useMemo((): { variables: TemplateVariable[]; error: string | null } => {
+    try {
+      return { variables: templateVariables(template.uriTemplate), error: null };
+    } catch (error) {
+      return { variables: [], error: error instanceof Error ? error.message : String(error) };
+    }
+  }, [template.uriTemplate]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const uri = parsed.error === null ? expandTemplate(template.uriTemplate, values) : "";
+  const missing = parsed.variables.filter((v) => v.operator === "" || v.operator === "+").filter((v) => !values[v.name]);
+  const completes = offersCompletions(server);
+
+  const fetchFor = (name: string) => (value: string) => {
+    const context: Record<string, string> = {};
+    for (const [k, v] of Object.entries(values)) if (k !== name && v !== "") context[k] = v;
+    return resourcesIpc.complete(
+      server.id,
+      { type: "ref/resource", uri: template.uriTemplate },
+      name,
+      value,
+      Object.keys(context).length > 0 ? context : null,
+    );
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (parsed.error === null && missing.length === 0) onRead(uri);
+  };
+
+  return (
+    <form className="template-form" data-testid="template-form" onSubmit={submit}>
+      <div className="template-form-title">
+        <strong>{template.title ?? template.name ?? "Resource template"}</strong>
+        <span className="mono small muted">{template.uriTemplate}</span>
+        <span className="spacer" />
+        <button type="button" className="icon-button" aria-label="Close the template" onClick={onClose}>
+          <X size={14} aria-hidden />
+        </button>
+      </div>
+      {template.description && <p className="description">{template.description}</p>}
+      {parsed.error !== null && <div className="inline-error">This template cannot be filled in: {parsed.error}</div>}
+      <div className="template-fields">
+        {parsed.variables.map((v) => (
+          <label key={v.name} className="field">
+            <span className="field-label mono">{v.name}</span>
+            <CompletionInput
+              value={values[v.name] ?? ""}
+              onChange={(value) => setValues((old) => ({ ...old, [v.name]: value }))}
+              fetch={completes ? fetchFor(v.name) : null}
+              completionKey={contextKey(values, v.name)}
+              testId="template-var"
+              name={v.name}
+              required={v.operator === "" || v.operator === "+"}
+            />
+          </label>
+        ))}
+      </div>
+      <div className="form-actions template-actions">
+        <span className="mono template-uri" data-testid="template-uri" title="The URI the template expands to">
+          {uri}
+        </span>
+        <button
+          type="submit"
+          className="button button-primary"
+          data-testid="template-read"
+          disabled={parsed.error !== null || missing.length > 0}
+          title={missing.length > 0 ? `Fill in ${missing.map((v) => v.name).join(", ")}` : `Read ${uri}`}
+        >
+          <BookOpen size={14} aria-hidden />
+          Read
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,48 @@
+// Resource subscriptions: resources/subscribe and resources/unsubscribe, and reading again
+// after a notifications/resources/updated (the store records those as they arrive).
+import { readResource } from "../actions";
+import { errorMessage } from "../ipc";
+import { isObject } from "../json";
+import { store, type ServerState } from "../store";
+import { resourcesIpc } from "./ipc";
+
+/** True when the server's handshake declared `resources.subscribe`. */
+export function canSubscribe(server: ServerState): boolean {
+  const capabilities = server.identity?.capabilities;
+  const resources = isObject(capabilities) ? capabilities["resources"] : undefined;
+  return isObject(resources) && resources["subscribe"] === true;
+}
+
+export function isSubscribed(server: ServerState, uri: string): boolean {
+  return server.resources.subscribed?.includes(uri) ?? false;
+}
+
+function setSubscribed(id: string, uri: string, on: boolean): void {
+  store.updateServer(id, (s) => {
+    const current = s.resources.subscribed ?? [];
+    const subscribed = on ? [...current.filter((u) => u !== uri), uri] : current.filter((u) => u !== uri);
+    return { ...s, resources: { ...s.resources, subscribed } };
+  });
+}
+
+/** Subscribes or unsubscribes; resolves to an error message, or null when the server agreed. */
+export async function setSubscription(id: string, uri: string, on: boolean): Promise<string | null> {
+  try {
+    if (on) await resourcesIpc.subscribe(id, uri);
+    else await resourcesIpc.unsubscribe(id, uri);
+    setSubscribed(id, uri, on);
+    return null;
+  } catch (error) {
+    return `Could not ${on ? "subscribe to" : "unsubscribe from"} ${uri}: ${errorMessage(error)}`;
+  }
+}
+
+/** Reads a resource (again): an update that came before this read is no longer news. */
+export function readFresh(id: string, uri: string): Promise<void> {
+  store.updateServer(id, (s) => {
+    const entry = s.resources.updated?.[uri];
+    if (!entry?.stale) return s;
+    return { ...s, resources: { ...s.resources, updated: { ...s.resources.updated, [uri]: { ...entry, stale: false } } } };
+  });
+  return readResource(id, uri);
+}

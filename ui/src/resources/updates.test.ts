@@ -1,0 +1,55 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { ipc } from "../ipc";
+import { newServerState, store } from "../store";
+import { resourcesIpc } from "./ipc";
+import { isSubscribed, readFresh, setSubscription } from "./subscriptions";
+
+const ID = "updates-test";
+const server = () => store.getState().servers[ID]!;
+const updated = (uri: string) =>
+  store.applyEvents(
+    [{ type: "notification", server_id: ID, notification: { kind: "resource_updated", uri } }],
+    1_700_000_000_000_000,
+  );
+
+beforeEach(() => {
+  store.updateServer(ID, () => newServerState(ID));
+});
+
+describe("resource updates and subscriptions", () => {
+  it("records each update notification as news until the resource is read again", async () => {
+    updated("demo://text/3");
+    updated("demo://text/3");
+    expect(server().resources.updated?.["demo://text/3"]).toEqual({
+      wallUs: 1_700_000_000_000_000,
+      count: 2,
+      stale: true,
+    });
+    vi.spyOn(ipc, "readResource").mockResolvedValue({ contents: [] });
+    await readFresh(ID, "demo://text/3");
+    expect(server().resources.updated?.["demo://text/3"]?.stale).toBe(false);
+    expect(server().resources.reads["demo://text/3"]?.status).toBe("done");
+  });
+
+  it("keeps the subscriptions the server agreed to, and says when it refused", async () => {
+    vi.spyOn(resourcesIpc, "subscribe").mockResolvedValueOnce(undefined).mockRejectedValueOnce("Resource not found");
+    vi.spyOn(resourcesIpc, "unsubscribe").mockResolvedValue(undefined);
+    expect(await setSubscription(ID, "demo://text/3", true)).toBeNull();
+    expect(isSubscribed(server(), "demo://text/3")).toBe(true);
+    expect(await setSubscription(ID, "demo://nope", true)).toBe(
+      "Could not subscribe to demo://nope: Resource not found",
+    );
+    expect(isSubscribed(server(), "demo://nope")).toBe(false);
+    expect(await setSubscription(ID, "demo://text/3", false)).toBeNull();
+    expect(isSubscribed(server(), "demo://text/3")).toBe(false);
+  });
+
+  it("forgets subscriptions and updates when a new connection starts", async () => {
+    vi.spyOn(resourcesIpc, "subscribe").mockResolvedValue(undefined);
+    await setSubscription(ID, "demo://text/1", true);
+    updated("demo://text/1");
+    store.applyEvents([{ type: "status", server_id: ID, status: { state: "connecting" } }]);
+    expect(server().resources.subscribed).toEqual([]);
+    expect(server().resources.updated).toEqual({});
+  });
+});

@@ -1,0 +1,43 @@
+import { RefreshCw, X } from "lucide-react";
+import { useEffect } from "react";
+import type { ListState } from "../store";
+import { dismissNotice, useSaved, type ListNotice } from "./savedStore";
+
+const LABEL: Record<ListNotice["kind"], string> = { tools: "Tools", resources: "Resources", prompts: "Prompts" };
+/** How long a notice stays. */
+const SHOWN_MS = 20_000;
+const NONE: ListNotice[] = [];
+
+const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+
+/** "Tools list changed at 12:03:04 — refreshed": the server's list_changed, said out loud. */
+export function ListChangedNotice({ serverId, lists }: { serverId: string; lists: Record<string, ListState> }) {
+  const notices = useSaved((s) => s.notices[serverId] ?? NONE);
+  useEffect(() => {
+    if (notices.length === 0) return;
+    const timers = notices.map((n) =>
+      window.setTimeout(() => dismissNotice(serverId, n.id), Math.max(0, n.wallMs + SHOWN_MS - Date.now())),
+    );
+    return () => timers.forEach((t) => window.clearTimeout(t));
+  }, [serverId, notices]);
+  if (notices.length === 0) return null;
+  return (
+    <div className="list-notices" role="status">
+      {notices.map((n) => {
+        // A list not loaded yet is fetched when its tab opens; a loaded one was fetched again.
+        const loaded = (lists[n.kind]?.status ?? "idle") !== "idle";
+        return (
+          <div key={n.id} className="list-notice" data-testid="list-changed-notice" data-kind={n.kind}>
+            <RefreshCw size={13} aria-hidden />
+            <span>
+              {LABEL[n.kind]} list changed at {clock(n.wallMs)} — {loaded ? "refreshed" : "loads when you open its tab"}
+            </span>
+            <button type="button" className="icon-button" onClick={() => dismissNotice(serverId, n.id)} aria-label="Dismiss" title="Dismiss">
+              <X size={13} aria-hidden />
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,272 @@
+import { Bookmark, Copy, History, Pencil, Play, Trash2 } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { ensureList } from "../actions";
+import type { HistoryEntry } from "../bindings/HistoryEntry";
+import type { SavedCall } from "../bindings/SavedCall";
+import { EmptyState } from "../common/EmptyState";
+import { ErrorBox } from "../common/ErrorBox";
+import { JsonBlock } from "../common/JsonBlock";
+import { formatLatency, formatTime } from "../format";
+import type { JsonObject } from "../ipc";
+import { asObject, getString, isObject } from "../json";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { ServerState } from "../store";
+import {
+  KIND_LABEL,
+  OUTCOME_LABEL,
+  applyEdit,
+  argumentsLine,
+  argumentsText,
+  duplicateCall,
+  filterHistory,
+  filterSaved,
+} from "./logic";
+import { RunResult } from "./RunResult";
+import {
+  clearHistory,
+  closeRun,
+  ensureSaved,
+  putCall,
+  removeCall,
+  runCall,
+  saveCallDialog,
+  useServerSaved,
+  type Run,
+} from "./savedStore";
+import "../styles/saved.css";
+
+/** Saved calls and the history of calls made from the app, for one server. */
+export function SavedTab({ server }: { server: ServerState }) {
+  const saved = useServerSaved(server.id);
+  const [savedQuery, setSavedQuery] = useState("");
+  const [historyQuery, setHistoryQuery] = useState("");
+  const ready = server.status.state === "ready";
+  useEffect(() => ensureSaved(server.id), [server.id]);
+  // Tool results are checked against the tool's outputSchema: the tools list has them.
+  useEffect(() => {
+    if (ready) ensureList(server.id, "tools");
+  }, [server.id, ready]);
+  const outputSchemas = useMemo(() => {
+    const schemas: Record<string, JsonValue> = {};
+    for (const tool of server.lists.tools.items) {
+      const name = isObject(tool) ? getString(tool, "name") : undefined;
+      if (name && isObject(tool) && tool.outputSchema !== undefined) schemas[name] = tool.outputSchema;
+    }
+    return schemas;
+  }, [server.lists.tools.items]);
+  const calls = useMemo(() => filterSaved(saved.calls, savedQuery), [saved.calls, savedQuery]);
+  const history = useMemo(() => filterHistory(saved.history, historyQuery), [saved.history, historyQuery]);
+  const run = (key: string, c: { kind: SavedCall["kind"]; target: string; arguments: SavedCall["arguments"] }) =>
+    void runCall(server.id, key, c.kind, c.target, asObject(c.arguments));
+  const notReady = ready ? undefined : "Connect to the server to run calls";
+
+  return (
+    <div className="saved-tab scroll-area" data-testid="saved-tab">
+      {saved.error && <ErrorBox message={saved.error} />}
+      <section className="section">
+        <header className="saved-section-header">
+          <h3>
+            <Bookmark size={14} aria-hidden /> Saved <span className="muted">{saved.calls.length}</span>
+          </h3>
+          <input
+            className="saved-filter"
+            type="search"
+            placeholder="Filter saved calls"
+            aria-label="Filter saved calls"
+            value={savedQuery}
+            onChange={(e) => setSavedQuery(e.target.value)}
+          />
+        </header>
+        {saved.status !== "loaded" && <EmptyState>Loading…</EmptyState>}
+        {saved.status === "loaded" && saved.calls.length === 0 && (
+          <EmptyState>No saved calls yet. Use "Save call" beside Call, Read or Get, or "Save" on a history entry.</EmptyState>
+        )}
+        <ul className="saved-list">
+          {calls.map((call) => (
+            <SavedRow
+              key={call.id}
+              call={call}
+              taken={saved.calls.map((c) => c.name)}
+              run={saved.runs[call.id]}
+              outputSchema={outputSchemas[call.target]}
+              disabledReason={notReady}
+              onRun={() => run(call.id, call)}
+              onCloseRun={() => closeRun(server.id, call.id)}
+            />
+          ))}
+        </ul>
+      </section>
+      <section className="section">
+        <header className="saved-section-header">
+          <h3>
+            <History size={14} aria-hidden /> History <span className="muted">{saved.history.length}</span>
+          </h3>
+          <input
+            className="saved-filter"
+            type="search"
+            placeholder="Search name, arguments, result"
+            aria-label="Search the history"
+            data-testid="history-filter"
+            value={historyQuery}
+            onChange={(e) => setHistoryQuery(e.target.value)}
+          />
+          {saved.history.length > 0 && (
+            <button type="button" className="button button-small" onClick={() => void clearHistory(server.id)}>
+              Clear
+            </button>
+          )}
+        </header>
+        {saved.status === "loaded" && saved.history.length === 0 && (
+          <EmptyState>Every tool call, resource read and prompt get you make from the app is listed here.</EmptyState>
+        )}
+        {saved.history.length > 0 && history.length === 0 && <EmptyState>No call matches "{historyQuery}".</EmptyState>}
+        <ul className="saved-list">
+          {history.map((entry) => (
+            <HistoryRow
+              key={entry.id}
+              entry={entry}
+              run={saved.runs[entry.id]}
+              outputSchema={outputSchemas[entry.target]}
+              disabledReason={notReady}
+              onRun={() => run(entry.id, entry)}
+              onCloseRun={() => closeRun(server.id, entry.id)}
+              onSave={() => saveCallDialog(entry.kind, entry.target, asObject(entry.arguments) as JsonObject, server.id)}
+            />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+interface RowProps {
+  run: Run | undefined;
+  /** For a tool: its outputSchema, when the tools list is loaded. */
+  outputSchema?: JsonValue;
+  disabledReason: string | undefined;
+  onRun: () => void;
+  onCloseRun: () => void;
+}
+
+function Target({ kind, target, args }: { kind: SavedCall["kind"]; target: string; args: SavedCall["arguments"] }) {
+  return (
+    <>
+      <span className={`badge saved-kind saved-kind-${kind}`}>{KIND_LABEL[kind]}</span>
+      <span className="mono saved-target">{target}</span>
+      <span className="mono muted saved-args-line">{argumentsLine(args)}</span>
+    </>
+  );
+}
+
+function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onCloseRun }: RowProps & { call: SavedCall; taken: string[] }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(call.name);
+  const [argsText, setArgsText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const startEdit = () => {
+    setName(call.name);
+    setArgsText(argumentsText(call.arguments));
+    setError(null);
+    setEditing(true);
+  };
+  const saveEdit = async () => {
+    const edited = applyEdit(call, name, argsText);
+    if ("error" in edited) return setError(edited.error);
+    const failed = await putCall(edited.call);
+    if (failed) setError(failed);
+    else setEditing(false);
+  };
+  const duplicate = () => void putCall(duplicateCall(call, taken, crypto.randomUUID(), Date.now() * 1000));
+  return (
+    <li className="saved-row" data-testid="saved-row" data-name={call.name}>
+      <div className="saved-line">
+        <span className="saved-name">{call.name}</span>
+        <Target kind={call.kind} target={call.target} args={call.arguments} />
+        <span className="saved-actions">
+          <button type="button" className="button button-small" data-testid="saved-rerun" onClick={onRun} disabled={!!disabledReason || run?.state.status === "running"} title={disabledReason}>
+            <Play size={12} aria-hidden /> Re-run
+          </button>
+          <button type="button" className="button button-small" data-testid="saved-edit" onClick={startEdit}>
+            <Pencil size={12} aria-hidden /> Edit
+          </button>
+          <button type="button" className="button button-small" data-testid="saved-duplicate" onClick={duplicate}>
+            <Copy size={12} aria-hidden /> Duplicate
+          </button>
+          <button type="button" className="button button-small" data-testid="saved-delete" onClick={() => void removeCall(call)}>
+            <Trash2 size={12} aria-hidden /> Delete
+          </button>
+        </span>
+      </div>
+      {editing && (
+        <form
+          className="saved-edit"
+          data-testid="saved-edit-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveEdit();
+          }}
+        >
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input data-testid="saved-edit-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label className="field">
+            <span className="field-label">Arguments (JSON object)</span>
+            <textarea
+              className="mono json-editor"
+              data-testid="saved-edit-args"
+              value={argsText}
+              rows={Math.min(16, Math.max(3, argsText.split("\n").length + 1))}
+              onChange={(e) => setArgsText(e.target.value)}
+              spellCheck={false}
+            />
+          </label>
+          {error && <ErrorBox message={error} />}
+          <div className="form-actions">
+            <button type="button" className="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary" data-testid="saved-edit-save">
+              Save
+            </button>
+          </div>
+        </form>
+      )}
+      {run && <RunResult run={run} outputSchema={outputSchema} onClose={onCloseRun} />}
+    </li>
+  );
+}
+
+function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRun, onSave }: RowProps & { entry: HistoryEntry; onSave: () => void }) {
+  const preview = entry.result_preview;
+  return (
+    <li className="saved-row" data-testid="history-row" data-target={entry.target} data-outcome={entry.outcome}>
+      <div className="saved-line">
+        <span className="mono muted saved-time">{formatTime(entry.started_wall_us)}</span>
+        <Target kind={entry.kind} target={entry.target} args={entry.arguments} />
+        <span className={`badge saved-outcome saved-outcome-${entry.outcome}`}>{OUTCOME_LABEL[entry.outcome]}</span>
+        <span className="muted saved-duration">{formatLatency(entry.duration_us)}</span>
+        <span className="saved-actions">
+          <button type="button" className="button button-small" data-testid="history-rerun" onClick={onRun} disabled={!!disabledReason || run?.state.status === "running"} title={disabledReason}>
+            <Play size={12} aria-hidden /> Re-run
+          </button>
+          <button type="button" className="button button-small" data-testid="history-save" onClick={onSave}>
+            <Bookmark size={12} aria-hidden /> Save
+          </button>
+        </span>
+      </div>
+      <details className="saved-preview">
+        <summary>{entry.outcome === "protocol_error" ? "Error" : "Result"}{entry.truncated ? " (the first 64 KB only)" : ""}</summary>
+        {entry.truncated && typeof preview === "string" ? (
+          <pre className="code-block" data-testid="history-truncated">
+            {preview}
+            {"\n… (truncated: the result was bigger than 64 KB)"}
+          </pre>
+        ) : (
+          <JsonBlock value={preview} />
+        )}
+      </details>
+      {run && <RunResult run={run} outputSchema={outputSchema} onClose={onCloseRun} />}
+    </li>
+  );
+}

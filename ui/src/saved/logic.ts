@@ -1,0 +1,148 @@
+// The Saved tab's logic, apart from React: filtering the history, checking an edit, naming
+// copies, and turning a finished call into a history entry.
+import type { CallKind } from "../bindings/CallKind";
+import type { CallOutcome } from "../bindings/CallOutcome";
+import type { HistoryEntry } from "../bindings/HistoryEntry";
+import type { SavedCall } from "../bindings/SavedCall";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { JsonObject } from "../ipc";
+import { isObject, pretty } from "../json";
+
+/** What a history entry says, as one lowercase string to search in. */
+function haystack(entry: HistoryEntry): string {
+  const result = typeof entry.result_preview === "string" ? entry.result_preview : JSON.stringify(entry.result_preview);
+  return [entry.kind, entry.target, entry.outcome.replace("_", " "), JSON.stringify(entry.arguments), result]
+    .join("\n")
+    .toLowerCase();
+}
+
+/**
+ * The entries whose name, arguments or result contain every word of `query` (any case).
+ * An empty query keeps everything.
+ */
+export function filterHistory(entries: readonly HistoryEntry[], query: string): HistoryEntry[] {
+  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
+  if (words.length === 0) return [...entries];
+  return entries.filter((entry) => {
+    const text = haystack(entry);
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** The saved calls whose name or target contains `query` (any case). */
+export function filterSaved(calls: readonly SavedCall[], query: string): SavedCall[] {
+  const q = query.trim().toLowerCase();
+  if (q === "") return [...calls];
+  return calls.filter((c) => `${c.name}\n${c.target}\n${JSON.stringify(c.arguments)}`.toLowerCase().includes(q));
+}
+
+export type Parsed = { args: JsonObject } | { error: string };
+
+/** Arguments typed as JSON: an object; a prompt's values must be strings. */
+export function parseArgumentsText(text: string, kind: CallKind): Parsed {
+  if (text.trim() === "") return { args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: `The arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!isObject(value as JsonValue)) return { error: "The arguments must be a JSON object, like {\"a\": 1}." };
+  const args = value as JsonObject;
+  if (kind === "prompt") {
+    const bad = Object.keys(args).filter((k) => typeof args[k] !== "string");
+    if (bad.length > 0) return { error: `A prompt's arguments are strings; these are not: ${bad.join(", ")}.` };
+  }
+  if (kind === "resource" && Object.keys(args).length > 0) {
+    return { error: "A resource read takes no arguments: leave them as {}." };
+  }
+  return { args };
+}
+
+/** Checks an edit of a saved call; returns the changed call or what is wrong. */
+export function applyEdit(call: SavedCall, name: string, argsText: string): { call: SavedCall } | { error: string } {
+  const trimmed = name.trim();
+  if (trimmed === "") return { error: "Give the saved call a name." };
+  const parsed = parseArgumentsText(argsText, call.kind);
+  if ("error" in parsed) return parsed;
+  return { call: { ...call, name: trimmed, arguments: parsed.args } };
+}
+
+/** `name`, or `name (2)`, `name (3)`… whichever is not taken yet. */
+export function uniqueName(name: string, taken: readonly string[]): string {
+  const base = name.trim() || "call";
+  if (!taken.includes(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base} (${n})`;
+    if (!taken.includes(candidate)) return candidate;
+  }
+}
+
+/** A copy of `call` under a new id and a name not taken yet (`add (copy)`, `add (copy 2)`…). */
+export function duplicateCall(call: SavedCall, taken: readonly string[], id: string, nowUs: number): SavedCall {
+  const base = call.name.replace(/ \(copy(?: \d+)?\)$/, "");
+  let name = `${base} (copy)`;
+  for (let n = 2; taken.includes(name); n += 1) name = `${base} (copy ${n})`;
+  return { ...call, id, name, created_wall_us: nowUs, arguments: structuredClone(call.arguments) };
+}
+
+/** How a call ended, from its result or error. */
+export function outcomeOf(kind: CallKind, result: JsonValue | null, failed: boolean): CallOutcome {
+  if (failed) return "protocol_error";
+  if (kind === "tool" && isObject(result ?? undefined) && (result as JsonObject).isError === true) return "is_error";
+  return "ok";
+}
+
+export interface FinishedCall {
+  serverId: string;
+  kind: CallKind;
+  target: string;
+  args: JsonObject;
+  startedWallUs: number;
+  durationMs: number;
+  result: JsonValue | null;
+  /** The error message when there was no result. */
+  error: string | null;
+  /** A JSON-RPC error's code and data, when the error was one. */
+  rpc?: { code: number; data: JsonValue | null };
+}
+
+/** The history entry for a finished call (Rust cuts a big result to 64 KB). */
+export function historyEntry(call: FinishedCall, id: string): HistoryEntry {
+  const failed = call.error !== null;
+  const errorPreview: JsonObject = { error: call.error ?? "" };
+  if (call.rpc) {
+    errorPreview.code = call.rpc.code;
+    errorPreview.data = call.rpc.data;
+  }
+  return {
+    id,
+    server_id: call.serverId,
+    kind: call.kind,
+    target: call.target,
+    arguments: call.args,
+    started_wall_us: Math.round(call.startedWallUs),
+    duration_us: Math.max(0, Math.round(call.durationMs * 1000)),
+    outcome: outcomeOf(call.kind, call.result, failed),
+    result_preview: failed ? errorPreview : (call.result ?? null),
+    truncated: false,
+  };
+}
+
+/** One line of arguments for a list row. */
+export function argumentsLine(args: JsonValue): string {
+  if (isObject(args) && Object.keys(args).length === 0) return "";
+  const text = JSON.stringify(args);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** Arguments as the editor shows them. */
+export const argumentsText = (args: JsonValue): string => pretty(args);
+
+export const KIND_LABEL: Record<CallKind, string> = { tool: "Tool", resource: "Resource", prompt: "Prompt" };
+
+export const OUTCOME_LABEL: Record<CallOutcome, string> = {
+  ok: "ok",
+  is_error: "isError",
+  protocol_error: "protocol error",
+};

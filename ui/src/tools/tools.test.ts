@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { loadArgs, saveArgs } from "./remembered";
+import { markCancelled, noteCallProgress, runningCall, startCall } from "./runningCalls";
+import { toolInfo } from "./tools";
+
+describe("toolInfo", () => {
+  it("reads annotations as claims, true and false, with their title", () => {
+    const tool = toolInfo({
+      name: "rm",
+      annotations: { title: "Remove", destructiveHint: true, readOnlyHint: false, idempotentHint: "yes" },
+    })!;
+    expect(tool.annotationTitle).toBe("Remove");
+    expect(tool.claims.map((c) => [c.key, c.value, c.label])).toEqual([
+      ["readOnlyHint", false, "may modify its environment"],
+      ["destructiveHint", true, "may be destructive"],
+    ]);
+  });
+
+  it("shows data: image icons only; names https: ones; drops other schemes", () => {
+    const tool = toolInfo({
+      name: "t",
+      icons: [
+        { src: "data:image/png;base64,AAAA", mimeType: "image/png" },
+        { src: "https://example.com/i.png" },
+        { src: "javascript:alert(1)" },
+        { src: "http://example.com/i.png" },
+        { src: "file:///etc/passwd" },
+        "not an icon",
+      ],
+    })!;
+    expect(tool.icons.map((i) => i.src)).toEqual(["data:image/png;base64,AAAA"]);
+    expect(tool.remoteIcons).toEqual(["https://example.com/i.png"]);
+  });
+});
+
+describe("remembered arguments", () => {
+  afterEach(() => localStorage.clear());
+
+  it("keeps arguments per server and tool", () => {
+    saveArgs("demo", "add", { a: 2, b: 40 });
+    saveArgs("other", "add", { a: 1 });
+    expect(loadArgs("demo", "add")).toEqual({ a: 2, b: 40 });
+    expect(loadArgs("other", "add")).toEqual({ a: 1 });
+    expect(loadArgs("demo", "echo")).toBeUndefined();
+  });
+
+  it("does not keep huge values, and survives garbage in storage", () => {
+    saveArgs("demo", "big", { text: "x".repeat(300 * 1024) });
+    expect(loadArgs("demo", "big")).toBeUndefined();
+    localStorage.setItem(`periscope.toolArgs.v1:${JSON.stringify(["demo", "bad"])}`, "{not json");
+    expect(loadArgs("demo", "bad")).toBeUndefined();
+  });
+});
+
+describe("running calls", () => {
+  it("takes progress for its own call id and server only, and remembers a cancel", () => {
+    const first = startCall("s", "slow");
+    const second = startCall("s", "slow"); // a new call replaces the old one
+    expect(second).not.toBe(first);
+    noteCallProgress([
+      { type: "call_progress", server_id: "s", call_id: first, progress: 9, total: 10, message: null },
+      { type: "call_progress", server_id: "x", call_id: second, progress: 8, total: 10, message: null },
+    ]);
+    expect(runningCall("s", "slow")?.progress).toBeNull();
+    noteCallProgress([{ type: "call_progress", server_id: "s", call_id: second, progress: 3, total: 10, message: "step 3" }]);
+    expect(runningCall("s", "slow")).toMatchObject({ progress: 3, total: 10, message: "step 3", cancelled: false });
+    expect(markCancelled("s", "slow")?.cancelled).toBe(true);
+    expect(runningCall("s", "slow")?.callId).toBe(second);
+  });
+});
