@@ -9,6 +9,7 @@ mod commands;
 mod connections;
 mod events;
 mod host;
+mod icons;
 mod saved;
 #[cfg(test)]
 mod tests;
@@ -78,6 +79,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::sign_out,
             commands::set_client_secret,
             commands::has_client_secret,
+            icons::fetch_icon,
             // commands: tools (keep this marker line)
             cmd_tools::validate_json,
             cmd_tools::cancel_call,

@@ -1,7 +1,8 @@
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { RemoteIcons } from "../common/RemoteIcons";
 import { serverIcons } from "./icons";
 
-/** The server's icons (serverInfo.icons): data: images, size-capped; remote ones named. */
+/** The server's icons (serverInfo.icons): data: images, size-capped; https: ones on request. */
 export function ServerIcons({ serverInfo }: { serverInfo: JsonValue | undefined }) {
   const { shown, remote } = serverIcons(serverInfo);
   if (shown.length === 0 && remote.length === 0) return null;
@@ -12,11 +13,7 @@ export function ServerIcons({ serverInfo }: { serverInfo: JsonValue | undefined 
         {shown.map((icon) => (
           <img key={icon.src} className="server-icon" src={icon.src} alt="Server icon" referrerPolicy="no-referrer" title={icon.sizes} />
         ))}
-        {remote.length > 0 && (
-          <span className="muted" title={remote.join("\n")}>
-            {remote.length} remote icon{remote.length === 1 ? "" : "s"} not loaded (the app loads no remote content)
-          </span>
-        )}
+        <RemoteIcons urls={remote} className="server-icon" />
       </dd>
     </>
   );

@@ -10,6 +10,7 @@ import { ipc, type JsonObject, type ListKind } from "../ipc";
 import type { ServerState } from "../store";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
+import { RemoteIcons } from "../common/RemoteIcons";
 import { ToolResult } from "./ToolResult";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
 import { toolsIpc } from "./ipc";
@@ -155,11 +156,7 @@ export function ToolClaims({ tool }: { tool: ToolInfo }) {
       {extraIcons.map((icon) => (
         <img key={icon.src} className="tool-icon" src={icon.src} alt="" referrerPolicy="no-referrer" />
       ))}
-      {tool.remoteIcons.length > 0 && (
-        <span className="muted small" title={tool.remoteIcons.join("\n")}>
-          {tool.remoteIcons.length} remote icon{tool.remoteIcons.length === 1 ? "" : "s"} not loaded
-        </span>
-      )}
+      <RemoteIcons urls={tool.remoteIcons} className="tool-icon" />
       <span className="muted small">(unverified)</span>
     </div>
   );
