@@ -1,19 +1,6 @@
 import { useState } from "react";
-import Markdown, { type Components } from "react-markdown";
+import { ServerMarkdown } from "../common/ServerMarkdown";
 
-/** Links and images from a server stay inert: their target is shown, never fetched or opened. */
-const inert: Components = {
-  a: ({ href, children }) => (
-    <span className="md-link" title={href}>
-      {children}
-    </span>
-  ),
-  img: ({ src, alt }) => (
-    <span className="md-image muted" title={typeof src === "string" ? src : undefined}>
-      [image{alt ? `: ${alt}` : ""}]
-    </span>
-  ),
-};
 
 /** The server's instructions: Markdown (no raw HTML), or the plain text with its line breaks. */
 export function Instructions({ text }: { text: string }) {
@@ -31,9 +18,7 @@ export function Instructions({ text }: { text: string }) {
         <pre className="code-block prose instructions-text">{text}</pre>
       ) : (
         <div className="markdown-body code-block prose instructions-markdown">
-          <Markdown skipHtml components={inert}>
-            {text}
-          </Markdown>
+          <ServerMarkdown text={text} />
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { BookOpen, CircleStop, FileText, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import Markdown, { type Components } from "react-markdown";
+import { ServerMarkdown } from "../common/ServerMarkdown";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { BlockView } from "../content/BlockView";
 import { parseReadResult, parseToolResult, type Block } from "../content/blocks";
@@ -223,19 +223,6 @@ function useNow(intervalMs: number | null): number {
   return now;
 }
 
-/** Markdown from a server: React elements only (no raw HTML), links and images inert. */
-const markdownComponents: Components = {
-  a: ({ href, children }) => (
-    <span className="md-link" title={href}>
-      {children}
-    </span>
-  ),
-  img: ({ src, alt }) => (
-    <span className="md-image muted" title={typeof src === "string" ? src : undefined}>
-      [image{alt ? `: ${alt}` : ""}]
-    </span>
-  ),
-};
 
 function ToolBlock({
   block,
@@ -249,9 +236,7 @@ function ToolBlock({
   if (block.type === "text" && markdown) {
     return (
       <div className="markdown-body block-text" data-testid="result-markdown">
-        <Markdown skipHtml components={markdownComponents}>
-          {block.text}
-        </Markdown>
+        <ServerMarkdown text={block.text} />
       </div>
     );
   }
