@@ -1,7 +1,7 @@
 import { Link } from "lucide-react";
 import { JsonBlock } from "../common/JsonBlock";
-import { formatBytes } from "../format";
 import { AudioBlock } from "./AudioBlock";
+import { ImageBlock } from "./ImageBlock";
 import type { Block } from "./blocks";
 import { ResourceBodyView } from "./ResourceBodyView";
 
@@ -15,14 +15,7 @@ export function BlockView({ block }: { block: Block }) {
         </pre>
       );
     case "image":
-      return (
-        <figure className="block-media">
-          <img className="preview-image" src={block.src} alt={`${block.mimeType} image`} />
-          <figcaption>
-            {block.mimeType}, {formatBytes(block.size)}
-          </figcaption>
-        </figure>
-      );
+      return <ImageBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
     case "audio":
       return <AudioBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
     case "resource_link":

@@ -3,7 +3,7 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
 import { AudioBlock } from "../content/AudioBlock";
-import { formatBytes } from "../format";
+import { ImageBlock } from "../content/ImageBlock";
 import {
   DEFAULT_MODEL,
   DEFAULT_REJECT_REASON,
@@ -35,14 +35,7 @@ function BlockView({ block }: { block: SamplingBlock }) {
         </pre>
       );
     case "image":
-      return (
-        <figure className="block-media">
-          <img className="preview-image" src={block.src} alt={`${block.mimeType} image`} />
-          <figcaption>
-            {block.mimeType}, {formatBytes(block.size)}
-          </figcaption>
-        </figure>
-      );
+      return <ImageBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
     case "audio":
       return <AudioBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
     case "tool_use":
