@@ -12,6 +12,13 @@ use crate::{bin, scratch_dir};
 
 pub const WAIT: Duration = Duration::from_secs(30);
 
+/// The demo server's entry in the sidebar once it is connected.
+pub const DEMO_READY: &str =
+    r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#;
+
+/// The tool result pane.
+const TOOL_RESULT: &str = r#"[data-testid="tool-result"]"#;
+
 /// One app at a time: the app is single-instance, and two would fight over two cores.
 pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -283,6 +290,17 @@ impl Harness {
 
     /// Waits until the text of `css` contains `expected`; returns the text.
     pub async fn text_containing(&self, css: &str, expected: &str) -> String {
+        self.text_of_saying(css, css, expected).await
+    }
+
+    /// Waits until the tool result says `expected`; returns its text.
+    pub async fn result_saying(&self, expected: &str) -> String {
+        self.text_of_saying(TOOL_RESULT, "the result", expected)
+            .await
+    }
+
+    /// Waits until the text of `css` contains `expected`; `what` names it if it never does.
+    async fn text_of_saying(&self, css: &str, what: &str, expected: &str) -> String {
         let deadline = Instant::now() + WAIT;
         loop {
             let text = self.text(css).await;
@@ -291,10 +309,77 @@ impl Harness {
             }
             assert!(
                 Instant::now() < deadline,
-                "{css} never said {expected:?}; it says:\n{text}"
+                "{what} never said {expected:?}; it says:\n{text}"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Waits until `css` matches exactly `n` elements.
+    pub async fn count_is(&self, css: &str, n: usize) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let now = self.count(css).await;
+            if now == n {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{css}: {now} elements, expected {n}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until `css` has `attr` = `value`; returns the element.
+    pub async fn attr_is(&self, css: &str, attr: &str, value: &str) -> Element {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let element = self.find(css).await;
+            let now = element.attr(attr).await.ok().flatten();
+            if now.as_deref() == Some(value) {
+                return element;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{css} has {attr}={now:?}, never {value:?}; it says: {}",
+                element.text().await.unwrap_or_default()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until the demo server is connected, then selects it.
+    pub async fn ready_demo(&self) {
+        self.click(DEMO_READY).await;
+    }
+
+    /// Selects the demo server and clicks Connect (after a restart, only the first launch
+    /// connects by itself).
+    pub async fn connect_demo(&self) {
+        self.click(r#"[data-testid="server-item"][data-server-id="demo"]"#)
+            .await;
+        self.click(r#"[data-testid="connect-button"]"#).await;
+    }
+
+    /// Opens the Tools tab on `tool`.
+    pub async fn pick_tool(&self, tool: &str) {
+        self.click(r#"[data-testid="tab-tools"]"#).await;
+        self.click(&format!(
+            r#"[data-testid="tool-item"][data-tool-name="{tool}"]"#
+        ))
+        .await;
+    }
+
+    /// Clicks the tool form's Call button.
+    pub async fn call_tool_button(&self) {
+        self.click(r#"[data-testid="call-tool-button"]"#).await;
+    }
+
+    /// Opens the Tools tab on `tool` and calls it as it stands.
+    pub async fn call_tool(&self, tool: &str) {
+        self.pick_tool(tool).await;
+        self.call_tool_button().await;
     }
 
     pub async fn stop(mut self) {

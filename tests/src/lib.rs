@@ -94,15 +94,35 @@ pub fn periscope_at(url: &str, args: &[&str]) -> Output {
         .expect("periscope runs")
 }
 
+/// A command's stdout, as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A command's stderr, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The JSON a command that must have exited 0 printed (`--format json`).
+pub fn ok_json(out: &Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
+    serde_json::from_slice(&out.stdout).expect("--format json prints JSON")
+}
+
+/// The `name` of every object in a JSON array (a `--format json` list).
+pub fn names(list: &serde_json::Value) -> Vec<&str> {
+    list.as_array()
+        .expect("a JSON array")
+        .iter()
+        .map(|item| item["name"].as_str().unwrap())
+        .collect()
+}
+
 /// The stdout of a command that must have exited 0 (its stderr is shown if it did not).
 pub fn stdout_of_success(out: &Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
+    stdout(out)
 }
 
 /// A plain `GET` to an `http://` URL that does not follow redirects: (status, Location, body).

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use periscope_tests::{bin, scratch_dir};
+use periscope_tests::{bin, names, ok_json, scratch_dir, stderr, stdout};
 use serde_json::Value;
 
 fn periscope_with(args: &[&str], server: &[&str]) -> Output {
@@ -20,28 +20,10 @@ fn demo(args: &[&str]) -> Output {
     periscope_with(args, &[server.to_str().unwrap()])
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok_json(out: &Output) -> Value {
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
-    serde_json::from_slice(&out.stdout).expect("--format json prints JSON")
-}
-
 #[test]
 fn tools_list_shows_every_demo_tool() {
     let tools = ok_json(&demo(&["tools", "list", "--format", "json"]));
-    let names: Vec<&str> = tools
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names = names(&tools);
     for expected in [
         "echo",
         "add",

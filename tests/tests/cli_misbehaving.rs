@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use periscope_tests::bin;
+use periscope_tests::{bin, stderr};
 
 fn against(mode: &str, extra: &[&str]) -> Output {
     Command::new(bin("periscope"))
@@ -14,10 +14,6 @@ fn against(mode: &str, extra: &[&str]) -> Output {
         .arg(mode)
         .output()
         .expect("periscope runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

@@ -5,21 +5,8 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use periscope_tests::{bin, bin_str, scratch_dir};
+use periscope_tests::{bin, bin_str, names, ok_json, scratch_dir, stderr, stdout};
 use serde_json::{Value, json};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok_json(out: &Output) -> Value {
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
-    serde_json::from_slice(&out.stdout).expect("--format json prints JSON")
-}
 
 /// `periscope ARGS` with `data` as XDG_DATA_HOME (and `-- demo server` when `with_server`).
 fn periscope(data: &Path, args: &[&str], with_server: bool) -> Output {
@@ -166,12 +153,7 @@ fn saved_list_reads_the_apps_file_without_a_server() {
         &["saved", "list", "--server", "demo", "--format", "json"],
         false,
     ));
-    let names: Vec<&str> = json
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let names = names(&json);
     assert_eq!(
         names,
         [

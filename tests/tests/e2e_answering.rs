@@ -11,47 +11,13 @@ use periscope_tests::scratch_dir;
 
 const DIALOG: &str = r#"[data-testid="ask-dialog"]"#;
 
-/// Opens the demo's Tools tab on `tool`.
-async fn pick_tool(h: &Harness, tool: &str) {
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(&format!(
-        r#"[data-testid="tool-item"][data-tool-name="{tool}"]"#
-    ))
-    .await;
-}
-
-/// Waits until the tool result says `expected`; returns its text.
-async fn result_saying(h: &Harness, expected: &str) -> String {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let text = h.text(r#"[data-testid="tool-result"]"#).await;
-        if text.contains(expected) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the result never said {expected:?}; it says:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn call(h: &Harness) {
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-}
-
-async fn ready(h: &Harness) {
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_form_elicitation_is_filled_and_accepted_declined_and_cancelled() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("elicit-form").await;
-    ready(&h).await;
-    pick_tool(&h, "elicit_form").await;
-    call(&h).await;
+    h.ready_demo().await;
+    h.pick_tool("elicit_form").await;
+    h.call_tool_button().await;
 
     let dialog = h
         .find(r#"[data-testid="ask-dialog"][data-kind="elicit_form"]"#)
@@ -95,7 +61,7 @@ async fn a_form_elicitation_is_filled_and_accepted_declined_and_cancelled() {
     h.shot("form-filled").await;
     h.click(r#"[data-testid="elicit-accept"]"#).await;
     h.gone(DIALOG).await;
-    let accepted = result_saying(&h, "action: accept").await;
+    let accepted = h.result_saying("action: accept").await;
     for expected in [
         r#""email":"ada@example.com""#,
         r#""zip":"12345""#,
@@ -111,12 +77,12 @@ async fn a_form_elicitation_is_filled_and_accepted_declined_and_cancelled() {
     h.shot("form-accepted").await;
 
     // Decline, then cancel: each sends its own action.
-    call(&h).await;
+    h.call_tool_button().await;
     h.click(r#"[data-testid="elicit-decline"]"#).await;
-    result_saying(&h, "action: decline").await;
-    call(&h).await;
+    h.result_saying("action: decline").await;
+    h.call_tool_button().await;
     h.click(r#"[data-testid="elicit-cancel"]"#).await;
-    result_saying(&h, "action: cancel").await;
+    h.result_saying("action: cancel").await;
 
     // The Requests tab keeps every decision.
     h.click(r#"[data-testid="tab-requests"]"#).await;
@@ -134,16 +100,16 @@ async fn a_form_elicitation_is_filled_and_accepted_declined_and_cancelled() {
 async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("elicit-url").await;
-    ready(&h).await;
+    h.ready_demo().await;
 
     // A look-alike host.
-    pick_tool(&h, "elicit_url").await;
+    h.pick_tool("elicit_url").await;
     h.type_into(
         r#"input[id$="elicit_url_url"]"#,
         "https://xn--pple-43d.com/login",
     )
     .await;
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="ask-dialog"][data-kind="elicit_url"]"#)
         .await;
     let host = h.text(r#"[data-testid="url-host-unicode"]"#).await;
@@ -171,16 +137,16 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     // Decline instead: nothing is opened, the server hears "decline".
     h.click(r#"[data-testid="url-decline"]"#).await;
     h.gone(DIALOG).await;
-    result_saying(&h, "action: decline").await;
+    h.result_saying("action: decline").await;
     assert!(h.opened_urls().is_empty());
 
     // The same URL, opened anyway with two clicks.
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(DIALOG).await;
     h.click(r#"[data-testid="url-open"]"#).await;
     h.click(r#"[data-testid="url-open"]"#).await;
     h.gone(DIALOG).await;
-    result_saying(&h, "action: accept").await;
+    h.result_saying("action: accept").await;
     assert_eq!(h.opened_urls(), vec!["https://xn--pple-43d.com/login"]);
 
     // The demo's own URL: no warnings; the server then says the elicitation is complete.
@@ -191,20 +157,20 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
             .await
             .unwrap();
     }
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="url-no-warnings"]"#).await;
     h.shot("url-consent-plain").await;
     h.click(r#"[data-testid="url-open"]"#).await;
     h.gone(DIALOG).await;
-    result_saying(&h, "action: accept").await;
+    h.result_saying("action: accept").await;
     let opened = h.opened_urls();
     assert_eq!(opened.len(), 2, "{opened:?}");
     assert!(opened[1].starts_with("https://example.com/periscope-demo/authorize?session="));
 
     // A call answered with -32042: the URL is reviewed in the same dialog, opened on the
     // click, the server says it is complete, and the retry succeeds.
-    pick_tool(&h, "needs_authorization").await;
-    call(&h).await;
+    h.pick_tool("needs_authorization").await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="url-required"]"#).await;
     let item = h.text(r#"[data-testid="url-required-item"]"#).await;
     assert!(
@@ -235,7 +201,7 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     );
     h.shot("url-required-complete").await;
     h.click(r#"[data-testid="url-required-retry"]"#).await;
-    result_saying(&h, "authorized: the action ran").await;
+    h.result_saying("authorized: the action ran").await;
 
     h.click(r#"[data-testid="tab-requests"]"#).await;
     h.find(r#"[data-testid="decision-row"][data-decision="decline"]"#)
@@ -254,13 +220,13 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
 async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("sampling-roots").await;
-    ready(&h).await;
+    h.ready_demo().await;
 
     // Answered by the user.
-    pick_tool(&h, "sample").await;
+    h.pick_tool("sample").await;
     h.type_into(r#"input[id$="sample_prompt"]"#, "Say ahoy")
         .await;
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="ask-dialog"][data-kind="sampling"]"#)
         .await;
     let message = h.text(r#"[data-testid="sampling-message"]"#).await;
@@ -272,20 +238,21 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     h.shot("sampling-request").await;
     h.click(r#"[data-testid="sampling-approve"]"#).await;
     h.gone(DIALOG).await;
-    result_saying(&h, "model periscope-human replied: Ahoy!").await;
+    h.result_saying("model periscope-human replied: Ahoy!")
+        .await;
 
     // Rejected: the server gets error -1.
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(DIALOG).await;
     h.type_into(r#"[data-testid="sampling-reject-reason"]"#, "not today")
         .await;
     h.click(r#"[data-testid="sampling-reject"]"#).await;
-    let rejected = result_saying(&h, "sampling failed").await;
+    let rejected = h.result_saying("sampling failed").await;
     assert!(rejected.contains("not today"), "{rejected}");
 
     // A tool is offered; the user answers with a tool use.
     h.click(r#"input[id$="sample_offer_tools"]"#).await;
-    call(&h).await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="sampling-tools"]"#).await;
     h.click(r#"[data-testid="sampling-mode-tool"]"#).await;
     let input = h.find(r#"[data-testid="sampling-tool-input"]"#).await;
@@ -293,7 +260,7 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     input.send_keys(r#"{"city": "Paris"}"#).await.unwrap();
     h.shot("sampling-tool-use").await;
     h.click(r#"[data-testid="sampling-approve"]"#).await;
-    let tool_use = result_saying(&h, "tool_use get_weather").await;
+    let tool_use = h.result_saying("tool_use get_weather").await;
     assert!(tool_use.contains("Paris"), "{tool_use}");
     h.click(r#"input[id$="sample_offer_tools"]"#).await;
 
@@ -303,9 +270,10 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
         .await;
     h.click(r#"[data-testid="sampling-rule-save"]"#).await;
     h.find(r#"[data-testid="sampling-rule-on"]"#).await;
-    pick_tool(&h, "sample").await;
-    call(&h).await;
-    result_saying(&h, "model periscope-rule replied: Canned reply").await;
+    h.pick_tool("sample").await;
+    h.call_tool_button().await;
+    h.result_saying("model periscope-rule replied: Canned reply")
+        .await;
     assert_eq!(h.count(DIALOG).await, 0, "the rule answered, no dialog");
     h.click(r#"[data-testid="tab-requests"]"#).await;
     h.find(r#"[data-testid="decision-row"][data-decision="auto_reply"]"#)
@@ -326,9 +294,9 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     h.find(&format!(r#"[data-testid="root-item"][data-uri="{uri}"]"#))
         .await;
     h.shot("roots").await;
-    pick_tool(&h, "list_roots").await;
-    call(&h).await;
-    result_saying(&h, &uri).await;
+    h.pick_tool("list_roots").await;
+    h.call_tool_button().await;
+    h.result_saying(&uri).await;
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="notifications/roots/list_changed"][data-direction="out"]"#)
         .await;
@@ -337,8 +305,8 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     h.click(r#"[data-testid="tab-requests"]"#).await;
     h.click(r#"[data-testid="root-remove"]"#).await;
     h.find(r#"[data-testid="roots-empty"]"#).await;
-    pick_tool(&h, "list_roots").await;
-    call(&h).await;
-    result_saying(&h, "(no roots)").await;
+    h.pick_tool("list_roots").await;
+    h.call_tool_button().await;
+    h.result_saying("(no roots)").await;
     h.stop().await;
 }

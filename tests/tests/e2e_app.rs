@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use periscope_tests::app::{Harness, ONE_AT_A_TIME, WAIT};
+use periscope_tests::app::{DEMO_READY, Harness, ONE_AT_A_TIME, WAIT};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_two_servers() {
@@ -16,19 +16,16 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     let mut h = Harness::start("main-flow").await;
 
     // First launch: the demo server is in the catalog and connects by itself.
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
+    h.ready_demo().await;
     h.find(r#"[data-testid="overview-protocol-version"]"#).await;
     h.shot("demo-connected").await;
 
     // Tools: list, pick `add`, fill its generated form, call, see the result.
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
-        .await;
+    h.pick_tool("add").await;
     h.type_into(r#"input[id$="add_a"]"#, "2").await;
     h.type_into(r#"input[id$="add_b"]"#, "40").await;
     h.shot("add-form").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.call_tool_button().await;
     let result = h
         .find(r#"[data-testid="tool-result"][data-is-error="false"]"#)
         .await;
@@ -69,8 +66,7 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"]:not([data-server-id="demo"])[data-status="ready"]"#)
         .await;
-    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
+    h.find(DEMO_READY).await;
     h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="tool-item"][data-tool-name="echo"]"#)
         .await;
@@ -83,8 +79,7 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
 async fn a_server_that_fails_to_start_shows_a_clear_error_and_the_app_stays_usable() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("failing-server").await;
-    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
+    h.find(DEMO_READY).await;
     h.click(r#"[data-testid="add-server-button"]"#).await;
     h.type_into(r#"[data-testid="server-form-name"]"#, "Broken")
         .await;
@@ -214,12 +209,10 @@ async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
     h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(r#"[data-testid="server-item"][data-server-id="remote"][data-status="ready"]"#)
         .await;
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
-        .await;
+    h.pick_tool("add").await;
     h.type_into(r#"input[id$="add_a"]"#, "20").await;
     h.type_into(r#"input[id$="add_b"]"#, "22").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.call_tool_button().await;
     let result = h
         .find(r#"[data-testid="tool-result"][data-is-error="false"]"#)
         .await;

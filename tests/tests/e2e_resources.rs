@@ -5,47 +5,22 @@
 //! arguments complete and render every message with its role and content type. Screenshots
 //! under test-artifacts/e2e/resources-* and prompts-*.
 
-use std::time::{Duration, Instant};
-
-use periscope_tests::app::{Harness, ONE_AT_A_TIME, WAIT};
+use periscope_tests::app::{Harness, ONE_AT_A_TIME};
 
 const RESOURCE: &str = r#"[data-testid="resource-item"]"#;
 
-async fn ready(h: &Harness) {
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
-}
-
-/// Waits until `css` matches exactly `n` elements.
-async fn count_is(h: &Harness, css: &str, n: usize) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let now = h.count(css).await;
-        if now == n {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css}: {now} elements, expected {n}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Waits until the text of `css` contains `expected`; returns it.
-async fn text_saying(h: &Harness, css: &str, expected: &str) -> String {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let text = h.text(css).await;
-        if text.contains(expected) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} never said {expected:?}; it says:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+/// Clicks the subscribe toggle while it shows `subscribed`, then waits until it shows the
+/// opposite.
+async fn toggle_subscription(h: &Harness, subscribed: bool) {
+    h.click(&format!(
+        r#"[data-testid="subscribe-toggle"][data-subscribed="{subscribed}"]"#
+    ))
+    .await;
+    h.find(&format!(
+        r#"[data-testid="subscribe-toggle"][data-subscribed="{}"]"#,
+        !subscribed
+    ))
+    .await;
 }
 
 /// Types into a completing field, then picks the suggestion `value`.
@@ -70,18 +45,18 @@ async fn complete(h: &Harness, field: &str, typed: &str, value: &str) {
 async fn resources_page_fill_templates_view_blobs_and_show_updates() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("resources").await;
-    ready(&h).await;
+    h.ready_demo().await;
     h.click(r#"[data-testid="tab-resources"]"#).await;
 
     // The first page of ten, then one more, then all the rest.
-    count_is(&h, RESOURCE, 10).await;
+    h.count_is(RESOURCE, 10).await;
     let pager = h.text(r#"[data-testid="pager"]"#).await;
     assert!(pager.contains("10 resources shown"), "{pager}");
     h.shot("first-page").await;
     h.click(r#"[data-testid="load-more"]"#).await;
-    count_is(&h, RESOURCE, 20).await;
+    h.count_is(RESOURCE, 20).await;
     h.click(r#"[data-testid="load-all"]"#).await;
-    count_is(&h, RESOURCE, 26).await;
+    h.count_is(RESOURCE, 26).await;
     h.gone(r#"[data-testid="pager"]"#).await;
     h.find(r#"[data-testid="resource-item"][data-uri="demo://blob/logo.png"]"#)
         .await;
@@ -107,12 +82,8 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
         "demo://items/garden/42"
     );
     h.click(r#"[data-testid="template-read"]"#).await;
-    text_saying(
-        &h,
-        r#"[data-testid="resource-contents"]"#,
-        "Item 42 in garden",
-    )
-    .await;
+    h.text_containing(r#"[data-testid="resource-contents"]"#, "Item 42 in garden")
+        .await;
     h.shot("template-read").await;
 
     // The PNG: an image, and its bytes as a hex dump.
@@ -133,32 +104,26 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
     // Subscribe to a resource, touch it from the Tools tab, see the update, read it again.
     let text3 = r#"[data-testid="resource-item"][data-uri="demo://text/3"]"#;
     h.click(text3).await;
-    text_saying(
-        &h,
+    h.text_containing(
         r#"[data-testid="resource-contents"]"#,
         "This is text resource 3.",
     )
     .await;
-    h.click(r#"[data-testid="subscribe-toggle"][data-subscribed="false"]"#)
-        .await;
-    h.find(r#"[data-testid="subscribe-toggle"][data-subscribed="true"]"#)
-        .await;
+    toggle_subscription(&h, false).await;
     h.find(r#"[data-testid="resource-item"][data-uri="demo://text/3"][data-subscribed="true"]"#)
         .await;
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(r#"[data-testid="tool-item"][data-tool-name="touch_resource"]"#)
-        .await;
+    h.pick_tool("touch_resource").await;
     h.type_into(r#"input[id$="touch_resource_uri"]"#, "demo://text/3")
         .await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.call_tool_button().await;
     h.find(r#"[data-testid="tool-result"]"#).await;
     h.click(r#"[data-testid="tab-resources"]"#).await;
-    let update = text_saying(
-        &h,
-        r#"[data-testid="resource-update"][data-stale="true"]"#,
-        "updated ",
-    )
-    .await;
+    let update = h
+        .text_containing(
+            r#"[data-testid="resource-update"][data-stale="true"]"#,
+            "updated ",
+        )
+        .await;
     assert!(update.contains("not read since"), "{update}");
     h.find(r#"[data-testid="resource-item"][data-uri="demo://text/3"] [data-testid="resource-updated-badge"]"#)
         .await;
@@ -166,16 +131,12 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
     h.click(r#"[data-testid="reread"]"#).await;
     h.find(r#"[data-testid="resource-update"][data-stale="false"]"#)
         .await;
-    text_saying(
-        &h,
+    h.text_containing(
         r#"[data-testid="resource-contents"]"#,
         "This is text resource 3.",
     )
     .await;
-    h.click(r#"[data-testid="subscribe-toggle"][data-subscribed="true"]"#)
-        .await;
-    h.find(r#"[data-testid="subscribe-toggle"][data-subscribed="false"]"#)
-        .await;
+    toggle_subscription(&h, true).await;
     h.shot("reread-unsubscribed").await;
     h.stop().await;
 }
@@ -184,7 +145,7 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
 async fn prompt_arguments_complete_and_every_message_shows_its_role_and_content() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("prompts").await;
-    ready(&h).await;
+    h.ready_demo().await;
     h.click(r#"[data-testid="tab-prompts"]"#).await;
 
     // greeting: the style completes to "pirate".
@@ -200,7 +161,9 @@ async fn prompt_arguments_complete_and_every_message_shows_its_role_and_content(
     h.shot("style-suggestion").await;
     complete(&h, style, "", "pirate").await;
     h.click(r#"[data-testid="get-prompt-button"]"#).await;
-    let messages = text_saying(&h, r#"[data-testid="prompt-messages"]"#, "Ahoy, Ada!").await;
+    let messages = h
+        .text_containing(r#"[data-testid="prompt-messages"]"#, "Ahoy, Ada!")
+        .await;
     assert!(messages.contains("A pirate greeting for Ada"), "{messages}");
     h.find(r#"[data-testid="prompt-message"][data-role="user"][data-content-type="text"]"#)
         .await;
@@ -223,13 +186,12 @@ async fn prompt_arguments_complete_and_every_message_shows_its_role_and_content(
     )
     .await;
     h.click(r#"[data-testid="get-prompt-button"]"#).await;
-    text_saying(
-        &h,
+    h.text_containing(
         r#"[data-testid="prompt-messages"]"#,
         "Sure, I will review this rust code.",
     )
     .await;
-    count_is(&h, r#"[data-testid="prompt-message"]"#, 3).await;
+    h.count_is(r#"[data-testid="prompt-message"]"#, 3).await;
     let embedded = h
         .text(r#"[data-testid="prompt-message"][data-content-type="resource"]"#)
         .await;

@@ -2,55 +2,7 @@
 //! server utilities (ping with its latency, the log level `emit_logs` then respects) and the
 //! list_changed notice. Screenshots under test-artifacts/e2e/saved/.
 
-use std::time::{Duration, Instant};
-
-use periscope_tests::app::{Harness, ONE_AT_A_TIME, WAIT};
-
-const DEMO_READY: &str =
-    r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#;
-
-/// Waits until `css`'s text contains `expected`; returns the text.
-async fn text_saying(h: &Harness, css: &str, expected: &str) -> String {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let text = h.text(css).await;
-        if text.contains(expected) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} never said {expected:?}; it says:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// How many elements match `css`, counted in the page (no element handles that a re-render
-/// could make stale).
-async fn count(h: &Harness, css: &str) -> usize {
-    let n = h
-        .client
-        .execute(
-            "return document.querySelectorAll(arguments[0]).length",
-            vec![serde_json::json!(css)],
-        )
-        .await
-        .expect("counting in the page");
-    n.as_u64().unwrap_or(0) as usize
-}
-
-/// Waits until `css` matches exactly `n` elements.
-async fn count_is(h: &Harness, css: &str, n: usize) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let count = count(h, css).await;
-        if count == n {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{css} matched {count}, not {n}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
+use periscope_tests::app::{DEMO_READY, Harness, ONE_AT_A_TIME};
 
 /// Selects all of an input's text, deletes it and types `text`, as a user does (WebDriver's
 /// clear() changes the DOM value behind React's back).
@@ -66,44 +18,38 @@ async fn replace_text(h: &Harness, css: &str, text: &str) {
     }
 }
 
-async fn call_tool(h: &Harness, tool: &str) {
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(&format!(
-        r#"[data-testid="tool-item"][data-tool-name="{tool}"]"#
-    ))
-    .await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_sets_the_log_level() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("saved").await;
-    h.click(DEMO_READY).await;
+    h.ready_demo().await;
 
     // Overview: ping shows a round trip; the log level goes to warning.
     h.click(r#"[data-testid="ping-button"]"#).await;
-    let latency = text_saying(&h, r#"[data-testid="ping-latency"]"#, "ms").await;
+    let latency = h
+        .text_containing(r#"[data-testid="ping-latency"]"#, "ms")
+        .await;
     assert!(latency.contains("round trip"), "{latency}");
     h.find(r#"[data-testid="log-level-select"]"#)
         .await
         .select_by_value("warning")
         .await
         .unwrap();
-    text_saying(&h, r#"[data-testid="log-level-set"]"#, "warning and above").await;
+    h.text_containing(r#"[data-testid="log-level-set"]"#, "warning and above")
+        .await;
     h.shot("overview-ping-and-log-level").await;
 
     // emit_logs sends one message per level the server still sends: warning and above.
-    call_tool(&h, "emit_logs").await;
-    text_saying(&h, r#"[data-testid="tool-result"]"#, "sent 5 log messages").await;
+    h.call_tool("emit_logs").await;
+    h.result_saying("sent 5 log messages").await;
     h.click(r#"[data-testid="tab-console"]"#).await;
-    count_is(&h, r#"[data-testid="console-line"][data-kind="log"]"#, 5).await;
+    h.count_is(r#"[data-testid="console-line"][data-kind="log"]"#, 5)
+        .await;
     for quiet in ["debug", "info", "notice"] {
         assert_eq!(
-            count(
-                &h,
-                &format!(r#"[data-testid="console-line"][data-kind="log"][data-level="{quiet}"]"#)
-            )
+            h.count(&format!(
+                r#"[data-testid="console-line"][data-kind="log"][data-level="{quiet}"]"#
+            ))
             .await,
             0,
             "no {quiet} message after setLevel(warning)"
@@ -112,13 +58,13 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
     h.shot("console-warning-and-above").await;
 
     // list_changed: the refresh is announced.
-    call_tool(&h, "trigger_list_changed").await;
-    let notice = text_saying(
-        &h,
-        r#"[data-testid="list-changed-notice"][data-kind="tools"]"#,
-        "Tools list changed at",
-    )
-    .await;
+    h.call_tool("trigger_list_changed").await;
+    let notice = h
+        .text_containing(
+            r#"[data-testid="list-changed-notice"][data-kind="tools"]"#,
+            "Tools list changed at",
+        )
+        .await;
     assert!(notice.contains("refreshed"), "{notice}");
     h.shot("list-changed-notice").await;
 
@@ -127,15 +73,15 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
         .await;
     h.type_into(r#"input[id$="add_a"]"#, "40").await;
     h.type_into(r#"input[id$="add_b"]"#, "2").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-    text_saying(&h, r#"[data-testid="tool-result"]"#, "42").await;
+    h.call_tool_button().await;
+    h.result_saying("42").await;
     // "Save call" beside Call: saved under the tool's name.
     h.click(r#"[data-testid="save-call-button"]"#).await;
     let name = h.find(r#"[data-testid="save-call-name"]"#).await;
     assert_eq!(name.prop("value").await.unwrap().as_deref(), Some("add"));
     h.shot("save-call-dialog").await;
     h.click(r#"[data-testid="save-call-confirm"]"#).await;
-    count_is(&h, r#"[data-testid="save-call-dialog"]"#, 0).await;
+    h.count_is(r#"[data-testid="save-call-dialog"]"#, 0).await;
 
     h.click(r#"[data-testid="tab-saved"]"#).await;
     let add_entry = r#"[data-testid="history-row"][data-target="add"][data-outcome="ok"]"#;
@@ -144,13 +90,13 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
         .await;
     h.type_into(r#"[data-testid="history-filter"]"#, "\"sum\":42")
         .await;
-    count_is(&h, r#"[data-testid="history-row"]"#, 1).await;
+    h.count_is(r#"[data-testid="history-row"]"#, 1).await;
     h.find(add_entry).await;
     h.shot("history-filtered").await;
     replace_text(&h, r#"[data-testid="history-filter"]"#, "no such call").await;
-    count_is(&h, r#"[data-testid="history-row"]"#, 0).await;
+    h.count_is(r#"[data-testid="history-row"]"#, 0).await;
     replace_text(&h, r#"[data-testid="history-filter"]"#, "").await;
-    count_is(&h, r#"[data-testid="history-row"]"#, 3).await;
+    h.count_is(r#"[data-testid="history-row"]"#, 3).await;
 
     // Save the history entry under a name.
     h.click(&format!(r#"{add_entry} [data-testid="history-save"]"#))
@@ -165,9 +111,7 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
 
     // Restart on the same data folder: both lists are still there.
     let mut h = h.restart().await;
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"]"#)
-        .await;
-    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.connect_demo().await;
     h.find(DEMO_READY).await;
     h.click(r#"[data-testid="tab-saved"]"#).await;
     let forty_two = r#"[data-testid="saved-row"][data-name="forty two"]"#;
@@ -178,12 +122,12 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
     // Re-run the saved call: its result shows inline.
     h.click(&format!(r#"{forty_two} [data-testid="saved-rerun"]"#))
         .await;
-    let result = text_saying(
-        &h,
-        &format!(r#"{forty_two} [data-testid="saved-run-result"] [data-testid="tool-result"]"#),
-        "42",
-    )
-    .await;
+    let result = h
+        .text_containing(
+            &format!(r#"{forty_two} [data-testid="saved-run-result"] [data-testid="tool-result"]"#),
+            "42",
+        )
+        .await;
     assert!(!result.contains("failed"), "{result}");
     h.shot("saved-rerun").await;
 
@@ -199,11 +143,10 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
     .await;
     h.shot("saved-edit").await;
     h.click(r#"[data-testid="saved-edit-save"]"#).await;
-    count_is(&h, r#"[data-testid="saved-edit-form"]"#, 0).await;
+    h.count_is(r#"[data-testid="saved-edit-form"]"#, 0).await;
     h.click(&format!(r#"{add_row} [data-testid="saved-rerun"]"#))
         .await;
-    text_saying(
-        &h,
+    h.text_containing(
         &format!(r#"{add_row} [data-testid="saved-run-result"]"#),
         "123",
     )
@@ -214,7 +157,7 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
     h.find(copy).await;
     h.click(&format!(r#"{copy} [data-testid="saved-delete"]"#))
         .await;
-    count_is(&h, copy, 0).await;
+    h.count_is(copy, 0).await;
     // The re-runs are in the history too (newest first).
     let newest = h
         .find(r#"[data-testid="history-row"] .saved-args-line"#)

@@ -7,21 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use fantoccini::elements::Element;
 use periscope_tests::app::{Harness, ONE_AT_A_TIME, WAIT};
-
-async fn ready(h: &Harness) {
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
-        .await;
-}
-
-async fn pick_tool(h: &Harness, tool: &str) {
-    h.click(r#"[data-testid="tab-tools"]"#).await;
-    h.click(&format!(
-        r#"[data-testid="tool-item"][data-tool-name="{tool}"]"#
-    ))
-    .await;
-}
 
 /// The generated form's field for a path of the `create_order` arguments.
 fn field(path: &str) -> String {
@@ -44,46 +30,12 @@ async fn choose(h: &Harness, select: &str, label: &str) {
         .unwrap_or_else(|e| panic!("no option {label:?}: {e}"));
 }
 
-/// Waits until `css` has `attr` = `value`; returns the element.
-async fn attr_is(h: &Harness, css: &str, attr: &str, value: &str) -> Element {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let element = h.find(css).await;
-        let now = element.attr(attr).await.ok().flatten();
-        if now.as_deref() == Some(value) {
-            return element;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{css} has {attr}={now:?}, never {value:?}; it says: {}",
-            element.text().await.unwrap_or_default()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Waits until the tool result says `expected`; returns its text.
-async fn result_saying(h: &Harness, expected: &str) -> String {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let text = h.text(r#"[data-testid="tool-result"]"#).await;
-        if text.contains(expected) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the result never said {expected:?}; it says:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn create_order_is_filled_warned_about_sent_and_remembered() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("tools-create-order").await;
-    ready(&h).await;
-    pick_tool(&h, "create_order").await;
+    h.ready_demo().await;
+    h.pick_tool("create_order").await;
 
     // The annotations are shown as the server's claims.
     let claims = h.text(r#"[data-testid="tool-claims"]"#).await;
@@ -92,13 +44,9 @@ async fn create_order_is_filled_warned_about_sent_and_remembered() {
 
     // Nothing filled in yet: the Rust validator lists what is missing, and the button still
     // calls ("Call anyway").
-    let verdict = attr_is(
-        &h,
-        r#"[data-testid="args-verdict"]"#,
-        "data-verdict",
-        "invalid",
-    )
-    .await;
+    let verdict = h
+        .attr_is(r#"[data-testid="args-verdict"]"#, "data-verdict", "invalid")
+        .await;
     let warning = verdict.text().await.unwrap();
     assert!(warning.contains("You can still send them"), "{warning}");
     assert!(warning.contains("/customer/name"), "{warning}");
@@ -118,17 +66,12 @@ async fn create_order_is_filled_warned_about_sent_and_remembered() {
     set(&h, &field("items_1_sku"), "XYZ-0001").await;
     choose(&h, r#"select[id$="payment__oneof_select"]"#, "Invoice").await;
     set(&h, &field("payment_po_number"), "PO-77").await;
-    attr_is(
-        &h,
-        r#"[data-testid="args-verdict"]"#,
-        "data-verdict",
-        "valid",
-    )
-    .await;
+    h.attr_is(r#"[data-testid="args-verdict"]"#, "data-verdict", "valid")
+        .await;
     assert_eq!(h.text(r#"[data-testid="call-tool-button"]"#).await, "Call");
     h.shot("create-order-filled").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-    let placed = result_saying(&h, "Order placed for Ada").await;
+    h.call_tool_button().await;
+    let placed = h.result_saying("Order placed for Ada").await;
     for expected in [
         "<ada@example.com>",
         "1 Main St, London, GB",
@@ -138,25 +81,22 @@ async fn create_order_is_filled_warned_about_sent_and_remembered() {
     ] {
         assert!(placed.contains(expected), "{expected} in {placed}");
     }
-    attr_is(&h, r#"[data-testid="tool-result"]"#, "data-outcome", "ok").await;
+    h.attr_is(r#"[data-testid="tool-result"]"#, "data-outcome", "ok")
+        .await;
     h.shot("create-order-result").await;
 
     // A bad SKU: a warning with its path, and the call goes out anyway; the server refuses it
     // in its result (isError), which is not a protocol error.
     set(&h, &field("items_0_sku"), "bad").await;
-    let verdict = attr_is(
-        &h,
-        r#"[data-testid="args-verdict"]"#,
-        "data-verdict",
-        "invalid",
-    )
-    .await;
+    let verdict = h
+        .attr_is(r#"[data-testid="args-verdict"]"#, "data-verdict", "invalid")
+        .await;
     let warning = verdict.text().await.unwrap();
     assert!(warning.contains("/items/0/sku"), "{warning}");
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-    result_saying(&h, "items[0].sku must look like ABC-1234").await;
-    attr_is(
-        &h,
+    h.call_tool_button().await;
+    h.result_saying("items[0].sku must look like ABC-1234")
+        .await;
+    h.attr_is(
         r#"[data-testid="tool-result"]"#,
         "data-outcome",
         "tool-error",
@@ -173,17 +113,15 @@ async fn create_order_is_filled_warned_about_sent_and_remembered() {
     h.shot("create-order-json").await;
 
     // Remembered across a tab switch and a restart.
-    pick_tool(&h, "add").await;
-    pick_tool(&h, "create_order").await;
+    h.pick_tool("add").await;
+    h.pick_tool("create_order").await;
     let name = h.find(&field("customer_name")).await;
     assert_eq!(name.prop("value").await.unwrap().as_deref(), Some("Ada"));
     let mut h = h.restart().await;
     // Only the first launch connects by itself.
-    h.click(r#"[data-testid="server-item"][data-server-id="demo"]"#)
-        .await;
-    h.click(r#"[data-testid="connect-button"]"#).await;
-    ready(&h).await;
-    pick_tool(&h, "create_order").await;
+    h.connect_demo().await;
+    h.ready_demo().await;
+    h.pick_tool("create_order").await;
     let name = h.find(&field("customer_name")).await;
     assert_eq!(name.prop("value").await.unwrap().as_deref(), Some("Ada"));
     let po = h.find(&field("payment_po_number")).await;
@@ -196,20 +134,16 @@ async fn create_order_is_filled_warned_about_sent_and_remembered() {
 async fn results_show_the_output_verdict_media_markdown_and_a_readable_link() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("tools-results").await;
-    ready(&h).await;
+    h.ready_demo().await;
 
     // `add` declares an outputSchema: its structuredContent is checked in Rust.
-    pick_tool(&h, "add").await;
+    h.pick_tool("add").await;
     set(&h, r#"input[id$="add_a"]"#, "2").await;
     set(&h, r#"input[id$="add_b"]"#, "40").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-    let verdict = attr_is(
-        &h,
-        r#"[data-testid="output-verdict"]"#,
-        "data-verdict",
-        "valid",
-    )
-    .await;
+    h.call_tool_button().await;
+    let verdict = h
+        .attr_is(r#"[data-testid="output-verdict"]"#, "data-verdict", "valid")
+        .await;
     let text = verdict.text().await.unwrap();
     assert!(
         text.contains("structuredContent matches the tool's outputSchema"),
@@ -218,8 +152,8 @@ async fn results_show_the_output_verdict_media_markdown_and_a_readable_link() {
     h.shot("add-verdict").await;
 
     // mixed_content: one block of each kind.
-    pick_tool(&h, "mixed_content").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.pick_tool("mixed_content").await;
+    h.call_tool_button().await;
     let image = h.find(r#"[data-testid="tool-result"] img"#).await;
     let src = image.attr("src").await.unwrap().unwrap_or_default();
     assert!(src.starts_with("data:image/"), "{src}");
@@ -256,11 +190,11 @@ async fn results_show_the_output_verdict_media_markdown_and_a_readable_link() {
 async fn slow_task_shows_progress_and_is_cancelled() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("tools-progress").await;
-    ready(&h).await;
-    pick_tool(&h, "slow_task").await;
+    h.ready_demo().await;
+    h.pick_tool("slow_task").await;
     set(&h, r#"input[id$="slow_task_steps"]"#, "40").await;
     set(&h, r#"input[id$="slow_task_step_ms"]"#, "250").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.call_tool_button().await;
 
     // Progress arrives with its total: the bar is determinate and moves; the time ticks.
     h.find(r#"[data-testid="tool-running"]"#).await;
@@ -305,8 +239,7 @@ async fn slow_task_shows_progress_and_is_cancelled() {
     // Cancel: the result says so, long before the 10 s the task would take.
     let cancelled_at = Instant::now();
     h.click(r#"[data-testid="cancel-call"]"#).await;
-    attr_is(
-        &h,
+    h.attr_is(
         r#"[data-testid="tool-result"]"#,
         "data-outcome",
         "cancelled",
@@ -326,7 +259,8 @@ async fn slow_task_shows_progress_and_is_cancelled() {
     h.click(r#"[data-testid="tab-tools"]"#).await;
     set(&h, r#"input[id$="slow_task_steps"]"#, "2").await;
     set(&h, r#"input[id$="slow_task_step_ms"]"#, "50").await;
-    h.click(r#"[data-testid="call-tool-button"]"#).await;
-    attr_is(&h, r#"[data-testid="tool-result"]"#, "data-outcome", "ok").await;
+    h.call_tool_button().await;
+    h.attr_is(r#"[data-testid="tool-result"]"#, "data-outcome", "ok")
+        .await;
     h.stop().await;
 }

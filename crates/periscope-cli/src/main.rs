@@ -163,7 +163,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
             return Exit::Connect;
         }
     };
-    let printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
+    let mut printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
     let exit = match session.initialize().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
@@ -188,9 +188,18 @@ async fn run(cli: Cli, target: Target) -> Exit {
         }
     };
     session.close().await;
-    printer.abort();
     if let Err(e) = session.traffic().flush() {
         eprintln!("periscope: the record file is incomplete: {e}");
+    }
+    // Let the printer catch up with what the server sent up to its end (a duplicate response
+    // read just before the server exited is still warned about): dropping the session closes
+    // the event feed once it is drained. A second at most.
+    drop(session);
+    if tokio::time::timeout(Duration::from_secs(1), &mut printer)
+        .await
+        .is_err()
+    {
+        printer.abort();
     }
     exit
 }

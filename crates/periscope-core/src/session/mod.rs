@@ -633,6 +633,13 @@ impl Session {
     /// ended. Requests still waiting fail with the report.
     pub async fn close(&self) -> CloseReport {
         let report = self.shared.transport.shutdown().await;
+        if self.shared.transport.reports_close() {
+            // What the server wrote before it ended is still being handled (a duplicate
+            // response gets its flag): wait until the feed's end is reached, briefly.
+            let mut closed = self.shared.closed.subscribe();
+            let _ = tokio::time::timeout(Duration::from_secs(3), closed.wait_for(Option::is_some))
+                .await;
+        }
         self.shared.on_closed(report.clone());
         let _ = self.shared.traffic.flush();
         report

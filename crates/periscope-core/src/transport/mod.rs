@@ -83,6 +83,11 @@ pub trait Transport: Send + Sync {
     async fn reset_session(&self) {}
     /// The bearer token to send from now on (HTTP); stdio ignores it.
     fn set_bearer(&self, _token: Option<String>) {}
+    /// Whether the transport ends its inbound feed with [`Inbound::Closed`] (stdio does, when
+    /// the server's stdout ends), so a closing session can wait for the last frames.
+    fn reports_close(&self) -> bool {
+        false
+    }
     /// The transport in use, as the user should read it ("stdio", "Streamable HTTP",
     /// "HTTP+SSE (legacy)").
     async fn name(&self) -> &'static str {

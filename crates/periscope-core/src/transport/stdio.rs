@@ -171,6 +171,10 @@ impl Transport for StdioTransport {
         })
     }
 
+    fn reports_close(&self) -> bool {
+        true
+    }
+
     async fn shutdown(&self) -> CloseReport {
         drop(self.stdin.lock().await.take());
         let grace = self.options.shutdown_grace;
