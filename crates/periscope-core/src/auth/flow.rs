@@ -629,18 +629,9 @@ impl OAuthClient {
             })?;
         let status = response.status();
         let line = Some(format!("POST {endpoint} → {}", status.as_u16()));
-        let doc: Value = response
-            .bytes()
-            .await
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or(Value::Null);
+        let doc: Value = json_body(response).await;
         if !status.is_success() {
-            let why = doc
-                .get("error_description")
-                .or(doc.get("error"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
+            let why = error_text(&doc);
             self.step(
                 StepOutcome::Failed,
                 "Dynamic client registration",
@@ -1103,19 +1094,10 @@ impl OAuthClient {
             .await
             .map_err(|e| self.fail(title, format!("POST {url} failed: {e}")))?;
         let status = response.status();
-        let doc: Value = response
-            .bytes()
-            .await
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or(Value::Null);
+        let doc: Value = json_body(response).await;
         let line = Some(format!("POST {url} → {}", status.as_u16()));
         if !status.is_success() {
-            let why = doc
-                .get("error_description")
-                .or(doc.get("error"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
+            let why = error_text(&doc);
             self.step(StepOutcome::Failed, title, format!("refused: {why}"), line);
             return Err(format!("{title}: HTTP {status} {why}"));
         }
@@ -1274,6 +1256,24 @@ type OauthClient = oauth2::Client<
     oauth2::EndpointNotSet,
     oauth2::EndpointSet,
 >;
+
+/// A response body as JSON; `null` when it is not JSON (the caller says what was expected).
+async fn json_body(response: reqwest::Response) -> Value {
+    response
+        .bytes()
+        .await
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The OAuth error of an error body (RFC 6749 §5.2): its description, else its code.
+fn error_text(doc: &Value) -> &str {
+    doc.get("error_description")
+        .or(doc.get("error"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
 
 fn pick_secret_method(meta: &AsMeta) -> String {
     match &meta.token_auth_methods {
