@@ -182,7 +182,8 @@ impl Harness {
             serde_json::json!({"application": app.to_string_lossy()}),
         );
         let launched_at = Instant::now();
-        let client = ClientBuilder::native()
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
