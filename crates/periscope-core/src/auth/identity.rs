@@ -7,8 +7,8 @@ use oauth2::CsrfToken;
 use serde_json::json;
 
 use super::StepOutcome;
-use super::discovery::AsMeta;
-use super::flow::{OAuthClient, State, now_s};
+use super::client::{OAuthClient, State, now_s};
+use super::metadata::AsMeta;
 use super::store::StoredCredentials;
 
 impl OAuthClient {

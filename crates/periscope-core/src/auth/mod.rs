@@ -11,12 +11,14 @@
 
 pub mod browser;
 pub mod challenge;
+mod client;
 mod config;
 mod discovery;
 mod endpoint;
 mod flow;
 mod grants;
 mod identity;
+mod metadata;
 mod oauth_http;
 mod registration;
 mod scopes;
@@ -27,8 +29,8 @@ use serde::{Deserialize, Serialize};
 
 pub use browser::{Browser, HeadlessBrowser, LoopbackBrowser};
 pub use challenge::Challenge;
+pub use client::OAuthClient;
 pub use config::{IdentityAssertion, OAuthConfig};
-pub use flow::OAuthClient;
 
 /// Gives the HTTP transport bearer tokens.
 #[async_trait]

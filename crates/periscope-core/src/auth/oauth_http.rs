@@ -1,23 +1,12 @@
-//! The OAuth HTTP glue: the one HTTP client of a sign-in, the one way a POST's JSON answer is
-//! read and a refusal named (dynamic registration, and the grants the `oauth2` crate does not
-//! know), and `oauth2`'s HTTP hook for the grants it does.
-
-use std::time::Duration;
+//! The OAuth HTTP glue: the one way a POST's JSON answer is read and a refusal named (dynamic
+//! registration, and the grants the `oauth2` crate does not know), and `oauth2`'s HTTP hook
+//! for the grants it does. Every request goes through the sign-in's one client.
 
 use serde_json::Value;
 
 use super::StepOutcome;
+use super::client::OAuthClient;
 use super::endpoint::check_endpoint;
-use super::flow::OAuthClient;
-
-/// The client every request of a sign-in goes through; redirects are not followed.
-pub(super) fn http_client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(Duration::from_secs(30))
-        .build()
-        .expect("an HTTP client builds")
-}
 
 impl OAuthClient {
     /// Sends `request` (a POST to `url`) and reads the answer as JSON. A failed send is a

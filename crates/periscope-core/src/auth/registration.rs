@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use super::StepOutcome;
-use super::discovery::AsMeta;
+use super::client::{OAuthClient, State};
 use super::endpoint::check_endpoint;
-use super::flow::{OAuthClient, State};
+use super::metadata::AsMeta;
 use super::store::StoredCredentials;
 
 impl OAuthClient {

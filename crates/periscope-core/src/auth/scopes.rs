@@ -1,8 +1,8 @@
 //! Which scopes to ask for: the challenge's, else the resource's, plus `offline_access` when
 //! the authorization server offers it; on `insufficient_scope`, what was granted and more.
 
-use super::discovery::AsMeta;
-use super::flow::{OAuthClient, State};
+use super::client::{OAuthClient, State};
+use super::metadata::AsMeta;
 use super::{Challenge, StepOutcome};
 
 /// Both scope lists in one, each scope once, in first-seen order.

@@ -7,8 +7,8 @@ use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, Scope, TokenRespon
 use super::describe_token_error;
 use crate::auth::StepOutcome;
 use crate::auth::browser::AuthorizationPrompt;
-use crate::auth::discovery::AsMeta;
-use crate::auth::flow::{OAuthClient, State};
+use crate::auth::client::{OAuthClient, State};
+use crate::auth::metadata::AsMeta;
 
 impl OAuthClient {
     /// Identifies the client for the browser's redirect, sends the user to the authorization

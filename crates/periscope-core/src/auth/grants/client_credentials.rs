@@ -5,8 +5,8 @@ use oauth2::{Scope, TokenResponse};
 
 use super::describe_token_error;
 use crate::auth::StepOutcome;
-use crate::auth::discovery::AsMeta;
-use crate::auth::flow::{OAuthClient, State};
+use crate::auth::client::{OAuthClient, State};
+use crate::auth::metadata::AsMeta;
 
 impl OAuthClient {
     /// The client credentials grant (OAuth 2.1 §4.2, SEP-1046): a pre-registered confidential

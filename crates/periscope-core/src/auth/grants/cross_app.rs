@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::JWT_BEARER;
 use crate::auth::IdentityAssertion;
-use crate::auth::discovery::AsMeta;
-use crate::auth::flow::{OAuthClient, State};
+use crate::auth::client::{OAuthClient, State};
+use crate::auth::metadata::AsMeta;
 use crate::auth::store::StoredCredentials;
 
 impl OAuthClient {

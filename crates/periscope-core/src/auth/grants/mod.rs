@@ -12,8 +12,8 @@ use oauth2::basic::BasicClient;
 use oauth2::{AuthType, AuthUrl, ClientId, ClientSecret, RedirectUrl, TokenResponse, TokenUrl};
 
 use crate::auth::StepOutcome;
-use crate::auth::discovery::AsMeta;
-use crate::auth::flow::{OAuthClient, State, now_s};
+use crate::auth::client::{OAuthClient, State, now_s};
+use crate::auth::metadata::AsMeta;
 use crate::auth::store::StoredCredentials;
 
 pub(in crate::auth) const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";

@@ -5,7 +5,7 @@ use oauth2::{RefreshToken, TokenResponse};
 
 use super::describe_token_error;
 use crate::auth::StepOutcome;
-use crate::auth::flow::{OAuthClient, State};
+use crate::auth::client::{OAuthClient, State};
 use crate::auth::identity::pick_secret_method;
 
 impl OAuthClient {
