@@ -11,7 +11,17 @@
 
 pub mod browser;
 pub mod challenge;
+mod client;
+mod config;
+mod discovery;
+mod endpoint;
 mod flow;
+mod grants;
+mod identity;
+mod metadata;
+mod oauth_http;
+mod registration;
+mod scopes;
 pub mod store;
 
 use async_trait::async_trait;
@@ -19,7 +29,8 @@ use serde::{Deserialize, Serialize};
 
 pub use browser::{Browser, HeadlessBrowser, LoopbackBrowser};
 pub use challenge::Challenge;
-pub use flow::{IdentityAssertion, OAuthClient, OAuthConfig};
+pub use client::OAuthClient;
+pub use config::{IdentityAssertion, OAuthConfig};
 
 /// Gives the HTTP transport bearer tokens.
 #[async_trait]
@@ -93,4 +104,15 @@ pub fn mask(secret: &str) -> String {
     let head: String = chars[..4].iter().collect();
     let tail: String = chars[chars.len() - 4..].iter().collect();
     format!("{head}…{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masking_keeps_only_the_ends() {
+        assert_eq!(mask("abcdefghijklmnopqrstuvwxyz"), "abcd…wxyz");
+        assert_eq!(mask("short"), "•••••");
+    }
 }

@@ -1,0 +1,168 @@
+//! [`OAuthClient`]: what one server's sign-in holds (its configuration, client identity and
+//! tokens, the authorization server found), its step log and report, and signing out. The
+//! stages of a sign-in add their methods in their own files; `flow` runs them in order.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::browser::Browser;
+use super::metadata::AsMeta;
+use super::store::{SecretStore, StoreBackend, StoredCredentials};
+use super::{AuthReport, AuthStep, OAuthConfig, StepOutcome, TokenSummary, mask};
+use crate::traffic::wall_now_us;
+
+/// What the sign-in knows between calls: the client identity and tokens, the authorization
+/// server, and how the client authenticates at its token endpoint.
+#[derive(Default)]
+pub(super) struct State {
+    pub(super) creds: Option<StoredCredentials>,
+    pub(super) meta: Option<AsMeta>,
+    pub(super) client_source: String,
+    pub(super) redirect_uris: Vec<String>,
+    pub(super) token_auth: Option<String>,
+    loaded: bool,
+}
+
+/// Runs the MCP authorization flow for one server; an [`Authorizer`](super::Authorizer) for
+/// its HTTP transport.
+pub struct OAuthClient {
+    pub(super) config: OAuthConfig,
+    pub(super) browser: Arc<dyn Browser>,
+    pub(super) store: Option<Arc<SecretStore>>,
+    pub(super) http: reqwest::Client,
+    pub(super) state: tokio::sync::Mutex<State>,
+    steps: Mutex<Vec<AuthStep>>,
+}
+
+pub(super) fn now_s() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+impl OAuthClient {
+    pub fn new(
+        config: OAuthConfig,
+        browser: Arc<dyn Browser>,
+        store: Option<Arc<SecretStore>>,
+    ) -> OAuthClient {
+        OAuthClient {
+            config,
+            browser,
+            store,
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("an HTTP client builds"),
+            state: tokio::sync::Mutex::new(State::default()),
+            steps: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Logs a step of the sign-in for the OAuth view.
+    pub(super) fn step(
+        &self,
+        outcome: StepOutcome,
+        title: &str,
+        detail: impl Into<String>,
+        http: Option<String>,
+    ) {
+        let step = AuthStep {
+            wall_us: wall_now_us(),
+            title: title.into(),
+            detail: detail.into(),
+            http,
+            outcome,
+        };
+        tracing::debug!(title = %step.title, detail = %step.detail, "oauth step");
+        self.steps
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(step);
+    }
+
+    /// A new sign-in starts a new step log.
+    pub(super) fn clear_steps(&self) {
+        self.steps.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
+    /// Logs a failed step; returns `why` for the caller's `Err`.
+    pub(super) fn fail(&self, title: &str, why: String) -> String {
+        self.step(StepOutcome::Failed, title, why.clone(), None);
+        why
+    }
+
+    /// The steps of the last sign-in and the token it produced.
+    pub async fn report(&self) -> AuthReport {
+        let state = self.state.lock().await;
+        let token = state.creds.as_ref().and_then(|c| {
+            Some(TokenSummary {
+                issuer: c.issuer.clone(),
+                scope: c.scope.clone(),
+                expires_at: c.expires_at,
+                has_refresh_token: c.refresh_token.is_some(),
+                access_token_masked: mask(c.access_token.as_deref()?),
+                client_id: c.client_id.clone().unwrap_or_default(),
+                client_source: state.client_source.clone(),
+            })
+        });
+        AuthReport {
+            steps: self.steps.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            token,
+            store: self
+                .store
+                .as_ref()
+                .map_or(StoreBackend::File, |s| s.backend()),
+            store_note: self
+                .store
+                .as_ref()
+                .map_or(Some("tokens are kept in memory only".into()), |s| {
+                    s.fallback_reason().map(str::to_string)
+                }),
+        }
+    }
+
+    /// Forgets the tokens (and the stored ones). The client registration is kept.
+    pub async fn sign_out(&self) -> Result<(), String> {
+        let mut state = self.state.lock().await;
+        self.load(&mut state).await;
+        if let Some(creds) = state.creds.as_mut() {
+            creds.access_token = None;
+            creds.refresh_token = None;
+            creds.expires_at = None;
+            creds.scope = None;
+            if let Some(store) = &self.store {
+                store.save(creds).map_err(|e| e.to_string())?;
+            }
+        }
+        self.step(
+            StepOutcome::Ok,
+            "Signed out",
+            "the tokens were deleted",
+            None,
+        );
+        Ok(())
+    }
+
+    /// Loads the stored credentials for this server, once.
+    pub(super) async fn load(&self, state: &mut State) {
+        if state.loaded {
+            return;
+        }
+        state.loaded = true;
+        let Some(store) = &self.store else { return };
+        let issuers = store.issuers(&self.config.server_url).unwrap_or_default();
+        for issuer in issuers {
+            if let Ok(Some(creds)) = store.load(&self.config.server_url, &issuer) {
+                // A pre-registered client the user entered wins over a stored one.
+                if self.config.client_id.is_none() || creds.client_id == self.config.client_id {
+                    state.client_source = "stored registration".into();
+                    state.creds = Some(creds);
+                    break;
+                }
+            }
+        }
+    }
+}

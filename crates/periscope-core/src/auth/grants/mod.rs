@@ -1,0 +1,121 @@
+//! The grants that turn a client identity into tokens, one file each: the authorization code
+//! with PKCE (the browser round trip), refresh, client credentials (machine to machine), and
+//! SEP-990 cross-app access (token exchange, then a JWT bearer grant). What they share: the
+//! `oauth2` client they are built on, how a token is stored, how a refusal is described.
+
+mod authorization_code;
+mod client_credentials;
+mod cross_app;
+mod refresh;
+
+use oauth2::basic::BasicClient;
+use oauth2::{AuthType, AuthUrl, ClientId, ClientSecret, RedirectUrl, TokenResponse, TokenUrl};
+
+use crate::auth::StepOutcome;
+use crate::auth::client::{OAuthClient, State, now_s};
+use crate::auth::metadata::AsMeta;
+use crate::auth::store::StoredCredentials;
+
+pub(in crate::auth) const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+type OauthClient = oauth2::Client<
+    oauth2::basic::BasicErrorResponse,
+    oauth2::basic::BasicTokenResponse,
+    oauth2::basic::BasicTokenIntrospectionResponse,
+    oauth2::StandardRevocableToken,
+    oauth2::basic::BasicRevocationErrorResponse,
+    oauth2::EndpointSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointSet,
+>;
+
+impl OAuthClient {
+    /// The `oauth2` client for this identity and server; `redirect_uri` only matters to the
+    /// authorization code grant.
+    fn oauth_client(
+        &self,
+        state: &State,
+        meta: &AsMeta,
+        redirect_uri: Option<&str>,
+    ) -> Result<OauthClient, String> {
+        let creds = state.creds.as_ref().ok_or("no client identity")?;
+        let mut client =
+            BasicClient::new(ClientId::new(creds.client_id.clone().unwrap_or_default()))
+                .set_auth_uri(
+                    AuthUrl::new(meta.authorization_endpoint.clone()).map_err(|e| e.to_string())?,
+                )
+                .set_token_uri(
+                    TokenUrl::new(meta.token_endpoint.clone()).map_err(|e| e.to_string())?,
+                )
+                .set_auth_type(match state.token_auth.as_deref() {
+                    Some("client_secret_post") => AuthType::RequestBody,
+                    _ => AuthType::BasicAuth,
+                });
+        if state.token_auth.as_deref() != Some("none")
+            && let Some(secret) = &creds.client_secret
+        {
+            client = client.set_client_secret(ClientSecret::new(secret.clone()));
+        }
+        let redirect = redirect_uri.unwrap_or("http://127.0.0.1/callback");
+        Ok(client
+            .set_redirect_uri(RedirectUrl::new(redirect.to_string()).map_err(|e| e.to_string())?))
+    }
+
+    async fn store_tokens(
+        &self,
+        state: &mut State,
+        meta: &AsMeta,
+        token: &oauth2::basic::BasicTokenResponse,
+        asked: Option<&str>,
+    ) {
+        let creds = state.creds.get_or_insert_with(StoredCredentials::default);
+        creds.issuer = meta.issuer.clone();
+        creds.server_url = self.config.server_url.clone();
+        creds.access_token = Some(token.access_token().secret().clone());
+        if let Some(refresh) = token.refresh_token() {
+            creds.refresh_token = Some(refresh.secret().clone());
+        }
+        creds.expires_at = token.expires_in().map(|d| now_s() + d.as_secs());
+        creds.scope = token
+            .scopes()
+            .map(|s| {
+                s.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .or_else(|| asked.map(str::to_string));
+        if let Some(store) = &self.store
+            && let Err(e) = store.save(creds)
+        {
+            self.step(
+                StepOutcome::Warning,
+                "Token storage",
+                format!("could not store the tokens: {e}; they are kept in memory"),
+                None,
+            );
+        }
+    }
+}
+
+/// A token endpoint's refusal in a sentence: the OAuth error and its description, or what failed.
+fn describe_token_error<RE: std::error::Error + 'static>(
+    e: &oauth2::RequestTokenError<RE, oauth2::basic::BasicErrorResponse>,
+) -> String {
+    match e {
+        oauth2::RequestTokenError::ServerResponse(r) => format!(
+            "{}{}",
+            r.error(),
+            r.error_description()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        ),
+        oauth2::RequestTokenError::Request(e) => format!("the request failed: {e}"),
+        oauth2::RequestTokenError::Parse(e, _) => {
+            format!("the answer is not a token response: {e}")
+        }
+        oauth2::RequestTokenError::Other(s) => s.clone(),
+    }
+}
