@@ -2,7 +2,7 @@
 
 use periscope_core::event::Progress;
 use periscope_core::session::RequestError;
-use periscope_core::traffic::{Flag, GaveUp};
+use periscope_core::record::{Flag, GaveUp};
 use serde_json::Value;
 
 use crate::args::Format;
