@@ -164,7 +164,13 @@ mod tests {
             DecisionKind::CancelSignIn,
         ]
         .iter()
-        .map(|k| serde_json::to_value(k).unwrap().as_str().unwrap().to_string())
+        .map(|k| {
+            serde_json::to_value(k)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
         assert_eq!(
             words,

@@ -469,7 +469,10 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
         );
         assert_eq!(
-            sent(notification("notifications/initialized", Some(serde_json::json!({})))),
+            sent(notification(
+                "notifications/initialized",
+                Some(serde_json::json!({}))
+            )),
             r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#
         );
         assert_eq!(

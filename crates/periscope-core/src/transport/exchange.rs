@@ -204,4 +204,3 @@ fn redact_headers<'a>(
         })
         .collect()
 }
-

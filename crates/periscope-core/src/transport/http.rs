@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 
 use super::exchange::{HttpConnection, describe, headers_of, lock};
 use super::legacy_sse::LegacySse;
-use super::{CloseReport, Inbound, SendError, Transport};
+use super::{CloseCause, CloseReport, Inbound, SendError, SessionEnd, Transport, TransportKind};
 use crate::config::HttpTarget;
 use crate::record::Flag;
 use crate::traffic::Traffic;
@@ -318,8 +318,9 @@ impl Transport for StreamableHttp {
                 None,
             )
             .await;
-        let response = result
-            .map_err(|e| SendError::Http(format!("POST {} failed: {e}", self.connection.target.url)))?;
+        let response = result.map_err(|e| {
+            SendError::Http(format!("POST {} failed: {e}", self.connection.target.url))
+        })?;
         let status = response.status();
         if let Some(id) = response
             .headers()
@@ -394,11 +395,11 @@ impl Transport for StreamableHttp {
         }
     }
 
-    async fn name(&self) -> &'static str {
+    async fn name(&self) -> TransportKind {
         if self.legacy.lock().await.is_some() {
-            "HTTP+SSE (legacy)"
+            TransportKind::LegacySse
         } else {
-            "Streamable HTTP"
+            TransportKind::StreamableHttp
         }
     }
 
@@ -448,35 +449,24 @@ impl Transport for StreamableHttp {
         if let Some(legacy) = self.legacy.lock().await.as_ref() {
             return legacy.shutdown();
         }
-        let mut reason = "disconnected".to_string();
+        let mut session = None;
         if lock(&self.connection.session_id).is_some() {
-            let delete = self
-                .connection
-                .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
-            let Ok((_, result)) = tokio::time::timeout(DELETE_WAIT, delete).await else {
-                return CloseReport {
-                    reason: format!(
-                        "disconnected (the server did not answer DELETE within {} s)",
-                        DELETE_WAIT.as_secs()
-                    ),
-                    ..CloseReport::default()
-                };
-            };
-            reason = match result {
-                Ok(r) if r.status().is_success() => "session ended with DELETE".into(),
-                Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
-                    "disconnected (the server does not let clients end sessions: DELETE got 405)"
-                        .into()
+            let delete =
+                self.connection
+                    .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
+            session = Some(match tokio::time::timeout(DELETE_WAIT, delete).await {
+                Err(_) => SessionEnd::DeleteUnanswered {
+                    waited: DELETE_WAIT,
+                },
+                Ok((_, Ok(r))) if r.status().is_success() => SessionEnd::Deleted,
+                Ok((_, Ok(r))) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
+                    SessionEnd::DeleteNotAllowed
                 }
-                Ok(r) => format!("disconnected (DELETE got HTTP {})", r.status()),
-                Err(e) => format!("disconnected (DELETE failed: {e})"),
-            };
+                Ok((_, Ok(r))) => SessionEnd::DeleteStatus { status: r.status() },
+                Ok((_, Err(error))) => SessionEnd::DeleteFailed { error },
+            });
         }
-        CloseReport {
-            reason,
-            exit_code: None,
-            stderr_tail: Vec::new(),
-        }
+        CloseReport::new(CloseCause::Disconnected { session }, Vec::new())
     }
 }
 

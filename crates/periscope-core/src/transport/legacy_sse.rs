@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::exchange::{HttpConnection, headers_of};
-use super::{CloseReport, SendError};
+use super::{CloseCause, CloseReport, SendError};
 use crate::wire::Frame;
 
 /// How long to wait for the `endpoint` event.
@@ -79,7 +79,11 @@ impl LegacySse {
         Ok(LegacySse { endpoint, reader })
     }
 
-    pub(super) async fn send(&self, connection: &HttpConnection, frame: &Frame) -> Result<(), SendError> {
+    pub(super) async fn send(
+        &self,
+        connection: &HttpConnection,
+        frame: &Frame,
+    ) -> Result<(), SendError> {
         let extra = headers_of(&[(CONTENT_TYPE, "application/json")]);
         let (_, result) = connection
             .exchange(
@@ -104,11 +108,7 @@ impl LegacySse {
 
     pub(super) fn shutdown(&self) -> CloseReport {
         self.reader.abort();
-        CloseReport {
-            reason: "disconnected (closed the legacy HTTP+SSE stream)".into(),
-            exit_code: None,
-            stderr_tail: Vec::new(),
-        }
+        CloseReport::new(CloseCause::LegacyStreamClosed, Vec::new())
     }
 }
 
