@@ -109,6 +109,7 @@ pub struct Decision {
     pub request_id: Option<RequestId>,
     /// The server's request method, or "URLElicitationRequiredError" for a -32042 error's URL.
     pub method: String,
+    /// What was decided (the words in record files: "accept", "open_failed", …).
     pub decision: DecisionKind,
     /// What the decision was about, e.g. the URL, or the rule that answered. Never content the
     /// user typed into a form (that is in the answer frame).
