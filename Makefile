@@ -29,6 +29,7 @@ demo-cli: bootstrap
 lint: ui
 	$(CARGO) fmt --all -- --check
 	scripts/check-bindings.sh
+	scripts/check-cycles.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck && npm run lint
 

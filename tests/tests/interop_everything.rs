@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use periscope_core::traffic::RecordLine;
+use periscope_core::record::RecordLine;
 use periscope_core::wire::{Direction, Verdict};
 use periscope_tests::{bin, scratch_dir, server_everything};
 use serde_json::Value;

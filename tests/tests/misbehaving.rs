@@ -7,10 +7,10 @@ use std::time::Duration;
 use async_trait::async_trait;
 use periscope_core::config::StdioTarget;
 use periscope_core::event::{Event, ServerNotification};
+use periscope_core::record::{Flag, GaveUp};
 use periscope_core::session::{
     HostHandler, RequestError, RpcError, ServerRequest, Session, SessionOptions,
 };
-use periscope_core::traffic::{Flag, GaveUp};
 use periscope_core::wire::{Direction, Frame, Verdict};
 use periscope_tests::bin_str;
 use serde_json::{Value, json};

@@ -6,8 +6,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use periscope_core::config::HttpTarget;
+use periscope_core::record::Flag;
 use periscope_core::session::{RequestError, Session, SessionOptions};
-use periscope_core::traffic::Flag;
 use periscope_core::transport::http::HttpMode;
 use periscope_core::wire::{Direction, Verdict};
 use periscope_tests::{HttpServerProcess, bin};

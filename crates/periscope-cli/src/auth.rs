@@ -12,17 +12,14 @@ use periscope_core::auth::{
 };
 use serde_json::Value;
 
+use crate::app_data::data_dir;
 use crate::args::Cli;
 
 /// The store shared with the app: the OS keychain, else an owner-only file.
 pub fn store() -> Arc<SecretStore> {
-    let dir = std::env::var_os("XDG_DATA_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".local/share")))
-        .unwrap_or_else(std::env::temp_dir);
     let force_file = std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
     Arc::new(SecretStore::open(
-        dir.join("dev.periscope.app").join("credentials.json"),
+        data_dir().join("credentials.json"),
         force_file,
     ))
 }
@@ -39,7 +36,7 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
                     prompt.url
                 );
                 if !no_browser {
-                    crate::host::open_url(&prompt.url)
+                    crate::browser::open_url(&prompt.url)
                         .map_err(|e| {
                             format!("could not open the browser ({e}); open the URL above yourself")
                         })

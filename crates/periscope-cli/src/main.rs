@@ -14,13 +14,15 @@ macro_rules! say {
     }};
 }
 
+mod answers;
+mod app_data;
 mod args;
 mod auth;
+mod browser;
 mod conformance;
 mod exit;
-mod host;
 mod output;
-mod saved;
+mod saved_command;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -29,7 +31,7 @@ use std::time::Duration;
 use clap::Parser;
 use periscope_core::config::{HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
-use periscope_core::saved::{CallKind, request_arguments};
+use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
 use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
@@ -51,7 +53,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(ours);
     // `saved list` reads the app's file and needs no server.
     if let Action::Saved(SavedAction::List { server }) = &cli.action {
-        return saved::list(cli.format, server.as_deref()).into();
+        return saved_command::list(cli.format, server.as_deref()).into();
     }
     let url = match &cli.action {
         Action::ConformanceClient { url } => Some(url.clone()),
@@ -78,8 +80,8 @@ fn main() -> ExitCode {
             let Action::Saved(SavedAction::Run { name, server }) = &cli.action else {
                 unreachable!()
             };
-            let found = saved::find(name, server.as_deref())
-                .and_then(|call| saved::catalog_target(&call.server_id));
+            let found = saved_command::find(name, server.as_deref())
+                .and_then(|call| saved_command::catalog_target(&call.server_id));
             match found {
                 Ok(ServerTarget::Stdio(t)) => Target::Stdio(t),
                 Ok(ServerTarget::Http { target, .. }) => Target::Http(target),
@@ -121,7 +123,7 @@ impl Target {
 async fn run(cli: Cli, target: Target) -> Exit {
     let mut options = SessionOptions {
         request_timeout: Duration::from_secs_f64(cli.timeout),
-        handler: Arc::new(host::CliHost::from_cli(&cli)),
+        handler: Arc::new(answers::AnswersByFlags::from_cli(&cli)),
         ..SessionOptions::default()
     };
     if let Some(v) = &cli.protocol_version {
@@ -215,7 +217,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             arg,
         }) => {
             let arguments = match args_file {
-                Some(file) => saved::file_arguments(file, arg),
+                Some(file) => saved_command::file_arguments(file, arg),
                 None => args::tool_arguments(args.as_deref(), arg),
             };
             let arguments = match arguments {
@@ -253,7 +255,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
         Action::Saved(SavedAction::Run { name, server }) => {
-            let call = match saved::find(name, server.as_deref()) {
+            let call = match saved_command::find(name, server.as_deref()) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("periscope: {e}");
@@ -264,7 +266,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                 eprintln!(
                     "periscope: running {:?}: {}",
                     call.name,
-                    saved::describe(&call)
+                    saved_command::describe(&call)
                 );
             }
             let arguments = request_arguments(call.kind, &call.arguments);

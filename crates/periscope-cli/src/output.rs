@@ -1,8 +1,8 @@
 //! Printing results as text for people or JSON for scripts, and mapping errors to exit codes.
 
 use periscope_core::event::Progress;
+use periscope_core::record::{Flag, GaveUp};
 use periscope_core::session::RequestError;
-use periscope_core::traffic::{Flag, GaveUp};
 use serde_json::Value;
 
 use crate::args::Format;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::traffic::{FlagRecord, HttpExchange, StderrLine};
+use crate::record::FlagRecord;
 use crate::wire::{Frame, RequestId};
 
 /// Where a session is in its life.
@@ -136,15 +136,13 @@ impl ServerNotification {
     }
 }
 
-/// Everything a host can subscribe to.
+/// Everything a host can subscribe to. Stderr lines and HTTP exchanges are not events: hosts
+/// read them from the record (`Traffic::stderr_from`, `Traffic::exchanges_from`).
 #[derive(Debug, Clone)]
 pub enum Event {
     FrameAppended(Arc<Frame>),
     /// The session found something wrong (or notable) about a recorded frame.
     FrameFlagged(FlagRecord),
-    Stderr(Arc<StderrLine>),
-    /// An HTTP request/response under the frames (HTTP transports).
-    Http(Arc<HttpExchange>),
     StateChanged(SessionState),
     RequestFinished {
         id: RequestId,

@@ -1,4 +1,5 @@
-//! The append-only record of one session: frames, stderr lines, and flags on frames.
+//! The append-only record of one session: frames, stderr lines, HTTP exchanges, flags on frames
+//! and decisions (their shapes are in [`record`](crate::record)).
 //!
 //! Transports append here first, before anything interprets a frame. With a record file the
 //! same entries go to disk as JSON Lines in the same order (format: docs/engine.md).
@@ -9,147 +10,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use crate::event::Event;
-use crate::wire::{Direction, Frame, RequestId, classify};
-
-/// One line the server wrote to stderr (lossily decoded: stderr is free-form logging).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct StderrLine {
-    pub seq: u64,
-    pub wall_us: u64,
-    pub mono_us: u64,
-    pub text: String,
-}
-
-/// One HTTP request/response under the JSON-RPC (HTTP transports only). Secret headers are
-/// redacted before they are recorded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct HttpExchange {
-    pub seq: u64,
-    pub wall_us: u64,
-    pub mono_us: u64,
-    pub method: String,
-    pub url: String,
-    /// `None` when no response arrived (connection refused, reset, timeout).
-    pub status: Option<u16>,
-    pub error: Option<String>,
-    pub request_headers: Vec<(String, String)>,
-    pub response_headers: Vec<(String, String)>,
-    /// Time from sending the request to the response headers.
-    pub duration_us: u64,
-    /// The frame the request carried, if any (frames it brought back name this exchange).
-    pub sent_frame: Option<u64>,
-}
-
-/// Header names whose values are never recorded.
-pub fn is_secret_header(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key"
-    ) || n.contains("token")
-        || n.contains("secret")
-        || n.contains("api-key")
-        || n.contains("apikey")
-}
-
-/// Headers as recorded: secret values replaced.
-pub fn redact_headers<'a>(
-    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Vec<(String, String)> {
-    headers
-        .into_iter()
-        .map(|(k, v)| {
-            let value = if is_secret_header(k) { "[redacted]" } else { v };
-            (k.to_string(), value.to_string())
-        })
-        .collect()
-}
-
-/// Something the session noticed about a frame after recording it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Flag {
-    /// A response whose id matches no request we sent.
-    UnknownResponseId { id: Option<RequestId> },
-    /// A second response to a request that already had one.
-    DuplicateResponse { id: RequestId },
-    /// A response to a request we had given up on.
-    LateResponse { id: RequestId, gave_up: GaveUp },
-    /// Bigger than the frame size limit; only the first `limit` bytes were kept.
-    Oversized { limit: u64 },
-    /// The server answered `initialize` with a protocol version Periscope does not speak.
-    UnsupportedProtocolVersion { version: String },
-    /// The server sent a request for a capability the client did not declare.
-    UndeclaredCapability { method: String },
-    /// Bytes the user typed and sent as they were, which are not valid JSON-RPC.
-    InvalidUserFrame,
-    /// The server forgot the HTTP session (404): Periscope started a new one here. Names the
-    /// exchange that got the 404.
-    SessionExpired,
-    /// An HTTP body that came with a content type the transport does not allow.
-    UnexpectedContentType { content_type: String },
-}
-
-/// Why we stopped waiting for a response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum GaveUp {
-    TimedOut,
-    Cancelled,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct FlagRecord {
-    /// The flagged frame.
-    pub seq: u64,
-    pub flag: Flag,
-}
-
-/// One line of a record file.
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum RecordLine {
-    /// First line: what was recorded. Environment values are never written, only their names.
-    Session {
-        periscope_version: String,
-        started_wall_us: u64,
-        target: serde_json::Value,
-    },
-    Frame(Frame),
-    Stderr(StderrLine),
-    Flag(FlagRecord),
-    Http(HttpExchange),
-    Decision(Decision),
-}
-
-/// What the user decided about a server's request (consent, answers, refusals): kept in the
-/// record next to the frames, because the frames alone do not say whether a URL was opened.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Decision {
-    pub wall_us: u64,
-    /// The JSON-RPC id of the server's request; None for a URL named in an error (-32042).
-    pub request_id: Option<RequestId>,
-    /// The server's request method, or "URLElicitationRequiredError" for a -32042 error's URL.
-    pub method: String,
-    /// e.g. "accept", "decline", "cancel", "open", "accept_without_opening", "reply",
-    /// "reject", "auto_reply" (a reply rule answered), "refused" (the client refused).
-    pub decision: String,
-    /// What the decision was about, e.g. the URL, or the rule that answered. Never content the
-    /// user typed into a form (that is in the answer frame).
-    pub detail: Option<String>,
-    /// For URL elicitations: the id `notifications/elicitation/complete` will name.
-    pub elicitation_id: Option<String>,
-}
+use crate::record::{Decision, Flag, FlagRecord, HttpExchange, RecordLine, StderrLine};
+use crate::wire::{Direction, Frame, Verdict, classify};
 
 /// The record of one session. Cheap to share; all methods take `&self`.
 pub struct Traffic {
@@ -237,7 +102,7 @@ impl Traffic {
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
         let (verdict, value) = match truncated_from {
             Some(total) => (
-                crate::wire::Verdict::NotJson {
+                Verdict::NotJson {
                     error: format!(
                         "frame of {total} bytes exceeds the {} byte limit; only the first part was kept",
                         bytes.len()
@@ -249,7 +114,7 @@ impl Traffic {
         };
         let mut inner = self.lock();
         let frame = Arc::new(Frame {
-            seq: inner.next_seq,
+            seq: inner.take_seq(),
             direction,
             wall_us,
             mono_us,
@@ -258,7 +123,6 @@ impl Traffic {
             exchange,
             verdict,
         });
-        inner.next_seq += 1;
         inner.frames.push(frame.clone());
         inner.write(&RecordLine::Frame((*frame).clone()));
         let limit = frame.bytes.len() as u64;
@@ -271,12 +135,7 @@ impl Traffic {
     }
 
     pub fn exchanges_from(&self, index: usize) -> Vec<Arc<HttpExchange>> {
-        let inner = self.lock();
-        inner
-            .exchanges
-            .get(index..)
-            .map(<[_]>::to_vec)
-            .unwrap_or_default()
+        from_index(&self.lock().exchanges, index)
     }
 
     pub fn exchanges(&self) -> Vec<Arc<HttpExchange>> {
@@ -286,10 +145,7 @@ impl Traffic {
     /// Reserves a seq for an exchange whose response has not arrived yet, so frames it carries
     /// can name it. The exchange is appended later with [`Traffic::append_http_reserved`].
     pub fn reserve_seq(&self) -> u64 {
-        let mut inner = self.lock();
-        let seq = inner.next_seq;
-        inner.next_seq += 1;
-        seq
+        self.lock().take_seq()
     }
 
     pub fn append_http_reserved(&self, exchange: HttpExchange) -> Arc<HttpExchange> {
@@ -297,8 +153,6 @@ impl Traffic {
         let mut inner = self.lock();
         inner.exchanges.push(exchange.clone());
         inner.write(&RecordLine::Http((*exchange).clone()));
-        drop(inner);
-        let _ = self.events.send(Event::Http(exchange.clone()));
         exchange
     }
 
@@ -307,16 +161,13 @@ impl Traffic {
         let mono_us = self.mono_now_us();
         let mut inner = self.lock();
         let line = Arc::new(StderrLine {
-            seq: inner.next_seq,
+            seq: inner.take_seq(),
             wall_us,
             mono_us,
             text,
         });
-        inner.next_seq += 1;
         inner.stderr.push(line.clone());
         inner.write(&RecordLine::Stderr((*line).clone()));
-        drop(inner);
-        let _ = self.events.send(Event::Stderr(line.clone()));
         line
     }
 
@@ -346,12 +197,7 @@ impl Traffic {
 
     /// Frames from position `index` (0-based) on: how a host catches up after a lagged feed.
     pub fn frames_from(&self, index: usize) -> Vec<Arc<Frame>> {
-        let inner = self.lock();
-        inner
-            .frames
-            .get(index..)
-            .map(<[_]>::to_vec)
-            .unwrap_or_default()
+        from_index(&self.lock().frames, index)
     }
 
     /// The frame with sequence number `seq`, if it is a frame (not a stderr line).
@@ -363,21 +209,11 @@ impl Traffic {
     }
 
     pub fn stderr_from(&self, index: usize) -> Vec<Arc<StderrLine>> {
-        let inner = self.lock();
-        inner
-            .stderr
-            .get(index..)
-            .map(<[_]>::to_vec)
-            .unwrap_or_default()
+        from_index(&self.lock().stderr, index)
     }
 
     pub fn flags_from(&self, index: usize) -> Vec<FlagRecord> {
-        let inner = self.lock();
-        inner
-            .flags
-            .get(index..)
-            .map(<[_]>::to_vec)
-            .unwrap_or_default()
+        from_index(&self.lock().flags, index)
     }
 
     pub fn frame_count(&self) -> usize {
@@ -425,7 +261,19 @@ impl Traffic {
     }
 }
 
+/// The entries from position `index` on (none when `index` is past the end).
+fn from_index<T: Clone>(entries: &[T], index: usize) -> Vec<T> {
+    entries.get(index..).map(<[_]>::to_vec).unwrap_or_default()
+}
+
 impl Inner {
+    /// The next sequence number: frames, stderr lines and exchanges share one sequence.
+    fn take_seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
     fn write(&mut self, line: &RecordLine) {
         let Some(file) = self.file.as_mut() else {
             return;

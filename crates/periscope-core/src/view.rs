@@ -12,8 +12,8 @@ use serde_json::Value;
 
 use crate::event::ServerNotification;
 use crate::host::PendingAsk;
+use crate::record::{Decision, Flag, HttpExchange, StderrLine};
 use crate::session::ServerIdentity;
-use crate::traffic::{Decision, Flag, HttpExchange, StderrLine};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// The kind of a frame, as a list shows it.

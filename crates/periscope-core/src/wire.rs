@@ -1,4 +1,5 @@
-//! Frames: the exact bytes that crossed a transport, with when, which way, and what they parse as.
+//! Frames: the exact bytes that crossed a transport, with when, which way, and what they parse as;
+//! and the JSON-RPC messages Periscope builds (envelopes and error codes).
 //!
 //! Classification never changes the bytes. A frame that is not UTF-8, not JSON or not JSON-RPC
 //! is still a frame; its [`Verdict`] says why it is not a message.
@@ -63,6 +64,59 @@ impl fmt::Display for RequestId {
             RequestId::String(s) => write!(f, "{s:?}"),
         }
     }
+}
+
+/// The `jsonrpc` member of every message.
+pub const JSONRPC_VERSION: &str = "2.0";
+
+/// JSON-RPC error codes Periscope sends or reads, by name.
+pub mod error_code {
+    /// The bytes were not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// JSON, but not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The request's params are not acceptable (e.g. an elicitation the spec says to refuse).
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// MCP: the request needs the user to complete URL elicitations first; `data` names them.
+    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+    /// MCP: the user rejected the request (e.g. a sampling request).
+    pub const USER_REJECTED: i64 = -1;
+}
+
+/// A request: `{"jsonrpc", "id", "method", "params"?}`, members in that order.
+pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
+    let mut message = Map::new();
+    message.insert("jsonrpc".into(), JSONRPC_VERSION.into());
+    message.insert("id".into(), id.to_value());
+    message.insert("method".into(), method.into());
+    if let Some(params) = params {
+        message.insert("params".into(), params);
+    }
+    Value::Object(message)
+}
+
+/// A notification: `{"jsonrpc", "method", "params"?}`.
+pub fn notification(method: &str, params: Option<Value>) -> Value {
+    let mut message = Map::new();
+    message.insert("jsonrpc".into(), JSONRPC_VERSION.into());
+    message.insert("method".into(), method.into());
+    if let Some(params) = params {
+        message.insert("params".into(), params);
+    }
+    Value::Object(message)
+}
+
+/// A successful response: `{"jsonrpc", "id", "result"}`.
+pub fn result_response(id: &RequestId, result: Value) -> Value {
+    serde_json::json!({"jsonrpc": JSONRPC_VERSION, "id": id.to_value(), "result": result})
+}
+
+/// An error response: `{"jsonrpc", "id", "error"}`, `error` being a JSON-RPC error object
+/// (anything that serializes as `{"code", "message", "data"?}`).
+pub fn error_response(id: &RequestId, error: impl Serialize) -> Value {
+    serde_json::json!({"jsonrpc": JSONRPC_VERSION, "id": id.to_value(), "error": error})
 }
 
 /// What a frame's bytes are, decided before anything acts on them.
@@ -229,7 +283,7 @@ fn classify_message(value: &Value) -> Verdict {
         return not_rpc(format!("expected an object, found {}", json_kind(value)));
     };
     match obj.get("jsonrpc") {
-        Some(Value::String(v)) if v == "2.0" => {}
+        Some(Value::String(v)) if v == JSONRPC_VERSION => {}
         Some(other) => return not_rpc(format!("\"jsonrpc\" is {other}, not \"2.0\"")),
         None => return not_rpc("missing \"jsonrpc\": \"2.0\""),
     }
@@ -404,6 +458,39 @@ mod tests {
         };
         assert_eq!(items.len(), 2);
         assert!(!v.is_valid());
+    }
+
+    #[test]
+    fn built_messages_are_the_json_rpc_they_claim_to_be() {
+        let id = RequestId::Number(3);
+        let sent = |v: Value| serde_json::to_string(&v).unwrap();
+        assert_eq!(
+            sent(request(&id, "ping", None)),
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#
+        );
+        assert_eq!(
+            sent(notification(
+                "notifications/initialized",
+                Some(serde_json::json!({}))
+            )),
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#
+        );
+        assert_eq!(
+            sent(result_response(&id, serde_json::json!({}))),
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#
+        );
+        let error = serde_json::json!({"code": error_code::METHOD_NOT_FOUND, "message": "no"});
+        assert_eq!(
+            sent(error_response(&RequestId::String("a".into()), error)),
+            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no"}}"#
+        );
+        for built in [
+            request(&id, "x", None),
+            notification("x", None),
+            result_response(&id, Value::Null),
+        ] {
+            assert!(classify_value(&built).is_valid(), "{built}");
+        }
     }
 
     #[test]

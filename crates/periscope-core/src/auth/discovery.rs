@@ -44,7 +44,7 @@ impl OAuthClient {
             .http
             .get(url)
             .header("accept", "application/json")
-            .header("mcp-protocol-version", crate::protocol::LATEST_STATEFUL)
+            .header("mcp-protocol-version", crate::revision::LATEST_STATEFUL)
             .send()
             .await;
         match response {

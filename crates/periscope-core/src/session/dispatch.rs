@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use super::handler::{ServerRequest, ServerRequestKind};
 use super::{Finished, Reply, RpcError, Shared};
 use crate::event::{Event, RequestOutcome, ServerNotification};
-use crate::traffic::Flag;
+use crate::record::Flag;
 use crate::transport::Inbound;
 use crate::wire::{RequestId, Verdict};
 

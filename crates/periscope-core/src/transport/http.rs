@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use futures_util::StreamExt;
@@ -17,11 +17,13 @@ use sse_stream::SseStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::exchange::{HttpConnection, describe, headers_of, lock};
 use super::legacy_sse::LegacySse;
-use super::{CloseReport, Inbound, SendError, Transport};
+use super::{CloseCause, CloseReport, Inbound, SendError, SessionEnd, Transport, TransportKind};
 use crate::config::HttpTarget;
-use crate::traffic::{HttpExchange, Traffic, redact_headers};
-use crate::wire::{Direction, Frame, RequestId, Verdict};
+use crate::record::Flag;
+use crate::traffic::Traffic;
+use crate::wire::{Frame, RequestId, Verdict};
 
 /// How long to wait before reconnecting a broken stream when the server gave no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
@@ -35,7 +37,7 @@ const ERROR_BODY_QUOTE: usize = 300;
 pub use crate::config::HttpMode;
 
 pub struct StreamableHttp {
-    shared: Arc<Shared>,
+    connection: Arc<HttpConnection>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
     mode: HttpMode,
     /// Set once the legacy transport is in use (forced, or detected).
@@ -44,27 +46,11 @@ pub struct StreamableHttp {
     spoke_streamable: std::sync::atomic::AtomicBool,
 }
 
-pub(super) struct Shared {
-    client: reqwest::Client,
-    pub(super) target: HttpTarget,
-    traffic: Arc<Traffic>,
-    inbound: mpsc::Sender<Inbound>,
-    session_id: Mutex<Option<String>>,
-    protocol_version: Mutex<Option<String>>,
-    /// The OAuth access token for this server, if signed in.
-    bearer: Mutex<Option<String>>,
-    max_frame_bytes: usize,
-}
-
 #[derive(Debug, thiserror::Error)]
 #[error("cannot use {url:?}: {reason}")]
 pub struct HttpTargetError {
     pub url: String,
     pub reason: String,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl StreamableHttp {
@@ -96,16 +82,13 @@ impl StreamableHttp {
             .build()
             .map_err(|e| error(e.to_string()))?;
         Ok(StreamableHttp {
-            shared: Arc::new(Shared {
+            connection: Arc::new(HttpConnection::new(
                 client,
-                target: target.clone(),
+                target.clone(),
                 traffic,
                 inbound,
-                session_id: Mutex::new(None),
-                protocol_version: Mutex::new(None),
-                bearer: Mutex::new(None),
                 max_frame_bytes,
-            }),
+            )),
             tasks: Mutex::new(Vec::new()),
             mode,
             legacy: tokio::sync::Mutex::new(None),
@@ -116,10 +99,10 @@ impl StreamableHttp {
     async fn send_legacy(&self, frame: &Frame) -> Result<(), SendError> {
         let mut legacy = self.legacy.lock().await;
         if legacy.is_none() {
-            *legacy = Some(LegacySse::open(self.shared.clone()).await?);
+            *legacy = Some(LegacySse::open(self.connection.clone()).await?);
         }
         let legacy = legacy.as_ref().expect("opened above");
-        legacy.send(&self.shared, frame).await
+        legacy.send(&self.connection, frame).await
     }
 
     fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
@@ -146,114 +129,7 @@ fn response_ids(verdict: &Verdict) -> Vec<RequestId> {
     }
 }
 
-impl Shared {
-    fn headers(&self) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        for (name, value) in &self.target.headers {
-            if let (Ok(n), Ok(v)) = (
-                reqwest::header::HeaderName::from_bytes(name.as_bytes()),
-                reqwest::header::HeaderValue::from_str(value),
-            ) {
-                headers.insert(n, v);
-            }
-        }
-        if let Some(id) = lock(&self.session_id).as_deref()
-            && let Ok(v) = id.parse()
-        {
-            headers.insert("mcp-session-id", v);
-        }
-        if let Some(version) = lock(&self.protocol_version).as_deref()
-            && let Ok(v) = version.parse()
-        {
-            headers.insert("mcp-protocol-version", v);
-        }
-        // Only ever to this server's URL (the record shows it redacted).
-        if let Some(token) = lock(&self.bearer).as_deref()
-            && let Ok(v) = format!("Bearer {token}").parse()
-        {
-            headers.insert(reqwest::header::AUTHORIZATION, v);
-        }
-        headers
-    }
-
-    /// Sends one HTTP request (to `url`, default the target's) and records the exchange once
-    /// the response headers are in.
-    pub(super) async fn exchange(
-        &self,
-        method: Method,
-        extra: HeaderMap,
-        body: Option<Vec<u8>>,
-        sent_frame: Option<u64>,
-        url: Option<&str>,
-    ) -> (u64, Result<Response, String>) {
-        let url = url.unwrap_or(&self.target.url).to_string();
-        let seq = self.traffic.reserve_seq();
-        let mut headers = self.headers();
-        headers.extend(extra);
-        // A token is for the server it was issued for: never sent to another origin (e.g. a
-        // legacy endpoint or a resumption URL elsewhere).
-        let same_origin = |a: &str, b: &str| match (reqwest::Url::parse(a), reqwest::Url::parse(b))
-        {
-            (Ok(a), Ok(b)) => a.origin() == b.origin(),
-            _ => false,
-        };
-        if !same_origin(&url, &self.target.url) {
-            headers.remove(reqwest::header::AUTHORIZATION);
-        }
-        let mut request = self
-            .client
-            .request(method.clone(), &url)
-            .headers(headers.clone());
-        if let Some(body) = body {
-            request = request.body(body);
-        }
-        let wall_us = crate::traffic::wall_now_us();
-        let mono_us = self.traffic.mono_now_us();
-        let started = Instant::now();
-        let result = request.send().await;
-        let header_pairs = |h: &HeaderMap| {
-            let pairs: Vec<(&str, &str)> = h
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.to_str().unwrap_or("(not text)")))
-                .collect();
-            redact_headers(pairs)
-        };
-        let (status, error, response_headers) = match &result {
-            Ok(r) => (Some(r.status().as_u16()), None, header_pairs(r.headers())),
-            Err(e) => (None, Some(describe(e)), Vec::new()),
-        };
-        self.traffic.append_http_reserved(HttpExchange {
-            seq,
-            wall_us,
-            mono_us,
-            method: method.to_string(),
-            url,
-            status,
-            error: error.clone(),
-            request_headers: header_pairs(&headers),
-            response_headers,
-            duration_us: started.elapsed().as_micros() as u64,
-            sent_frame,
-        });
-        (seq, result.map_err(|e| describe(&e)))
-    }
-
-    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> (u64, Verdict) {
-        let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
-            let total = bytes.len() as u64;
-            (bytes[..self.max_frame_bytes].to_vec(), Some(total))
-        } else {
-            (bytes, None)
-        };
-        let (frame, value) =
-            self.traffic
-                .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
-        let verdict = frame.verdict.clone();
-        let seq = frame.seq;
-        let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
-        (seq, verdict)
-    }
-
+impl HttpConnection {
     /// Reads an SSE body: each event's data is a frame. Returns the last event id and retry.
     async fn read_sse(
         &self,
@@ -320,8 +196,7 @@ impl Shared {
                     return;
                 };
                 tokio::time::sleep(retry).await;
-                let mut extra = HeaderMap::new();
-                extra.insert(ACCEPT, "text/event-stream".parse().expect("valid header"));
+                let mut extra = headers_of(&[(ACCEPT, "text/event-stream")]);
                 if let Ok(v) = resume_from.parse() {
                     extra.insert("last-event-id", v);
                 }
@@ -359,7 +234,7 @@ impl Shared {
                     if !content_type.starts_with("application/json") {
                         self.traffic.flag(
                             seq,
-                            crate::traffic::Flag::UnexpectedContentType {
+                            Flag::UnexpectedContentType {
                                 content_type: content_type.clone(),
                             },
                         );
@@ -418,41 +293,23 @@ impl Shared {
     }
 }
 
-fn describe(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
 #[async_trait]
 impl Transport for StreamableHttp {
     fn set_bearer(&self, token: Option<String>) {
-        *lock(&self.shared.bearer) = token;
+        *lock(&self.connection.bearer) = token;
     }
 
     async fn send(&self, frame: &Frame) -> Result<(), SendError> {
         if self.mode == HttpMode::LegacySse || self.legacy.lock().await.is_some() {
             return self.send_legacy(frame).await;
         }
-        let mut extra = HeaderMap::new();
-        extra.insert(
-            ACCEPT,
-            "application/json, text/event-stream"
-                .parse()
-                .expect("valid header"),
-        );
-        extra.insert(
-            CONTENT_TYPE,
-            "application/json".parse().expect("valid header"),
-        );
-        let had_session = lock(&self.shared.session_id).is_some();
+        let extra = headers_of(&[
+            (ACCEPT, "application/json, text/event-stream"),
+            (CONTENT_TYPE, "application/json"),
+        ]);
+        let had_session = lock(&self.connection.session_id).is_some();
         let (seq, result) = self
-            .shared
+            .connection
             .exchange(
                 Method::POST,
                 extra,
@@ -461,15 +318,16 @@ impl Transport for StreamableHttp {
                 None,
             )
             .await;
-        let response = result
-            .map_err(|e| SendError::Http(format!("POST {} failed: {e}", self.shared.target.url)))?;
+        let response = result.map_err(|e| {
+            SendError::Http(format!("POST {} failed: {e}", self.connection.target.url))
+        })?;
         let status = response.status();
         if let Some(id) = response
             .headers()
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
         {
-            *lock(&self.shared.session_id) = Some(id.to_string());
+            *lock(&self.connection.session_id) = Some(id.to_string());
         }
         let first = !self
             .spoke_streamable
@@ -515,7 +373,7 @@ impl Transport for StreamableHttp {
         let waiting = request_ids(&frame.verdict);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
             if !waiting.is_empty() {
-                self.shared
+                self.connection
                     .fail_waiting(
                         &waiting,
                         format!("the server answered a request with HTTP {status} and no body"),
@@ -524,24 +382,24 @@ impl Transport for StreamableHttp {
             }
             return Ok(());
         }
-        let shared = self.shared.clone();
+        let shared = self.connection.clone();
         self.spawn(shared.read_response(response, seq, waiting));
         Ok(())
     }
 
     async fn reset_session(&self) {
-        *lock(&self.shared.session_id) = None;
-        *lock(&self.shared.protocol_version) = None;
+        *lock(&self.connection.session_id) = None;
+        *lock(&self.connection.protocol_version) = None;
         for task in lock(&self.tasks).drain(..) {
             task.abort(); // the old session's standalone stream
         }
     }
 
-    async fn name(&self) -> &'static str {
+    async fn name(&self) -> TransportKind {
         if self.legacy.lock().await.is_some() {
-            "HTTP+SSE (legacy)"
+            TransportKind::LegacySse
         } else {
-            "Streamable HTTP"
+            TransportKind::StreamableHttp
         }
     }
 
@@ -549,11 +407,11 @@ impl Transport for StreamableHttp {
         if self.legacy.lock().await.is_some() {
             return; // the legacy transport has one stream already, and no version header
         }
-        *lock(&self.shared.protocol_version) = Some(protocol_version.to_string());
+        *lock(&self.connection.protocol_version) = Some(protocol_version.to_string());
         // The standalone stream for server-initiated messages; 405 means the server offers none.
         // Wait until the server has answered the first GET, so that a request sent right after
         // the handshake can already be followed by the server's own requests on this stream.
-        let shared = self.shared.clone();
+        let shared = self.connection.clone();
         let (opened_tx, opened_rx) = tokio::sync::oneshot::channel::<()>();
         self.spawn(async move {
             let mut opened = Some(opened_tx);
@@ -563,8 +421,7 @@ impl Transport for StreamableHttp {
                 if attempt > 0 {
                     tokio::time::sleep(retry).await;
                 }
-                let mut extra = HeaderMap::new();
-                extra.insert(ACCEPT, "text/event-stream".parse().expect("valid header"));
+                let mut extra = headers_of(&[(ACCEPT, "text/event-stream")]);
                 if let Some(id) = last_id.as_deref().and_then(|i| i.parse().ok()) {
                     extra.insert("last-event-id", id);
                 }
@@ -592,35 +449,24 @@ impl Transport for StreamableHttp {
         if let Some(legacy) = self.legacy.lock().await.as_ref() {
             return legacy.shutdown();
         }
-        let mut reason = "disconnected".to_string();
-        if lock(&self.shared.session_id).is_some() {
-            let delete = self
-                .shared
-                .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
-            let Ok((_, result)) = tokio::time::timeout(DELETE_WAIT, delete).await else {
-                return CloseReport {
-                    reason: format!(
-                        "disconnected (the server did not answer DELETE within {} s)",
-                        DELETE_WAIT.as_secs()
-                    ),
-                    ..CloseReport::default()
-                };
-            };
-            reason = match result {
-                Ok(r) if r.status().is_success() => "session ended with DELETE".into(),
-                Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
-                    "disconnected (the server does not let clients end sessions: DELETE got 405)"
-                        .into()
+        let mut session = None;
+        if lock(&self.connection.session_id).is_some() {
+            let delete =
+                self.connection
+                    .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
+            session = Some(match tokio::time::timeout(DELETE_WAIT, delete).await {
+                Err(_) => SessionEnd::DeleteUnanswered {
+                    waited: DELETE_WAIT,
+                },
+                Ok((_, Ok(r))) if r.status().is_success() => SessionEnd::Deleted,
+                Ok((_, Ok(r))) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
+                    SessionEnd::DeleteNotAllowed
                 }
-                Ok(r) => format!("disconnected (DELETE got HTTP {})", r.status()),
-                Err(e) => format!("disconnected (DELETE failed: {e})"),
-            };
+                Ok((_, Ok(r))) => SessionEnd::DeleteStatus { status: r.status() },
+                Ok((_, Err(error))) => SessionEnd::DeleteFailed { error },
+            });
         }
-        CloseReport {
-            reason,
-            exit_code: None,
-            stderr_tail: Vec::new(),
-        }
+        CloseReport::new(CloseCause::Disconnected { session }, Vec::new())
     }
 }
 

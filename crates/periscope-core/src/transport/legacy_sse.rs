@@ -6,13 +6,13 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use reqwest::Method;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use sse_stream::SseStream;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::http::Shared;
-use super::{CloseReport, SendError};
+use super::exchange::{HttpConnection, headers_of};
+use super::{CloseCause, CloseReport, SendError};
 use crate::wire::Frame;
 
 /// How long to wait for the `endpoint` event.
@@ -25,9 +25,8 @@ pub(super) struct LegacySse {
 
 impl LegacySse {
     /// Opens the event stream and waits for the endpoint to POST to.
-    pub(super) async fn open(shared: Arc<Shared>) -> Result<LegacySse, SendError> {
-        let mut extra = HeaderMap::new();
-        extra.insert(ACCEPT, "text/event-stream".parse().expect("valid header"));
+    pub(super) async fn open(shared: Arc<HttpConnection>) -> Result<LegacySse, SendError> {
+        let extra = headers_of(&[(ACCEPT, "text/event-stream")]);
         let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
         let response = result
             .map_err(|e| SendError::Http(format!("GET {} failed: {e}", shared.target.url)))?;
@@ -80,13 +79,13 @@ impl LegacySse {
         Ok(LegacySse { endpoint, reader })
     }
 
-    pub(super) async fn send(&self, shared: &Shared, frame: &Frame) -> Result<(), SendError> {
-        let mut extra = HeaderMap::new();
-        extra.insert(
-            CONTENT_TYPE,
-            "application/json".parse().expect("valid header"),
-        );
-        let (_, result) = shared
+    pub(super) async fn send(
+        &self,
+        connection: &HttpConnection,
+        frame: &Frame,
+    ) -> Result<(), SendError> {
+        let extra = headers_of(&[(CONTENT_TYPE, "application/json")]);
+        let (_, result) = connection
             .exchange(
                 Method::POST,
                 extra,
@@ -109,11 +108,7 @@ impl LegacySse {
 
     pub(super) fn shutdown(&self) -> CloseReport {
         self.reader.abort();
-        CloseReport {
-            reason: "disconnected (closed the legacy HTTP+SSE stream)".into(),
-            exit_code: None,
-            stderr_tail: Vec::new(),
-        }
+        CloseReport::new(CloseCause::LegacyStreamClosed, Vec::new())
     }
 }
 

@@ -1,12 +1,14 @@
 //! Transports move frames and nothing else: they record every inbound frame in the traffic
 //! record the moment it is complete, then hand it on. They never parse for their own needs.
 
+mod exchange;
 pub mod http;
 mod legacy_sse;
 pub mod stdio;
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::Value;
@@ -31,12 +33,154 @@ pub enum Inbound {
 /// Why and how a connection ended, with what the user needs to understand it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CloseReport {
-    /// e.g. "server exited with status 1", "server was killed by signal 9 (SIGKILL)".
+    pub cause: CloseCause,
+    /// The cause in words, e.g. "server exited with status 1", "server was killed by signal 9
+    /// (SIGKILL)".
     pub reason: String,
     /// The process exit code, when it exited normally.
     pub exit_code: Option<i32>,
     /// The last lines the server wrote to stderr, oldest first.
     pub stderr_tail: Vec<String>,
+}
+
+impl CloseReport {
+    pub fn new(cause: CloseCause, stderr_tail: Vec<String>) -> CloseReport {
+        let exit_code = match &cause {
+            CloseCause::Process {
+                end: ProcessEnd::Exited { code },
+                ..
+            }
+            | CloseCause::StdoutReadFailed {
+                end: Some(ProcessEnd::Exited { code }),
+                ..
+            } => Some(*code),
+            _ => None,
+        };
+        CloseReport {
+            reason: cause.to_string(),
+            cause,
+            exit_code,
+            stderr_tail,
+        }
+    }
+}
+
+/// Why a connection ended.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum CloseCause {
+    /// Nothing reported how (a session that never saw its transport's report).
+    #[default]
+    Unknown,
+    /// stdio: the server process ended (or would not); `shutdown` is how far Periscope had to
+    /// go to end it, when it was Periscope that closed.
+    Process {
+        end: ProcessEnd,
+        shutdown: Option<ShutdownStep>,
+    },
+    /// stdio: the server closed its stdout but its process did not exit.
+    StdoutClosedStillRunning,
+    /// stdio: reading the server's stdout failed; `end` is how the process ended, if it had.
+    StdoutReadFailed {
+        error: String,
+        end: Option<ProcessEnd>,
+    },
+    /// Streamable HTTP: closed, with what became of the server's session.
+    Disconnected { session: Option<SessionEnd> },
+    /// Legacy HTTP+SSE: the event stream was closed.
+    LegacyStreamClosed,
+}
+
+/// How a server process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessEnd {
+    Exited {
+        code: i32,
+    },
+    Killed {
+        signal: i32,
+    },
+    /// Still running after the last step of shutdown.
+    DidNotExit,
+}
+
+/// The last step of a stdio shutdown (close stdin, then SIGTERM, then SIGKILL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShutdownStep {
+    ClosedStdin,
+    SentSigterm,
+    SentSigkill,
+}
+
+/// What became of a Streamable HTTP session when the client closed (DELETE).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionEnd {
+    Deleted,
+    /// No answer to DELETE in time.
+    DeleteUnanswered {
+        waited: Duration,
+    },
+    /// 405: the server does not let clients end sessions.
+    DeleteNotAllowed,
+    DeleteStatus {
+        status: reqwest::StatusCode,
+    },
+    DeleteFailed {
+        error: String,
+    },
+}
+
+impl fmt::Display for CloseCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CloseCause::Unknown => Ok(()),
+            CloseCause::Process { end, shutdown } => {
+                match end {
+                    ProcessEnd::Exited { code } => write!(f, "server exited with status {code}")?,
+                    ProcessEnd::Killed { signal } => {
+                        let name = nix::sys::signal::Signal::try_from(*signal)
+                            .map_or("unknown", |s| s.as_str());
+                        write!(f, "server was killed by signal {signal} ({name})")?
+                    }
+                    ProcessEnd::DidNotExit => f.write_str("server did not exit")?,
+                }
+                match shutdown {
+                    None => Ok(()),
+                    Some(ShutdownStep::ClosedStdin) => f.write_str(" (closed stdin)"),
+                    Some(ShutdownStep::SentSigterm) => {
+                        f.write_str(" (sent SIGTERM after closing stdin)")
+                    }
+                    Some(ShutdownStep::SentSigkill) => f.write_str(" (sent SIGKILL after SIGTERM)"),
+                }
+            }
+            CloseCause::StdoutClosedStillRunning => {
+                f.write_str("server closed its stdout but is still running")
+            }
+            CloseCause::StdoutReadFailed { error, .. } => {
+                write!(f, "reading the server's stdout failed: {error}")
+            }
+            CloseCause::Disconnected { session: None } => f.write_str("disconnected"),
+            CloseCause::Disconnected { session: Some(end) } => match end {
+                SessionEnd::Deleted => f.write_str("session ended with DELETE"),
+                SessionEnd::DeleteUnanswered { waited } => write!(
+                    f,
+                    "disconnected (the server did not answer DELETE within {} s)",
+                    waited.as_secs()
+                ),
+                SessionEnd::DeleteNotAllowed => f.write_str(
+                    "disconnected (the server does not let clients end sessions: DELETE got 405)",
+                ),
+                SessionEnd::DeleteStatus { status } => {
+                    write!(f, "disconnected (DELETE got HTTP {status})")
+                }
+                SessionEnd::DeleteFailed { error } => {
+                    write!(f, "disconnected (DELETE failed: {error})")
+                }
+            },
+            CloseCause::LegacyStreamClosed => {
+                f.write_str("disconnected (closed the legacy HTTP+SSE stream)")
+            }
+        }
+    }
 }
 
 impl fmt::Display for CloseReport {
@@ -47,6 +191,26 @@ impl fmt::Display for CloseReport {
             [line] => write!(f, "; last stderr line: {line}"),
             lines => write!(f, "; last stderr lines:\n  {}", lines.join("\n  ")),
         }
+    }
+}
+
+/// Which transport a connection uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind {
+    Stdio,
+    StreamableHttp,
+    /// The 2024-11-05 HTTP+SSE transport.
+    LegacySse,
+}
+
+impl fmt::Display for TransportKind {
+    /// The name a user reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TransportKind::Stdio => "stdio",
+            TransportKind::StreamableHttp => "Streamable HTTP",
+            TransportKind::LegacySse => "HTTP+SSE (legacy)",
+        })
     }
 }
 
@@ -88,11 +252,48 @@ pub trait Transport: Send + Sync {
     fn reports_close(&self) -> bool {
         false
     }
-    /// The transport in use, as the user should read it ("stdio", "Streamable HTTP",
-    /// "HTTP+SSE (legacy)").
-    async fn name(&self) -> &'static str {
-        "stdio"
+    /// The transport in use (its `Display` is the name a user reads).
+    async fn name(&self) -> TransportKind {
+        TransportKind::Stdio
     }
     /// Ends the connection as the transport's spec says, and reports how it ended.
     async fn shutdown(&self) -> CloseReport;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_close_report_says_its_cause_in_the_words_users_read() {
+        let killed = CloseReport::new(
+            CloseCause::Process {
+                end: ProcessEnd::Killed { signal: 9 },
+                shutdown: Some(ShutdownStep::SentSigkill),
+            },
+            vec!["bye".into()],
+        );
+        assert_eq!(
+            killed.to_string(),
+            "server was killed by signal 9 (SIGKILL) (sent SIGKILL after SIGTERM); last stderr line: bye"
+        );
+        assert_eq!(killed.exit_code, None);
+        let exited = CloseReport::new(
+            CloseCause::Process {
+                end: ProcessEnd::Exited { code: 0 },
+                shutdown: Some(ShutdownStep::ClosedStdin),
+            },
+            Vec::new(),
+        );
+        assert_eq!(exited.reason, "server exited with status 0 (closed stdin)");
+        assert_eq!(exited.exit_code, Some(0));
+        let refused = CloseCause::Disconnected {
+            session: Some(SessionEnd::DeleteNotAllowed),
+        };
+        assert_eq!(
+            refused.to_string(),
+            "disconnected (the server does not let clients end sessions: DELETE got 405)"
+        );
+        assert_eq!(TransportKind::LegacySse.to_string(), "HTTP+SSE (legacy)");
+    }
 }

@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::{Mutex, mpsc, watch};
 
-use super::{CloseReport, Inbound, SendError, Transport};
+use super::{CloseCause, CloseReport, Inbound, ProcessEnd, SendError, ShutdownStep, Transport};
 use crate::config::StdioTarget;
 use crate::traffic::Traffic;
 use crate::wire::{Direction, Frame};
@@ -178,24 +178,26 @@ impl Transport for StdioTransport {
     async fn shutdown(&self) -> CloseReport {
         drop(self.stdin.lock().await.take());
         let grace = self.options.shutdown_grace;
-        let mut how = "closed stdin";
+        let mut step = ShutdownStep::ClosedStdin;
         let mut status = self.wait_exit(grace).await;
         if status.is_none() {
             self.signal_group(Signal::SIGTERM);
-            how = "sent SIGTERM after closing stdin";
+            step = ShutdownStep::SentSigterm;
             status = self.wait_exit(grace).await;
         }
         if status.is_none() {
-            how = "sent SIGKILL after SIGTERM";
+            step = ShutdownStep::SentSigkill;
             self.signal_group(Signal::SIGKILL);
             status = self.wait_exit(grace).await;
         } else {
             // The server is gone; anything it started in its group goes too.
             self.signal_group(Signal::SIGKILL);
         }
-        let mut report = report_for(status, &self.traffic);
-        report.reason = format!("{} ({how})", report.reason);
-        report
+        let cause = CloseCause::Process {
+            end: process_end(status),
+            shutdown: Some(step),
+        };
+        CloseReport::new(cause, self.traffic.stderr_tail(STDERR_TAIL))
     }
 }
 
@@ -221,34 +223,30 @@ async fn closed_report(
         .ok()
         .and_then(|r| r.ok().and_then(|s| *s));
     let _ = tokio::time::timeout(wait, stderr_done.wait_for(|done| *done)).await;
-    let mut report = report_for(status, traffic);
-    if status.is_none() {
-        report.reason = "server closed its stdout but is still running".into();
-    }
-    if let Some(e) = read_error {
-        report.reason = format!("reading the server's stdout failed: {e}");
-    }
-    report
+    let cause = match (read_error, status) {
+        (Some(e), status) => CloseCause::StdoutReadFailed {
+            error: e.to_string(),
+            end: status.map(|s| process_end(Some(s))),
+        },
+        (None, None) => CloseCause::StdoutClosedStillRunning,
+        (None, Some(s)) => CloseCause::Process {
+            end: process_end(Some(s)),
+            shutdown: None,
+        },
+    };
+    CloseReport::new(cause, traffic.stderr_tail(STDERR_TAIL))
 }
 
-fn report_for(status: Option<ExitStatus>, traffic: &Traffic) -> CloseReport {
+fn process_end(status: Option<ExitStatus>) -> ProcessEnd {
     use std::os::unix::process::ExitStatusExt;
-    let (reason, exit_code) = match status {
-        Some(s) if s.code().is_some() => {
-            let code = s.code().unwrap_or_default();
-            (format!("server exited with status {code}"), Some(code))
-        }
-        Some(s) => {
-            let sig = s.signal().unwrap_or_default();
-            let name = Signal::try_from(sig).map_or("unknown", |s| s.as_str());
-            (format!("server was killed by signal {sig} ({name})"), None)
-        }
-        None => ("server did not exit".to_string(), None),
-    };
-    CloseReport {
-        reason,
-        exit_code,
-        stderr_tail: traffic.stderr_tail(STDERR_TAIL),
+    match status {
+        Some(s) => match s.code() {
+            Some(code) => ProcessEnd::Exited { code },
+            None => ProcessEnd::Killed {
+                signal: s.signal().unwrap_or_default(),
+            },
+        },
+        None => ProcessEnd::DidNotExit,
     }
 }
 

@@ -2,23 +2,15 @@
 //! (`$XDG_DATA_HOME/dev.periscope.app/saved.json`), run from the command line.
 
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use periscope_core::config::ServerTarget;
-use periscope_core::saved::{CallKind, SAVED_FILE, SAVED_KEY, SavedCall, parse_list};
+use periscope_core::saved_calls::{CallKind, SAVED_FILE, SAVED_KEY, SavedCall, parse_list};
 use serde_json::{Map, Value};
 
+use crate::app_data::data_dir;
 use crate::args::Format;
 use crate::exit::Exit;
-
-/// The app's data folder (shared with the app): `$XDG_DATA_HOME/dev.periscope.app`.
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/share")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("dev.periscope.app")
-}
 
 fn read_json(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path)

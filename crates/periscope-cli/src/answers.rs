@@ -1,16 +1,18 @@
-//! How the CLI answers the server's requests: by its flags, never silently.
+//! How the CLI answers the server's requests (elicitation, sampling, roots): by its flags,
+//! never silently.
 
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use periscope_core::host::{Root, analyze_url, roots_result};
+use periscope_core::host::{Root, SamplingRule, analyze_url, roots_result};
 use periscope_core::session::handler::decline;
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use serde_json::{Value, json};
 
 use crate::args::Cli;
+use crate::browser::open_url;
 
-pub struct CliHost {
+pub struct AnswersByFlags {
     elicit_accept: Option<Value>,
     elicit_accept_error: Option<String>,
     elicit_decline: bool,
@@ -21,8 +23,8 @@ pub struct CliHost {
     server_host: Option<String>,
 }
 
-impl CliHost {
-    pub fn from_cli(cli: &Cli) -> CliHost {
+impl AnswersByFlags {
+    pub fn from_cli(cli: &Cli) -> AnswersByFlags {
         let (elicit_accept, elicit_accept_error) = match cli.elicit_accept.as_deref() {
             None => (None, None),
             Some(text) => match serde_json::from_str::<Value>(text) {
@@ -37,7 +39,7 @@ impl CliHost {
                 ),
             },
         };
-        CliHost {
+        AnswersByFlags {
             elicit_accept,
             elicit_accept_error,
             elicit_decline: cli.elicit_decline,
@@ -54,7 +56,7 @@ impl CliHost {
 }
 
 #[async_trait]
-impl HostHandler for CliHost {
+impl HostHandler for AnswersByFlags {
     async fn handle(&self, request: ServerRequest) -> Result<Value, RpcError> {
         let message = request.param_str("message").unwrap_or("").to_string();
         match request.kind() {
@@ -131,12 +133,11 @@ impl HostHandler for CliHost {
             ServerRequestKind::Sampling => match &self.sampling_reply {
                 Some(text) => {
                     eprintln!("periscope: answered sampling request with --sampling-reply");
-                    Ok(json!({
-                        "role": "assistant",
-                        "content": {"type": "text", "text": text},
-                        "model": "periscope-cli",
-                        "stopReason": "endTurn",
-                    }))
+                    let rule = SamplingRule {
+                        text: text.clone(),
+                        model: "periscope-cli".into(),
+                    };
+                    Ok(rule.result())
                 }
                 None => {
                     eprintln!(
@@ -152,19 +153,4 @@ impl HostHandler for CliHost {
             ServerRequestKind::Other => decline(&request),
         }
     }
-}
-
-/// Opens `url` in the system browser: no shell (xdg-open and friends get it as one argument).
-/// `PERISCOPE_OPEN_URL_LOG` names a file that gets the URL instead: the seam tests observe.
-pub fn open_url(url: &str) -> Result<(), String> {
-    if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .map_err(|e| e.to_string())?;
-        return writeln!(file, "{url}").map_err(|e| e.to_string());
-    }
-    open::that_detached(url).map_err(|e| e.to_string())
 }

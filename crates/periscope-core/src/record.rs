@@ -1,0 +1,206 @@
+//! The entries of a session's record besides frames: stderr lines, HTTP exchanges, flags on
+//! frames and the user's decisions, and the line format of a record file (docs/engine.md).
+//!
+//! [`Traffic`](crate::traffic::Traffic) is the store that appends them; these are only the
+//! shapes, so that events and views can name them without depending on the store.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wire::{Frame, RequestId};
+
+/// One line the server wrote to stderr (lossily decoded: stderr is free-form logging).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct StderrLine {
+    pub seq: u64,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub text: String,
+}
+
+/// One HTTP request/response under the JSON-RPC (HTTP transports only). Secret headers are
+/// redacted before they are recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct HttpExchange {
+    pub seq: u64,
+    pub wall_us: u64,
+    pub mono_us: u64,
+    pub method: String,
+    pub url: String,
+    /// `None` when no response arrived (connection refused, reset, timeout).
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub request_headers: Vec<(String, String)>,
+    pub response_headers: Vec<(String, String)>,
+    /// Time from sending the request to the response headers.
+    pub duration_us: u64,
+    /// The frame the request carried, if any (frames it brought back name this exchange).
+    pub sent_frame: Option<u64>,
+}
+
+/// Something the session noticed about a frame after recording it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Flag {
+    /// A response whose id matches no request we sent.
+    UnknownResponseId { id: Option<RequestId> },
+    /// A second response to a request that already had one.
+    DuplicateResponse { id: RequestId },
+    /// A response to a request we had given up on.
+    LateResponse { id: RequestId, gave_up: GaveUp },
+    /// Bigger than the frame size limit; only the first `limit` bytes were kept.
+    Oversized { limit: u64 },
+    /// The server answered `initialize` with a protocol version Periscope does not speak.
+    UnsupportedProtocolVersion { version: String },
+    /// The server sent a request for a capability the client did not declare.
+    UndeclaredCapability { method: String },
+    /// Bytes the user typed and sent as they were, which are not valid JSON-RPC.
+    InvalidUserFrame,
+    /// The server forgot the HTTP session (404): Periscope started a new one here. Names the
+    /// exchange that got the 404.
+    SessionExpired,
+    /// An HTTP body that came with a content type the transport does not allow.
+    UnexpectedContentType { content_type: String },
+}
+
+/// Why we stopped waiting for a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum GaveUp {
+    TimedOut,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FlagRecord {
+    /// The flagged frame.
+    pub seq: u64,
+    pub flag: Flag,
+}
+
+/// One line of a record file.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RecordLine {
+    /// First line: what was recorded. Environment values are never written, only their names.
+    Session {
+        periscope_version: String,
+        started_wall_us: u64,
+        target: serde_json::Value,
+    },
+    Frame(Frame),
+    Stderr(StderrLine),
+    Flag(FlagRecord),
+    Http(HttpExchange),
+    Decision(Decision),
+}
+
+/// What the user decided about a server's request (consent, answers, refusals): kept in the
+/// record next to the frames, because the frames alone do not say whether a URL was opened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Decision {
+    pub wall_us: u64,
+    /// The JSON-RPC id of the server's request; None for a URL named in an error (-32042).
+    pub request_id: Option<RequestId>,
+    /// The server's request method, or "URLElicitationRequiredError" for a -32042 error's URL.
+    pub method: String,
+    /// What was decided (the words in record files: "accept", "open_failed", …).
+    pub decision: DecisionKind,
+    /// What the decision was about, e.g. the URL, or the rule that answered. Never content the
+    /// user typed into a form (that is in the answer frame).
+    pub detail: Option<String>,
+    /// For URL elicitations: the id `notifications/elicitation/complete` will name.
+    pub elicitation_id: Option<String>,
+}
+
+/// What was decided, as the record names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKind {
+    /// A form elicitation accepted (with content).
+    Accept,
+    Decline,
+    Cancel,
+    /// A URL accepted and opened in the system browser.
+    Open,
+    /// A URL accepted; the user opens it (they copied it).
+    AcceptWithoutOpening,
+    /// A URL accepted, but the system browser could not be started.
+    OpenFailed,
+    /// A sampling request answered by the user.
+    Reply,
+    /// A sampling request rejected by the user.
+    Reject,
+    /// A sampling request answered by the host's reply rule, without asking.
+    AutoReply,
+    /// The user let the sign-in open the browser.
+    SignIn,
+    /// The user cancelled the sign-in.
+    CancelSignIn,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decision_kinds_keep_the_words_record_files_already_hold() {
+        let words: Vec<String> = [
+            DecisionKind::Accept,
+            DecisionKind::Decline,
+            DecisionKind::Cancel,
+            DecisionKind::Open,
+            DecisionKind::AcceptWithoutOpening,
+            DecisionKind::OpenFailed,
+            DecisionKind::Reply,
+            DecisionKind::Reject,
+            DecisionKind::AutoReply,
+            DecisionKind::SignIn,
+            DecisionKind::CancelSignIn,
+        ]
+        .iter()
+        .map(|k| {
+            serde_json::to_value(k)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+        assert_eq!(
+            words,
+            [
+                "accept",
+                "decline",
+                "cancel",
+                "open",
+                "accept_without_opening",
+                "open_failed",
+                "reply",
+                "reject",
+                "auto_reply",
+                "sign_in",
+                "cancel_sign_in"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_decision_line_reads_back_as_it_was_written() {
+        let line = r#"{"type":"decision","wall_us":5,"request_id":"s1","method":"elicitation/create","decision":"accept_without_opening","detail":"https://example.com/","elicitation_id":"e1"}"#;
+        let RecordLine::Decision(decision) = serde_json::from_str(line).unwrap() else {
+            panic!("not a decision line")
+        };
+        assert_eq!(decision.decision, DecisionKind::AcceptWithoutOpening);
+        assert_eq!(
+            serde_json::to_string(&RecordLine::Decision(decision)).unwrap(),
+            line
+        );
+    }
+}
