@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use periscope_core::saved::{HistoryEntry, SavedCall};
+use periscope_core::saved_calls::{HistoryEntry, SavedCall};
 use periscope_core::session::CallOptions;
 use serde_json::json;
 use tauri::{AppHandle, Runtime, State};

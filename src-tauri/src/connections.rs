@@ -12,8 +12,9 @@ use periscope_core::auth::{AuthReport, LoopbackBrowser, OAuthClient, OAuthConfig
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::event::{Event, SessionState};
 use periscope_core::host::UrlDecision;
+use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
-use periscope_core::traffic::{Decision, HttpExchange, StderrLine, wall_now_us};
+use periscope_core::traffic::wall_now_us;
 use periscope_core::view::{
     AppEvent, ConnectionInfo, ConnectionStatus, FrameDetail, FrameRow, RowBuilder,
 };
@@ -386,10 +387,10 @@ impl AppState {
         decision: UrlDecision,
     ) -> Result<(), String> {
         let word = match decision {
-            UrlDecision::Open => "open",
-            UrlDecision::AcceptWithoutOpening => "accept_without_opening",
-            UrlDecision::Decline => "decline",
-            UrlDecision::Cancel => "cancel",
+            UrlDecision::Open => DecisionKind::Open,
+            UrlDecision::AcceptWithoutOpening => DecisionKind::AcceptWithoutOpening,
+            UrlDecision::Decline => DecisionKind::Decline,
+            UrlDecision::Cancel => DecisionKind::Cancel,
         };
         let opened = match decision {
             UrlDecision::Open => self.asks.open(url),
@@ -399,7 +400,11 @@ impl AppState {
             wall_us: wall_now_us(),
             request_id: None,
             method: "URLElicitationRequiredError".into(),
-            decision: if opened.is_ok() { word } else { "open_failed" }.into(),
+            decision: if opened.is_ok() {
+                word
+            } else {
+                DecisionKind::OpenFailed
+            },
             detail: Some(url.into()),
             elicitation_id: Some(elicitation_id.into()),
         };

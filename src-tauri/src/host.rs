@@ -8,8 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use async_trait::async_trait;
 use periscope_core::host::{Answer, Ask, HostSettings, PendingAsk, analyze_url, roots_result};
+use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
-use periscope_core::traffic::{Decision, Traffic, wall_now_us};
+use periscope_core::traffic::{Traffic, wall_now_us};
 use periscope_core::view::AppEvent;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -133,12 +134,12 @@ pub struct AppHost {
 }
 
 impl AppHost {
-    fn decide(&self, request: &ServerRequest, decision: &str, detail: Option<String>) {
+    fn decide(&self, request: &ServerRequest, decision: DecisionKind, detail: Option<String>) {
         let decision = Decision {
             wall_us: wall_now_us(),
             request_id: Some(request.id.clone()),
             method: request.method.clone(),
-            decision: decision.into(),
+            decision,
             detail,
             elicitation_id: request
                 .param_str("elicitationId")
@@ -256,7 +257,7 @@ impl HostHandler for AppHost {
                 if let Some(rule) = self.asks.settings(&self.server_id).sampling_rule {
                     self.decide(
                         &request,
-                        "auto_reply",
+                        DecisionKind::AutoReply,
                         Some(format!("reply rule: always answer {:?}", rule.text)),
                     );
                     return Ok(rule.result());
@@ -298,7 +299,11 @@ impl HostHandler for AppHost {
         {
             let url = url.clone().unwrap_or_default();
             if let Err(e) = self.asks.open(&url) {
-                self.decide(&request, "open_failed", Some(format!("{url}: {e}")));
+                self.decide(
+                    &request,
+                    DecisionKind::OpenFailed,
+                    Some(format!("{url}: {e}")),
+                );
                 self.hub.send(AppEvent::Warning {
                     server_id: self.server_id.clone(),
                     message: format!("could not open the browser: {e}"),
@@ -306,7 +311,9 @@ impl HostHandler for AppHost {
                 return response;
             }
         }
-        self.decide(&request, word, url);
+        // The engine names the decision in its record vocabulary.
+        let kind = serde_json::from_value(Value::from(word)).unwrap_or(DecisionKind::Reply);
+        self.decide(&request, kind, url);
         response
     }
 }
@@ -340,7 +347,11 @@ pub fn sign_in_opener(
                     wall_us: wall_now_us(),
                     request_id: None,
                     method: "oauth/authorize".into(),
-                    decision: if proceed { "sign_in" } else { "cancel_sign_in" }.into(),
+                    decision: if proceed {
+                        DecisionKind::SignIn
+                    } else {
+                        DecisionKind::CancelSignIn
+                    },
                     // The host only: the URL holds single-use values.
                     detail: Some(host),
                     elicitation_id: None,

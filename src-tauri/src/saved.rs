@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use periscope_core::saved::{
+use periscope_core::saved_calls::{
     HISTORY_CAP, HISTORY_FILE, HISTORY_KEY, HistoryEntry, SAVED_FILE, SAVED_KEY, SavedCall,
     bounded, parse_list, push_history,
 };
