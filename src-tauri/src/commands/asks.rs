@@ -2,7 +2,6 @@
 //! wants opened (analysis and consent), roots from a typed path or the folder picker, and the
 //! decisions recorded along the way.
 
-use periscope_core::config::ServerTarget;
 use periscope_core::host::{Answer, PendingAsk, Root, UrlAnalysis, UrlDecision};
 use periscope_core::record::Decision;
 use tauri::{AppHandle, Runtime, State};
@@ -22,16 +21,7 @@ pub fn answer_ask(state: State<'_, AppState>, ask_id: u64, answer: Answer) -> Re
 /// The analysis of a URL a server wants opened (e.g. from a -32042 error's elicitations).
 #[tauri::command]
 pub fn analyze_url(state: State<'_, AppState>, server_id: String, url: String) -> UrlAnalysis {
-    let host = state
-        .catalog()
-        .into_iter()
-        .find(|e| e.id == server_id)
-        .and_then(|e| match e.target {
-            ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string)),
-            ServerTarget::Stdio(_) => None,
-        });
+    let host = state.server_host(&server_id);
     periscope_core::host::analyze_url(&url, host.as_deref())
 }
 

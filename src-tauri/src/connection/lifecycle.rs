@@ -79,12 +79,7 @@ impl AppState {
             hub: self.hub.clone(),
             server_id: server_id.into(),
             server_name: entry.name.clone(),
-            server_host: match &entry.target {
-                ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
-                    .ok()
-                    .and_then(|u| u.host_str().map(str::to_string)),
-                ServerTarget::Stdio(_) => None,
-            },
+            server_host: self.server_host(server_id),
             traffic: Default::default(),
         });
         let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use periscope_core::auth::OAuthClient;
 use periscope_core::auth::store::SecretStore;
-use periscope_core::config::{ServerEntry, validate_entry};
+use periscope_core::config::{ServerEntry, ServerTarget, validate_entry};
 use periscope_core::session::{ServerIdentity, Session};
 use periscope_core::view::{ConnectionInfo, ConnectionStatus, FrameRow};
 
@@ -72,6 +72,21 @@ impl AppState {
             None => catalog.push(entry),
         }
         Ok(catalog.clone())
+    }
+
+    /// The host of a remote server's URL (a URL it names elsewhere is worth a warning); None
+    /// for a local server or one not in the catalog.
+    pub fn server_host(&self, server_id: &str) -> Option<String> {
+        let entry = lock(&self.catalog)
+            .iter()
+            .find(|e| e.id == server_id)
+            .cloned()?;
+        match entry.target {
+            ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string)),
+            ServerTarget::Stdio(_) => None,
+        }
     }
 
     pub fn remove_entry(&self, id: &str) -> Vec<ServerEntry> {
