@@ -1,22 +1,20 @@
 //! Periscope's desktop shell: a window, a store for the catalog, and thin commands over
 //! `periscope-core`. Protocol logic lives in the core; this crate only hosts it.
 
-mod catalog;
-mod cmd_resources;
-mod cmd_saved;
-mod cmd_tools;
-mod commands;
-mod connections;
+mod asks;
+mod browser;
+mod call_history;
+mod catalog_store;
+pub mod commands;
+mod connection;
 mod events;
-mod host;
-mod icons;
-mod saved;
 #[cfg(test)]
-mod tests;
+mod ipc_tests;
+mod saved_store;
 
 use tauri::{Builder, Manager, Runtime};
 
-pub use connections::AppState;
+pub use connection::AppState;
 
 /// Registers plugins, state and commands. Shared by the app and by tests on the mock runtime.
 pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
@@ -27,7 +25,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(AppState::default())
         .setup(|app| {
             let state = app.state::<AppState>();
-            state.asks.set_opener(host::opener(app.handle()));
+            state.asks.set_opener(browser::opener(app.handle()));
             // Tokens and client secrets: the OS keychain, else a 0600 file beside the catalog
             // (shared with the CLI). PERISCOPE_CREDENTIALS_FILE_ONLY skips the keychain.
             let data = app.path().app_data_dir()?;
@@ -38,66 +36,75 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
                     force_file,
                 ),
             ));
-            let first_launch = catalog::load(app.handle(), &state)?;
+            let first_launch = catalog_store::load(app.handle(), &state)?;
             if first_launch {
                 // The built-in demo server connects by itself on first launch, so a new user
                 // sees a live server within seconds (it is ours, bundled with the app).
                 let handle = app.handle().clone();
                 tauri::async_runtime::spawn(async move {
                     let state = handle.state::<AppState>();
-                    let _ = state.connect_if_idle(catalog::DEMO_ID).await;
+                    let _ = state.connect_if_idle(catalog_store::DEMO_ID).await;
                 });
             }
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
-            commands::catalog_list,
-            commands::catalog_save,
-            commands::catalog_remove,
-            commands::subscribe_events,
-            commands::connections,
-            commands::connect,
-            commands::disconnect,
-            commands::list_items,
-            commands::call_tool,
-            commands::read_resource,
-            commands::get_prompt,
-            commands::traffic_rows,
-            commands::frame_detail,
-            commands::stderr_lines,
-            commands::http_exchanges,
-            commands::pending_asks,
-            commands::answer_ask,
-            commands::analyze_url,
-            commands::consent_url,
-            commands::host_settings,
-            commands::save_host_settings,
-            commands::root_of_path,
-            commands::pick_folder,
-            commands::decisions,
-            commands::oauth_report,
-            commands::sign_out,
-            commands::set_client_secret,
-            commands::has_client_secret,
-            icons::fetch_icon,
-            // commands: tools (keep this marker line)
-            cmd_tools::validate_json,
-            cmd_tools::cancel_call,
-            // commands: resources and prompts (keep this marker line)
-            cmd_resources::list_page,
-            cmd_resources::complete,
-            cmd_resources::subscribe_resource,
-            cmd_resources::unsubscribe_resource,
-            cmd_resources::save_blob,
-            // commands: saved calls, history and utilities (keep this marker line)
-            cmd_saved::saved_list,
-            cmd_saved::saved_put,
-            cmd_saved::saved_remove,
-            cmd_saved::history_list,
-            cmd_saved::history_record,
-            cmd_saved::history_clear,
-            cmd_saved::set_log_level,
-            cmd_saved::ping_server,
+            // The server catalog.
+            commands::catalog::catalog_list,
+            commands::catalog::catalog_save,
+            commands::catalog::catalog_remove,
+            // Connections and the event feed.
+            commands::connection::subscribe_events,
+            commands::connection::connections,
+            commands::connection::connect,
+            commands::connection::disconnect,
+            // The record: traffic, HTTP exchanges, stderr.
+            commands::traffic::traffic_rows,
+            commands::traffic::frame_detail,
+            commands::traffic::http_exchanges,
+            commands::traffic::stderr_lines,
+            // The server's lists.
+            commands::lists::list_items,
+            commands::lists::list_page,
+            // Tools.
+            commands::tools::call_tool,
+            commands::tools::cancel_call,
+            commands::tools::validate_json,
+            // Resources.
+            commands::resources::read_resource,
+            commands::resources::subscribe_resource,
+            commands::resources::unsubscribe_resource,
+            commands::resources::save_blob,
+            // Prompts and completion.
+            commands::prompts::get_prompt,
+            commands::prompts::complete,
+            // Saved calls and history.
+            commands::saved_calls::saved_list,
+            commands::saved_calls::saved_put,
+            commands::saved_calls::saved_remove,
+            commands::saved_calls::history_list,
+            commands::saved_calls::history_clear,
+            // Answering the server.
+            commands::asks::pending_asks,
+            commands::asks::answer_ask,
+            commands::asks::analyze_url,
+            commands::asks::consent_url,
+            commands::asks::decisions,
+            commands::asks::root_of_path,
+            commands::asks::pick_folder,
+            // Sign-in.
+            commands::oauth::oauth_report,
+            commands::oauth::sign_out,
+            commands::oauth::set_client_secret,
+            commands::oauth::has_client_secret,
+            // Host settings.
+            commands::settings::host_settings,
+            commands::settings::save_host_settings,
+            // Server utilities.
+            commands::utilities::set_log_level,
+            commands::utilities::ping_server,
+            // Remote icons.
+            commands::icons::fetch_icon,
         ])
 }
 

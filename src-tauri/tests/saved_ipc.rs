@@ -1,6 +1,6 @@
-//! Saved calls, history, ping and the log level through Tauri's real IPC layer on the mock
-//! runtime, as the UI calls them: kept in the store files across a rebuilt app (a restart).
-//! Its own test binary, so its XDG_DATA_HOME is its own.
+//! Saved calls, the history the calls record themselves, ping and the log level through
+//! Tauri's real IPC layer on the mock runtime, as the UI calls them: kept in the store files
+//! across a rebuilt app (a restart). Its own test binary, so its XDG_DATA_HOME is its own.
 
 use serde_json::{Value, json};
 use tauri::ipc::{CallbackFn, InvokeBody};
@@ -81,17 +81,54 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
         json!([])
     );
 
+    // The calls record themselves in the history, timed in Rust, each exactly once.
+    invoke(&webview, "connect", json!({"serverId": "demo"})).unwrap();
     let big = "x".repeat(100_000);
-    let entry = json!({"id": "h1", "server_id": "demo", "kind": "tool", "target": "echo",
-        "arguments": {"message": big}, "started_wall_us": 5, "duration_us": 7, "outcome": "ok",
-        "result_preview": {"content": [{"type": "text", "text": big}]}, "truncated": false});
-    let stored = invoke(&webview, "history_record", json!({"entry": entry})).unwrap();
+    let echoed = invoke(
+        &webview,
+        "call_tool",
+        json!({"serverId": "demo", "name": "echo", "arguments": {"message": big}}),
+    )
+    .unwrap();
+    assert!(echoed["content"][0]["text"].as_str().unwrap().len() > 100_000);
+    invoke(
+        &webview,
+        "get_prompt",
+        json!({"serverId": "demo", "name": "greeting", "arguments": {"name": "Ada"}}),
+    )
+    .unwrap();
+    invoke(
+        &webview,
+        "read_resource",
+        json!({"serverId": "demo", "uri": "demo://no-such-resource"}),
+    )
+    .unwrap_err();
+    let recorded = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
+    let recorded = recorded.as_array().unwrap().clone();
+    assert_eq!(recorded.len(), 3, "one entry per call: {recorded:?}");
+    // Newest first: the failed read, the prompt, the tool call.
+    let (read, prompt, stored) = (&recorded[0], &recorded[1], &recorded[2]);
+    assert_eq!(read["kind"], "resource");
+    assert_eq!(read["target"], "demo://no-such-resource");
+    assert_eq!(read["outcome"], "protocol_error");
+    assert!(read["result_preview"]["error"].is_string(), "{read}");
+    assert!(read["result_preview"]["code"].is_i64(), "{read}");
+    assert_eq!(prompt["kind"], "prompt");
+    assert_eq!(prompt["arguments"], json!({"name": "Ada"}));
+    assert_eq!(prompt["outcome"], "ok");
+    assert_eq!(stored["kind"], "tool");
+    assert_eq!(stored["target"], "echo");
+    assert_eq!(stored["outcome"], "ok");
+    assert_eq!(stored["arguments"]["message"], big.as_str());
+    assert!(stored["started_wall_us"].as_u64().unwrap() > 0);
+    assert!(stored["duration_us"].as_u64().unwrap() > 0);
     assert_eq!(stored["truncated"], true);
     let preview = stored["result_preview"].as_str().unwrap();
     assert!(preview.len() <= 64 * 1024 && preview.starts_with("{\"content\""));
+    // No command takes a history entry from the UI any more.
+    assert!(invoke(&webview, "history_record", json!({"entry": stored})).is_err());
 
     // The utilities of the Overview tab, on the demo server.
-    invoke(&webview, "connect", json!({"serverId": "demo"})).unwrap();
     let latency = invoke(&webview, "ping_server", json!({"serverId": "demo"})).unwrap();
     assert!(latency.as_u64().unwrap() > 0, "{latency}");
     invoke(
@@ -121,7 +158,7 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     let calls = invoke(&webview, "saved_list", json!({"serverId": "demo"})).unwrap();
     assert_eq!(calls, json!([renamed]));
     let history = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
-    assert_eq!(history, json!([stored]));
+    assert_eq!(history, Value::Array(recorded));
     invoke(&webview, "history_clear", json!({"serverId": "demo"})).unwrap();
     let history = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
     assert_eq!(history, json!([]));

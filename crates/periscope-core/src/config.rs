@@ -1,4 +1,5 @@
-//! What to connect to. (The full server catalog and its JSON dialects arrive with the app.)
+//! What to connect to: the catalog's server entries, their targets, and the check every host runs
+//! before an entry goes into the catalog.
 
 use std::path::PathBuf;
 
@@ -141,4 +142,90 @@ pub struct ServerEntry {
     pub id: String,
     pub name: String,
     pub target: ServerTarget,
+}
+
+/// Why a server entry cannot go into the catalog. Its `Display` is the sentence a user reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatalogError {
+    /// The name is empty (or only spaces).
+    MissingName,
+    /// A local server without a command to run.
+    MissingCommand,
+    /// A remote server without a URL.
+    MissingUrl,
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CatalogError::MissingName => "a server needs a name",
+            CatalogError::MissingCommand => "a server needs a command to run",
+            CatalogError::MissingUrl => "a remote server needs a URL",
+        })
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// Checks an entry before it is added to (or replaces one in) the catalog, so every host
+/// refuses the same entries with the same words.
+pub fn validate_entry(entry: &ServerEntry) -> Result<(), CatalogError> {
+    if entry.name.trim().is_empty() {
+        return Err(CatalogError::MissingName);
+    }
+    match &entry.target {
+        ServerTarget::Stdio(t) if t.command.trim().is_empty() => Err(CatalogError::MissingCommand),
+        ServerTarget::Http { target, .. } if target.url.trim().is_empty() => {
+            Err(CatalogError::MissingUrl)
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stdio(name: &str, command: &str) -> ServerEntry {
+        ServerEntry {
+            id: "a".into(),
+            name: name.into(),
+            target: ServerTarget::Stdio(StdioTarget::new(command, Vec::<String>::new())),
+        }
+    }
+
+    fn http(url: &str) -> ServerEntry {
+        ServerEntry {
+            id: "b".into(),
+            name: "Remote".into(),
+            target: ServerTarget::Http {
+                target: HttpTarget {
+                    url: url.into(),
+                    ..HttpTarget::default()
+                },
+                mode: HttpMode::Auto,
+            },
+        }
+    }
+
+    #[test]
+    fn a_complete_entry_is_valid() {
+        assert_eq!(validate_entry(&stdio("Demo", "demo-server")), Ok(()));
+        assert_eq!(validate_entry(&http("https://example.com/mcp")), Ok(()));
+    }
+
+    #[test]
+    fn an_entry_without_a_name_is_refused_in_words() {
+        let error = validate_entry(&stdio("  ", "demo-server")).unwrap_err();
+        assert_eq!(error, CatalogError::MissingName);
+        assert_eq!(error.to_string(), "a server needs a name");
+    }
+
+    #[test]
+    fn a_local_server_needs_a_command_and_a_remote_one_a_url() {
+        let error = validate_entry(&stdio("Demo", " ")).unwrap_err();
+        assert_eq!(error.to_string(), "a server needs a command to run");
+        let error = validate_entry(&http("")).unwrap_err();
+        assert_eq!(error.to_string(), "a remote server needs a URL");
+    }
 }

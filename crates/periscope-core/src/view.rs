@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::event::ServerNotification;
 use crate::host::PendingAsk;
 use crate::record::{Decision, Flag, HttpExchange, StderrLine};
+use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
@@ -240,7 +241,7 @@ pub enum AppEvent {
     AskClosed {
         server_id: String,
         ask_id: u64,
-        outcome: String,
+        outcome: AskOutcome,
     },
     /// A decision about a server request went into the record.
     Decision {
@@ -257,6 +258,58 @@ pub enum AppEvent {
         total: Option<f64>,
         message: Option<String>,
     },
+    /// A tool call, resource read or prompt get finished and went into the history.
+    History {
+        server_id: String,
+        entry: HistoryEntry,
+    },
+}
+
+/// How a waiting server request was settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum AskOutcome {
+    /// The user answered it.
+    Answered,
+    /// Its wait ended without an answer (the connection closed).
+    Gone,
+}
+
+/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
+/// (e.g. -32042 carries the URL elicitations to complete before retrying).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CallError {
+    pub message: String,
+    pub code: Option<i64>,
+    pub data: Option<Value>,
+}
+
+impl From<crate::session::RequestError> for CallError {
+    fn from(error: crate::session::RequestError) -> CallError {
+        let (code, data) = match &error {
+            crate::session::RequestError::Rpc { error, .. } => {
+                (Some(error.code), error.data.clone())
+            }
+            _ => (None, None),
+        };
+        CallError {
+            message: error.to_string(),
+            code,
+            data,
+        }
+    }
+}
+
+impl From<String> for CallError {
+    fn from(message: String) -> CallError {
+        CallError {
+            message,
+            code: None,
+            data: None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -309,40 +362,42 @@ mod tests {
         assert_eq!(banner.preview, "hello world");
         assert!(banner.problem.unwrap().starts_with("not JSON"));
     }
-}
 
-/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
-/// (e.g. -32042 carries the URL elicitations to complete before retrying).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct CallError {
-    pub message: String,
-    pub code: Option<i64>,
-    pub data: Option<Value>,
-}
-
-impl From<crate::session::RequestError> for CallError {
-    fn from(error: crate::session::RequestError) -> CallError {
-        let (code, data) = match &error {
-            crate::session::RequestError::Rpc { error, .. } => {
-                (Some(error.code), error.data.clone())
-            }
-            _ => (None, None),
+    #[test]
+    fn a_history_event_and_an_ask_closing_read_as_the_ui_expects() {
+        let entry = HistoryEntry {
+            id: "h1".into(),
+            server_id: "demo".into(),
+            kind: crate::saved_calls::CallKind::Tool,
+            target: "add".into(),
+            arguments: serde_json::json!({"a": 1}),
+            started_wall_us: 5,
+            duration_us: 7,
+            outcome: crate::saved_calls::CallOutcome::Ok,
+            result_preview: serde_json::json!({"content": []}),
+            truncated: false,
         };
-        CallError {
-            message: error.to_string(),
-            code,
-            data,
-        }
-    }
-}
-
-impl From<String> for CallError {
-    fn from(message: String) -> CallError {
-        CallError {
-            message,
-            code: None,
-            data: None,
-        }
+        let event = AppEvent::History {
+            server_id: "demo".into(),
+            entry: entry.clone(),
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            serde_json::json!({"type": "history", "server_id": "demo",
+                "entry": serde_json::to_value(&entry).unwrap()})
+        );
+        let closed = AppEvent::AskClosed {
+            server_id: "demo".into(),
+            ask_id: 3,
+            outcome: AskOutcome::Gone,
+        };
+        assert_eq!(
+            serde_json::to_value(&closed).unwrap(),
+            serde_json::json!({"type": "ask_closed", "server_id": "demo", "ask_id": 3, "outcome": "gone"})
+        );
+        assert_eq!(
+            serde_json::to_value(AskOutcome::Answered).unwrap(),
+            "answered"
+        );
     }
 }

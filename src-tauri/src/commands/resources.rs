@@ -1,62 +1,36 @@
-//! Commands for resources and prompts in depth: one page of a list, completion, resource
-//! subscriptions, and saving a binary resource to a file the user picks.
+//! Resources: reading one (recorded in the history), subscriptions, and saving a binary
+//! resource to a file the user picks.
 
 use base64::Engine;
-use periscope_core::features::{Completion, CompletionRef, ListPage};
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use periscope_core::saved_calls::CallKind;
+use periscope_core::view::CallError;
+use serde_json::{Value, json};
 use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
+use crate::call_history::{self, CallTarget};
 
-/// The lists that can be paged from the UI.
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PagedKind {
-    Resources,
-    ResourceTemplates,
-}
-
-impl PagedKind {
-    fn method_and_key(&self) -> (&'static str, &'static str) {
-        match self {
-            PagedKind::Resources => ("resources/list", "resources"),
-            PagedKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
-        }
-    }
-}
-
-/// One page of a list: the first without a cursor, the next with the last page's cursor.
+/// `resources/read`, recorded in the history.
 #[tauri::command]
-pub async fn list_page(
+pub async fn read_resource<R: Runtime>(
+    app: AppHandle<R>,
     state: State<'_, AppState>,
     server_id: String,
-    kind: PagedKind,
-    cursor: Option<String>,
-) -> Result<ListPage, String> {
-    let session = state.session(&server_id)?;
-    let (method, key) = kind.method_and_key();
-    session
-        .list_page(method, key, cursor.as_deref())
+    uri: String,
+) -> Result<Value, String> {
+    let call = CallTarget {
+        server_id: &server_id,
+        kind: CallKind::Resource,
+        target: &uri,
+        arguments: json!({}),
+    };
+    let request = async {
+        let session = state.session(&server_id)?;
+        session.read_resource(&uri).await.map_err(CallError::from)
+    };
+    call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.to_string())
-}
-
-/// `completion/complete` for a prompt argument or a template variable.
-#[tauri::command]
-pub async fn complete(
-    state: State<'_, AppState>,
-    server_id: String,
-    reference: CompletionRef,
-    argument: String,
-    value: String,
-    context: Option<Map<String, Value>>,
-) -> Result<Completion, String> {
-    let session = state.session(&server_id)?;
-    session
-        .complete(&reference, &argument, &value, context)
-        .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.message)
 }
 
 #[tauri::command]

@@ -1,18 +1,21 @@
-//! Commands for the Tools tab: schema validation, and tool calls the UI can follow (progress)
-//! and cancel, each known by a call id the UI chooses.
+//! The Tools tab: schema validation, and tool calls the UI can follow (progress) and cancel,
+//! each known by a call id the UI chooses. Every call goes into the history.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
 use periscope_core::event::Progress;
+use periscope_core::saved_calls::CallKind;
 use periscope_core::schema_check::{self, SchemaReport};
 use periscope_core::session::CallOptions;
 use periscope_core::view::{AppEvent, CallError};
 use serde_json::{Map, Value};
+use tauri::{AppHandle, Runtime, State};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
+use crate::call_history::{self, CallTarget};
 
 /// Calls in flight that the UI named, by (server id, call id).
 static RUNNING: LazyLock<Mutex<HashMap<(String, String), CancellationToken>>> =
@@ -52,26 +55,46 @@ impl Drop for Registered {
     }
 }
 
-/// `tools/call` with progress reported as `AppEvent::CallProgress` and a cancel token that
-/// `cancel_call` reaches. Without a call id it is a plain call.
-pub async fn call_tool(
-    state: &AppState,
+/// `tools/call`, recorded in the history. With a call id: progress events and `cancel_call`.
+#[tauri::command]
+pub async fn call_tool<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
     server_id: String,
     name: String,
     arguments: Map<String, Value>,
     call_id: Option<String>,
 ) -> Result<Value, CallError> {
-    let session = state.session(&server_id)?;
+    let call = CallTarget {
+        server_id: &server_id,
+        kind: CallKind::Tool,
+        target: &name,
+        arguments: Value::Object(arguments.clone()),
+    };
+    let request = call_tool_followed(&state, &server_id, &name, arguments, call_id);
+    call_history::recorded(&app, &state, call, request).await
+}
+
+/// `tools/call` with progress reported as `AppEvent::CallProgress` and a cancel token that
+/// `cancel_call` reaches. Without a call id it is a plain call.
+async fn call_tool_followed(
+    state: &AppState,
+    server_id: &str,
+    name: &str,
+    arguments: Map<String, Value>,
+    call_id: Option<String>,
+) -> Result<Value, CallError> {
+    let session = state.session(server_id)?;
     let Some(call_id) = call_id else {
         return session
-            .call_tool(&name, arguments, CallOptions::default())
+            .call_tool(name, arguments, CallOptions::default())
             .await
             .map_err(CallError::from);
     };
     let token = CancellationToken::new();
     {
         let mut calls = running();
-        let key = (server_id.clone(), call_id.clone());
+        let key = (server_id.to_string(), call_id.clone());
         if calls.contains_key(&key) {
             return Err(CallError::from(format!(
                 "a call with id {call_id} is already running"
@@ -79,10 +102,10 @@ pub async fn call_tool(
         }
         calls.insert(key, token.clone());
     }
-    let _registered = Registered(server_id.clone(), call_id.clone());
+    let _registered = Registered(server_id.to_string(), call_id.clone());
     let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
     let hub = state.hub.clone();
-    let (sid, cid) = (server_id.clone(), call_id.clone());
+    let (sid, cid) = (server_id.to_string(), call_id.clone());
     tauri::async_runtime::spawn(async move {
         while let Some(p) = rx.recv().await {
             hub.send(AppEvent::CallProgress {
@@ -100,7 +123,7 @@ pub async fn call_tool(
         ..CallOptions::default()
     };
     session
-        .call_tool(&name, arguments, options)
+        .call_tool(name, arguments, options)
         .await
         .map_err(CallError::from)
 }

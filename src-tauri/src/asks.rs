@@ -11,41 +11,15 @@ use periscope_core::host::{Answer, Ask, HostSettings, PendingAsk, analyze_url, r
 use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use periscope_core::traffic::{Traffic, wall_now_us};
-use periscope_core::view::AppEvent;
+use periscope_core::view::{AppEvent, AskOutcome};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+use crate::browser::Opener;
 use crate::events::EventHub;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Opens a URL in the system browser (never through a shell). A seam: tests observe it.
-pub type Opener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
-
-/// The system browser through tauri-plugin-opener (xdg-open, no shell), or, when
-/// `PERISCOPE_OPEN_URL_LOG` names a file, a line appended there instead: the seam end-to-end
-/// tests observe, so no browser starts under test.
-pub fn opener<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> Opener {
-    if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
-        return Arc::new(move |url: &str| {
-            use std::io::Write;
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log)
-                .map_err(|e| e.to_string())?;
-            writeln!(file, "{url}").map_err(|e| e.to_string())
-        });
-    }
-    let app = app.clone();
-    Arc::new(move |url: &str| {
-        use tauri_plugin_opener::OpenerExt;
-        app.opener()
-            .open_url(url, None::<&str>)
-            .map_err(|e| e.to_string())
-    })
 }
 
 struct Waiting {
@@ -121,8 +95,8 @@ impl Asks {
     }
 }
 
-/// The handler of one connection.
-pub struct AppHost {
+/// Answers one connection's server requests (its session's handler).
+pub struct AppAnswerer {
     pub asks: Arc<Asks>,
     pub hub: EventHub,
     pub server_id: String,
@@ -133,7 +107,7 @@ pub struct AppHost {
     pub traffic: OnceLock<Arc<Traffic>>,
 }
 
-impl AppHost {
+impl AppAnswerer {
     fn decide(&self, request: &ServerRequest, decision: DecisionKind, detail: Option<String>) {
         let decision = Decision {
             wall_us: wall_now_us(),
@@ -203,11 +177,11 @@ impl Asks {
             hub,
             server_id,
             ask_id,
-            outcome: "gone",
+            outcome: AskOutcome::Gone,
         };
         let answer = rx.await.ok();
         if answer.is_some() {
-            guard.outcome = "answered";
+            guard.outcome = AskOutcome::Answered;
         }
         answer
     }
@@ -220,7 +194,7 @@ struct AskGuard<'a> {
     hub: &'a EventHub,
     server_id: &'a str,
     ask_id: u64,
-    outcome: &'static str,
+    outcome: AskOutcome,
 }
 
 impl Drop for AskGuard<'_> {
@@ -229,13 +203,13 @@ impl Drop for AskGuard<'_> {
         self.hub.send(AppEvent::AskClosed {
             server_id: self.server_id.into(),
             ask_id: self.ask_id,
-            outcome: self.outcome.into(),
+            outcome: self.outcome,
         });
     }
 }
 
 #[async_trait]
-impl HostHandler for AppHost {
+impl HostHandler for AppAnswerer {
     async fn handle(&self, request: ServerRequest) -> Result<Value, RpcError> {
         let params = request.params.clone().unwrap_or(Value::Null);
         let text = |key: &str| {
@@ -288,7 +262,7 @@ impl HostHandler for AppHost {
         let Some(answer) = self.ask_user(&request, ask).await else {
             // The app is closing the connection; nobody will answer.
             return Err(RpcError::new(
-                -32603,
+                periscope_core::wire::error_code::INTERNAL_ERROR,
                 "the client closed before the user answered",
             ));
         };
@@ -316,58 +290,4 @@ impl HostHandler for AppHost {
         self.decide(&request, kind, url);
         response
     }
-}
-
-/// The sign-in opener of a connection: asks the user (a dialog naming the authorization
-/// server's host and the scopes) and opens the system browser only on "Sign in".
-pub fn sign_in_opener(
-    asks: Arc<Asks>,
-    hub: EventHub,
-    server_id: String,
-    server_name: String,
-    traffic: Arc<OnceLock<Arc<Traffic>>>,
-) -> periscope_core::auth::browser::Opener {
-    Arc::new(
-        move |prompt: periscope_core::auth::browser::AuthorizationPrompt| {
-            let (asks, hub, server_id, server_name, traffic) = (
-                asks.clone(),
-                hub.clone(),
-                server_id.clone(),
-                server_name.clone(),
-                traffic.clone(),
-            );
-            Box::pin(async move {
-                let url = prompt.url.clone();
-                let host = prompt.auth_server_host.clone();
-                let answer = asks
-                    .ask(&hub, &server_id, &server_name, None, Ask::SignIn { prompt })
-                    .await;
-                let proceed = matches!(answer, Some(Answer::SignIn { proceed: true }));
-                let decision = Decision {
-                    wall_us: wall_now_us(),
-                    request_id: None,
-                    method: "oauth/authorize".into(),
-                    decision: if proceed {
-                        DecisionKind::SignIn
-                    } else {
-                        DecisionKind::CancelSignIn
-                    },
-                    // The host only: the URL holds single-use values.
-                    detail: Some(host),
-                    elicitation_id: None,
-                };
-                if let Some(traffic) = traffic.get() {
-                    traffic.decide(decision.clone());
-                }
-                hub.send(AppEvent::Decision {
-                    server_id: server_id.clone(),
-                    decision,
-                });
-                if !proceed {
-                    return Err("sign-in cancelled".to_string());
-                }
-                asks.open(&url)
-            })
-        },
-    )
 }

@@ -1,53 +1,12 @@
-//! Commands for saved calls, the call history, and the server utilities of the Overview tab
-//! (log level, ping). Persistence is in `saved.rs`.
+//! The server utilities of the Overview tab: the server's log level and ping.
 
 use std::time::Instant;
 
-use periscope_core::saved_calls::{HistoryEntry, SavedCall};
 use periscope_core::session::CallOptions;
 use serde_json::json;
-use tauri::{AppHandle, Runtime, State};
+use tauri::State;
 
-use crate::{AppState, saved};
-
-#[tauri::command]
-pub fn saved_list<R: Runtime>(
-    app: AppHandle<R>,
-    server_id: Option<String>,
-) -> Result<Vec<SavedCall>, String> {
-    saved::list(&app, server_id.as_deref())
-}
-
-#[tauri::command]
-pub fn saved_put<R: Runtime>(app: AppHandle<R>, call: SavedCall) -> Result<Vec<SavedCall>, String> {
-    saved::put(&app, call)
-}
-
-#[tauri::command]
-pub fn saved_remove<R: Runtime>(app: AppHandle<R>, id: String) -> Result<Vec<SavedCall>, String> {
-    saved::remove(&app, &id)
-}
-
-#[tauri::command]
-pub fn history_list<R: Runtime>(
-    app: AppHandle<R>,
-    server_id: String,
-) -> Result<Vec<HistoryEntry>, String> {
-    saved::history(&app, &server_id)
-}
-
-#[tauri::command]
-pub fn history_record<R: Runtime>(
-    app: AppHandle<R>,
-    entry: HistoryEntry,
-) -> Result<HistoryEntry, String> {
-    saved::record(&app, entry)
-}
-
-#[tauri::command]
-pub fn history_clear<R: Runtime>(app: AppHandle<R>, server_id: String) -> Result<(), String> {
-    saved::clear_history(&app, &server_id)
-}
+use crate::AppState;
 
 /// The levels `logging/setLevel` takes (RFC 5424 severities, as the spec names them).
 const LEVELS: [&str; 8] = [

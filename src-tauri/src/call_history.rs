@@ -1,0 +1,167 @@
+//! The call history, recorded where the request is made: every tool call, resource read and
+//! prompt get is timed around the request itself, kept in `history.json` (`saved_store`), and
+//! handed to the UI as `AppEvent::History`. The UI never sends a result back to be recorded.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use periscope_core::saved_calls::{CallKind, CallOutcome, HistoryEntry};
+use periscope_core::traffic::wall_now_us;
+use periscope_core::view::{AppEvent, CallError};
+use serde_json::{Map, Value};
+use tauri::{AppHandle, Runtime};
+
+use crate::{AppState, saved_store};
+
+/// What was asked of which server, for its history entry.
+pub struct CallTarget<'a> {
+    pub server_id: &'a str,
+    pub kind: CallKind,
+    /// The tool or prompt name, or the resource URI.
+    pub target: &'a str,
+    pub arguments: Value,
+}
+
+/// Runs `request`, records how it ended in the history, and returns its result unchanged.
+/// A request that fails before reaching the server (not connected) is recorded too, as the
+/// user did make it.
+pub async fn recorded<R: Runtime>(
+    app: &AppHandle<R>,
+    state: &AppState,
+    call: CallTarget<'_>,
+    request: impl Future<Output = Result<Value, CallError>>,
+) -> Result<Value, CallError> {
+    let started_wall_us = wall_now_us();
+    let started = Instant::now();
+    let result = request.await;
+    let duration_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    let entry = history_entry(
+        &call,
+        new_id(started_wall_us),
+        started_wall_us,
+        duration_us,
+        &result,
+    );
+    let server_id = call.server_id.to_string();
+    match saved_store::record(app, entry) {
+        Ok(entry) => state.hub.send(AppEvent::History { server_id, entry }),
+        Err(error) => state.hub.send(AppEvent::Warning {
+            server_id,
+            message: format!("could not record the call in the history: {error}"),
+        }),
+    }
+    result
+}
+
+/// A history id unique across runs: the start time and a per-run counter.
+fn new_id(started_wall_us: u64) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{started_wall_us:x}-{}",
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The entry for a finished call: its result, or for a failure `{"error": message}` with the
+/// JSON-RPC error's `code` and `data` when it was one. `saved_store::record` cuts big results.
+pub fn history_entry(
+    call: &CallTarget<'_>,
+    id: String,
+    started_wall_us: u64,
+    duration_us: u64,
+    result: &Result<Value, CallError>,
+) -> HistoryEntry {
+    let (outcome, result_preview) = match result {
+        Ok(value) => {
+            let is_error = call.kind == CallKind::Tool
+                && value.get("isError").and_then(Value::as_bool) == Some(true);
+            let outcome = if is_error {
+                CallOutcome::IsError
+            } else {
+                CallOutcome::Ok
+            };
+            (outcome, value.clone())
+        }
+        Err(error) => {
+            let mut preview = Map::new();
+            preview.insert("error".into(), Value::String(error.message.clone()));
+            if let Some(code) = error.code {
+                preview.insert("code".into(), Value::from(code));
+                preview.insert("data".into(), error.data.clone().unwrap_or(Value::Null));
+            }
+            (CallOutcome::ProtocolError, Value::Object(preview))
+        }
+    };
+    HistoryEntry {
+        id,
+        server_id: call.server_id.into(),
+        kind: call.kind,
+        target: call.target.into(),
+        arguments: call.arguments.clone(),
+        started_wall_us,
+        duration_us,
+        outcome,
+        result_preview,
+        truncated: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn call(kind: CallKind) -> CallTarget<'static> {
+        CallTarget {
+            server_id: "demo",
+            kind,
+            target: "add",
+            arguments: json!({"a": 1}),
+        }
+    }
+
+    #[test]
+    fn a_result_is_kept_whole_with_the_time_it_took() {
+        let result = Ok(json!({"content": []}));
+        let entry = history_entry(&call(CallKind::Tool), "h1".into(), 5, 7, &result);
+        assert_eq!(entry.outcome, CallOutcome::Ok);
+        assert_eq!(entry.result_preview, json!({"content": []}));
+        assert_eq!((entry.started_wall_us, entry.duration_us), (5, 7));
+        assert_eq!(entry.arguments, json!({"a": 1}));
+        assert!(!entry.truncated);
+    }
+
+    #[test]
+    fn a_tool_result_with_is_error_is_an_is_error_outcome_but_not_for_a_prompt() {
+        let result = Ok(json!({"isError": true, "content": []}));
+        let tool = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &result);
+        assert_eq!(tool.outcome, CallOutcome::IsError);
+        let prompt = history_entry(&call(CallKind::Prompt), "h".into(), 0, 0, &result);
+        assert_eq!(prompt.outcome, CallOutcome::Ok);
+    }
+
+    #[test]
+    fn a_json_rpc_error_keeps_its_code_and_data_and_another_failure_only_its_message() {
+        let rpc = Err(CallError {
+            message: "bad params".into(),
+            code: Some(-32602),
+            data: None,
+        });
+        let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
+        assert_eq!(entry.outcome, CallOutcome::ProtocolError);
+        assert_eq!(
+            entry.result_preview,
+            json!({"error": "bad params", "code": -32602, "data": null})
+        );
+        let lost = Err(CallError::from("not connected".to_string()));
+        let entry = history_entry(&call(CallKind::Resource), "h".into(), 0, 0, &lost);
+        assert_eq!(entry.result_preview, json!({"error": "not connected"}));
+    }
+
+    #[test]
+    fn ids_differ_even_for_calls_started_in_the_same_microsecond() {
+        assert_ne!(new_id(1), new_id(1));
+    }
+}

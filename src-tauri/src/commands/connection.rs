@@ -1,0 +1,32 @@
+//! Connections: the event feed, their states, connecting and disconnecting.
+
+use periscope_core::session::ServerIdentity;
+use periscope_core::view::{AppEvent, ConnectionInfo};
+use tauri::State;
+use tauri::ipc::Channel;
+
+use crate::AppState;
+
+/// Attaches the UI's channel: every `AppEvent` from now on reaches it, in batches.
+#[tauri::command]
+pub fn subscribe_events(state: State<'_, AppState>, on_events: Channel<Vec<AppEvent>>) {
+    state.hub.attach(on_events);
+}
+
+#[tauri::command]
+pub fn connections(state: State<'_, AppState>) -> Vec<ConnectionInfo> {
+    state.connections()
+}
+
+#[tauri::command]
+pub async fn connect(
+    state: State<'_, AppState>,
+    server_id: String,
+) -> Result<ServerIdentity, String> {
+    state.connect(&server_id).await
+}
+
+#[tauri::command]
+pub async fn disconnect(state: State<'_, AppState>, server_id: String) -> Result<(), String> {
+    state.disconnect(&server_id).await
+}

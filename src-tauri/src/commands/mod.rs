@@ -1,0 +1,17 @@
+//! The commands the UI invokes, one file per concern. Each is a thin call into the app state
+//! or the engine; errors are user-readable strings (or a `CallError` where the UI needs the
+//! JSON-RPC code).
+
+pub mod asks;
+pub mod catalog;
+pub mod connection;
+pub mod icons;
+pub mod lists;
+pub mod oauth;
+pub mod prompts;
+pub mod resources;
+pub mod saved_calls;
+pub mod settings;
+pub mod tools;
+pub mod traffic;
+pub mod utilities;

@@ -1,0 +1,61 @@
+//! Prompts: getting one (recorded in the history), and completion of a prompt argument or a
+//! resource template variable.
+
+use std::collections::HashMap;
+
+use periscope_core::features::{Completion, CompletionRef};
+use periscope_core::saved_calls::CallKind;
+use periscope_core::view::CallError;
+use serde_json::{Map, Value};
+use tauri::{AppHandle, Runtime, State};
+
+use crate::AppState;
+use crate::call_history::{self, CallTarget};
+
+/// `prompts/get`, recorded in the history.
+#[tauri::command]
+pub async fn get_prompt<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    server_id: String,
+    name: String,
+    arguments: HashMap<String, String>,
+) -> Result<Value, String> {
+    let arguments: Map<String, Value> = arguments
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let call = CallTarget {
+        server_id: &server_id,
+        kind: CallKind::Prompt,
+        target: &name,
+        arguments: Value::Object(arguments.clone()),
+    };
+    let request = async {
+        let session = state.session(&server_id)?;
+        session
+            .get_prompt(&name, arguments)
+            .await
+            .map_err(CallError::from)
+    };
+    call_history::recorded(&app, &state, call, request)
+        .await
+        .map_err(|e| e.message)
+}
+
+/// `completion/complete` for a prompt argument or a template variable.
+#[tauri::command]
+pub async fn complete(
+    state: State<'_, AppState>,
+    server_id: String,
+    reference: CompletionRef,
+    argument: String,
+    value: String,
+    context: Option<Map<String, Value>>,
+) -> Result<Completion, String> {
+    let session = state.session(&server_id)?;
+    session
+        .complete(&reference, &argument, &value, context)
+        .await
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,212 @@
+//! Connecting (one attempt at a time per server) and disconnecting, with the status the UI
+//! shows at each step.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use periscope_core::auth::{LoopbackBrowser, OAuthClient, OAuthConfig};
+use periscope_core::config::ServerTarget;
+use periscope_core::session::{ServerIdentity, Session, SessionOptions};
+use periscope_core::view::{AppEvent, ConnectionStatus};
+
+use super::forward::forward;
+use super::sign_in::sign_in_opener;
+use super::{AppState, Conn, STDERR_TAIL, lock};
+use crate::asks::AppAnswerer;
+
+impl AppState {
+    fn set_status(&self, server_id: &str, conn: &Conn, status: ConnectionStatus) {
+        *lock(&conn.status) = status.clone();
+        self.hub.send(AppEvent::Status {
+            server_id: server_id.into(),
+            status,
+        });
+    }
+
+    fn connect_lock(&self, server_id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.connecting)
+            .entry(server_id.into())
+            .or_default()
+            .clone()
+    }
+
+    /// The identity of a ready connection, if there is one.
+    fn ready_identity(&self, server_id: &str) -> Option<ServerIdentity> {
+        let conn = lock(&self.conns).get(server_id).cloned()?;
+        let ready = matches!(*lock(&conn.status), ConnectionStatus::Ready { .. });
+        if ready {
+            lock(&conn.identity).clone()
+        } else {
+            None
+        }
+    }
+
+    /// Starts the server and performs the handshake. A connection already open is closed first
+    /// (reconnect). If another connect to this server is in flight, waits for it and returns
+    /// its result when it succeeded, rather than starting the server twice.
+    pub async fn connect(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let gate = self.connect_lock(server_id);
+        let in_flight = gate.try_lock().is_err();
+        let _turn = gate.lock().await;
+        if in_flight && let Some(identity) = self.ready_identity(server_id) {
+            return Ok(identity);
+        }
+        self.connect_now(server_id).await
+    }
+
+    /// Connects unless the server already has a connection in any state (the first-launch
+    /// connect must not undo what the user did meanwhile).
+    pub async fn connect_if_idle(&self, server_id: &str) -> Result<(), String> {
+        let gate = self.connect_lock(server_id);
+        let _turn = gate.lock().await;
+        if lock(&self.conns).contains_key(server_id) {
+            return Ok(());
+        }
+        self.connect_now(server_id).await.map(|_| ())
+    }
+
+    async fn connect_now(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let entry = self
+            .catalog()
+            .into_iter()
+            .find(|e| e.id == server_id)
+            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+        self.disconnect(server_id).await?;
+
+        let answerer = Arc::new(AppAnswerer {
+            asks: self.asks.clone(),
+            hub: self.hub.clone(),
+            server_id: server_id.into(),
+            server_name: entry.name.clone(),
+            server_host: self.server_host(server_id),
+            traffic: Default::default(),
+        });
+        let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();
+        let oauth = match &entry.target {
+            ServerTarget::Http { target, .. } => Some(Arc::new(OAuthClient::new(
+                OAuthConfig {
+                    server_url: target.url.clone(),
+                    client_id: target.oauth.client_id.clone(),
+                    client_secret: target
+                        .oauth
+                        .client_id
+                        .as_ref()
+                        .and_then(|_| self.client_secret(&target.url)),
+                    client_metadata_url: target.oauth.client_metadata_url.clone(),
+                    client_name: "Periscope".into(),
+                    ..OAuthConfig::default()
+                },
+                Arc::new(LoopbackBrowser::new(
+                    sign_in_opener(
+                        self.asks.clone(),
+                        self.hub.clone(),
+                        server_id.into(),
+                        entry.name.clone(),
+                        traffic_slot.clone(),
+                    ),
+                    Duration::from_secs(600),
+                )),
+                self.secrets.get().cloned(),
+            ))),
+            ServerTarget::Stdio(_) => None,
+        };
+        let options = SessionOptions {
+            handler: answerer.clone(),
+            authorizer: oauth
+                .clone()
+                .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
+            ..SessionOptions::default()
+        };
+        let spawned = match &entry.target {
+            ServerTarget::Stdio(t) => Session::spawn_stdio(t, options),
+            ServerTarget::Http { target, mode } => {
+                Session::connect_http(target, *mode, options, None)
+            }
+        }
+        .map(Arc::new);
+        if let Ok(session) = &spawned {
+            let _ = answerer.traffic.set(session.traffic().clone());
+            let _ = traffic_slot.set(session.traffic().clone());
+        }
+        let conn = Arc::new(Conn {
+            session: spawned.as_ref().ok().cloned(),
+            status: Mutex::new(ConnectionStatus::Connecting),
+            identity: Mutex::new(None),
+            rows: Mutex::new(Vec::new()),
+            user_closed: AtomicBool::new(false),
+            oauth,
+        });
+        lock(&self.conns).insert(server_id.into(), conn.clone());
+        self.set_status(server_id, &conn, ConnectionStatus::Connecting);
+        let session = match spawned {
+            Ok(session) => session,
+            Err(e) => {
+                let error = e.to_string();
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Failed {
+                        error: error.clone(),
+                        stderr_tail: Vec::new(),
+                    },
+                );
+                return Err(error);
+            }
+        };
+        tauri::async_runtime::spawn(forward(
+            server_id.to_string(),
+            conn.clone(),
+            session.subscribe(),
+            session.clone(),
+            self.hub.clone(),
+        ));
+        match session.initialize().await {
+            Ok(identity) => {
+                *lock(&conn.identity) = Some(identity.clone());
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Ready {
+                        protocol_version: identity.protocol_version.clone(),
+                    },
+                );
+                Ok(identity)
+            }
+            Err(e) => {
+                let error = e.to_string();
+                conn.user_closed.store(true, Ordering::SeqCst);
+                session.close().await;
+                self.set_status(
+                    server_id,
+                    &conn,
+                    ConnectionStatus::Failed {
+                        error: error.clone(),
+                        stderr_tail: session.traffic().stderr_tail(STDERR_TAIL),
+                    },
+                );
+                Err(error)
+            }
+        }
+    }
+
+    /// Shuts the server down politely. Disconnecting what is not connected is fine.
+    pub async fn disconnect(&self, server_id: &str) -> Result<(), String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let Some(conn) = conn else { return Ok(()) };
+        conn.user_closed.store(true, Ordering::SeqCst);
+        self.asks.forget_server(server_id);
+        if let Some(session) = &conn.session {
+            session.close().await;
+        }
+        self.set_status(server_id, &conn, ConnectionStatus::Disconnected);
+        Ok(())
+    }
+
+    pub async fn disconnect_all(&self) {
+        let ids: Vec<String> = lock(&self.conns).keys().cloned().collect();
+        for id in ids {
+            let _ = self.disconnect(&id).await;
+        }
+    }
+}

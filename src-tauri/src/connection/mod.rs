@@ -1,0 +1,143 @@
+//! The app's state: the catalog and one engine session per connected server. Connecting and
+//! disconnecting are in `lifecycle`, sign-in and client secrets in `sign_in`, reads of a
+//! connection's record in `record`, and the task that turns the record into UI events in
+//! `forward`.
+
+mod forward;
+mod lifecycle;
+mod record;
+mod sign_in;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use periscope_core::auth::OAuthClient;
+use periscope_core::auth::store::SecretStore;
+use periscope_core::config::{ServerEntry, ServerTarget, validate_entry};
+use periscope_core::session::{ServerIdentity, Session};
+use periscope_core::view::{ConnectionInfo, ConnectionStatus, FrameRow};
+
+use crate::asks::Asks;
+use crate::events::EventHub;
+
+/// How many stderr lines a failed status quotes.
+const STDERR_TAIL: usize = 10;
+
+#[derive(Default)]
+pub struct AppState {
+    catalog: Mutex<Vec<ServerEntry>>,
+    conns: Mutex<HashMap<String, Arc<Conn>>>,
+    /// One connect at a time per server: a second click (or the first-launch connect racing a
+    /// user's) waits for the attempt in flight instead of spawning a second server.
+    connecting: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    pub hub: EventHub,
+    /// Server requests waiting for the user, and what the app answers by itself.
+    pub asks: Arc<Asks>,
+    /// OAuth tokens and client secrets: the OS keychain, else an owner-only file.
+    pub secrets: OnceLock<Arc<SecretStore>>,
+}
+
+struct Conn {
+    /// `None` when the server could not even be started.
+    session: Option<Arc<Session>>,
+    status: Mutex<ConnectionStatus>,
+    identity: Mutex<Option<ServerIdentity>>,
+    rows: Mutex<Vec<FrameRow>>,
+    /// Set when the user disconnects, so the ending is not reported as a failure.
+    user_closed: AtomicBool,
+    /// The sign-in of a remote server (its steps and token for the OAuth view).
+    oauth: Option<Arc<OAuthClient>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl AppState {
+    pub fn set_catalog(&self, entries: Vec<ServerEntry>) {
+        *lock(&self.catalog) = entries;
+    }
+
+    pub fn catalog(&self) -> Vec<ServerEntry> {
+        lock(&self.catalog).clone()
+    }
+
+    /// Adds the entry, or replaces the one with its id. Returns the new catalog.
+    pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, String> {
+        validate_entry(&entry).map_err(|e| e.to_string())?;
+        let mut catalog = lock(&self.catalog);
+        match catalog.iter_mut().find(|e| e.id == entry.id) {
+            Some(existing) => *existing = entry,
+            None => catalog.push(entry),
+        }
+        Ok(catalog.clone())
+    }
+
+    /// The host of a remote server's URL (a URL it names elsewhere is worth a warning); None
+    /// for a local server or one not in the catalog.
+    pub fn server_host(&self, server_id: &str) -> Option<String> {
+        let entry = lock(&self.catalog)
+            .iter()
+            .find(|e| e.id == server_id)
+            .cloned()?;
+        match entry.target {
+            ServerTarget::Http { target, .. } => tauri::Url::parse(&target.url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string)),
+            ServerTarget::Stdio(_) => None,
+        }
+    }
+
+    pub fn remove_entry(&self, id: &str) -> Vec<ServerEntry> {
+        let mut catalog = lock(&self.catalog);
+        catalog.retain(|e| e.id != id);
+        catalog.clone()
+    }
+
+    /// The session of a ready connection.
+    pub fn session(&self, server_id: &str) -> Result<Arc<Session>, String> {
+        let conn = lock(&self.conns).get(server_id).cloned();
+        let conn = conn.ok_or_else(|| "not connected: connect to the server first".to_string())?;
+        match (&*lock(&conn.status), &conn.session) {
+            (ConnectionStatus::Ready { .. }, Some(session)) => Ok(session.clone()),
+            (ConnectionStatus::Connecting, _) => {
+                Err("still connecting; try again in a moment".into())
+            }
+            (ConnectionStatus::Failed { error, .. }, _) => {
+                Err(format!("the connection failed: {error}"))
+            }
+            _ => Err("not connected: connect to the server first".into()),
+        }
+    }
+
+    /// The record of a connection, whatever its state (a failed one keeps its traffic).
+    fn recorded(&self, server_id: &str) -> Result<Arc<Conn>, String> {
+        lock(&self.conns)
+            .get(server_id)
+            .cloned()
+            .ok_or_else(|| "this server has not been connected yet".to_string())
+    }
+
+    pub fn connections(&self) -> Vec<ConnectionInfo> {
+        lock(&self.conns)
+            .iter()
+            .map(|(id, c)| ConnectionInfo {
+                server_id: id.clone(),
+                status: lock(&c.status).clone(),
+                identity: lock(&c.identity).clone(),
+            })
+            .collect()
+    }
+
+    /// Tells a connected server its roots changed (`notifications/roots/list_changed`).
+    pub async fn roots_changed(&self, server_id: &str) -> Result<(), String> {
+        let Ok(session) = self.session(server_id) else {
+            return Ok(()); // not connected: it will ask when it connects
+        };
+        session
+            .notify("notifications/roots/list_changed", None)
+            .await
+            .map_err(|e| format!("could not tell the server its roots changed: {e}"))
+    }
+}

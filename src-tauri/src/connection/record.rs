@@ -1,0 +1,109 @@
+//! Reads of a connection's record (rows, frame details, HTTP exchanges, stderr, decisions),
+//! and the URL consent decisions the user adds to it.
+
+use periscope_core::host::UrlDecision;
+use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
+use periscope_core::traffic::wall_now_us;
+use periscope_core::view::{AppEvent, FrameDetail, FrameRow};
+
+use super::{AppState, lock};
+
+impl AppState {
+    pub fn rows(
+        &self,
+        server_id: &str,
+        from: usize,
+        count: usize,
+    ) -> Result<Vec<FrameRow>, String> {
+        let conn = self.recorded(server_id)?;
+        let rows = lock(&conn.rows);
+        let end = from.saturating_add(count).min(rows.len());
+        Ok(rows.get(from..end).map(<[_]>::to_vec).unwrap_or_default())
+    }
+
+    pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
+        let conn = self.recorded(server_id)?;
+        let session = conn.session.as_ref().ok_or("no traffic was recorded")?;
+        let traffic = session.traffic();
+        let frame = traffic
+            .frame(seq)
+            .ok_or_else(|| format!("no frame {seq} in the record"))?;
+        Ok(FrameDetail::of(&frame, traffic.flags_of(seq)))
+    }
+
+    pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| {
+                s.traffic()
+                    .exchanges()
+                    .iter()
+                    .map(|e| (**e).clone())
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| s.traffic().stderr().iter().map(|l| (**l).clone()).collect())
+            .unwrap_or_default())
+    }
+
+    pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, String> {
+        let conn = self.recorded(server_id)?;
+        Ok(conn
+            .session
+            .as_ref()
+            .map(|s| s.traffic().decisions())
+            .unwrap_or_default())
+    }
+
+    /// Records a consent decision about a URL the server named outside an elicitation request
+    /// (a -32042 error) and opens it when the user chose Open.
+    pub fn consent_url(
+        &self,
+        server_id: &str,
+        url: &str,
+        elicitation_id: &str,
+        decision: UrlDecision,
+    ) -> Result<(), String> {
+        let word = match decision {
+            UrlDecision::Open => DecisionKind::Open,
+            UrlDecision::AcceptWithoutOpening => DecisionKind::AcceptWithoutOpening,
+            UrlDecision::Decline => DecisionKind::Decline,
+            UrlDecision::Cancel => DecisionKind::Cancel,
+        };
+        let opened = match decision {
+            UrlDecision::Open => self.asks.open(url),
+            _ => Ok(()),
+        };
+        let decision = Decision {
+            wall_us: wall_now_us(),
+            request_id: None,
+            method: "URLElicitationRequiredError".into(),
+            decision: if opened.is_ok() {
+                word
+            } else {
+                DecisionKind::OpenFailed
+            },
+            detail: Some(url.into()),
+            elicitation_id: Some(elicitation_id.into()),
+        };
+        if let Ok(conn) = self.recorded(server_id)
+            && let Some(session) = &conn.session
+        {
+            session.traffic().decide(decision.clone());
+        }
+        self.hub.send(AppEvent::Decision {
+            server_id: server_id.into(),
+            decision,
+        });
+        opened
+    }
+}
