@@ -1,0 +1,92 @@
+//! Raw sends: bytes the user typed go out exactly as given (flagged when they are not valid
+//! JSON-RPC), and the responses to any requests among them are collected.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{Notify, oneshot};
+
+use super::{Pending, Reply, Session};
+use crate::record::GaveUp;
+use crate::transport::SendError;
+use crate::wire::{Frame, RequestId, Verdict};
+
+/// A raw send's outcome: the frame as recorded and the responses to any requests it held.
+#[derive(Debug)]
+pub struct RawExchange {
+    pub sent: Arc<Frame>,
+    pub responses: Vec<Value>,
+    /// Request ids in the raw frame that got no response in time, or were already in use.
+    pub unanswered: Vec<RequestId>,
+}
+
+impl Session {
+    /// Sends bytes exactly as given. If they are not valid JSON-RPC they go out anyway, flagged.
+    /// If they hold requests, waits up to `wait` for their responses.
+    pub async fn send_raw(&self, bytes: Vec<u8>, wait: Duration) -> Result<RawExchange, SendError> {
+        let s = &self.shared;
+        let (verdict, _) = crate::wire::classify(&bytes);
+        let ids: Vec<RequestId> = match &verdict {
+            Verdict::Request { id, .. } => vec![id.clone()],
+            Verdict::Batch { items } => items
+                .iter()
+                .filter_map(|v| match v {
+                    Verdict::Request { id, .. } => Some(id.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut waiting = Vec::new();
+        let mut unanswered = Vec::new();
+        {
+            let mut calls = s.lock_calls();
+            for id in ids {
+                if calls.pending.contains_key(&id) {
+                    unanswered.push(id);
+                    continue;
+                }
+                calls.finished.remove(&id);
+                let (tx, rx) = oneshot::channel();
+                calls.pending.insert(
+                    id.clone(),
+                    Pending {
+                        method: "(raw)".into(),
+                        sent_at: Instant::now(),
+                        reply: tx,
+                        progress: None,
+                        progress_seen: Arc::new(Notify::new()),
+                        progress_token: None,
+                    },
+                );
+                waiting.push((id, rx));
+            }
+        }
+        let sent = match s.send_frame(bytes, true).await {
+            Ok(frame) => frame,
+            Err(e) => {
+                for (id, _) in &waiting {
+                    s.forget(id, None);
+                }
+                return Err(e);
+            }
+        };
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut responses = Vec::new();
+        for (id, rx) in waiting {
+            match tokio::time::timeout_at(deadline, rx).await {
+                Ok(Ok(Reply::Response { message, .. })) => responses.push(message),
+                _ => {
+                    s.forget(&id, Some(GaveUp::TimedOut));
+                    unanswered.push(id);
+                }
+            }
+        }
+        Ok(RawExchange {
+            sent,
+            responses,
+            unanswered,
+        })
+    }
+}
