@@ -8,6 +8,8 @@ mod open;
 mod raw;
 mod request;
 mod sign_in;
+#[cfg(test)]
+mod test_support;
 mod tracked;
 
 use std::collections::HashMap;

@@ -92,7 +92,10 @@ impl Session {
 
     /// The event bus, the record (written to `record` from the first byte on, if given) and
     /// the channel a transport hands frames to: what every transport starts with.
-    fn record(record: Option<&std::path::Path>, target: Value) -> Result<Plumbing, ConnectError> {
+    pub(super) fn record(
+        record: Option<&std::path::Path>,
+        target: Value,
+    ) -> Result<Plumbing, ConnectError> {
         let (events, _) = broadcast::channel(8192);
         let traffic = Arc::new(Traffic::new(events.clone()));
         if let Some(path) = record {
@@ -107,7 +110,7 @@ impl Session {
         Ok((events, traffic, inbound_tx, inbound_rx))
     }
 
-    fn start(
+    pub(super) fn start(
         transport: Box<dyn Transport>,
         traffic: Arc<Traffic>,
         events: broadcast::Sender<Event>,

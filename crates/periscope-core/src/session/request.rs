@@ -253,3 +253,165 @@ impl Shared {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::json;
+    use tokio_util::sync::CancellationToken;
+
+    use super::super::test_support::{sent, sh_session};
+    use super::*;
+    use crate::wire::error_code;
+
+    /// Answers the first line it reads with `reply`, then reads on without answering.
+    fn answers_once(reply: &str) -> String {
+        format!("read line; printf '%s\\n' '{reply}'; cat >/dev/null")
+    }
+
+    #[tokio::test]
+    async fn an_error_response_becomes_an_rpc_error_with_its_code_message_and_data() {
+        let session = sh_session(&answers_once(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad name","data":{"field":"name"}}}"#,
+        ));
+        let err = session
+            .request(
+                "tools/call",
+                Some(json!({"name": "x"})),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap_err();
+        let RequestError::Rpc { method, error } = err else {
+            panic!("not an RPC error: {err}")
+        };
+        assert_eq!(method, "tools/call");
+        assert_eq!(error.code, error_code::INVALID_PARAMS);
+        assert_eq!(error.message, "bad name");
+        assert_eq!(error.data, Some(json!({"field": "name"})));
+        session.close().await;
+    }
+
+    #[test]
+    fn a_response_whose_error_is_not_an_error_object_breaks_the_protocol() {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}});
+        let err = response_result("ping", message).unwrap_err();
+        assert!(
+            matches!(&err, RequestError::Protocol { method, detail } if method == "ping" && detail.contains("neither a result nor a well-formed error")),
+            "{err}"
+        );
+        let ok = json!({"jsonrpc": "2.0", "id": 1, "result": null});
+        assert_eq!(response_result("ping", ok).unwrap(), Value::Null);
+    }
+
+    #[tokio::test]
+    async fn a_result_is_returned_and_the_request_goes_out_as_built() {
+        let session = sh_session(&answers_once(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#,
+        ));
+        let result = session
+            .request("x/y", Some(json!({"a": 1})), CallOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(result, json!({"ok": true}));
+        assert_eq!(
+            sent(&session),
+            [json!({"jsonrpc": "2.0", "id": 1, "method": "x/y", "params": {"a": 1}})]
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_timeout_gives_up_and_sends_notifications_cancelled() {
+        let session = sh_session("cat >/dev/null");
+        let options = CallOptions {
+            timeout: Some(Duration::from_millis(50)),
+            ..CallOptions::default()
+        };
+        let err = session.request("slow", None, options).await.unwrap_err();
+        assert!(
+            matches!(&err, RequestError::TimedOut { method, after } if method == "slow" && *after >= Duration::from_millis(50)),
+            "{err}"
+        );
+        let frames = sent(&session);
+        assert_eq!(frames.len(), 2, "{frames:?}");
+        assert_eq!(
+            frames[1],
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": 1, "reason": "timed out after 50 ms"}
+            })
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn cancelling_ends_the_call_and_tells_the_server() {
+        let session = sh_session("cat >/dev/null");
+        let cancel = CancellationToken::new();
+        let options = CallOptions {
+            cancel: Some(cancel.clone()),
+            ..CallOptions::default()
+        };
+        let cancelling = async {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            cancel.cancel();
+        };
+        let (result, ()) = tokio::join!(session.request("slow", None, options), cancelling);
+        assert!(
+            matches!(result, Err(RequestError::Cancelled { ref method }) if method == "slow"),
+            "{result:?}"
+        );
+        assert_eq!(
+            sent(&session)[1]["params"],
+            json!({"requestId": 1, "reason": "cancelled by the user"})
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn initialize_is_never_cancelled_only_given_up() {
+        let mut options = crate::session::SessionOptions::default();
+        options.request_timeout = Duration::from_millis(50);
+        let session = super::super::test_support::sh_session_with("cat >/dev/null", options);
+        let err = session.initialize().await.unwrap_err();
+        assert!(matches!(err, RequestError::TimedOut { .. }), "{err}");
+        let methods: Vec<Value> = sent(&session).iter().map(|m| m["method"].clone()).collect();
+        assert_eq!(methods, [json!("initialize")]);
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_timed_request_reports_when_it_started_and_how_long_it_took() {
+        let session = sh_session("cat >/dev/null");
+        let before = wall_now_us();
+        let options = CallOptions {
+            timeout: Some(Duration::from_millis(40)),
+            ..CallOptions::default()
+        };
+        let (result, timing) = session.request_timed("slow", None, options).await;
+        assert!(matches!(result, Err(RequestError::TimedOut { .. })));
+        assert!(timing.started_wall_us >= before);
+        assert!(timing.started_wall_us <= wall_now_us());
+        assert!(timing.duration_us >= 40_000, "{timing:?}");
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_request_to_a_server_that_exited_says_how_it_ended() {
+        let session = sh_session("echo goodbye >&2; exit 3");
+        // Let the server end first.
+        let report = session.closed().await;
+        assert_eq!(report.exit_code, Some(3));
+        let err = session
+            .request("ping", None, CallOptions::default())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, RequestError::Closed { method, report } if method == "ping" && report.exit_code == Some(3)),
+            "{err}"
+        );
+    }
+}
