@@ -385,4 +385,57 @@ mod tests {
         );
         assert!(serde_json::from_value::<LogLevel>(json!("Info")).is_err());
     }
+
+    #[tokio::test]
+    async fn a_tracked_call_is_cancelled_by_its_id_and_forgotten_when_it_ends() {
+        use std::time::Duration;
+
+        use crate::session::test_support::{sent, sh_session};
+
+        let session = sh_session("cat >/dev/null");
+        assert!(!session.cancel_call("c1"));
+        let call = session.call_tool_tracked("slow", Map::new(), Some("c1".into()), None);
+        let cancelling = async {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            // While it runs, its id is taken.
+            let again = session
+                .call_tool_tracked("slow", Map::new(), Some("c1".into()), None)
+                .await;
+            assert_eq!(
+                again.err().unwrap().to_string(),
+                "a call with id c1 is already running"
+            );
+            assert!(session.cancel_call("c1"));
+        };
+        let (outcome, ()) = tokio::join!(call, cancelling);
+        let (result, timing) = outcome.unwrap();
+        assert!(
+            matches!(result, Err(RequestError::Cancelled { ref method }) if method == "tools/call"),
+            "{result:?}"
+        );
+        assert!(timing.duration_us >= 30_000, "{timing:?}");
+        assert!(!session.cancel_call("c1"));
+        let frames = sent(&session);
+        assert_eq!(
+            frames[0]["params"],
+            json!({"name": "slow", "arguments": {}})
+        );
+        assert_eq!(frames[1]["method"], "notifications/cancelled");
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn set_log_level_sends_the_protocol_word() {
+        use crate::session::test_support::{sent, sh_session};
+
+        let session = sh_session(
+            r#"read line; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{}}'; cat >/dev/null"#,
+        );
+        session.set_log_level(LogLevel::Critical).await.unwrap();
+        assert_eq!(
+            sent(&session)[0],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "critical"}})
+        );
+        session.close().await;
+    }
 }

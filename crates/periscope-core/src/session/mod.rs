@@ -9,7 +9,7 @@ mod raw;
 mod request;
 mod sign_in;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 mod tracked;
 
 use std::collections::HashMap;

@@ -90,3 +90,62 @@ impl Session {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::test_support::sh_session;
+    use super::*;
+    use crate::record::Flag;
+
+    #[tokio::test]
+    async fn a_raw_send_is_recorded_byte_for_byte_and_flagged_when_invalid() {
+        let session = sh_session("cat >/dev/null");
+        let bytes = b"{\"jsonrpc\": \"2.0\",  \"method\": 7".to_vec();
+        let exchange = session
+            .send_raw(bytes.clone(), Duration::from_millis(10))
+            .await
+            .unwrap();
+        assert_eq!(&exchange.sent.bytes[..], &bytes[..]);
+        assert_eq!(session.traffic().frames()[0].bytes, exchange.sent.bytes);
+        assert_eq!(
+            session.traffic().flags_of(exchange.sent.seq),
+            [Flag::InvalidUserFrame]
+        );
+        assert!(exchange.responses.is_empty());
+        assert!(exchange.unanswered.is_empty());
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_raw_request_collects_its_response() {
+        let session = sh_session(
+            r#"read line; printf '%s\n' '{"jsonrpc":"2.0","id":"r1","result":{"pong":1}}'; cat >/dev/null"#,
+        );
+        let bytes = br#"{"jsonrpc":"2.0","id":"r1","method":"ping"}"#.to_vec();
+        let exchange = session
+            .send_raw(bytes, Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert!(session.traffic().flags_of(exchange.sent.seq).is_empty());
+        assert_eq!(
+            exchange.responses,
+            [json!({"jsonrpc": "2.0", "id": "r1", "result": {"pong": 1}})]
+        );
+        assert!(exchange.unanswered.is_empty());
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn raw_requests_without_an_answer_in_time_are_named_unanswered() {
+        let session = sh_session("cat >/dev/null");
+        let bytes = br#"[{"jsonrpc":"2.0","id":5,"method":"a"},{"jsonrpc":"2.0","method":"n"}]"#;
+        let exchange = session
+            .send_raw(bytes.to_vec(), Duration::from_millis(30))
+            .await
+            .unwrap();
+        assert_eq!(exchange.unanswered, [RequestId::Number(5)]);
+        session.close().await;
+    }
+}

@@ -10,11 +10,11 @@ use crate::transport::stdio::StdioOptions;
 use crate::wire::Direction;
 
 /// A session with `sh -c script` as its server (no handshake). `cat >/dev/null` never answers.
-pub(super) fn sh_session(script: &str) -> Session {
+pub(crate) fn sh_session(script: &str) -> Session {
     sh_session_with(script, SessionOptions::default())
 }
 
-pub(super) fn sh_session_with(script: &str, mut options: SessionOptions) -> Session {
+pub(crate) fn sh_session_with(script: &str, mut options: SessionOptions) -> Session {
     options.stdio = StdioOptions {
         shutdown_grace: Duration::from_millis(200),
         ..StdioOptions::default()
@@ -23,7 +23,7 @@ pub(super) fn sh_session_with(script: &str, mut options: SessionOptions) -> Sess
 }
 
 /// What Periscope sent, as JSON, in order.
-pub(super) fn sent(session: &Session) -> Vec<Value> {
+pub(crate) fn sent(session: &Session) -> Vec<Value> {
     session
         .traffic()
         .frames()
