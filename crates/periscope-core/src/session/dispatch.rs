@@ -204,7 +204,7 @@ impl Shared {
                     );
                 }
                 match refusal(kind, declared, &req) {
-                    // The spec's answer (-32602), and the user is told why.
+                    // The spec's answer (INVALID_PARAMS), and the user is told why.
                     Some(error) => {
                         let _ = self.events.send(Event::Warning(format!(
                             "refused {} (id {}): {}",
@@ -254,8 +254,8 @@ impl Shared {
     }
 }
 
-/// Elicitation the spec says to refuse with -32602: a mode the client did not declare, or a
-/// form schema outside the restricted subset.
+/// Elicitation the spec says to refuse with INVALID_PARAMS: a mode the client did not declare,
+/// or a form schema outside the restricted subset.
 fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Option<RpcError> {
     let ServerRequestKind::Elicitation { url } = kind else {
         return None;

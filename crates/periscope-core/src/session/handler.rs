@@ -48,7 +48,7 @@ impl ServerRequest {
 }
 
 /// The host's side of server→client requests. `ping` never reaches it (the engine answers at
-/// once), nor do methods the engine does not know (answered -32601).
+/// once), nor do methods the engine does not know (answered METHOD_NOT_FOUND).
 #[async_trait]
 pub trait HostHandler: Send + Sync {
     async fn handle(&self, request: ServerRequest) -> Result<Value, RpcError>;

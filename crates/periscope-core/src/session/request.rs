@@ -373,8 +373,10 @@ mod tests {
 
     #[tokio::test]
     async fn initialize_is_never_cancelled_only_given_up() {
-        let mut options = crate::session::SessionOptions::default();
-        options.request_timeout = Duration::from_millis(50);
+        let options = crate::session::SessionOptions {
+            request_timeout: Duration::from_millis(50),
+            ..Default::default()
+        };
         let session = super::super::test_support::sh_session_with("cat >/dev/null", options);
         let err = session.initialize().await.unwrap_err();
         assert!(matches!(err, RequestError::TimedOut { .. }), "{err}");
