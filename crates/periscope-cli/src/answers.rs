@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use periscope_core::host::{Root, SamplingRule, analyze_url, roots_result};
+use periscope_core::answering::{Root, SamplingRule, analyze_url, roots_result};
 use periscope_core::session::handler::decline;
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use serde_json::{Value, json};

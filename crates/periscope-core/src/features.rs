@@ -1,10 +1,14 @@
 //! Typed helpers over [`Session::request`] for the server features every host uses. Results
 //! stay JSON values: an inspector shows what the server sent, including fields it does not know.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use tokio::sync::mpsc::UnboundedSender;
 
-use crate::session::{CallOptions, RequestError, Session};
+use crate::event::Progress;
+use crate::session::{CallOptions, DuplicateCallId, RequestError, Session, Timing};
 
 /// One page of a paginated list: its items and the opaque cursor of the next page, if any.
 /// Cursors are the server's: passed back as they came, never parsed and never persisted.
@@ -35,6 +39,71 @@ pub struct Completion {
     /// How many values the server has in all, when it said.
     pub total: Option<u64>,
     pub has_more: bool,
+}
+
+/// A level for `logging/setLevel`: the RFC 5424 severities, as the spec names them, least
+/// severe first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+    Critical,
+    Alert,
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least severe first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The word the protocol uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for LogLevel {
+    type Err = String;
+
+    /// Reads a protocol word; the error names the levels there are.
+    fn from_str(word: &str) -> Result<LogLevel, String> {
+        LogLevel::ALL
+            .into_iter()
+            .find(|level| level.as_str() == word)
+            .ok_or_else(|| {
+                let all: Vec<&str> = LogLevel::ALL.iter().map(|l| l.as_str()).collect();
+                format!("{word:?} is not a log level (one of {})", all.join(", "))
+            })
+    }
 }
 
 /// A list can be paged at most this many times; a server that never stops paging is a bug.
@@ -206,10 +275,44 @@ impl Session {
     ) -> Result<Value, RequestError> {
         self.request(
             "tools/call",
-            Some(json!({"name": name, "arguments": arguments})),
+            Some(tool_call_params(name, arguments)),
             options,
         )
         .await
+    }
+
+    /// Calls a tool a host follows: under `call_id` (if given) [`Session::cancel_call`] can
+    /// cancel it while it runs; `progress` (if given) receives its progress. Returns the
+    /// outcome with the engine's timing, for the host's history; Err (nothing sent) when a
+    /// running call of this session already holds `call_id`.
+    pub async fn call_tool_tracked(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+        call_id: Option<String>,
+        progress: Option<UnboundedSender<Progress>>,
+    ) -> Result<(Result<Value, RequestError>, Timing), DuplicateCallId> {
+        let registration = call_id.map(|id| self.track_call(id)).transpose()?;
+        let options = CallOptions {
+            progress,
+            cancel: registration.as_ref().map(|r| r.token()),
+            ..CallOptions::default()
+        };
+        let params = tool_call_params(name, arguments);
+        Ok(self
+            .request_timed("tools/call", Some(params), options)
+            .await)
+    }
+
+    /// `logging/setLevel`: asks the server to send log messages of `level` and above.
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), RequestError> {
+        self.request(
+            "logging/setLevel",
+            Some(json!({ "level": level })),
+            CallOptions::default(),
+        )
+        .await
+        .map(|_| ())
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<Value, RequestError> {
@@ -236,5 +339,103 @@ impl Session {
 
     pub async fn ping(&self) -> Result<Value, RequestError> {
         self.request("ping", None, CallOptions::default()).await
+    }
+}
+
+/// The params of `tools/call`.
+fn tool_call_params(name: &str, arguments: Map<String, Value>) -> Value {
+    json!({"name": name, "arguments": arguments})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_levels_serialize_as_the_protocol_words_least_severe_first() {
+        let words: Vec<Value> = LogLevel::ALL
+            .iter()
+            .map(|l| serde_json::to_value(l).unwrap())
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "debug",
+                "info",
+                "notice",
+                "warning",
+                "error",
+                "critical",
+                "alert",
+                "emergency"
+            ]
+        );
+        assert!(LogLevel::ALL.windows(2).all(|w| w[0] < w[1]));
+        for level in LogLevel::ALL {
+            assert_eq!(level.as_str().parse::<LogLevel>(), Ok(level));
+            assert_eq!(json!(level.as_str()), serde_json::to_value(level).unwrap());
+        }
+    }
+
+    #[test]
+    fn an_unknown_log_level_is_refused_naming_the_levels() {
+        assert_eq!(
+            "loud".parse::<LogLevel>(),
+            Err("\"loud\" is not a log level (one of debug, info, notice, warning, error, critical, alert, emergency)".to_string())
+        );
+        assert!(serde_json::from_value::<LogLevel>(json!("Info")).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_tracked_call_is_cancelled_by_its_id_and_forgotten_when_it_ends() {
+        use std::time::Duration;
+
+        use crate::session::test_support::{sent, sh_session};
+
+        let session = sh_session("cat >/dev/null");
+        assert!(!session.cancel_call("c1"));
+        let call = session.call_tool_tracked("slow", Map::new(), Some("c1".into()), None);
+        let cancelling = async {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            // While it runs, its id is taken.
+            let again = session
+                .call_tool_tracked("slow", Map::new(), Some("c1".into()), None)
+                .await;
+            assert_eq!(
+                again.err().unwrap().to_string(),
+                "a call with id c1 is already running"
+            );
+            assert!(session.cancel_call("c1"));
+        };
+        let (outcome, ()) = tokio::join!(call, cancelling);
+        let (result, timing) = outcome.unwrap();
+        assert!(
+            matches!(result, Err(RequestError::Cancelled { ref method }) if method == "tools/call"),
+            "{result:?}"
+        );
+        assert!(timing.duration_us >= 30_000, "{timing:?}");
+        assert!(!session.cancel_call("c1"));
+        let frames = sent(&session);
+        assert_eq!(
+            frames[0]["params"],
+            json!({"name": "slow", "arguments": {}})
+        );
+        assert_eq!(frames[1]["method"], "notifications/cancelled");
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn set_log_level_sends_the_protocol_word() {
+        use crate::session::test_support::{sent, sh_session};
+
+        let session = sh_session(
+            r#"read line; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{}}'; cat >/dev/null"#,
+        );
+        session.set_log_level(LogLevel::Critical).await.unwrap();
+        assert_eq!(
+            sent(&session)[0],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "critical"}})
+        );
+        session.close().await;
     }
 }

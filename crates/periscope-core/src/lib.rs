@@ -10,11 +10,11 @@
 // so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod answering;
 pub mod auth;
 pub mod config;
 pub mod event;
 pub mod features;
-pub mod host;
 pub mod record;
 pub mod revision;
 pub mod saved_calls;
@@ -24,3 +24,7 @@ pub mod traffic;
 pub mod transport;
 pub mod view;
 pub mod wire;
+
+/// The old name of [`answering`], kept until `view` and the app import the new one.
+#[doc(hidden)]
+pub use answering as host;

@@ -8,10 +8,11 @@ use tokio::sync::mpsc;
 
 use super::handler::{ServerRequest, ServerRequestKind};
 use super::{Finished, Reply, RpcError, Shared};
+use crate::answering::form_schema::check_schema;
 use crate::event::{Event, RequestOutcome, ServerNotification};
 use crate::record::Flag;
 use crate::transport::Inbound;
-use crate::wire::{RequestId, Verdict};
+use crate::wire::{self, RequestId, Verdict, error_code};
 
 pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
     while let Some(item) = inbound.recv().await {
@@ -203,7 +204,7 @@ impl Shared {
                     );
                 }
                 match refusal(kind, declared, &req) {
-                    // The spec's answer (-32602), and the user is told why.
+                    // The spec's answer (INVALID_PARAMS), and the user is told why.
                     Some(error) => {
                         let _ = self.events.send(Event::Warning(format!(
                             "refused {} (id {}): {}",
@@ -226,8 +227,8 @@ impl Shared {
         };
         self.lock_calls().serving.remove(&id);
         Some(match result {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result}),
-            Err(error) => json!({"jsonrpc": "2.0", "id": id.to_value(), "error": error}),
+            Ok(result) => wire::result_response(&id, result),
+            Err(error) => wire::error_response(&id, error),
         })
     }
 
@@ -253,8 +254,8 @@ impl Shared {
     }
 }
 
-/// Elicitation the spec says to refuse with -32602: a mode the client did not declare, or a
-/// form schema outside the restricted subset.
+/// Elicitation the spec says to refuse with INVALID_PARAMS: a mode the client did not declare,
+/// or a form schema outside the restricted subset.
 fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Option<RpcError> {
     let ServerRequestKind::Elicitation { url } = kind else {
         return None;
@@ -262,7 +263,7 @@ fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Opti
     let mode = if url { "url" } else { "form" };
     if !declared {
         return Some(RpcError::new(
-            -32602,
+            error_code::INVALID_PARAMS,
             format!("this client did not declare elicitation mode {mode:?}"),
         ));
     }
@@ -271,7 +272,7 @@ fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Opti
         .filter(|m| *m != "form" && *m != "url")
     {
         return Some(RpcError::new(
-            -32602,
+            error_code::INVALID_PARAMS,
             format!("unknown elicitation mode {other:?}"),
         ));
     }
@@ -282,7 +283,7 @@ fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Opti
             .collect();
         if !missing.is_empty() {
             return Some(RpcError::new(
-                -32602,
+                error_code::INVALID_PARAMS,
                 format!("URL elicitation without {}", missing.join(", ")),
             ));
         }
@@ -291,8 +292,10 @@ fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Opti
     let schema = req.params.as_ref().and_then(|p| p.get("requestedSchema"));
     let checked = match schema {
         None => Err("form elicitation without requestedSchema".to_string()),
-        Some(schema) => crate::host::form::check_schema(schema)
+        Some(schema) => check_schema(schema)
             .map_err(|why| format!("requestedSchema is outside the form subset: {why}")),
     };
-    checked.err().map(|message| RpcError::new(-32602, message))
+    checked
+        .err()
+        .map(|message| RpcError::new(error_code::INVALID_PARAMS, message))
 }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::transport::{CloseReport, SendError};
+use crate::wire::error_code;
 
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
@@ -25,7 +26,10 @@ impl RpcError {
     }
 
     pub fn method_not_found(method: &str) -> RpcError {
-        RpcError::new(-32601, format!("method not found: {method}"))
+        RpcError::new(
+            error_code::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+        )
     }
 
     /// Reads an error object; `None` if it does not have JSON-RPC's shape.

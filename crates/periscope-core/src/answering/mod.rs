@@ -1,0 +1,14 @@
+//! Answering the server's requests with a human in the loop: the asks waiting for the user and
+//! their answers, the check on a requested elicitation form, the analysis of an elicitation URL,
+//! and what a host answers on its own per server (roots, a sampling rule). The engine's side
+//! (dispatch, turning an answer into a response) is in `session::handler`; this module does not
+//! depend on the session, so the session may use it.
+
+pub mod ask;
+pub mod form_schema;
+pub mod settings;
+pub mod url_analysis;
+
+pub use ask::{Answer, Ask, ElicitAction, PendingAsk, UrlDecision};
+pub use settings::{HostSettings, Root, SamplingRule, file_uri, roots_result};
+pub use url_analysis::{UrlAnalysis, UrlWarning, UrlWarningKind, analyze_url};

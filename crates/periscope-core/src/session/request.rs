@@ -1,0 +1,419 @@
+//! The request path: sending a request with a fresh id, waiting for its response under a
+//! timeout that progress restarts, giving up on timeout or cancel (with
+//! `notifications/cancelled`), and turning the response or the failure into the call's result.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use tokio::sync::{Notify, oneshot};
+
+use super::{CallOptions, Pending, Reply, RequestError, RpcError, Session, Shared};
+use crate::event::{Event, RequestOutcome};
+use crate::record::{Flag, GaveUp};
+use crate::traffic::wall_now_us;
+use crate::transport::SendError;
+use crate::wire;
+
+/// When a request started and how long it took to its outcome (result, error, timeout, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Timing {
+    /// Wall clock when the request was sent, microseconds since the Unix epoch.
+    pub started_wall_us: u64,
+    pub duration_us: u64,
+}
+
+impl Session {
+    /// Sends a request and waits for its result.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<Value, RequestError> {
+        let first = self
+            .request_with_seq(method, params.clone(), options.clone())
+            .await;
+        let Err(RequestError::SessionExpired { exchange, .. }) = first else {
+            return first.map(|(v, _)| v);
+        };
+        // The server forgot our HTTP session: start a new one, as the spec says, and send the
+        // request again, once. The record shows the 404, the flag, and the new handshake.
+        let s = &self.shared;
+        s.traffic.flag(exchange, Flag::SessionExpired);
+        let _ = s.events.send(Event::Warning(
+            "the server no longer knew the session (HTTP 404); Periscope started a new one".into(),
+        ));
+        s.transport.reset_session().await;
+        Box::pin(self.initialize()).await?;
+        self.request_with_seq(method, params, options)
+            .await
+            .map(|(v, _)| v)
+    }
+
+    pub(super) async fn request_with_seq(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, u64), RequestError> {
+        let s = &self.shared;
+        let id = s.fresh_id();
+        let progress_seen = Arc::new(Notify::new());
+        let mut params = params;
+        let mut progress_token = None;
+        if options.progress.is_some() {
+            let token = Value::from(format!("periscope-{id}"));
+            let p = params.get_or_insert_with(|| json!({}));
+            if let Value::Object(map) = p {
+                let meta = map
+                    .entry("_meta")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(meta) = meta {
+                    meta.insert("progressToken".into(), token.clone());
+                }
+            }
+            progress_token = Some(token.to_string());
+        }
+        let (tx, mut rx) = oneshot::channel();
+        {
+            let mut calls = s.lock_calls();
+            if let Some(token) = &progress_token {
+                calls.progress_routes.insert(token.clone(), id.clone());
+            }
+            calls.pending.insert(
+                id.clone(),
+                Pending {
+                    method: method.to_string(),
+                    sent_at: Instant::now(),
+                    reply: tx,
+                    progress: options.progress,
+                    progress_seen: progress_seen.clone(),
+                    progress_token,
+                },
+            );
+        }
+        let message = wire::request(&id, method, params);
+        let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
+        if let Err(source) = s.send_authorized(bytes).await {
+            s.forget(&id, None);
+            return Err(s.send_failed(method, source).await);
+        }
+
+        let timeout = options.timeout.unwrap_or(s.options.request_timeout);
+        let hard_deadline = tokio::time::Instant::now() + s.options.max_request_time;
+        let mut deadline = (tokio::time::Instant::now() + timeout).min(hard_deadline);
+        let cancel = options.cancel.unwrap_or_default();
+        let gave_up = loop {
+            tokio::select! {
+                reply = &mut rx => {
+                    return match reply {
+                        Ok(Reply::Response { message, seq }) => response_result(method, message).map(|v| (v, seq)),
+                        Ok(Reply::Closed(report)) => Err(RequestError::Closed { method: method.into(), report }),
+                        Ok(Reply::Undeliverable(reason)) => Err(RequestError::Transport { method: method.into(), reason }),
+                        Err(_) => Err(RequestError::Closed { method: method.into(), report: s.close_report().unwrap_or_default() }),
+                    };
+                }
+                () = tokio::time::sleep_until(deadline) => break GaveUp::TimedOut,
+                () = cancel.cancelled() => break GaveUp::Cancelled,
+                () = progress_seen.notified() => {
+                    deadline = (tokio::time::Instant::now() + timeout).min(hard_deadline);
+                }
+            }
+        };
+        // The response may have landed while we were deciding to give up.
+        if let Ok(Reply::Response { message, seq }) = rx.try_recv() {
+            return response_result(method, message).map(|v| (v, seq));
+        }
+        let waited = s.forget(&id, Some(gave_up));
+        let reason = match gave_up {
+            GaveUp::TimedOut => format!("timed out after {} ms", timeout.as_millis()),
+            GaveUp::Cancelled => "cancelled by the user".to_string(),
+        };
+        if method != "initialize" {
+            // The spec forbids cancelling initialize; for it, giving up is all we do.
+            let _ = self
+                .notify(
+                    "notifications/cancelled",
+                    Some(json!({"requestId": id.to_value(), "reason": reason})),
+                )
+                .await;
+        }
+        let outcome = match gave_up {
+            GaveUp::TimedOut => RequestOutcome::TimedOut,
+            GaveUp::Cancelled => RequestOutcome::Cancelled,
+        };
+        let _ = s.events.send(Event::RequestFinished {
+            id,
+            method: method.into(),
+            outcome,
+            latency_us: waited.as_micros() as u64,
+        });
+        Err(match gave_up {
+            GaveUp::TimedOut => RequestError::TimedOut {
+                method: method.into(),
+                after: waited,
+            },
+            GaveUp::Cancelled => RequestError::Cancelled {
+                method: method.into(),
+            },
+        })
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), SendError> {
+        let message = wire::notification(method, params);
+        let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
+        self.shared.send_frame(bytes, false).await.map(|_| ())
+    }
+
+    /// Like [`Session::request`], and says when the request started (wall clock) and how long
+    /// it took to its outcome, as the engine measured it: what a host keeps in its history.
+    pub async fn request_timed(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> (Result<Value, RequestError>, Timing) {
+        let started_wall_us = wall_now_us();
+        let started = Instant::now();
+        let result = self.request(method, params, options).await;
+        let timing = Timing {
+            started_wall_us,
+            duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        };
+        (result, timing)
+    }
+}
+
+/// Turns a response message into the call's result.
+fn response_result(method: &str, message: Value) -> Result<Value, RequestError> {
+    if let Some(result) = message.get("result") {
+        return Ok(result.clone());
+    }
+    match message.get("error").and_then(RpcError::from_value) {
+        Some(error) => Err(RequestError::Rpc {
+            method: method.into(),
+            error,
+        }),
+        None => Err(RequestError::Protocol {
+            method: method.into(),
+            detail: "the response has neither a result nor a well-formed error".into(),
+        }),
+    }
+}
+impl Shared {
+    /// The error a request gets when its frame could not be sent.
+    async fn send_failed(&self, method: &str, source: SendError) -> RequestError {
+        let s = self;
+        match source {
+            // The pipe broke because the server is going away: wait briefly for the
+            // report, which says how it ended and what it last wrote.
+            SendError::Closed => match s.await_close_report(Duration::from_secs(5)).await {
+                Some(report) => RequestError::Closed {
+                    method: method.into(),
+                    report,
+                },
+                None => RequestError::Send {
+                    method: method.into(),
+                    source,
+                },
+            },
+            SendError::Http(reason) => RequestError::Transport {
+                method: method.into(),
+                reason,
+            },
+            SendError::SessionExpired { exchange } => RequestError::SessionExpired {
+                method: method.into(),
+                exchange,
+            },
+            SendError::Unauthorized { challenge, .. } => RequestError::Transport {
+                method: method.into(),
+                reason: format!(
+                    "the server requires authorization (HTTP {}{}){}",
+                    challenge.status,
+                    challenge
+                        .error
+                        .as_deref()
+                        .map(|e| format!(", {e}"))
+                        .unwrap_or_default(),
+                    if s.options.authorizer.is_some() {
+                        ""
+                    } else {
+                        "; sign in to this server (OAuth) to use it"
+                    }
+                ),
+            },
+            source => RequestError::Send {
+                method: method.into(),
+                source,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::json;
+    use tokio_util::sync::CancellationToken;
+
+    use super::super::test_support::{sent, sh_session};
+    use super::*;
+    use crate::wire::error_code;
+
+    /// Answers the first line it reads with `reply`, then reads on without answering.
+    fn answers_once(reply: &str) -> String {
+        format!("read line; printf '%s\\n' '{reply}'; cat >/dev/null")
+    }
+
+    #[tokio::test]
+    async fn an_error_response_becomes_an_rpc_error_with_its_code_message_and_data() {
+        let session = sh_session(&answers_once(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad name","data":{"field":"name"}}}"#,
+        ));
+        let err = session
+            .request(
+                "tools/call",
+                Some(json!({"name": "x"})),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap_err();
+        let RequestError::Rpc { method, error } = err else {
+            panic!("not an RPC error: {err}")
+        };
+        assert_eq!(method, "tools/call");
+        assert_eq!(error.code, error_code::INVALID_PARAMS);
+        assert_eq!(error.message, "bad name");
+        assert_eq!(error.data, Some(json!({"field": "name"})));
+        session.close().await;
+    }
+
+    #[test]
+    fn a_response_whose_error_is_not_an_error_object_breaks_the_protocol() {
+        let message = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}});
+        let err = response_result("ping", message).unwrap_err();
+        assert!(
+            matches!(&err, RequestError::Protocol { method, detail } if method == "ping" && detail.contains("neither a result nor a well-formed error")),
+            "{err}"
+        );
+        let ok = json!({"jsonrpc": "2.0", "id": 1, "result": null});
+        assert_eq!(response_result("ping", ok).unwrap(), Value::Null);
+    }
+
+    #[tokio::test]
+    async fn a_result_is_returned_and_the_request_goes_out_as_built() {
+        let session = sh_session(&answers_once(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#,
+        ));
+        let result = session
+            .request("x/y", Some(json!({"a": 1})), CallOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(result, json!({"ok": true}));
+        assert_eq!(
+            sent(&session),
+            [json!({"jsonrpc": "2.0", "id": 1, "method": "x/y", "params": {"a": 1}})]
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_timeout_gives_up_and_sends_notifications_cancelled() {
+        let session = sh_session("cat >/dev/null");
+        let options = CallOptions {
+            timeout: Some(Duration::from_millis(50)),
+            ..CallOptions::default()
+        };
+        let err = session.request("slow", None, options).await.unwrap_err();
+        assert!(
+            matches!(&err, RequestError::TimedOut { method, after } if method == "slow" && *after >= Duration::from_millis(50)),
+            "{err}"
+        );
+        let frames = sent(&session);
+        assert_eq!(frames.len(), 2, "{frames:?}");
+        assert_eq!(
+            frames[1],
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": 1, "reason": "timed out after 50 ms"}
+            })
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn cancelling_ends_the_call_and_tells_the_server() {
+        let session = sh_session("cat >/dev/null");
+        let cancel = CancellationToken::new();
+        let options = CallOptions {
+            cancel: Some(cancel.clone()),
+            ..CallOptions::default()
+        };
+        let cancelling = async {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            cancel.cancel();
+        };
+        let (result, ()) = tokio::join!(session.request("slow", None, options), cancelling);
+        assert!(
+            matches!(result, Err(RequestError::Cancelled { ref method }) if method == "slow"),
+            "{result:?}"
+        );
+        assert_eq!(
+            sent(&session)[1]["params"],
+            json!({"requestId": 1, "reason": "cancelled by the user"})
+        );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn initialize_is_never_cancelled_only_given_up() {
+        let options = crate::session::SessionOptions {
+            request_timeout: Duration::from_millis(50),
+            ..Default::default()
+        };
+        let session = super::super::test_support::sh_session_with("cat >/dev/null", options);
+        let err = session.initialize().await.unwrap_err();
+        assert!(matches!(err, RequestError::TimedOut { .. }), "{err}");
+        let methods: Vec<Value> = sent(&session).iter().map(|m| m["method"].clone()).collect();
+        assert_eq!(methods, [json!("initialize")]);
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_timed_request_reports_when_it_started_and_how_long_it_took() {
+        let session = sh_session("cat >/dev/null");
+        let before = wall_now_us();
+        let options = CallOptions {
+            timeout: Some(Duration::from_millis(40)),
+            ..CallOptions::default()
+        };
+        let (result, timing) = session.request_timed("slow", None, options).await;
+        assert!(matches!(result, Err(RequestError::TimedOut { .. })));
+        assert!(timing.started_wall_us >= before);
+        assert!(timing.started_wall_us <= wall_now_us());
+        assert!(timing.duration_us >= 40_000, "{timing:?}");
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_request_to_a_server_that_exited_says_how_it_ended() {
+        let session = sh_session("echo goodbye >&2; exit 3");
+        // Let the server end first.
+        let report = session.closed().await;
+        assert_eq!(report.exit_code, Some(3));
+        let err = session
+            .request("ping", None, CallOptions::default())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, RequestError::Closed { method, report } if method == "ping" && report.exit_code == Some(3)),
+            "{err}"
+        );
+    }
+}

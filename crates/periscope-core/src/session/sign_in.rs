@@ -1,0 +1,222 @@
+//! The sign-in retry around a send: an HTTP server that answers 401/403 gets the authorizer's
+//! token (signing in or stepping up first), at most three times per request.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::Shared;
+use crate::event::Event;
+use crate::transport::SendError;
+use crate::wire::Frame;
+
+/// Sign-ins one request may trigger before Periscope gives up on it.
+const MAX_SIGN_INS: u32 = 3;
+
+impl Shared {
+    /// Sends a request frame; when the server refuses it with 401/403 and an authorizer is
+    /// set, signs in (or steps up) and sends it again: at most three sign-ins per request. The
+    /// record keeps every attempt.
+    pub(super) async fn send_authorized(&self, bytes: Vec<u8>) -> Result<Arc<Frame>, SendError> {
+        if let Some(auth) = &self.options.authorizer
+            && !self.bearer_set.swap(true, Ordering::SeqCst)
+        {
+            // The first request: a stored (or refreshed) token, if there is one.
+            self.transport.set_bearer(auth.current().await);
+        }
+        let mut attempts = 0;
+        loop {
+            match self.send_frame(bytes.clone(), false).await {
+                Err(SendError::Unauthorized {
+                    challenge,
+                    exchange,
+                }) => {
+                    let Some(auth) = &self.options.authorizer else {
+                        return Err(SendError::Unauthorized {
+                            challenge,
+                            exchange,
+                        });
+                    };
+                    if attempts == MAX_SIGN_INS {
+                        let _ = self.events.send(Event::Warning(format!(
+                            "gave up after {attempts} sign-ins: the server still refuses (HTTP {})",
+                            challenge.status
+                        )));
+                        return Err(SendError::Unauthorized {
+                            challenge,
+                            exchange,
+                        });
+                    }
+                    attempts += 1;
+                    match auth.authorize(&challenge).await {
+                        Ok(token) => self.transport.set_bearer(Some(token)),
+                        Err(why) => {
+                            return Err(SendError::Http(format!("sign-in failed: {why}")));
+                        }
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicU32;
+
+    use async_trait::async_trait;
+    use serde_json::Value;
+
+    use super::*;
+    use crate::auth::{Authorizer, Challenge};
+    use crate::session::{Session, SessionOptions};
+    use crate::transport::{CloseReport, Transport};
+
+    /// An HTTP-like transport that refuses the first `refusals` sends with 401 and keeps the
+    /// bearer tokens it was given.
+    #[derive(Default)]
+    struct Refusing {
+        refusals: AtomicU32,
+        bearers: Mutex<Vec<Option<String>>>,
+    }
+
+    struct Shared401(Arc<Refusing>);
+
+    #[async_trait]
+    impl Transport for Shared401 {
+        async fn send(&self, _frame: &Frame) -> Result<(), SendError> {
+            let left = self.0.refusals.load(Ordering::SeqCst);
+            if left == 0 {
+                return Ok(());
+            }
+            self.0.refusals.store(left - 1, Ordering::SeqCst);
+            Err(SendError::Unauthorized {
+                challenge: Challenge {
+                    status: 401,
+                    ..Challenge::default()
+                },
+                exchange: 0,
+            })
+        }
+        fn set_bearer(&self, token: Option<String>) {
+            self.0.bearers.lock().unwrap().push(token);
+        }
+        async fn shutdown(&self) -> CloseReport {
+            CloseReport::default()
+        }
+    }
+
+    /// Hands out "t1", "t2", … (or fails when `fail` is set), counting sign-ins.
+    #[derive(Default)]
+    struct Tokens {
+        sign_ins: AtomicU32,
+        fail: bool,
+    }
+
+    #[async_trait]
+    impl Authorizer for Tokens {
+        async fn current(&self) -> Option<String> {
+            Some("stored".into())
+        }
+        async fn authorize(&self, _challenge: &Challenge) -> Result<String, String> {
+            let n = self.sign_ins.fetch_add(1, Ordering::SeqCst) + 1;
+            if self.fail {
+                return Err("the user closed the browser".into());
+            }
+            Ok(format!("t{n}"))
+        }
+    }
+
+    fn session(refusals: u32, authorizer: Option<Arc<Tokens>>) -> (Session, Arc<Refusing>) {
+        let transport = Arc::new(Refusing::default());
+        transport.refusals.store(refusals, Ordering::SeqCst);
+        let options = SessionOptions {
+            authorizer: authorizer.map(|a| a as Arc<dyn Authorizer>),
+            ..SessionOptions::default()
+        };
+        let (events, traffic, _inbound_tx, inbound_rx) =
+            Session::record(None, Value::Null).unwrap();
+        let session = Session::start(
+            Box::new(Shared401(transport.clone())),
+            traffic,
+            events,
+            options,
+            inbound_rx,
+        );
+        (session, transport)
+    }
+
+    #[tokio::test]
+    async fn a_refused_send_signs_in_and_goes_again_with_the_new_token() {
+        let tokens = Arc::new(Tokens::default());
+        let (session, transport) = session(2, Some(tokens.clone()));
+        session
+            .shared
+            .send_authorized(b"{}".to_vec())
+            .await
+            .unwrap();
+        assert_eq!(tokens.sign_ins.load(Ordering::SeqCst), 2);
+        assert_eq!(
+            *transport.bearers.lock().unwrap(),
+            [Some("stored".into()), Some("t1".into()), Some("t2".into())]
+        );
+        // Every attempt is in the record.
+        assert_eq!(session.traffic().frames().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn three_sign_ins_is_the_limit_and_the_user_is_told() {
+        let tokens = Arc::new(Tokens::default());
+        let (session, _) = session(u32::MAX, Some(tokens.clone()));
+        let mut events = session.subscribe();
+        let err = session
+            .shared
+            .send_authorized(b"{}".to_vec())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, SendError::Unauthorized { .. }), "{err}");
+        assert_eq!(tokens.sign_ins.load(Ordering::SeqCst), MAX_SIGN_INS);
+        assert_eq!(session.traffic().frames().len(), 4);
+        let warning = loop {
+            if let Event::Warning(w) = events.recv().await.unwrap() {
+                break w;
+            }
+        };
+        assert_eq!(
+            warning,
+            "gave up after 3 sign-ins: the server still refuses (HTTP 401)"
+        );
+    }
+
+    #[tokio::test]
+    async fn without_an_authorizer_a_refusal_is_the_answer() {
+        let (session, transport) = session(1, None);
+        let err = session
+            .shared
+            .send_authorized(b"{}".to_vec())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, SendError::Unauthorized { .. }), "{err}");
+        assert!(transport.bearers.lock().unwrap().is_empty());
+        assert_eq!(session.traffic().frames().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_failed_sign_in_ends_the_send_saying_why() {
+        let tokens = Arc::new(Tokens {
+            fail: true,
+            ..Tokens::default()
+        });
+        let (session, _) = session(1, Some(tokens));
+        let err = session
+            .shared
+            .send_authorized(b"{}".to_vec())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, SendError::Http(why) if why == "sign-in failed: the user closed the browser"),
+            "{err}"
+        );
+    }
+}
