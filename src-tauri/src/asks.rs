@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use async_trait::async_trait;
-use periscope_core::host::{Answer, Ask, HostSettings, PendingAsk, analyze_url, roots_result};
+use periscope_core::answering::{Answer, Ask, HostSettings, PendingAsk, analyze_url, roots_result};
 use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use periscope_core::traffic::{Traffic, wall_now_us};
@@ -268,7 +268,7 @@ impl HostHandler for AppAnswerer {
         };
         let (response, word) = answer.to_response();
         if let Answer::UrlConsent {
-            decision: periscope_core::host::UrlDecision::Open,
+            decision: periscope_core::answering::UrlDecision::Open,
         } = answer
         {
             let url = url.clone().unwrap_or_default();
@@ -285,9 +285,7 @@ impl HostHandler for AppAnswerer {
                 return response;
             }
         }
-        // The engine names the decision in its record vocabulary.
-        let kind = serde_json::from_value(Value::from(word)).unwrap_or(DecisionKind::Reply);
-        self.decide(&request, kind, url);
+        self.decide(&request, word, url);
         response
     }
 }

@@ -1,13 +1,13 @@
 //! The call history, recorded where the request is made: every tool call, resource read and
-//! prompt get is timed around the request itself, kept in `history.json` (`saved_store`), and
-//! handed to the UI as `AppEvent::History`. The UI never sends a result back to be recorded.
+//! prompt get keeps the engine's timing of the request (`periscope_core::session::Timing`), is
+//! kept in `history.json` (`saved_store`), and handed to the UI as `AppEvent::History`. The UI
+//! never sends a result back to be recorded.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use periscope_core::saved_calls::{CallKind, CallOutcome, HistoryEntry};
-use periscope_core::traffic::wall_now_us;
+use periscope_core::session::Timing;
 use periscope_core::view::{AppEvent, CallError};
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Runtime};
@@ -23,24 +23,21 @@ pub struct CallTarget<'a> {
     pub arguments: Value,
 }
 
-/// Runs `request`, records how it ended in the history, and returns its result unchanged.
-/// A request that fails before reaching the server (not connected) is recorded too, as the
-/// user did make it.
+/// Runs `request` (which says how it ended and the engine's timing of it), records that in
+/// the history, and returns its result unchanged. A request that fails before reaching the
+/// server (not connected) is recorded too, as the user did make it.
 pub async fn recorded<R: Runtime>(
     app: &AppHandle<R>,
     state: &AppState,
     call: CallTarget<'_>,
-    request: impl Future<Output = Result<Value, CallError>>,
+    request: impl Future<Output = (Result<Value, CallError>, Timing)>,
 ) -> Result<Value, CallError> {
-    let started_wall_us = wall_now_us();
-    let started = Instant::now();
-    let result = request.await;
-    let duration_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    let (result, timing) = request.await;
     let entry = history_entry(
         &call,
-        new_id(started_wall_us),
-        started_wall_us,
-        duration_us,
+        new_id(timing.started_wall_us),
+        timing.started_wall_us,
+        timing.duration_us,
         &result,
     );
     let server_id = call.server_id.to_string();

@@ -24,7 +24,3 @@ pub mod traffic;
 pub mod transport;
 pub mod view;
 pub mod wire;
-
-/// The old name of [`answering`], kept until `view` and the app import the new one.
-#[doc(hidden)]
-pub use answering as host;

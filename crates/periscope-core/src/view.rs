@@ -10,8 +10,8 @@ use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::answering::PendingAsk;
 use crate::event::ServerNotification;
-use crate::host::PendingAsk;
 use crate::record::{Decision, Flag, HttpExchange, StderrLine};
 use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;

@@ -2,7 +2,7 @@
 //! wants opened (analysis and consent), roots from a typed path or the folder picker, and the
 //! decisions recorded along the way.
 
-use periscope_core::host::{Answer, PendingAsk, Root, UrlAnalysis, UrlDecision};
+use periscope_core::answering::{Answer, PendingAsk, Root, UrlAnalysis, UrlDecision};
 use periscope_core::record::Decision;
 use tauri::{AppHandle, Runtime, State};
 
@@ -22,7 +22,7 @@ pub fn answer_ask(state: State<'_, AppState>, ask_id: u64, answer: Answer) -> Re
 #[tauri::command]
 pub fn analyze_url(state: State<'_, AppState>, server_id: String, url: String) -> UrlAnalysis {
     let host = state.server_host(&server_id);
-    periscope_core::host::analyze_url(&url, host.as_deref())
+    periscope_core::answering::analyze_url(&url, host.as_deref())
 }
 
 /// The user's decision about a URL from a -32042 error's elicitations, made in a dialog that

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use periscope_core::features::{Completion, CompletionRef};
 use periscope_core::saved_calls::CallKind;
+use periscope_core::session::timed;
 use periscope_core::view::CallError;
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Runtime, State};
@@ -31,13 +32,13 @@ pub async fn get_prompt<R: Runtime>(
         target: &name,
         arguments: Value::Object(arguments.clone()),
     };
-    let request = async {
+    let request = timed(async {
         let session = state.session(&server_id)?;
         session
             .get_prompt(&name, arguments)
             .await
             .map_err(CallError::from)
-    };
+    });
     call_history::recorded(&app, &state, call, request)
         .await
         .map_err(|e| e.message)

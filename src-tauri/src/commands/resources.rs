@@ -3,6 +3,7 @@
 
 use base64::Engine;
 use periscope_core::saved_calls::CallKind;
+use periscope_core::session::timed;
 use periscope_core::view::CallError;
 use serde_json::{Value, json};
 use tauri::{AppHandle, Runtime, State};
@@ -24,10 +25,10 @@ pub async fn read_resource<R: Runtime>(
         target: &uri,
         arguments: json!({}),
     };
-    let request = async {
+    let request = timed(async {
         let session = state.session(&server_id)?;
         session.read_resource(&uri).await.map_err(CallError::from)
-    };
+    });
     call_history::recorded(&app, &state, call, request)
         .await
         .map_err(|e| e.message)

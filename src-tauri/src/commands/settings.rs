@@ -1,7 +1,7 @@
 //! A server's host settings: the roots it is shown and the reply rule for its sampling
 //! requests, kept in the catalog's store.
 
-use periscope_core::host::HostSettings;
+use periscope_core::answering::HostSettings;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::{AppState, catalog_store};

@@ -2,45 +2,24 @@
 
 use std::time::Instant;
 
-use periscope_core::session::CallOptions;
-use serde_json::json;
+use periscope_core::features::LogLevel;
 use tauri::State;
 
 use crate::AppState;
 
-/// The levels `logging/setLevel` takes (RFC 5424 severities, as the spec names them).
-const LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
+/// `logging/setLevel`. The level arrives as the UI's word so that a wrong one is refused in the
+/// engine's words ("… is not a log level (one of …)"), not serde's.
 #[tauri::command]
 pub async fn set_log_level(
     state: State<'_, AppState>,
     server_id: String,
     level: String,
 ) -> Result<(), String> {
-    if !LEVELS.contains(&level.as_str()) {
-        return Err(format!(
-            "{level:?} is not a log level (one of {})",
-            LEVELS.join(", ")
-        ));
-    }
+    let level: LogLevel = level.parse()?;
     let session = state.session(&server_id)?;
     session
-        .request(
-            "logging/setLevel",
-            Some(json!({ "level": level })),
-            CallOptions::default(),
-        )
+        .set_log_level(level)
         .await
-        .map(|_| ())
         .map_err(|e| format!("the server refused the log level: {e}"))
 }
 

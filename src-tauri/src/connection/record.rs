@@ -1,7 +1,7 @@
 //! Reads of a connection's record (rows, frame details, HTTP exchanges, stderr, decisions),
 //! and the URL consent decisions the user adds to it.
 
-use periscope_core::host::UrlDecision;
+use periscope_core::answering::UrlDecision;
 use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
 use periscope_core::traffic::wall_now_us;
 use periscope_core::view::{AppEvent, FrameDetail, FrameRow};

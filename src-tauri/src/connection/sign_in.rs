@@ -3,10 +3,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use periscope_core::answering::{Answer, Ask};
 use periscope_core::auth::AuthReport;
 use periscope_core::auth::store::StoredCredentials;
 use periscope_core::config::ServerTarget;
-use periscope_core::host::{Answer, Ask};
 use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::traffic::{Traffic, wall_now_us};
 use periscope_core::view::AppEvent;

@@ -26,7 +26,7 @@ pub use error::{RequestError, RpcError};
 pub use handler::{DeclineAll, HostHandler, ServerRequest, ServerRequestKind};
 pub use open::ConnectError;
 pub use raw::RawExchange;
-pub use request::Timing;
+pub use request::{Timing, timed};
 pub use tracked::{DuplicateCallId, TrackedCall};
 
 use crate::event::{Event, Progress, RequestOutcome, SessionState};

@@ -25,6 +25,19 @@ pub struct Timing {
     pub duration_us: u64,
 }
 
+/// Runs `work` (a request, or a typed feature call such as `read_resource`) and says when it
+/// started and how long it took: the one clock every host's history uses.
+pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Timing) {
+    let started_wall_us = wall_now_us();
+    let started = Instant::now();
+    let value = work.await;
+    let timing = Timing {
+        started_wall_us,
+        duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+    };
+    (value, timing)
+}
+
 impl Session {
     /// Sends a request and waits for its result.
     pub async fn request(
@@ -177,14 +190,7 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> (Result<Value, RequestError>, Timing) {
-        let started_wall_us = wall_now_us();
-        let started = Instant::now();
-        let result = self.request(method, params, options).await;
-        let timing = Timing {
-            started_wall_us,
-            duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-        };
-        (result, timing)
+        timed(self.request(method, params, options)).await
     }
 }
 
