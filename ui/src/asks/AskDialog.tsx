@@ -9,10 +9,10 @@ import { ElicitForm } from "../host/ElicitForm";
 import { SamplingPanel } from "../host/SamplingPanel";
 import { UrlConsentDialog } from "../host/UrlConsentDialog";
 import { SignInDialog } from "./SignInDialog";
-import { useStore } from "../store";
+import { useAsks } from "../state/asks";
 
 export function AskDialog() {
-  const asks = useStore((s) => s.asks);
+  const asks = useAsks((s) => s.pending);
   const [error, setError] = useState<string | null>(null);
   const ask = asks[0];
   if (!ask) {

@@ -1,9 +1,10 @@
 import { Search } from "lucide-react";
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "../common/EmptyState";
-import { useStore, type ServerState } from "../store";
 import { ConsoleLine } from "./ConsoleLine";
 import type { ConsoleEntry, ConsoleLog } from "./log";
+import type { ServerState } from "../state/connections";
+import { useServerConsole } from "../state/logs";
 
 /** The console draws at most this many of the newest matching entries. */
 const SHOWN = 1_000;
@@ -27,8 +28,7 @@ function entryText(entry: ConsoleEntry): string {
 
 /** The server's stderr and the notifications it sent, newest at the bottom. */
 export function ConsoleTab({ server }: { server: ServerState }) {
-  const log = server.console;
-  const version = useStore((s) => s.servers[server.id]?.console.version ?? 0);
+  const { log, version } = useServerConsole(server.id);
   const [filter, setFilter] = useState("");
   const needle = filter.trim().toLowerCase();
   const { shown, matching } = useMemo(() => tail(log, needle, version), [log, needle, version]);
