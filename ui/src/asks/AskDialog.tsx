@@ -5,9 +5,9 @@ import { answerAsk } from "../actions";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { ErrorBox } from "../common/ErrorBox";
-import { ElicitForm } from "../host/ElicitForm";
-import { SamplingPanel } from "../host/SamplingPanel";
-import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { ElicitForm } from "../answering/ElicitForm";
+import { SamplingPanel } from "../answering/SamplingPanel";
+import { UrlConsentDialog } from "../answering/UrlConsentDialog";
 import { SignInDialog } from "./SignInDialog";
 import { useAsks } from "../state/asks";
 

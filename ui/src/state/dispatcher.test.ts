@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppEvent } from "../bindings/AppEvent";
 import type { ServerEntry } from "../bindings/ServerEntry";
-import { exchange } from "../network/testExchanges";
-import { row } from "../traffic/testRows";
+import { exchange } from "../network/exchanges.fixtures";
+import { row } from "../traffic/rows.fixtures";
 import { resetAsks } from "./asks";
 import {
   beginConnect,

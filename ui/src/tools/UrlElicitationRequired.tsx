@@ -9,7 +9,7 @@ import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { ErrorBox } from "../common/ErrorBox";
-import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { UrlConsentDialog } from "../answering/UrlConsentDialog";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
 import { callTool } from "../state/calls";

@@ -14,7 +14,7 @@ import {
   type SamplingBlock,
   type SamplingRequest,
 } from "./sampling";
-import "../styles/host.css";
+import "../styles/answering.css";
 
 interface Props {
   serverName: string;
