@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import type { HttpExchange } from "../bindings/HttpExchange";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import { showFrame } from "../actions";
@@ -9,6 +9,7 @@ import { ExchangeDetail } from "./ExchangeDetail";
 import type { NetworkLog } from "./log";
 import type { ServerState } from "../state/connections";
 import { selectExchange, useServerTraffic, useTraffic } from "../state/traffic";
+import { useFollowTail } from "../common/useFollowTail";
 
 /** The tab draws at most this many of the newest exchanges. */
 const SHOWN = 2_000;
@@ -28,18 +29,7 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
   const total = log.exchanges.length;
   const selectedSeq = record.networkView.selectedSeq;
   const selected = selectedSeq === null ? undefined : log.get(selectedSeq);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [shown]);
-
-  const onScroll = () => {
-    const element = scrollRef.current;
-    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
-  };
+  const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const stdio = target.transport === "stdio";
   return (
