@@ -1,11 +1,16 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
 
 // The UI of the Periscope desktop app (Tauri 2). Tauri loads `dist/` in production and the dev
 // server on port 1420 during `tauri dev`.
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // @rjsf/core imports Ajv for a test helper only; Ajv is not installed (see src/tools/noAjv.ts).
+    alias: { "@rjsf/validator-ajv8": fileURLToPath(new URL("./src/tools/noAjv.ts", import.meta.url)) },
+  },
   base: "./",
   clearScreen: false,
   server: {
@@ -25,5 +30,7 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    // Bundled like the app, so the alias above applies inside @rjsf/core.
+    server: { deps: { inline: ["@rjsf/core"] } },
   },
 });

@@ -5,13 +5,13 @@ import { AppErrors } from "./common/AppErrors";
 import { EmptyState } from "./common/EmptyState";
 import { ServerView } from "./server/ServerView";
 import { Sidebar } from "./sidebar/Sidebar";
-import { useStore } from "./store";
+import { useConnections } from "./state/connections";
 
 export function App() {
   useEffect(() => {
     void start();
   }, []);
-  const selected = useStore((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
+  const selected = useConnections((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
   return (
     <div className="app">
       <Sidebar />

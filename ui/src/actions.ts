@@ -1,5 +1,7 @@
-// What the UI does: every action calls the Rust side through ipc.ts and puts the outcome,
-// success or error message, into the store. Nothing here swallows an error.
+// What the UI does across concerns: startup, the catalog, connecting, loading lists, and the
+// view state of each server. Every action calls the Rust side through the IPC layer and puts the
+// outcome, success or error message, into the state managers (state/). Nothing here swallows an
+// error. This is the top: nothing below it (state/, ipc/) imports it.
 import type { Answer } from "./bindings/Answer";
 import type { AppEvent } from "./bindings/AppEvent";
 import type { HostSettings } from "./bindings/HostSettings";
@@ -7,18 +9,30 @@ import type { UrlDecision } from "./bindings/UrlDecision";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
-import { errorMessage, hasTauri, ipc, type JsonObject, type ListKind } from "./ipc";
-import { isObject } from "./json";
+import { errorMessage, hasTauri, ipc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
-import { store, type RequestState, type ServerState, type TabId, type TrafficView } from "./store";
-import type { CallKind } from "./bindings/CallKind";
-import { noteListChanges, recordCall } from "./saved/savedStore";
-import { noteCallProgress } from "./tools/runningCalls";
+import { addAsks, removeAsk, setHostSettings } from "./state/asks";
+import {
+  addAppError,
+  beginConnect,
+  connections,
+  select,
+  serverState,
+  setActionError,
+  setCatalog,
+  setCatalogError,
+  setConnections,
+  setIdentity,
+  updateServer,
+  type TabId,
+} from "./state/connections";
+import { dispatchEvents, type DispatchedEvent } from "./state/dispatcher";
+import { offers, serverLists, setList } from "./state/lists";
+import { logsChanged, serverConsole } from "./state/logs";
+import { serverTraffic, setTrafficView, trafficChanged } from "./state/traffic";
 
 /** How many rows one `traffic_rows` call asks for while catching up. */
 const CATCH_UP_PAGE = 5_000;
-
-const serverState = (id: string): ServerState | undefined => store.getState().servers[id];
 
 let started = false;
 
@@ -27,16 +41,16 @@ export async function start(): Promise<void> {
   if (started) return;
   started = true;
   if (!hasTauri()) {
-    store.addAppError(
+    addAppError(
       "The Periscope backend is not reachable: this page is running outside the Periscope app, so it cannot list, connect to or inspect servers.",
     );
-    store.setCatalogError("No catalog: not running inside the Periscope app.");
+    setCatalogError("No catalog: not running inside the Periscope app.");
     return;
   }
   try {
     await ipc.subscribeEvents(handleEvents);
   } catch (error) {
-    store.addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
+    addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
   }
   await Promise.all([loadCatalog(), refreshConnections(true), loadAsks()]);
 }
@@ -44,9 +58,9 @@ export async function start(): Promise<void> {
 /** Server requests that were waiting before the UI subscribed (e.g. after a reload). */
 export async function loadAsks(): Promise<void> {
   try {
-    store.setAsks(await ipc.pendingAsks());
+    addAsks(await ipc.pendingAsks());
   } catch (error) {
-    store.addAppError(`Could not read the server requests waiting for you: ${errorMessage(error)}`);
+    addAppError(`Could not read the server requests waiting for you: ${errorMessage(error)}`);
   }
 }
 
@@ -57,19 +71,19 @@ export async function loadAsks(): Promise<void> {
 export async function answerAsk(askId: number, answer: Answer): Promise<string | null> {
   try {
     await ipc.answerAsk(askId, answer);
-    store.removeAsk(askId);
+    removeAsk(askId);
     return null;
   } catch (error) {
-    store.removeAsk(askId);
+    removeAsk(askId);
     return errorMessage(error);
   }
 }
 
 export async function loadHostSettings(id: string): Promise<void> {
   try {
-    store.setHostSettings(id, await ipc.hostSettings(id), null);
+    setHostSettings(id, await ipc.hostSettings(id), null);
   } catch (error) {
-    store.setHostSettings(id, null, `Could not load the roots and reply rule: ${errorMessage(error)}`);
+    setHostSettings(id, null, `Could not load the roots and reply rule: ${errorMessage(error)}`);
   }
 }
 
@@ -77,25 +91,24 @@ export async function loadHostSettings(id: string): Promise<void> {
 export async function saveHostSettings(id: string, settings: HostSettings): Promise<void> {
   try {
     await ipc.saveHostSettings(id, settings);
-    store.setHostSettings(id, settings, null);
+    setHostSettings(id, settings, null);
   } catch (error) {
-    store.setHostSettings(id, null, errorMessage(error));
+    setHostSettings(id, null, errorMessage(error));
   }
 }
 
+/** Every batch of live events: routed by the dispatcher, then what it asks to fetch. */
 export function handleEvents(events: AppEvent[]): void {
-  const effects = store.applyEvents(events);
-  noteListChanges(events);
-  noteCallProgress(events);
+  const effects = dispatchEvents(events as DispatchedEvent[]);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
 }
 
 export async function loadCatalog(): Promise<void> {
   try {
-    store.setCatalog(await ipc.catalogList());
+    setCatalog(await ipc.catalogList());
   } catch (error) {
-    store.setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
+    setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
   }
 }
 
@@ -103,15 +116,15 @@ export async function loadCatalog(): Promise<void> {
 export async function refreshConnections(catchUpHistory: boolean): Promise<void> {
   try {
     const infos = await ipc.connections();
-    store.setConnections(infos);
+    setConnections(infos);
     if (catchUpHistory) {
       // Select the auto-connected server when nothing is selected yet.
       const live = infos.find((i) => i.status.state === "ready" || i.status.state === "connecting");
-      if (live && store.getState().selectedId === null) store.select(live.server_id);
+      if (live && connections.getState().selectedId === null) select(live.server_id);
       await Promise.all(infos.map((info) => catchUp(info.server_id)));
     }
   } catch (error) {
-    store.addAppError(`Could not read the connections: ${errorMessage(error)}`);
+    addAppError(`Could not read the connections: ${errorMessage(error)}`);
   }
 }
 
@@ -119,25 +132,24 @@ export async function refreshConnections(catchUpHistory: boolean): Promise<void>
 export async function catchUp(serverId: string): Promise<void> {
   const server = serverState(serverId);
   if (!server) return;
-  const { session, traffic } = server;
+  const { session } = server;
+  const { traffic, network } = serverTraffic(serverId);
+  const console = serverConsole(serverId);
   try {
     for (let from = 0; ; from += CATCH_UP_PAGE) {
       const rows = await ipc.trafficRows(serverId, from, CATCH_UP_PAGE);
       if (serverState(serverId)?.session !== session) return;
-      if (traffic.merge(rows) > 0) store.notify();
+      if (traffic.merge(rows) > 0) trafficChanged();
       if (rows.length < CATCH_UP_PAGE) break;
     }
     const lines = await ipc.stderrLines(serverId);
     if (serverState(serverId)?.session !== session) return;
-    if (server.console.mergeStderr(lines) > 0) store.notify();
+    if (console.mergeStderr(lines) > 0) logsChanged();
     const exchanges = await ipc.httpExchanges(serverId);
     if (serverState(serverId)?.session !== session) return;
-    if (server.network.merge(exchanges) > 0) store.notify();
+    if (network.merge(exchanges) > 0) trafficChanged();
   } catch (error) {
-    store.updateServer(serverId, (s) => ({
-      ...s,
-      actionError: `Could not load the earlier traffic: ${errorMessage(error)}`,
-    }));
+    setActionError(serverId, `Could not load the earlier traffic: ${errorMessage(error)}`);
   }
 }
 
@@ -147,8 +159,8 @@ export async function catchUp(serverId: string): Promise<void> {
 /** Adds or replaces an entry; resolves to an error message, or null when saved. */
 export async function saveEntry(entry: ServerEntry): Promise<string | null> {
   try {
-    store.setCatalog(await ipc.catalogSave(entry));
-    store.select(entry.id);
+    setCatalog(await ipc.catalogSave(entry));
+    select(entry.id);
     return null;
   } catch (error) {
     return `Could not save "${entry.name}": ${errorMessage(error)}`;
@@ -171,7 +183,7 @@ function copyTarget(target: ServerTarget): ServerTarget {
 }
 
 export async function duplicateEntry(entry: ServerEntry): Promise<void> {
-  const names = store.getState().catalog.map((e) => e.name);
+  const names = connections.getState().catalog.map((e) => e.name);
   const copy: ServerEntry = {
     id: crypto.randomUUID(),
     name: duplicateName(entry.name, names),
@@ -187,7 +199,7 @@ export async function removeEntry(id: string): Promise<void> {
     if (server && (server.status.state === "ready" || server.status.state === "connecting")) {
       await ipc.disconnect(id);
     }
-    store.setCatalog(await ipc.catalogRemove(id));
+    setCatalog(await ipc.catalogRemove(id));
   } catch (error) {
     setActionError(id, `Could not remove the server: ${errorMessage(error)}`);
   }
@@ -196,20 +208,16 @@ export async function removeEntry(id: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Connections
 
-function setActionError(id: string, message: string | null): void {
-  store.updateServer(id, (s) => ({ ...s, actionError: message }));
-}
-
 export async function connect(id: string): Promise<void> {
-  store.beginConnect(id);
+  beginConnect(id);
   try {
     const identity = await ipc.connect(id);
     const session = serverState(id)?.session ?? 0;
-    store.setIdentity(id, session, identity);
-    store.updateServer(id, (s) => ({ ...s, busy: null }));
+    setIdentity(id, session, identity);
+    updateServer(id, (s) => ({ ...s, busy: null }));
   } catch (error) {
     const message = errorMessage(error);
-    store.updateServer(id, (s) => {
+    updateServer(id, (s) => {
       // A connection that is up was not what failed (e.g. it was already connected): say so.
       if (s.status.state === "ready") return { ...s, busy: null, actionError: `Could not connect: ${message}` };
       // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
@@ -221,12 +229,12 @@ export async function connect(id: string): Promise<void> {
 }
 
 export async function disconnect(id: string): Promise<void> {
-  store.updateServer(id, (s) => ({ ...s, busy: "disconnecting", actionError: null }));
+  updateServer(id, (s) => ({ ...s, busy: "disconnecting", actionError: null }));
   try {
     await ipc.disconnect(id);
-    store.updateServer(id, (s) => ({ ...s, busy: null }));
+    updateServer(id, (s) => ({ ...s, busy: null }));
   } catch (error) {
-    store.updateServer(id, (s) => ({
+    updateServer(id, (s) => ({
       ...s,
       busy: null,
       actionError: `Could not disconnect: ${errorMessage(error)}`,
@@ -246,19 +254,11 @@ export async function reconnect(id: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Lists and requests
 
-/** True when the server's handshake says it offers this kind of list (or we don't know). */
-export function offers(server: ServerState, kind: ListKind): boolean {
-  const capabilities = server.identity?.capabilities;
-  if (!isObject(capabilities)) return true;
-  const key = kind === "resource_templates" ? "resources" : kind;
-  return capabilities[key] !== undefined;
-}
-
 /** Loads a list the first time its tab is shown while the server is ready. */
 export function ensureList(id: string, kind: ListKind): void {
   const server = serverState(id);
   if (!server || server.status.state !== "ready") return;
-  if (server.lists[kind].status !== "idle" || !offers(server, kind)) return;
+  if (serverLists(id)[kind].status !== "idle" || !offers(server, kind)) return;
   void loadList(id, kind);
 }
 
@@ -268,126 +268,53 @@ export async function loadList(id: string, kind: ListKind): Promise<void> {
   const server = serverState(id);
   if (!server) return;
   const session = server.session;
-  const previous = server.lists[kind];
-  store.setList(id, kind, { ...previous, status: "loading", error: null });
+  const previous = serverLists(id)[kind];
+  setList(id, kind, { ...previous, status: "loading", error: null });
   try {
     const items = await ipc.listItems(id, kind);
     if (serverState(id)?.session !== session) return;
-    store.setList(id, kind, { status: "loaded", items, error: null });
+    setList(id, kind, { status: "loaded", items, error: null });
   } catch (error) {
     if (serverState(id)?.session !== session) return;
-    store.setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });
+    setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });
   }
-}
-
-async function track(
-  run: () => Promise<JsonValue>,
-  save: (state: RequestState) => void,
-  args: JsonObject = {},
-  /** What the call was, for the history (saved/savedStore.ts). */
-  call?: { serverId: string; kind: CallKind; target: string },
-): Promise<void> {
-  const started = performance.now();
-  const startedWallUs = Date.now() * 1000;
-  save({ status: "running", result: null, error: null, durationMs: null });
-  try {
-    const result = await run();
-    save({ status: "done", result, error: null, durationMs: performance.now() - started });
-    if (call) void recordCall({ ...call, args, startedWallUs, durationMs: performance.now() - started, result, error: null });
-  } catch (error) {
-    const failed: RequestState = {
-      status: "error",
-      result: null,
-      error: errorMessage(error),
-      durationMs: performance.now() - started,
-    };
-    // A CallError from Rust: a JSON-RPC error answer keeps its code and data.
-    if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
-      const e = error as JsonObject;
-      failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
-    }
-    save(failed);
-    if (call) {
-      const rpc = failed.rpcError && { code: failed.rpcError.code, data: failed.rpcError.data };
-      void recordCall({ ...call, args, startedWallUs, durationMs: failed.durationMs ?? 0, result: null, error: failed.error, rpc });
-    }
-  }
-}
-
-export function callTool(id: string, name: string, args: JsonObject, callId?: string): Promise<void> {
-  return track(
-    () => ipc.callTool(id, name, args, callId),
-    (call) =>
-      store.updateServer(id, (s) => ({
-        ...s,
-        tools: { ...s.tools, calls: { ...s.tools.calls, [name]: call } },
-      })),
-    args,
-    { serverId: id, kind: "tool", target: name },
-  );
-}
-
-export function readResource(id: string, uri: string): Promise<void> {
-  return track(
-    () => ipc.readResource(id, uri),
-    (read) =>
-      store.updateServer(id, (s) => ({
-        ...s,
-        resources: { ...s.resources, reads: { ...s.resources.reads, [uri]: read } },
-      })),
-    {},
-    { serverId: id, kind: "resource", target: uri },
-  );
-}
-
-export function getPrompt(id: string, name: string, args: Record<string, string>): Promise<void> {
-  return track(
-    () => ipc.getPrompt(id, name, args),
-    (get) =>
-      store.updateServer(id, (s) => ({
-        ...s,
-        prompts: { ...s.prompts, gets: { ...s.prompts.gets, [name]: get } },
-      })),
-    args,
-    { serverId: id, kind: "prompt", target: name },
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // View state (kept per server so switching servers keeps each one's place)
 
 export function setTab(id: string, tab: TabId): void {
-  store.updateServer(id, (s) => (s.tab === tab ? s : { ...s, tab }));
+  updateServer(id, (s) => (s.tab === tab ? s : { ...s, tab }));
 }
 
 export function selectTool(id: string, name: string | null): void {
-  store.updateServer(id, (s) => ({ ...s, tools: { ...s.tools, selected: name } }));
+  updateServer(id, (s) => ({ ...s, tools: { ...s.tools, selected: name } }));
 }
 
 export function setToolForm(id: string, name: string, formData: JsonValue): void {
-  store.updateServer(id, (s) => ({
+  updateServer(id, (s) => ({
     ...s,
     tools: { ...s.tools, forms: { ...s.tools.forms, [name]: formData } },
   }));
 }
 
 export function selectResource(id: string, uri: string | null): void {
-  store.updateServer(id, (s) => ({
+  updateServer(id, (s) => ({
     ...s,
     resources: { ...s.resources, selected: uri, uriInput: uri ?? s.resources.uriInput },
   }));
 }
 
 export function setResourceUriInput(id: string, uriInput: string): void {
-  store.updateServer(id, (s) => ({ ...s, resources: { ...s.resources, uriInput } }));
+  updateServer(id, (s) => ({ ...s, resources: { ...s.resources, uriInput } }));
 }
 
 export function selectPrompt(id: string, name: string | null): void {
-  store.updateServer(id, (s) => ({ ...s, prompts: { ...s.prompts, selected: name } }));
+  updateServer(id, (s) => ({ ...s, prompts: { ...s.prompts, selected: name } }));
 }
 
 export function setPromptArg(id: string, prompt: string, arg: string, value: string): void {
-  store.updateServer(id, (s) => ({
+  updateServer(id, (s) => ({
     ...s,
     prompts: {
       ...s.prompts,
@@ -396,29 +323,12 @@ export function setPromptArg(id: string, prompt: string, arg: string, value: str
   }));
 }
 
-export function selectExchange(id: string, seq: number | null): void {
-  store.updateServer(id, (s) =>
-    s.networkView.selectedSeq === seq ? s : { ...s, networkView: { selectedSeq: seq } },
-  );
-}
-
 /** Shows one frame in the Traffic tab (from an exchange that carried it). */
 export function showFrame(id: string, seq: number): void {
-  store.updateServer(id, (s) => ({
-    ...s,
-    tab: "traffic",
-    // Stop following so the list scrolls to it and stays there (the detail pane shows it even
-    // when the filter hides its row).
-    trafficView: { ...s.trafficView, follow: false, selectedSeq: seq },
-  }));
-}
-
-export function setTrafficView(id: string, change: Partial<TrafficView>): void {
-  store.updateServer(id, (s) => {
-    const view = s.trafficView;
-    const changed = (Object.keys(change) as Array<keyof TrafficView>).some((k) => change[k] !== view[k]);
-    return changed ? { ...s, trafficView: { ...view, ...change } } : s;
-  });
+  setTab(id, "traffic");
+  // Stop following so the list scrolls to it and stays there (the detail pane shows it even
+  // when the filter hides its row).
+  setTrafficView(id, { follow: false, selectedSeq: seq });
 }
 
 /**

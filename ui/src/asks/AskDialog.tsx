@@ -5,14 +5,14 @@ import { answerAsk } from "../actions";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { ErrorBox } from "../common/ErrorBox";
-import { ElicitForm } from "../host/ElicitForm";
-import { SamplingPanel } from "../host/SamplingPanel";
-import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { ElicitForm } from "../answering/ElicitForm";
+import { SamplingPanel } from "../answering/SamplingPanel";
+import { UrlConsentDialog } from "../answering/UrlConsentDialog";
 import { SignInDialog } from "./SignInDialog";
-import { useStore } from "../store";
+import { useAsks } from "../state/asks";
 
 export function AskDialog() {
-  const asks = useStore((s) => s.asks);
+  const asks = useAsks((s) => s.pending);
   const [error, setError] = useState<string | null>(null);
   const ask = asks[0];
   if (!ask) {

@@ -1,10 +1,10 @@
 import { X } from "lucide-react";
-import { store, useStore } from "../store";
 import { ErrorBox } from "./ErrorBox";
+import { dismissAppError, useConnections } from "../state/connections";
 
 /** Errors not tied to one server, above everything else. */
 export function AppErrors() {
-  const errors = useStore((s) => s.appErrors);
+  const errors = useConnections((s) => s.appErrors);
   if (errors.length === 0) return null;
   return (
     <div className="app-errors">
@@ -16,7 +16,7 @@ export function AppErrors() {
             className="icon-button"
             aria-label="Dismiss"
             title="Dismiss"
-            onClick={() => store.dismissAppError(message)}
+            onClick={() => dismissAppError(message)}
           >
             <X size={14} aria-hidden />
           </button>

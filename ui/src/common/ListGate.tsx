@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { offers } from "../actions";
 import type { ListKind } from "../ipc";
-import type { ServerState } from "../store";
 import { EmptyState } from "./EmptyState";
+import type { ServerState } from "../state/connections";
+import { offers } from "../state/lists";
 
 interface Props {
   server: ServerState;

@@ -1,5 +1,5 @@
-import type { ListState } from "../store";
 import { RefreshButton } from "./RefreshButton";
+import type { ListState } from "../state/lists";
 
 /** The title of a list, its count, and a refresh button. */
 export function ListHeader({ title, list, onRefresh }: { title: string; list: ListState; onRefresh: () => void }) {

@@ -2,8 +2,7 @@
 // fetched until the user asks; then the app fetches each one without cookies or credentials,
 // at most 256 KiB, and the page shows it as a data: image.
 import { useState } from "react";
-import { invoke } from "@tauri-apps/api/core";
-import { errorMessage } from "../ipc";
+import { errorMessage, serverIpc } from "../ipc";
 
 export function RemoteIcons({ urls, className }: { urls: string[]; className?: string }) {
   const [loaded, setLoaded] = useState<Array<{ url: string; src: string | null; error: string | null }> | null>(null);
@@ -18,7 +17,7 @@ export function RemoteIcons({ urls, className }: { urls: string[]; className?: s
         onClick={() => {
           setLoaded(urls.map((url) => ({ url, src: null, error: null })));
           urls.forEach((url, i) => {
-            invoke<string>("fetch_icon", { url }).then(
+            serverIpc.fetchIcon(url).then(
               (src) => setLoaded((l) => l && l.map((x, j) => (j === i ? { ...x, src } : x))),
               (e: unknown) => setLoaded((l) => l && l.map((x, j) => (j === i ? { ...x, error: errorMessage(e) } : x))),
             );

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { ensureList } from "../actions";
 import type { ListKind } from "../ipc";
-import type { ServerState } from "../store";
+import type { ServerState } from "../state/connections";
 
 /**
  * Loads the lists a tab shows the first time it is open while the server is ready (and again

@@ -1,9 +1,11 @@
 import { Search } from "lucide-react";
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { EmptyState } from "../common/EmptyState";
-import { useStore, type ServerState } from "../store";
 import { ConsoleLine } from "./ConsoleLine";
 import type { ConsoleEntry, ConsoleLog } from "./log";
+import type { ServerState } from "../state/connections";
+import { useServerConsole } from "../state/logs";
+import { useFollowTail } from "../common/useFollowTail";
 
 /** The console draws at most this many of the newest matching entries. */
 const SHOWN = 1_000;
@@ -27,23 +29,11 @@ function entryText(entry: ConsoleEntry): string {
 
 /** The server's stderr and the notifications it sent, newest at the bottom. */
 export function ConsoleTab({ server }: { server: ServerState }) {
-  const log = server.console;
-  const version = useStore((s) => s.servers[server.id]?.console.version ?? 0);
+  const { log, version } = useServerConsole(server.id);
   const [filter, setFilter] = useState("");
   const needle = filter.trim().toLowerCase();
   const { shown, matching } = useMemo(() => tail(log, needle, version), [log, needle, version]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [shown]);
-
-  const onScroll = () => {
-    const element = scrollRef.current;
-    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
-  };
+  const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const hidden = matching - shown.length + (needle === "" ? log.dropped : 0);
   return (

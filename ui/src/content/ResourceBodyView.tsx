@@ -2,7 +2,7 @@ import { Download } from "lucide-react";
 import { useMemo, useState } from "react";
 import { formatBytes } from "../format";
 import { errorMessage } from "../ipc";
-import { resourcesIpc } from "../resources/ipc";
+import { resourcesIpc } from "../ipc";
 import type { ResourceBody } from "./blocks";
 import { HexDump } from "./HexDump";
 import { JsonTree } from "./JsonTree";

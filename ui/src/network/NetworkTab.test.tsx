@@ -1,9 +1,11 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerTarget } from "../bindings/ServerTarget";
-import { store, useServer } from "../store";
 import { NetworkTab } from "./NetworkTab";
-import { exchange } from "./testExchanges";
+import { exchange } from "./exchanges.fixtures";
+import { connections, updateServer, useServer } from "../state/connections";
+import { dispatchEvents } from "../state/dispatcher";
+import { traffic } from "../state/traffic";
 
 afterEach(cleanup);
 
@@ -18,7 +20,7 @@ function Harness({ id, target }: { id: string; target: ServerTarget }) {
 describe("NetworkTab", () => {
   it("lists exchanges and shows one's detail", () => {
     act(() => {
-      store.applyEvents([
+      dispatchEvents([
         { type: "http", server_id: "net-1", exchange: exchange(1) },
         {
           type: "http",
@@ -46,13 +48,13 @@ describe("NetworkTab", () => {
     expect(screen.getByTestId("exchange-frame").textContent).toBe("carried frame #1");
 
     fireEvent.click(screen.getByTestId("exchange-frame"));
-    const server = store.getState().servers["net-1"]!;
+    const server = connections.getState().servers["net-1"]!;
     expect(server.tab).toBe("traffic");
-    expect(server.trafficView.selectedSeq).toBe(1);
+    expect(traffic.getState()["net-1"]!.trafficView.selectedSeq).toBe(1);
   });
 
   it("says a stdio server has no HTTP", () => {
-    act(() => store.updateServer("net-2", (s) => s));
+    act(() => updateServer("net-2", (s) => s));
     render(<Harness id="net-2" target={stdio} />);
     expect(screen.getByText("No HTTP: this server speaks over stdio.")).toBeTruthy();
     expect(screen.getByTestId("network-count").textContent).toBe("0 exchanges");

@@ -1,13 +1,15 @@
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import type { HttpExchange } from "../bindings/HttpExchange";
 import type { ServerTarget } from "../bindings/ServerTarget";
-import { selectExchange, showFrame } from "../actions";
+import { showFrame } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { formatLatency, formatTime, plural } from "../format";
-import { useStore, type ServerState } from "../store";
 import { statusClass, statusLabel, urlPath } from "./describe";
 import { ExchangeDetail } from "./ExchangeDetail";
 import type { NetworkLog } from "./log";
+import type { ServerState } from "../state/connections";
+import { selectExchange, useServerTraffic, useTraffic } from "../state/traffic";
+import { useFollowTail } from "../common/useFollowTail";
 
 /** The tab draws at most this many of the newest exchanges. */
 const SHOWN = 2_000;
@@ -19,25 +21,15 @@ function tail(log: NetworkLog, _version: number): HttpExchange[] {
 /** The HTTP requests under the JSON-RPC, newest at the bottom, with one's detail beside them. */
 export function NetworkTab({ server, target }: { server: ServerState; target: ServerTarget }) {
   const { id } = server;
-  const log = server.network;
+  const record = useServerTraffic(id);
+  const log = record.network;
   // The log is appended in place: its version is what changes.
-  const version = useStore((s) => s.servers[id]?.network.version ?? 0);
+  const version = useTraffic((s) => s[id]?.network.version ?? 0);
   const shown = useMemo(() => tail(log, version), [log, version]);
   const total = log.exchanges.length;
-  const selectedSeq = server.networkView.selectedSeq;
+  const selectedSeq = record.networkView.selectedSeq;
   const selected = selectedSeq === null ? undefined : log.get(selectedSeq);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [shown]);
-
-  const onScroll = () => {
-    const element = scrollRef.current;
-    if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
-  };
+  const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const stdio = target.transport === "stdio";
   return (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statusClass, urlPath } from "./describe";
 import { NetworkLog } from "./log";
-import { exchange } from "./testExchanges";
+import { exchange } from "./exchanges.fixtures";
 
 describe("NetworkLog", () => {
   it("appends in place and skips exchanges it already holds", () => {

@@ -7,7 +7,7 @@ import type { AuthReport } from "../bindings/AuthReport";
 import type { StepOutcome } from "../bindings/StepOutcome";
 import { ErrorBox } from "../common/ErrorBox";
 import { errorMessage, ipc } from "../ipc";
-import type { ServerState } from "../store";
+import type { ServerState } from "../state/connections";
 
 const ICONS: Record<StepOutcome, typeof CircleCheck> = {
   ok: CircleCheck,

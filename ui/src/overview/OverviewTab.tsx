@@ -3,11 +3,11 @@ import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
 import { asObject, getString, isObject } from "../json";
-import type { ServerState } from "../store";
 import { CapabilityList } from "./CapabilityList";
 import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
 import { ServerUtilities } from "./ServerUtilities";
+import type { ServerState } from "../state/connections";
 
 /** What the server said about itself in the handshake. */
 export function OverviewTab({ server }: { server: ServerState }) {

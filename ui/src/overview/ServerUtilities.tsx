@@ -1,19 +1,15 @@
 import { Activity } from "lucide-react";
 import { useState } from "react";
 import { formatLatency } from "../format";
-import { errorMessage } from "../ipc";
+import { errorMessage, LOG_LEVELS, serverIpc, type LogLevel } from "../ipc";
 import { isObject } from "../json";
-import { savedIpc } from "../saved/ipc";
-import type { ServerState } from "../store";
 import "../styles/saved.css";
-
-/** The levels of `logging/setLevel`, least severe first. */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+import type { ServerState } from "../state/connections";
 
 /** Ping with its round trip, and the server's log level (when it declares `logging`). */
 export function ServerUtilities({ server }: { server: ServerState }) {
   const [ping, setPing] = useState<{ busy: boolean; us: number | null; error: string | null }>({ busy: false, us: null, error: null });
-  const [level, setLevel] = useState<{ value: string; busy: boolean; error: string | null; set: boolean }>({
+  const [level, setLevel] = useState<{ value: LogLevel | ""; busy: boolean; error: string | null; set: boolean }>({
     value: "",
     busy: false,
     error: null,
@@ -25,15 +21,15 @@ export function ServerUtilities({ server }: { server: ServerState }) {
   const doPing = async () => {
     setPing((p) => ({ ...p, busy: true, error: null }));
     try {
-      setPing({ busy: false, us: await savedIpc.ping(server.id), error: null });
+      setPing({ busy: false, us: await serverIpc.ping(server.id), error: null });
     } catch (error) {
       setPing({ busy: false, us: null, error: errorMessage(error) });
     }
   };
-  const changeLevel = async (value: string) => {
+  const changeLevel = async (value: LogLevel) => {
     setLevel({ value, busy: true, error: null, set: false });
     try {
-      await savedIpc.setLogLevel(server.id, value);
+      await serverIpc.setLogLevel(server.id, value);
       setLevel({ value, busy: false, error: null, set: true });
     } catch (error) {
       setLevel({ value, busy: false, error: errorMessage(error), set: false });
@@ -67,7 +63,7 @@ export function ServerUtilities({ server }: { server: ServerState }) {
               data-testid="log-level-select"
               value={level.value}
               disabled={!ready || level.busy}
-              onChange={(e) => void changeLevel(e.target.value)}
+              onChange={(e) => void changeLevel(e.target.value as LogLevel)}
             >
               <option value="" disabled>
                 (server default)

@@ -1,7 +1,7 @@
 import { BlockView } from "../content/BlockView";
 import { parsePromptResult, type Block } from "../content/blocks";
 import { ErrorBox } from "../common/ErrorBox";
-import type { RequestState } from "../store";
+import type { RequestState } from "../state/calls";
 
 const CONTENT_LABELS: Record<Block["type"], string> = {
   text: "text",

@@ -1,21 +1,23 @@
 import { Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
-import { getPrompt, loadList, selectPrompt, setPromptArg } from "../actions";
+import { loadList, selectPrompt, setPromptArg } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";
 import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
-import type { ListKind } from "../ipc";
-import type { ServerState } from "../store";
+import { resourcesIpc, type ListKind } from "../ipc";
 import { CompletionInput } from "../completion/CompletionInput";
-import { resourcesIpc } from "../resources/ipc";
 import { offersCompletions } from "../resources/TemplateForm";
 import "../styles/resources.css";
 import { PromptMessages } from "./PromptMessages";
 import { SaveCallButton } from "../saved/SaveCallButton";
-import { saveCallDialog } from "../saved/savedStore";
 import { promptArguments, promptInfo, type PromptInfo } from "./prompts";
+import { getPrompt } from "../state/calls";
+import type { ServerState } from "../state/connections";
+import { saveCallDialog } from "../state/saved";
+import { useServerCalls } from "../state/calls";
+import { useServerLists } from "../state/lists";
 
 const KINDS: readonly ListKind[] = ["prompts"];
 
@@ -29,7 +31,7 @@ export function PromptsTab({ server }: { server: ServerState }) {
 }
 
 function PromptsView({ server }: { server: ServerState }) {
-  const list = server.lists.prompts;
+  const list = useServerLists(server.id).prompts;
   const prompts = useMemo(
     () => list.items.map(promptInfo).filter((p): p is PromptInfo => p !== null),
     [list.items],
@@ -73,7 +75,7 @@ function PromptsView({ server }: { server: ServerState }) {
 
 function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptInfo }) {
   const values = server.prompts.args[prompt.name];
-  const get = server.prompts.gets[prompt.name];
+  const get = useServerCalls(server.id).gets[prompt.name];
   const [missing, setMissing] = useState<string[]>([]);
   const completes = offersCompletions(server);
   const others = (name: string): Record<string, string> => {

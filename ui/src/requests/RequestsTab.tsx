@@ -7,10 +7,11 @@ import type { Decision } from "../bindings/Decision";
 import type { HostSettings } from "../bindings/HostSettings";
 import { ErrorBox } from "../common/ErrorBox";
 import { errorMessage, ipc } from "../ipc";
-import type { ServerState } from "../store";
+import type { ServerState } from "../state/connections";
+import { useServerRequests } from "../state/asks";
 
 export function RequestsTab({ server }: { server: ServerState }) {
-  const { settings, settingsError } = server.requests;
+  const { settings, settingsError } = useServerRequests(server.id);
   useEffect(() => {
     if (settings === null) void loadHostSettings(server.id);
   }, [server.id, settings]);
@@ -179,7 +180,7 @@ const DECISION_LABELS: Record<string, string> = {
 };
 
 function History({ server }: { server: ServerState }) {
-  const { decisions, warnings, completed } = server.requests;
+  const { decisions, warnings, completed } = useServerRequests(server.id);
   return (
     <section className="requests-section" data-testid="requests-history">
       <h3>This session</h3>

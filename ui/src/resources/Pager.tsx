@@ -1,4 +1,4 @@
-import type { ListState } from "../store";
+import type { ListState } from "../state/lists";
 
 interface Props {
   list: ListState;

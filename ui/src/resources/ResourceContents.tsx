@@ -2,7 +2,7 @@ import { parseReadResult } from "../content/blocks";
 import { ResourceBodyView } from "../content/ResourceBodyView";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
-import type { RequestState } from "../store";
+import type { RequestState } from "../state/calls";
 
 /** What `resources/read` returned for one URI. */
 export function ResourceContents({ uri, read }: { uri: string; read: RequestState }) {

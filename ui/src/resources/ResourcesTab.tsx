@@ -7,7 +7,6 @@ import { ListGate } from "../common/ListGate";
 import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
 import type { ListKind } from "../ipc";
-import type { ServerState } from "../store";
 import "../styles/resources.css";
 import { loadAll, loadMore } from "./paging";
 import { Pager } from "./Pager";
@@ -17,7 +16,10 @@ import { resourceInfo, templateInfo, type ResourceInfo, type TemplateInfo } from
 import { canSubscribe, isSubscribed, readFresh, setSubscription } from "./subscriptions";
 import { TemplateForm } from "./TemplateForm";
 import { SaveCallButton } from "../saved/SaveCallButton";
-import { saveCallDialog } from "../saved/savedStore";
+import type { ServerState } from "../state/connections";
+import { saveCallDialog } from "../state/saved";
+import { useServerCalls } from "../state/calls";
+import { useServerLists } from "../state/lists";
 
 const KINDS: readonly ListKind[] = ["resources", "resource_templates"];
 const NO_UPDATES = {};
@@ -33,8 +35,9 @@ export function ResourcesTab({ server }: { server: ServerState }) {
 }
 
 function ResourcesView({ server }: { server: ServerState }) {
-  const list = server.lists.resources;
-  const templateList = server.lists.resource_templates;
+  const lists = useServerLists(server.id);
+  const list = lists.resources;
+  const templateList = lists.resource_templates;
   const resources = useMemo(
     () => list.items.map(resourceInfo).filter((r): r is ResourceInfo => r !== null),
     [list.items],
@@ -43,7 +46,8 @@ function ResourcesView({ server }: { server: ServerState }) {
     () => templateList.items.map(templateInfo).filter((t): t is TemplateInfo => t !== null),
     [templateList.items],
   );
-  const { selected, uriInput, reads } = server.resources;
+  const { selected, uriInput } = server.resources;
+  const reads = useServerCalls(server.id).reads;
   const read = selected === null ? undefined : reads[selected];
   const [templateUri, setTemplateUri] = useState<string | null>(null);
   const template = templates.find((t) => t.uriTemplate === templateUri) ?? null;

@@ -2,10 +2,10 @@ import { BookOpen, X } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { CompletionInput } from "../completion/CompletionInput";
 import { isObject } from "../json";
-import type { ServerState } from "../store";
-import { resourcesIpc } from "./ipc";
+import { resourcesIpc } from "../ipc";
 import type { TemplateInfo } from "./resources";
 import { expandTemplate, templateVariables, type TemplateVariable } from "./uriTemplate";
+import type { ServerState } from "../state/connections";
 
 interface Props {
   server: ServerState;

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ListPage } from "../bindings/ListPage";
-import { newServerState, store } from "../store";
-import { resourcesIpc } from "./ipc";
+import { resourcesIpc } from "../ipc";
 import { loadAll, loadFirstPage, loadMore } from "./paging";
+import { newServerState, updateServer } from "../state/connections";
+import { resetLists, serverLists } from "../state/lists";
 
 const ID = "paging-test";
 const resource = (n: number) => ({ uri: `demo://text/${n}` });
@@ -13,10 +14,11 @@ function page(cursor: string | null): ListPage {
   return { items, next_cursor: from + 10 < 26 ? `c${from + 10}` : null };
 }
 
-const list = () => store.getState().servers[ID]!.lists.resources;
+const list = () => serverLists(ID).resources;
 
 beforeEach(() => {
-  store.updateServer(ID, () => newServerState(ID));
+  updateServer(ID, () => newServerState(ID));
+  resetLists();
 });
 
 describe("paging", () => {

@@ -2,13 +2,14 @@
 // list changed), then Load more / Load all follow the server's opaque cursor. The cursor lives
 // only in memory, with the list it continues.
 import { errorMessage } from "../ipc";
-import { store } from "../store";
-import { resourcesIpc, type PagedKind } from "./ipc";
+import { resourcesIpc, type PagedKind } from "../ipc";
+import { serverState } from "../state/connections";
+import { serverLists, setList } from "../state/lists";
 
 /** A server that never stops paging is a bug: Load all stops after this many pages. */
 export const MAX_PAGES = 1000;
 
-const server = (id: string) => store.getState().servers[id];
+const server = serverState;
 
 /** Loads the first page, replacing what was listed. */
 export function loadFirstPage(id: string, kind: PagedKind): Promise<void> {
@@ -29,12 +30,12 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
   const start = server(id);
   if (!start) return;
   const session = start.session;
-  const previous = start.lists[kind];
+  const previous = serverLists(id)[kind];
   if (how !== "first" && (previous.status === "loading" || !previous.nextCursor)) return;
   let items = how === "first" ? [] : previous.items;
   let cursor: string | null = how === "first" ? null : (previous.nextCursor ?? null);
   const seen = new Set<string>();
-  store.setList(id, kind, { ...previous, status: "loading", error: null });
+  setList(id, kind, { ...previous, status: "loading", error: null });
   try {
     for (let pages = 0; ; pages += 1) {
       if (pages >= MAX_PAGES) throw new Error(`still paging after ${MAX_PAGES} pages`);
@@ -47,7 +48,7 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
       items = [...items, ...page.items];
       cursor = page.next_cursor;
       const done = how !== "all" || cursor === null;
-      store.setList(id, kind, { status: done ? "loaded" : "loading", items, error: null, nextCursor: cursor });
+      setList(id, kind, { status: done ? "loaded" : "loading", items, error: null, nextCursor: cursor });
       if (done) return;
     }
   } catch (error) {
@@ -55,6 +56,6 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
     // A failed first page keeps what was listed before; a failed next page keeps the pages so far.
     const kept = how === "first" ? previous.items : items;
     const next = how === "first" ? (previous.nextCursor ?? null) : cursor;
-    store.setList(id, kind, { status: "error", items: kept, error: errorMessage(error), nextCursor: next });
+    setList(id, kind, { status: "error", items: kept, error: errorMessage(error), nextCursor: next });
   }
 }

@@ -1,10 +1,10 @@
 // Resource subscriptions: resources/subscribe and resources/unsubscribe, and reading again
 // after a notifications/resources/updated (the store records those as they arrive).
-import { readResource } from "../actions";
 import { errorMessage } from "../ipc";
 import { isObject } from "../json";
-import { store, type ServerState } from "../store";
-import { resourcesIpc } from "./ipc";
+import { resourcesIpc } from "../ipc";
+import { readResource } from "../state/calls";
+import { updateServer, type ServerState } from "../state/connections";
 
 /** True when the server's handshake declared `resources.subscribe`. */
 export function canSubscribe(server: ServerState): boolean {
@@ -18,7 +18,7 @@ export function isSubscribed(server: ServerState, uri: string): boolean {
 }
 
 function setSubscribed(id: string, uri: string, on: boolean): void {
-  store.updateServer(id, (s) => {
+  updateServer(id, (s) => {
     const current = s.resources.subscribed ?? [];
     const subscribed = on ? [...current.filter((u) => u !== uri), uri] : current.filter((u) => u !== uri);
     return { ...s, resources: { ...s.resources, subscribed } };
@@ -39,7 +39,7 @@ export async function setSubscription(id: string, uri: string, on: boolean): Pro
 
 /** Reads a resource (again): an update that came before this read is no longer news. */
 export function readFresh(id: string, uri: string): Promise<void> {
-  store.updateServer(id, (s) => {
+  updateServer(id, (s) => {
     const entry = s.resources.updated?.[uri];
     if (!entry?.stale) return s;
     return { ...s, resources: { ...s.resources, updated: { ...s.resources.updated, [uri]: { ...entry, stale: false } } } };

@@ -1,19 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { ipc } from "../ipc";
-import { newServerState, store } from "../store";
-import { resourcesIpc } from "./ipc";
+import { ipc, resourcesIpc } from "../ipc";
 import { isSubscribed, readFresh, setSubscription } from "./subscriptions";
+import { serverCalls } from "../state/calls";
+import { connections, newServerState, updateServer } from "../state/connections";
+import { dispatchEvents } from "../state/dispatcher";
 
 const ID = "updates-test";
-const server = () => store.getState().servers[ID]!;
+const server = () => connections.getState().servers[ID]!;
 const updated = (uri: string) =>
-  store.applyEvents(
+  dispatchEvents(
     [{ type: "notification", server_id: ID, notification: { kind: "resource_updated", uri } }],
     1_700_000_000_000_000,
   );
 
 beforeEach(() => {
-  store.updateServer(ID, () => newServerState(ID));
+  updateServer(ID, () => newServerState(ID));
 });
 
 describe("resource updates and subscriptions", () => {
@@ -28,7 +29,7 @@ describe("resource updates and subscriptions", () => {
     vi.spyOn(ipc, "readResource").mockResolvedValue({ contents: [] });
     await readFresh(ID, "demo://text/3");
     expect(server().resources.updated?.["demo://text/3"]?.stale).toBe(false);
-    expect(server().resources.reads["demo://text/3"]?.status).toBe("done");
+    expect(serverCalls(ID).reads["demo://text/3"]?.status).toBe("done");
   });
 
   it("keeps the subscriptions the server agreed to, and says when it refused", async () => {
@@ -48,7 +49,7 @@ describe("resource updates and subscriptions", () => {
     vi.spyOn(resourcesIpc, "subscribe").mockResolvedValue(undefined);
     await setSubscription(ID, "demo://text/1", true);
     updated("demo://text/1");
-    store.applyEvents([{ type: "status", server_id: ID, status: { state: "connecting" } }]);
+    dispatchEvents([{ type: "status", server_id: ID, status: { state: "connecting" } }]);
     expect(server().resources.subscribed).toEqual([]);
     expect(server().resources.updated).toEqual({});
   });

@@ -1,11 +1,11 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AppEvent } from "../bindings/AppEvent";
-import { newServerState } from "../store";
 import { ListChangedNotice } from "./ListChangedNotice";
-import { noteListChanges, savedStore } from "./savedStore";
+import { dispatchEvents } from "../state/dispatcher";
+import { idleLists, lists, resetLists } from "../state/lists";
 
-beforeEach(() => savedStore.reset());
+beforeEach(() => resetLists());
 afterEach(cleanup);
 
 const changed = (kind: "tools_list_changed" | "prompts_list_changed", server = "demo"): AppEvent => ({
@@ -17,10 +17,10 @@ const changed = (kind: "tools_list_changed" | "prompts_list_changed", server = "
 describe("list_changed notices", () => {
   it("says which list changed, when, and whether it was refreshed", () => {
     const at = new Date(2026, 0, 2, 12, 3, 4).getTime();
-    noteListChanges([changed("tools_list_changed"), changed("tools_list_changed"), changed("prompts_list_changed"), changed("tools_list_changed", "other")], at);
-    expect(savedStore.getState().notices.demo?.map((n) => n.kind)).toEqual(["tools", "prompts"]);
-    const lists = newServerState("demo").lists;
-    render(<ListChangedNotice serverId="demo" lists={{ ...lists, tools: { status: "loaded", items: [], error: null } }} />);
+    dispatchEvents([changed("tools_list_changed"), changed("tools_list_changed"), changed("prompts_list_changed"), changed("tools_list_changed", "other")], at * 1000);
+    expect(lists.getState().notices.demo?.map((n) => n.kind)).toEqual(["tools", "prompts"]);
+    const idle = idleLists();
+    render(<ListChangedNotice serverId="demo" lists={{ ...idle, tools: { status: "loaded", items: [], error: null } }} />);
     const notices = screen.getAllByTestId("list-changed-notice");
     expect(notices.map((n) => n.textContent)).toEqual([
       "Tools list changed at 12:03:04 — refreshed",
@@ -29,7 +29,7 @@ describe("list_changed notices", () => {
   });
 
   it("ignores other notifications", () => {
-    noteListChanges([{ type: "notification", server_id: "demo", notification: { kind: "resource_updated", uri: "demo://x" } }]);
-    expect(savedStore.getState().notices).toEqual({});
+    dispatchEvents([{ type: "notification", server_id: "demo", notification: { kind: "resource_updated", uri: "demo://x" } }]);
+    expect(lists.getState().notices).toEqual({});
   });
 });

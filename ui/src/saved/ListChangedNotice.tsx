@@ -1,7 +1,6 @@
 import { RefreshCw, X } from "lucide-react";
 import { useEffect } from "react";
-import type { ListState } from "../store";
-import { dismissNotice, useSaved, type ListNotice } from "./savedStore";
+import { dismissNotice, useListsState, type ListNotice, type ListState } from "../state/lists";
 
 const LABEL: Record<ListNotice["kind"], string> = { tools: "Tools", resources: "Resources", prompts: "Prompts" };
 /** How long a notice stays. */
@@ -12,7 +11,7 @@ const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-dig
 
 /** "Tools list changed at 12:03:04 — refreshed": the server's list_changed, said out loud. */
 export function ListChangedNotice({ serverId, lists }: { serverId: string; lists: Record<string, ListState> }) {
-  const notices = useSaved((s) => s.notices[serverId] ?? NONE);
+  const notices = useListsState((s) => s.notices[serverId] ?? NONE);
   useEffect(() => {
     if (notices.length === 0) return;
     const timers = notices.map((n) =>

@@ -3,7 +3,7 @@ import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { PromptMessages } from "../prompts/PromptMessages";
 import { ResourceContents } from "../resources/ResourceContents";
 import { ToolResult } from "../tools/ToolResult";
-import type { Run } from "./savedStore";
+import type { Run } from "../state/saved";
 
 /** The result of a re-run, shown under its row with the view its tab uses. */
 export function RunResult({ run, outputSchema, onClose }: { run: Run; outputSchema?: JsonValue; onClose: () => void }) {

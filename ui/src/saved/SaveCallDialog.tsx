@@ -2,7 +2,7 @@ import { X } from "lucide-react";
 import { ErrorBox } from "../common/ErrorBox";
 import { pretty } from "../json";
 import { KIND_LABEL } from "./logic";
-import { closeDialog, confirmDialog, setDialogName, useSaved } from "./savedStore";
+import { closeDialog, confirmDialog, setDialogName, useSaved } from "../state/saved";
 
 /** Asks for the name of a call being saved (opened by `saveCallDialog`). */
 export function SaveCallDialog() {

@@ -2,10 +2,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
-import { newServerState, type ServerState } from "../store";
 import { SaveCallDialog } from "./SaveCallDialog";
 import { SavedTab } from "./SavedTab";
-import { savedStore } from "./savedStore";
+import { newServerState, type ServerState } from "../state/connections";
+import { saved } from "../state/saved";
 
 const invoke = vi.hoisted(() => vi.fn());
 vi.mock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
@@ -39,9 +39,8 @@ function server(): ServerState {
 
 beforeEach(() => {
   invoke.mockReset();
-  savedStore.set({
+  saved.update(() => ({
     dialog: null,
-    notices: {},
     servers: {
       demo: {
         status: "loaded",
@@ -54,7 +53,7 @@ beforeEach(() => {
         runs: {},
       },
     },
-  });
+  }));
 });
 afterEach(cleanup);
 

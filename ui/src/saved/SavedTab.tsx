@@ -10,7 +10,6 @@ import { formatLatency, formatTime } from "../format";
 import type { JsonObject } from "../ipc";
 import { asObject, getString, isObject } from "../json";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import type { ServerState } from "../store";
 import {
   KIND_LABEL,
   OUTCOME_LABEL,
@@ -22,18 +21,10 @@ import {
   filterSaved,
 } from "./logic";
 import { RunResult } from "./RunResult";
-import {
-  clearHistory,
-  closeRun,
-  ensureSaved,
-  putCall,
-  removeCall,
-  runCall,
-  saveCallDialog,
-  useServerSaved,
-  type Run,
-} from "./savedStore";
 import "../styles/saved.css";
+import type { ServerState } from "../state/connections";
+import { clearHistory, closeRun, ensureSaved, putCall, removeCall, type Run, runCall, saveCallDialog, useServerSaved } from "../state/saved";
+import { useServerLists } from "../state/lists";
 
 /** Saved calls and the history of calls made from the app, for one server. */
 export function SavedTab({ server }: { server: ServerState }) {
@@ -46,14 +37,15 @@ export function SavedTab({ server }: { server: ServerState }) {
   useEffect(() => {
     if (ready) ensureList(server.id, "tools");
   }, [server.id, ready]);
+  const toolItems = useServerLists(server.id).tools.items;
   const outputSchemas = useMemo(() => {
     const schemas: Record<string, JsonValue> = {};
-    for (const tool of server.lists.tools.items) {
+    for (const tool of toolItems) {
       const name = isObject(tool) ? getString(tool, "name") : undefined;
       if (name && isObject(tool) && tool.outputSchema !== undefined) schemas[name] = tool.outputSchema;
     }
     return schemas;
-  }, [server.lists.tools.items]);
+  }, [toolItems]);
   const calls = useMemo(() => filterSaved(saved.calls, savedQuery), [saved.calls, savedQuery]);
   const history = useMemo(() => filterHistory(saved.history, historyQuery), [saved.history, historyQuery]);
   const run = (key: string, c: { kind: SavedCall["kind"]; target: string; arguments: SavedCall["arguments"] }) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
 import { serverIcons } from "../overview/icons";
-import { applyEdit, duplicateCall, filterHistory, filterSaved, historyEntry, parseArgumentsText, uniqueName } from "./logic";
+import { applyEdit, duplicateCall, filterHistory, filterSaved, parseArgumentsText, uniqueName } from "./logic";
 
 const entry = (id: string, change: Partial<HistoryEntry>): HistoryEntry => ({
   id,
@@ -91,25 +91,6 @@ describe("editing a saved call", () => {
     expect(copy).toEqual({ ...saved, id: "s2", name: "two plus three (copy 2)", created_wall_us: 9 });
     expect(copy.arguments).not.toBe(saved.arguments);
     expect(duplicateCall(copy, [], "s3", 10).name).toBe("two plus three (copy)");
-  });
-});
-
-describe("historyEntry", () => {
-  const base = { serverId: "demo", kind: "tool" as const, target: "fail", args: {}, startedWallUs: 1.4, durationMs: 2.5 };
-
-  it("says how a call ended", () => {
-    const ok = historyEntry({ ...base, result: { content: [] }, error: null }, "h1");
-    expect(ok).toMatchObject({ id: "h1", outcome: "ok", duration_us: 2500, started_wall_us: 1, truncated: false });
-    const isError = historyEntry({ ...base, result: { content: [], isError: true }, error: null }, "h2");
-    expect(isError.outcome).toBe("is_error");
-    // isError means nothing outside a tool result.
-    expect(historyEntry({ ...base, kind: "prompt", result: { isError: true }, error: null }, "h3").outcome).toBe("ok");
-  });
-
-  it("keeps a protocol error's message, code and data", () => {
-    const failed = historyEntry({ ...base, result: null, error: "Invalid params", rpc: { code: -32602, data: { a: 1 } } }, "h4");
-    expect(failed.outcome).toBe("protocol_error");
-    expect(failed.result_preview).toEqual({ error: "Invalid params", code: -32602, data: { a: 1 } });
   });
 });
 

@@ -1,5 +1,5 @@
 // The Saved tab's logic, apart from React: filtering the history, checking an edit, naming
-// copies, and turning a finished call into a history entry.
+// copies. (History entries are made by the Rust side, with the engine's timing.)
 import type { CallKind } from "../bindings/CallKind";
 import type { CallOutcome } from "../bindings/CallOutcome";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
@@ -84,49 +84,6 @@ export function duplicateCall(call: SavedCall, taken: readonly string[], id: str
   let name = `${base} (copy)`;
   for (let n = 2; taken.includes(name); n += 1) name = `${base} (copy ${n})`;
   return { ...call, id, name, created_wall_us: nowUs, arguments: structuredClone(call.arguments) };
-}
-
-/** How a call ended, from its result or error. */
-export function outcomeOf(kind: CallKind, result: JsonValue | null, failed: boolean): CallOutcome {
-  if (failed) return "protocol_error";
-  if (kind === "tool" && isObject(result ?? undefined) && (result as JsonObject).isError === true) return "is_error";
-  return "ok";
-}
-
-export interface FinishedCall {
-  serverId: string;
-  kind: CallKind;
-  target: string;
-  args: JsonObject;
-  startedWallUs: number;
-  durationMs: number;
-  result: JsonValue | null;
-  /** The error message when there was no result. */
-  error: string | null;
-  /** A JSON-RPC error's code and data, when the error was one. */
-  rpc?: { code: number; data: JsonValue | null };
-}
-
-/** The history entry for a finished call (Rust cuts a big result to 64 KB). */
-export function historyEntry(call: FinishedCall, id: string): HistoryEntry {
-  const failed = call.error !== null;
-  const errorPreview: JsonObject = { error: call.error ?? "" };
-  if (call.rpc) {
-    errorPreview.code = call.rpc.code;
-    errorPreview.data = call.rpc.data;
-  }
-  return {
-    id,
-    server_id: call.serverId,
-    kind: call.kind,
-    target: call.target,
-    arguments: call.args,
-    started_wall_us: Math.round(call.startedWallUs),
-    duration_us: Math.max(0, Math.round(call.durationMs * 1000)),
-    outcome: outcomeOf(call.kind, call.result, failed),
-    result_preview: failed ? errorPreview : (call.result ?? null),
-    truncated: false,
-  };
 }
 
 /** One line of arguments for a list row. */

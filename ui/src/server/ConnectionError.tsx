@@ -1,5 +1,5 @@
 import { ErrorBox } from "../common/ErrorBox";
-import type { ServerState } from "../store";
+import type { ServerState } from "../state/connections";
 
 /** Why the connection failed, with the server's last stderr lines; or what an action rejected. */
 export function ConnectionError({ server }: { server: ServerState }) {

@@ -3,7 +3,7 @@ import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, reconnect } from "../actions";
 import { StatusDot } from "../common/StatusDot";
 import { targetLine, transportLabel } from "../format";
-import type { ServerState } from "../store";
+import type { ServerState } from "../state/connections";
 
 /** The status line: `Ready · protocol 2025-11-25 · stdio` (or `· HTTP`). */
 export function statusText(server: ServerState, transport: string): string {

@@ -9,23 +9,25 @@ import { ResourcesTab } from "../resources/ResourcesTab";
 import { ListChangedNotice } from "../saved/ListChangedNotice";
 import { SaveCallDialog } from "../saved/SaveCallDialog";
 import { SavedTab } from "../saved/SavedTab";
-import { useServer } from "../store";
 import { ToolsTab } from "../tools/ToolsTab";
 import { TrafficTab } from "../traffic/TrafficTab";
 import { ConnectionError } from "./ConnectionError";
 import { ServerHeader } from "./ServerHeader";
 import { TabBar } from "./TabBar";
+import { useServer } from "../state/connections";
+import { useServerLists } from "../state/lists";
 
 /** Everything about the selected server. */
 export function ServerView({ entry }: { entry: ServerEntry }) {
   const server = useServer(entry.id);
+  const lists = useServerLists(entry.id);
   if (!server) return null;
   return (
     <section className="server-view" aria-label={entry.name}>
       <ServerHeader entry={entry} server={server} />
       <ConnectionError server={server} />
       <TabBar serverId={entry.id} active={server.tab} remote={entry.target.transport === "http"} />
-      <ListChangedNotice serverId={entry.id} lists={server.lists} />
+      <ListChangedNotice serverId={entry.id} lists={lists} />
       <SaveCallDialog />
       <div className="tab-panel" role="tabpanel">
         {server.tab === "overview" && <OverviewTab server={server} />}

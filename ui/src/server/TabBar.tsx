@@ -1,7 +1,8 @@
 import { Activity, Bookmark, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
-import { useStore, type TabId } from "../store";
+import { useAsks } from "../state/asks";
+import type { TabId } from "../state/connections";
 
 const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: number }> }> = [
   { id: "overview", label: "Overview", icon: Info },
@@ -19,7 +20,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
 export function TabBar({ serverId, active, remote }: { serverId: string; active: TabId; remote: boolean }) {
   // Refusals (e.g. an elicitation outside the spec's subset) are counted on the Requests tab,
   // so the user sees that something was said without watching that tab.
-  const warnings = useStore((s) => s.servers[serverId]?.requests.warnings.length ?? 0);
+  const warnings = useAsks((s) => s.servers[serverId]?.warnings.length ?? 0);
   return (
     <nav className="tab-bar" role="tablist" aria-label="Server views">
       {TABS.filter(({ id }) => remote || id !== "oauth").map(({ id, label, icon: Icon }) => (

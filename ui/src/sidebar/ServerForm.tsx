@@ -4,6 +4,7 @@ import type { ServerEntry } from "../bindings/ServerEntry";
 import { saveEntry } from "../actions";
 import { errorMessage, ipc } from "../ipc";
 import { ErrorBox } from "../common/ErrorBox";
+import { FormField } from "./FormField";
 import {
   emptyForm,
   entryFromForm,
@@ -86,14 +87,15 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           </button>
         </header>
         <div className="modal-body form-grid">
-          <label htmlFor={`${ids}-name`}>Name</label>
-          <input
+          <FormField
             id={`${ids}-name`}
-            data-testid="server-form-name"
+            testId="server-form-name"
+            label="Name"
             value={values.name}
             onChange={set("name")}
             autoFocus
             placeholder="My server"
+            code={false}
           />
           <span className="form-label" id={`${ids}-transport`}>
             Transport
@@ -121,83 +123,49 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           </div>
           {values.transport === "stdio" ? (
             <>
-              <label htmlFor={`${ids}-command`}>Command</label>
-              <input
-                id={`${ids}-command`}
-                data-testid="server-form-command"
-                className="mono"
-                value={values.command}
-                onChange={set("command")}
-                placeholder="npx"
-                spellCheck={false}
-              />
-              <label htmlFor={`${ids}-args`}>
-                Arguments
-                <span className="field-hint">one per line</span>
-              </label>
-              <textarea
+              <FormField id={`${ids}-command`} testId="server-form-command" label="Command" value={values.command} onChange={set("command")} placeholder="npx" />
+              <FormField
                 id={`${ids}-args`}
-                data-testid="server-form-args"
-                className="mono"
+                testId="server-form-args"
+                label="Arguments"
+                hint="one per line"
                 rows={4}
                 value={values.args}
                 onChange={set("args")}
                 placeholder={"-y\n@modelcontextprotocol/server-everything"}
-                spellCheck={false}
               />
-              <label htmlFor={`${ids}-env`}>
-                Environment
-                <span className="field-hint">KEY=VALUE, one per line</span>
-              </label>
-              <textarea
+              <FormField
                 id={`${ids}-env`}
-                data-testid="server-form-env"
-                className="mono"
+                testId="server-form-env"
+                label="Environment"
+                hint="KEY=VALUE, one per line"
                 rows={3}
                 value={values.env}
                 onChange={set("env")}
                 placeholder="API_KEY=…"
-                spellCheck={false}
               />
-              <label htmlFor={`${ids}-cwd`}>
-                Working directory
-                <span className="field-hint">optional</span>
-              </label>
-              <input
+              <FormField
                 id={`${ids}-cwd`}
-                data-testid="server-form-cwd"
-                className="mono"
+                testId="server-form-cwd"
+                label="Working directory"
+                hint="optional"
                 value={values.cwd}
                 onChange={set("cwd")}
                 placeholder="(Periscope's own)"
-                spellCheck={false}
               />
             </>
           ) : (
             <>
-              <label htmlFor={`${ids}-url`}>URL</label>
-              <input
-                id={`${ids}-url`}
-                data-testid="server-form-url"
-                className="mono"
-                value={values.url}
-                onChange={set("url")}
-                placeholder="https://example.com/mcp"
-                spellCheck={false}
-              />
-              <label htmlFor={`${ids}-headers`}>
-                Headers
-                <span className="field-hint">Name: value, one per line</span>
-              </label>
-              <textarea
+              <FormField id={`${ids}-url`} testId="server-form-url" label="URL" value={values.url} onChange={set("url")} placeholder="https://example.com/mcp" />
+              <FormField
                 id={`${ids}-headers`}
-                data-testid="server-form-headers"
-                className="mono"
+                testId="server-form-headers"
+                label="Headers"
+                hint="Name: value, one per line"
                 rows={3}
                 value={values.headers}
                 onChange={set("headers")}
                 placeholder="Authorization: Bearer …"
-                spellCheck={false}
               />
               <fieldset className="form-group" data-testid="server-form-oauth">
                 <legend>
@@ -206,37 +174,31 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                     Optional: without them Periscope registers itself with the server&apos;s authorization server
                   </span>
                 </legend>
-                <label htmlFor={`${ids}-client-id`}>Pre-registered client ID</label>
-                <input
+                <FormField
                   id={`${ids}-client-id`}
-                  data-testid="server-form-client-id"
-                  className="mono"
+                  testId="server-form-client-id"
+                  label="Pre-registered client ID"
                   value={values.clientId}
                   onChange={set("clientId")}
-                  spellCheck={false}
                 />
-                <label htmlFor={`${ids}-client-secret`}>
-                  Client secret
-                  <span className="field-hint">kept in the OS keychain, never in the catalog</span>
-                </label>
-                <input
+                <FormField
                   id={`${ids}-client-secret`}
-                  data-testid="server-form-client-secret"
+                  testId="server-form-client-secret"
+                  label="Client secret"
+                  hint="kept in the OS keychain, never in the catalog"
                   type="password"
-                  autoComplete="off"
+                  code={false}
                   value={clientSecret}
                   placeholder={secretStored ? "a secret is stored; type to replace it" : ""}
                   onChange={(e) => setClientSecret(e.target.value)}
                 />
-                <label htmlFor={`${ids}-cimd`}>Client ID metadata document URL</label>
-                <input
+                <FormField
                   id={`${ids}-cimd`}
-                  data-testid="server-form-cimd"
-                  className="mono"
+                  testId="server-form-cimd"
+                  label="Client ID metadata document URL"
                   value={values.clientMetadataUrl}
                   onChange={set("clientMetadataUrl")}
                   placeholder="https://example.com/periscope-client.json"
-                  spellCheck={false}
                 />
               </fieldset>
               <label htmlFor={`${ids}-mode`}>HTTP transport</label>

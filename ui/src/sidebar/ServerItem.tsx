@@ -4,7 +4,7 @@ import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, duplicateEntry, removeEntry } from "../actions";
 import { StatusDot } from "../common/StatusDot";
 import { targetLine } from "../format";
-import { store, useStore } from "../store";
+import { select, useConnections } from "../state/connections";
 
 interface Props {
   entry: ServerEntry;
@@ -19,16 +19,16 @@ const stop = (run: () => void) => (event: MouseEvent) => {
 
 /** One catalog entry: status, name, command line or URL, and its actions. */
 export function ServerItem({ entry, selected, onEdit }: Props) {
-  const state = useStore((s) => s.servers[entry.id]?.status.state ?? "disconnected");
-  const busy = useStore((s) => s.servers[entry.id]?.busy ?? null);
+  const state = useConnections((s) => s.servers[entry.id]?.status.state ?? "disconnected");
+  const busy = useConnections((s) => s.servers[entry.id]?.busy ?? null);
   const [confirming, setConfirming] = useState(false);
   const live = state === "ready" || state === "connecting";
 
-  const select = () => store.select(entry.id);
+  const choose = () => select(entry.id);
   const onKey = (event: KeyboardEvent) => {
     if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
-      select();
+      choose();
     }
   };
 
@@ -42,7 +42,7 @@ export function ServerItem({ entry, selected, onEdit }: Props) {
       role="button"
       tabIndex={0}
       aria-current={selected ? "true" : undefined}
-      onClick={select}
+      onClick={choose}
       onKeyDown={onKey}
     >
       <div className="server-item-main">

@@ -3,23 +3,23 @@ import { useCallback, useState } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
-import { useStore } from "../store";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
+import { useConnections } from "../state/connections";
 
 type FormState = { open: false } | { open: true; entry: ServerEntry | null };
 
 /** The server catalog. */
 export function Sidebar() {
-  const catalog = useStore((s) => s.catalog);
-  const catalogStatus = useStore((s) => s.catalogStatus);
-  const catalogError = useStore((s) => s.catalogError);
-  const selectedId = useStore((s) => s.selectedId);
+  const catalog = useConnections((s) => s.catalog);
+  const catalogStatus = useConnections((s) => s.catalogStatus);
+  const catalogError = useConnections((s) => s.catalogError);
+  const selectedId = useConnections((s) => s.selectedId);
   const [form, setForm] = useState<FormState>({ open: false });
   const close = useCallback(() => setForm({ open: false }), []);
 
   const editingId = form.open ? form.entry?.id : undefined;
-  const editingState = useStore((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
+  const editingState = useConnections((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
 
   return (
     <aside className="sidebar">

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { createOrderSchema } from "./createOrderSchema";
+import { createOrderSchema } from "./createOrder.fixtures";
 import { ToolForm } from "./ToolForm";
 import type { Validate } from "./validation";
 

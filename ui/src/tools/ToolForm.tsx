@@ -9,12 +9,12 @@ import type { JsonObject } from "../ipc";
 import { isObject, pretty } from "../json";
 import { formTemplates } from "./formTemplates";
 import { SaveCallButton } from "../saved/SaveCallButton";
-import { saveCallDialog } from "../saved/savedStore";
 import { JsonEditor } from "./JsonEditor";
 import { parseArguments, prepareSchema, schemaForCheck } from "./schema";
 import { guardSchema } from "./schemaGuard";
 import { shapeValidator } from "./shapeValidator";
 import { defaultValidate, hasIssues, useVerdict, VerdictView, type Validate } from "./validation";
+import { saveCallDialog } from "../state/saved";
 
 interface Props {
   toolName: string;

@@ -1,10 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SchemaReport } from "../bindings/SchemaReport";
-import type { RequestState } from "../store";
-import type { RunningCall } from "./runningCalls";
 import { ToolResult } from "./ToolResult";
 import type { Validate } from "./validation";
+import type { RequestState, RunningCall } from "../state/calls";
 
 afterEach(cleanup);
 

@@ -10,9 +10,8 @@ import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
 import { errorMessage } from "../ipc";
 import { isObject } from "../json";
-import type { RequestState } from "../store";
-import type { RunningCall } from "./runningCalls";
 import { defaultValidate, useVerdict, VerdictView, type Validate } from "./validation";
+import type { RequestState, RunningCall } from "../state/calls";
 
 interface Props {
   call: RequestState;

@@ -1,23 +1,24 @@
 import { useMemo } from "react";
-import { callTool, loadList, selectTool, setToolForm } from "../actions";
+import { loadList, selectTool, setToolForm } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { ListGate } from "../common/ListGate";
 import { ListHeader } from "../common/ListHeader";
 import { useLists } from "../common/useLists";
-import { ipc, type JsonObject, type ListKind } from "../ipc";
-import type { ServerState } from "../store";
+import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { RemoteIcons } from "../common/RemoteIcons";
 import { ToolResult } from "./ToolResult";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
-import { toolsIpc } from "./ipc";
 import { loadArgs, saveArgs } from "./remembered";
-import { markCancelled, startCall, useRunningCall } from "./runningCalls";
 import { toolInfo, type ToolInfo } from "./tools";
 import "../styles/tools.css";
+import { callTool, markCancelled, startCall, useRunningCall } from "../state/calls";
+import type { ServerState } from "../state/connections";
+import { useServerCalls } from "../state/calls";
+import { useServerLists } from "../state/lists";
 
 const KINDS: readonly ListKind[] = ["tools"];
 
@@ -31,7 +32,7 @@ export function ToolsTab({ server }: { server: ServerState }) {
 }
 
 function ToolsView({ server }: { server: ServerState }) {
-  const list = server.lists.tools;
+  const list = useServerLists(server.id).tools;
   const tools = useMemo(
     () => list.items.map(toolInfo).filter((t): t is ToolInfo => t !== null),
     [list.items],
@@ -58,7 +59,7 @@ function ToolsView({ server }: { server: ServerState }) {
 }
 
 function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
-  const call = server.tools.calls[tool.name];
+  const call = useServerCalls(server.id).tools[tool.name];
   const running = useRunningCall(server.id, tool.name);
   // The form's data this session, else what was remembered from an earlier one.
   const remembered = useMemo(() => loadArgs(server.id, tool.name), [server.id, tool.name]);

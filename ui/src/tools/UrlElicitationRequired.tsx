@@ -4,15 +4,17 @@
 // notifications/elicitation/complete, and the call can be retried with the same arguments.
 import { ExternalLink, RotateCcw } from "lucide-react";
 import { useState } from "react";
-import { callTool, consentUrl } from "../actions";
+import { consentUrl } from "../actions";
 import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { ErrorBox } from "../common/ErrorBox";
-import { UrlConsentDialog } from "../host/UrlConsentDialog";
+import { UrlConsentDialog } from "../answering/UrlConsentDialog";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
-import { useStore, type ServerState } from "../store";
+import { callTool } from "../state/calls";
+import { type ServerState, useConnections } from "../state/connections";
+import { useServerRequests } from "../state/asks";
 
 export const URL_ELICITATION_REQUIRED = -32042;
 
@@ -51,12 +53,12 @@ export function UrlElicitationRequired(props: {
   args: JsonObject;
 }) {
   const { server, toolName, data, args } = props;
-  const serverName = useStore((s) => s.catalog.find((e) => e.id === server.id)?.name ?? server.id);
+  const serverName = useConnections((s) => s.catalog.find((e) => e.id === server.id)?.name ?? server.id);
   const needed = neededElicitations(data);
   const [reviewing, setReviewing] = useState<{ item: Needed; analysis: UrlAnalysis } | null>(null);
   const [decided, setDecided] = useState<Record<string, UrlDecision>>({});
   const [error, setError] = useState<string | null>(null);
-  const completed = server.requests.completed;
+  const completed = useServerRequests(server.id).completed;
   const allDone = needed.length > 0 && needed.every((n) => completed.includes(n.elicitationId));
 
   const review = async (item: Needed) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { createOrderSchema } from "./createOrderSchema";
+import { createOrderSchema } from "./createOrder.fixtures";
 import { parseArguments, prepareSchema, schemaForCheck } from "./schema";
 import { fits } from "./shapeValidator";
 

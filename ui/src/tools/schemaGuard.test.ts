@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { createOrderSchema } from "./createOrderSchema";
+import { createOrderSchema } from "./createOrder.fixtures";
 import { GUARD_LIMITS, guardSchema } from "./schemaGuard";
 
 function nested(levels: number): JsonValue {

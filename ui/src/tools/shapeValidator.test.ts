@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOrderSchema } from "./createOrderSchema";
+import { createOrderSchema } from "./createOrder.fixtures";
 import { fits, shapeValidator } from "./shapeValidator";
 
 const root = createOrderSchema as Record<string, unknown>;

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { loadArgs, saveArgs } from "./remembered";
-import { markCancelled, noteCallProgress, runningCall, startCall } from "./runningCalls";
 import { toolInfo } from "./tools";
 
 describe("toolInfo", () => {
@@ -49,22 +48,5 @@ describe("remembered arguments", () => {
     expect(loadArgs("demo", "big")).toBeUndefined();
     localStorage.setItem(`periscope.toolArgs.v1:${JSON.stringify(["demo", "bad"])}`, "{not json");
     expect(loadArgs("demo", "bad")).toBeUndefined();
-  });
-});
-
-describe("running calls", () => {
-  it("takes progress for its own call id and server only, and remembers a cancel", () => {
-    const first = startCall("s", "slow");
-    const second = startCall("s", "slow"); // a new call replaces the old one
-    expect(second).not.toBe(first);
-    noteCallProgress([
-      { type: "call_progress", server_id: "s", call_id: first, progress: 9, total: 10, message: null },
-      { type: "call_progress", server_id: "x", call_id: second, progress: 8, total: 10, message: null },
-    ]);
-    expect(runningCall("s", "slow")?.progress).toBeNull();
-    noteCallProgress([{ type: "call_progress", server_id: "s", call_id: second, progress: 3, total: 10, message: "step 3" }]);
-    expect(runningCall("s", "slow")).toMatchObject({ progress: 3, total: 10, message: "step 3", cancelled: false });
-    expect(markCancelled("s", "slow")?.cancelled).toBe(true);
-    expect(runningCall("s", "slow")?.callId).toBe(second);
   });
 });

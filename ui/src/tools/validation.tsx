@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri } from "../ipc";
-import { toolsIpc } from "./ipc";
+import { toolsIpc } from "../ipc";
 
 export type Validate = (schema: JsonValue, instance: JsonValue) => Promise<SchemaReport>;
 

@@ -1,7 +1,6 @@
 import { ArrowDownToLine, Search } from "lucide-react";
-import { setTrafficView } from "../actions";
-import type { TrafficView } from "../store";
 import type { DirectionFilter } from "./filter";
+import { setTrafficView, type TrafficView } from "../state/traffic";
 
 interface Props {
   serverId: string;

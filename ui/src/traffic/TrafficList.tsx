@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import type { Flag } from "../bindings/Flag";
 import type { RowsView } from "./filter";
 import { TrafficHeader, TrafficRow } from "./TrafficRow";
+import { useFollowTail } from "../common/useFollowTail";
 
 export const ROW_HEIGHT = 28;
 
@@ -21,7 +22,7 @@ interface Props {
  * scrolling back to the bottom turns it on again.
  */
 export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFollowChange }: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const { ref: scrollRef, onScroll } = useFollowTail(view.count, ROW_HEIGHT / 2, follow, onFollowChange);
   const headerRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this app; the virtualizer re-renders through its own state.
   const virtualizer = useVirtualizer({
@@ -30,11 +31,6 @@ export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFoll
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
   });
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (follow && element) element.scrollTop = element.scrollHeight;
-  }, [follow, view.count]);
 
   // Bring a selected frame into view once (e.g. one picked from the Network tab), unless the
   // list is following the newest frame.
@@ -59,14 +55,7 @@ export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFoll
     const observer = typeof ResizeObserver === "function" ? new ResizeObserver(align) : null;
     observer?.observe(element);
     return () => observer?.disconnect();
-  }, []);
-
-  const onScroll = () => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < ROW_HEIGHT / 2;
-    if (atBottom !== follow) onFollowChange(atBottom);
-  };
+  }, [scrollRef]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;

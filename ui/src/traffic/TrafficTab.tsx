@@ -1,11 +1,11 @@
 import { useCallback, useMemo } from "react";
-import { setTrafficView } from "../actions";
-import { useStore, type ServerState } from "../store";
 import { FilteredView, type RowsView, type TrafficFilter } from "./filter";
 import { FrameDetailPane } from "./FrameDetailPane";
 import type { TrafficLog } from "./log";
 import { TrafficFilterBar } from "./TrafficFilterBar";
 import { TrafficList } from "./TrafficList";
+import type { ServerState } from "../state/connections";
+import { setTrafficView, useServerTraffic, useTraffic } from "../state/traffic";
 
 const views = new WeakMap<TrafficLog, FilteredView>();
 
@@ -21,11 +21,12 @@ function filtered(log: TrafficLog, filter: TrafficFilter, _version: number): Row
 
 /** Every frame on the wire, filterable, with the selected frame's detail beside it. */
 export function TrafficTab({ server }: { server: ServerState }) {
-  const log = server.traffic;
   const { id } = server;
+  const record = useServerTraffic(id);
+  const log = record.traffic;
   // The log is appended in place: its version is what changes.
-  const version = useStore((s) => s.servers[id]?.traffic.version ?? 0);
-  const { text, direction, follow, selectedSeq } = server.trafficView;
+  const version = useTraffic((s) => s[id]?.traffic.version ?? 0);
+  const { text, direction, follow, selectedSeq } = record.trafficView;
   const filter = useMemo(() => ({ text, direction }), [text, direction]);
   const rows = useMemo(() => filtered(log, filter, version), [log, filter, version]);
 
@@ -34,7 +35,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
 
   return (
     <div className="traffic">
-      <TrafficFilterBar serverId={id} view={server.trafficView} shown={rows.count} total={rows.total} />
+      <TrafficFilterBar serverId={id} view={record.trafficView} shown={rows.count} total={rows.total} />
       <div className={`traffic-split${selectedSeq !== null ? " with-detail" : ""}`}>
         <TrafficList
           view={rows}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FrameRow } from "../bindings/FrameRow";
 import { FilteredView, filterRows, matches, seqIndex, type RowsView, type TrafficFilter } from "./filter";
-import { row } from "./testRows";
+import { row } from "./rows.fixtures";
 
 const all = (view: RowsView): FrameRow[] =>
   Array.from({ length: view.count }, (_, i) => view.rowAt(i)).filter((r): r is FrameRow => r !== undefined);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TrafficLog } from "./log";
-import { row } from "./testRows";
+import { row } from "./rows.fixtures";
 
 describe("TrafficLog", () => {
   it("appends in place and skips rows it already has", () => {

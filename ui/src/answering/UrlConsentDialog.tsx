@@ -5,7 +5,7 @@ import type { UrlDecision } from "../bindings/UrlDecision";
 import { copyText } from "../common/clipboard";
 import { errorMessage } from "../ipc";
 import { splitAtHost } from "./url";
-import "../styles/host.css";
+import "../styles/answering.css";
 
 interface Props {
   serverName: string;

@@ -2,8 +2,7 @@ import { Bot, Wrench } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
-import { AudioBlock } from "../content/AudioBlock";
-import { ImageBlock } from "../content/ImageBlock";
+import { BlockView } from "../content/BlockView";
 import {
   DEFAULT_MODEL,
   DEFAULT_REJECT_REASON,
@@ -14,7 +13,7 @@ import {
   type SamplingBlock,
   type SamplingRequest,
 } from "./sampling";
-import "../styles/host.css";
+import "../styles/answering.css";
 
 interface Props {
   serverName: string;
@@ -26,7 +25,11 @@ interface Props {
 
 type Mode = "text" | "tool";
 
-function BlockView({ block }: { block: SamplingBlock }) {
+/**
+ * A block of a sampling message: text, tool use and tool results its own way; media and blocks
+ * it cannot show as every other content block (content/BlockView.tsx).
+ */
+function SamplingBlockView({ block }: { block: SamplingBlock }) {
   switch (block.type) {
     case "text":
       return (
@@ -35,9 +38,8 @@ function BlockView({ block }: { block: SamplingBlock }) {
         </pre>
       );
     case "image":
-      return <ImageBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
     case "audio":
-      return <AudioBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
+      return <BlockView block={block} />;
     case "tool_use":
       return (
         <div className="sampling-tool-block" data-testid="sampling-tool-use">
@@ -59,14 +61,14 @@ function BlockView({ block }: { block: SamplingBlock }) {
           </div>
           {block.content.length === 0 && <p className="muted small">No content.</p>}
           {block.content.map((inner, index) => (
-            <BlockView key={index} block={inner} />
+            <SamplingBlockView key={index} block={inner} />
           ))}
         </div>
       );
     case "other":
+      if (block.reason) return <BlockView block={{ type: "unknown", reason: block.reason, raw: block.raw }} />;
       return (
         <div className="block-unknown">
-          {block.reason && <div className="inline-error">Cannot show this block: {block.reason}</div>}
           <JsonBlock value={block.raw} />
         </div>
       );
@@ -120,7 +122,7 @@ function RequestView({ request }: { request: SamplingRequest }) {
             <span className={`role-badge role-${m.role}`}>{m.role}</span>
             {m.blocks.length === 0 && <p className="muted small">No content.</p>}
             {m.blocks.map((block, i) => (
-              <BlockView key={i} block={block} />
+              <SamplingBlockView key={i} block={block} />
             ))}
           </div>
         ))}

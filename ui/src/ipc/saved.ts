@@ -1,4 +1,5 @@
-// The Rust commands behind saved calls, the call history and the Overview's server utilities.
+// Saved calls and the call history (the Rust side records each call itself and pushes a
+// `history` event).
 import { invoke } from "@tauri-apps/api/core";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
@@ -11,10 +12,5 @@ export const savedIpc = {
   remove: (id: string) => invoke<SavedCall[]>("saved_remove", { id }),
   /** One server's history, newest first. */
   history: (serverId: string) => invoke<HistoryEntry[]>("history_list", { serverId }),
-  /** Records a call; the result comes back cut to 64 KB when it was bigger. */
-  record: (entry: HistoryEntry) => invoke<HistoryEntry>("history_record", { entry }),
   clearHistory: (serverId: string) => invoke<void>("history_clear", { serverId }),
-  setLogLevel: (serverId: string, level: string) => invoke<void>("set_log_level", { serverId, level }),
-  /** The round trip of a ping, in µs. */
-  ping: (serverId: string) => invoke<number>("ping_server", { serverId }),
 };

@@ -3,7 +3,7 @@ import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react"
 import type { ElicitAction } from "../bindings/ElicitAction";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { constraintHint, fieldsOf, initialValues, toContent, validate, type Field, type FormValues } from "./formSchema";
-import "../styles/host.css";
+import "../styles/answering.css";
 
 interface Props {
   serverName: string;

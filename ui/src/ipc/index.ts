@@ -1,0 +1,24 @@
+// The IPC layer: every call into the Rust side of the app goes through this folder, one file
+// per concern. Commands reject with a user-readable string (see errors.ts).
+import { asksIpc } from "./asks";
+import { catalogIpc } from "./catalog";
+import { connectionsIpc } from "./connections";
+import { oauthIpc } from "./oauth";
+import { recordIpc } from "./record";
+import { requestsIpc } from "./requests";
+
+export { errorMessage, hasTauri } from "./errors";
+export { LOG_LEVELS, type JsonObject, type ListKind, type LogLevel, type PagedKind } from "./types";
+export { serverIpc } from "./connections";
+export { resourcesIpc, toolsIpc } from "./requests";
+export { savedIpc } from "./saved";
+
+/** The commands most of the app uses, as one object. */
+export const ipc = {
+  ...catalogIpc,
+  ...connectionsIpc,
+  ...requestsIpc,
+  ...recordIpc,
+  ...asksIpc,
+  ...oauthIpc,
+};

@@ -1,0 +1,45 @@
+// What the user asks of a server: lists, tool calls, resource reads, prompt gets, completions.
+import { invoke } from "@tauri-apps/api/core";
+import type { Completion } from "../bindings/Completion";
+import type { CompletionRef } from "../bindings/CompletionRef";
+import type { ListPage } from "../bindings/ListPage";
+import type { SchemaReport } from "../bindings/SchemaReport";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { JsonObject, ListKind, PagedKind } from "./types";
+
+export const requestsIpc = {
+  listItems: (serverId: string, kind: ListKind) => invoke<JsonValue[]>("list_items", { serverId, kind }),
+  /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
+  callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
+    invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
+  readResource: (serverId: string, uri: string) => invoke<JsonValue>("read_resource", { serverId, uri }),
+  getPrompt: (serverId: string, name: string, args: Record<string, string>) =>
+    invoke<JsonValue>("get_prompt", { serverId, name, arguments: args }),
+};
+
+/** The Tools tab's own commands. */
+export const toolsIpc = {
+  /** Checks `instance` against `schema` in Rust (the page may not compile code: no Ajv). */
+  validateJson: (schema: JsonValue, instance: JsonValue) =>
+    invoke<SchemaReport>("validate_json", { schema, instance }),
+  /** Cancels a call started with this call id; false when it had already ended. */
+  cancelCall: (serverId: string, callId: string) => invoke<boolean>("cancel_call", { serverId, callId }),
+};
+
+/** Resources and prompts in depth: paging, completion, subscriptions, saving a blob. */
+export const resourcesIpc = {
+  /** One page: the first with `cursor` null, the next with the last page's `next_cursor`. */
+  listPage: (serverId: string, kind: PagedKind, cursor: string | null) =>
+    invoke<ListPage>("list_page", { serverId, kind, cursor }),
+  complete: (
+    serverId: string,
+    reference: CompletionRef,
+    argument: string,
+    value: string,
+    context: Record<string, string> | null,
+  ) => invoke<Completion>("complete", { serverId, reference, argument, value, context }),
+  subscribe: (serverId: string, uri: string) => invoke<void>("subscribe_resource", { serverId, uri }),
+  unsubscribe: (serverId: string, uri: string) => invoke<void>("unsubscribe_resource", { serverId, uri }),
+  /** Opens the native save dialog; resolves to the path written, or null when cancelled. */
+  saveBlob: (uri: string, blob: string) => invoke<string | null>("save_blob", { uri, blob }),
+};

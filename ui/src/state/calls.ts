@@ -1,0 +1,153 @@
+// Running calls: the requests the user made (tool calls, resource reads, prompt gets) and how
+// each ended, per server and target; and for tool calls from the Tools tab, the call id given
+// to `call_tool`, the latest `notifications/progress` and whether the user cancelled it. The
+// progress entry stays after the call ends, so the result can say it was cancelled; the next
+// call of the same tool replaces it. The history of calls is the Rust side's (state/saved.ts).
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { errorMessage, ipc, type JsonObject } from "../ipc";
+import { isObject } from "../json";
+import { Notifier, useNotifier, withEntry } from "./notifier";
+
+/** One request the user made (a tool call, a resource read, a prompt get) and how it ended. */
+export interface RequestState {
+  status: "running" | "done" | "error";
+  result: JsonValue | null;
+  error: string | null;
+  /** How long it took, measured here for the display (the history has the engine's timing). */
+  durationMs: number | null;
+  /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
+  rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
+}
+
+export interface ServerCalls {
+  /** By tool name. */
+  tools: Record<string, RequestState>;
+  /** By resource URI. */
+  reads: Record<string, RequestState>;
+  /** By prompt name. */
+  gets: Record<string, RequestState>;
+}
+
+export interface RunningCall {
+  serverId: string;
+  tool: string;
+  callId: string;
+  /** Date.now() when the call was sent. */
+  startedAt: number;
+  progress: number | null;
+  total: number | null;
+  message: string | null;
+  cancelled: boolean;
+}
+
+export interface CallsState {
+  servers: Record<string, ServerCalls>;
+  /** Tool calls with a call id, by server and tool (keyOf). */
+  running: Record<string, RunningCall>;
+}
+
+const fresh = (): ServerCalls => ({ tools: {}, reads: {}, gets: {} });
+
+export const calls = new Notifier<CallsState>({ servers: {}, running: {} });
+
+export const useCalls = <T>(selector: (state: CallsState) => T): T => useNotifier(calls, selector);
+
+const EMPTY = fresh();
+/** One server's requests for a view. */
+export const useServerCalls = (id: string): ServerCalls => useCalls((s) => s.servers[id] ?? EMPTY);
+
+export const serverCalls = (id: string): ServerCalls => calls.getState().servers[id] ?? EMPTY;
+
+function save(id: string, part: keyof ServerCalls, key: string, request: RequestState): void {
+  calls.update((state) => ({
+    ...state,
+    servers: withEntry(state.servers, id, fresh, (s) => ({ ...s, [part]: { ...s[part], [key]: request } })),
+  }));
+}
+
+/** Runs a request, keeping its state (running, then its result or error) under `part`/`key`. */
+export async function track(
+  run: () => Promise<JsonValue>,
+  saveState: (state: RequestState) => void,
+  args: JsonObject = {},
+): Promise<void> {
+  const started = performance.now();
+  saveState({ status: "running", result: null, error: null, durationMs: null });
+  try {
+    const result = await run();
+    saveState({ status: "done", result, error: null, durationMs: performance.now() - started });
+  } catch (error) {
+    const failed: RequestState = {
+      status: "error",
+      result: null,
+      error: errorMessage(error),
+      durationMs: performance.now() - started,
+    };
+    // A CallError from Rust: a JSON-RPC error answer keeps its code and data.
+    if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
+      const e = error as JsonObject;
+      failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
+    }
+    saveState(failed);
+  }
+}
+
+export function callTool(id: string, name: string, args: JsonObject, callId?: string): Promise<void> {
+  return track(() => ipc.callTool(id, name, args, callId), (s) => save(id, "tools", name, s), args);
+}
+
+export function readResource(id: string, uri: string): Promise<void> {
+  return track(() => ipc.readResource(id, uri), (s) => save(id, "reads", uri, s));
+}
+
+export function getPrompt(id: string, name: string, args: Record<string, string>): Promise<void> {
+  return track(() => ipc.getPrompt(id, name, args), (s) => save(id, "gets", name, s), args);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool calls in progress
+
+let counter = 0;
+const keyOf = (serverId: string, tool: string) => `${serverId}\u0000${tool}`;
+
+/** Records a new call and returns its id (unique in this page). */
+export function startCall(serverId: string, tool: string, now = Date.now()): string {
+  counter += 1;
+  const callId = `ui-${now.toString(36)}-${counter}`;
+  const call: RunningCall = { serverId, tool, callId, startedAt: now, progress: null, total: null, message: null, cancelled: false };
+  calls.update((state) => ({ ...state, running: { ...state.running, [keyOf(serverId, tool)]: call } }));
+  return callId;
+}
+
+export function markCancelled(serverId: string, tool: string): RunningCall | undefined {
+  const key = keyOf(serverId, tool);
+  const call = calls.getState().running[key];
+  if (!call) return undefined;
+  const cancelled = { ...call, cancelled: true };
+  calls.update((state) => ({ ...state, running: { ...state.running, [key]: cancelled } }));
+  return cancelled;
+}
+
+/** A `call_progress` event: taken only by the call with that id on that server. */
+export function noteCallProgress(
+  serverId: string,
+  callId: string,
+  progress: number,
+  total: number | null,
+  message: string | null,
+): void {
+  calls.updateSoon((state) => {
+    const key = Object.keys(state.running).find((k) => state.running[k]?.callId === callId);
+    const call = key === undefined ? undefined : state.running[key];
+    if (!key || !call || call.serverId !== serverId) return state;
+    return { ...state, running: { ...state.running, [key]: { ...call, progress, total, message: message ?? call.message } } };
+  });
+}
+
+export function runningCall(serverId: string, tool: string): RunningCall | undefined {
+  return calls.getState().running[keyOf(serverId, tool)];
+}
+
+export function useRunningCall(serverId: string, tool: string): RunningCall | undefined {
+  return useCalls((s) => s.running[keyOf(serverId, tool)]);
+}

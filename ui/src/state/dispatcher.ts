@@ -1,0 +1,96 @@
+// The one event dispatcher: every batch of AppEvents the app pushes comes here, and each event
+// goes to the state manager that owns it. It does no IPC itself: what the caller should fetch
+// next comes back as `EventEffects` (actions.ts does it).
+import type { AppEvent } from "../bindings/AppEvent";
+import type { HistoryEntry } from "../bindings/HistoryEntry";
+import type { ListKind } from "../ipc";
+import { addAsks, addCompleted, addDecision, addWarning, removeAsk } from "./asks";
+import { noteCallProgress } from "./calls";
+import { applyStatusEvent, ensureServer, updateServerSoon } from "./connections";
+import { noteListChange, refetchKinds } from "./lists";
+import { addNotification, addStderr } from "./logs";
+import { addHistoryEntry } from "./saved";
+import { appendExchanges, appendFrames, flagFrame } from "./traffic";
+
+// Swap for the generated AppEvent union once the Rust side adds this variant.
+type HistoryEvent = { type: "history"; server_id: string; entry: HistoryEntry };
+
+export type DispatchedEvent = AppEvent | HistoryEvent;
+
+/** What the caller should do after a batch of events. */
+export interface EventEffects {
+  /** Lists to fetch again (a list-changed notification for a list already loaded). */
+  refetch: Array<{ serverId: string; kind: ListKind }>;
+  /** Servers that became ready without a known identity: ask `connections` again. */
+  needIdentity: string[];
+}
+
+/** Applies a batch of events in order; views hear about it on the next frame. */
+export function dispatchEvents(events: readonly DispatchedEvent[], nowUs: number = Date.now() * 1000): EventEffects {
+  const effects: EventEffects = { refetch: [], needIdentity: [] };
+  for (const event of events) {
+    // Every server an event names gets a state (as the catalog's servers have).
+    if ("server_id" in event) ensureServer(event.server_id);
+    switch (event.type) {
+      case "frames":
+        appendFrames(event.server_id, event.rows);
+        break;
+      case "frame_flagged":
+        flagFrame(event.server_id, event.seq, event.flag);
+        break;
+      case "http":
+        appendExchanges(event.server_id, [event.exchange]);
+        break;
+      case "stderr":
+        addStderr(event.server_id, event.lines);
+        break;
+      case "status": {
+        const server = applyStatusEvent(event.server_id, event.status, nowUs);
+        const needs = effects.needIdentity;
+        if (event.status.state === "ready" && server.identity === null) {
+          if (!needs.includes(server.id)) needs.push(server.id);
+        } else if (event.status.state !== "ready") {
+          effects.needIdentity = needs.filter((id) => id !== server.id);
+        }
+        break;
+      }
+      case "ask":
+        addAsks([event.ask], true);
+        break;
+      case "ask_closed":
+        removeAsk(event.ask_id, true);
+        break;
+      case "decision":
+        addDecision(event.server_id, event.decision);
+        break;
+      case "warning":
+        addWarning(event.server_id, event.message, nowUs);
+        break;
+      case "call_progress":
+        noteCallProgress(event.server_id, event.call_id, event.progress, event.total, event.message);
+        break;
+      case "history":
+        addHistoryEntry(event.server_id, event.entry);
+        break;
+      case "notification": {
+        const id = event.server_id;
+        const n = event.notification;
+        if (n.kind === "elicitation_complete") addCompleted(id, n.elicitation_id);
+        if (n.kind === "resource_updated") {
+          updateServerSoon(id, (server) => {
+            const previous = server.resources.updated?.[n.uri];
+            const entry = { wallUs: nowUs, count: (previous?.count ?? 0) + 1, stale: true };
+            return { ...server, resources: { ...server.resources, updated: { ...server.resources.updated, [n.uri]: entry } } };
+          });
+        }
+        addNotification(id, n, nowUs);
+        noteListChange(id, n, nowUs / 1000);
+        for (const kind of refetchKinds(id, n)) {
+          if (!effects.refetch.some((r) => r.serverId === id && r.kind === kind)) effects.refetch.push({ serverId: id, kind });
+        }
+        break;
+      }
+    }
+  }
+  return effects;
+}
