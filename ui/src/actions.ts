@@ -26,7 +26,7 @@ import {
   updateServer,
   type TabId,
 } from "./state/connections";
-import { dispatchEvents, type DispatchedEvent } from "./state/dispatcher";
+import { dispatchEvents } from "./state/dispatcher";
 import { offers, serverLists, setList } from "./state/lists";
 import { logsChanged, serverConsole } from "./state/logs";
 import { serverTraffic, setTrafficView, trafficChanged } from "./state/traffic";
@@ -99,7 +99,7 @@ export async function saveHostSettings(id: string, settings: HostSettings): Prom
 
 /** Every batch of live events: routed by the dispatcher, then what it asks to fetch. */
 export function handleEvents(events: AppEvent[]): void {
-  const effects = dispatchEvents(events as DispatchedEvent[]);
+  const effects = dispatchEvents(events);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
 }

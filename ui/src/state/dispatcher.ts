@@ -2,7 +2,6 @@
 // goes to the state manager that owns it. It does no IPC itself: what the caller should fetch
 // next comes back as `EventEffects` (actions.ts does it).
 import type { AppEvent } from "../bindings/AppEvent";
-import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { ListKind } from "../ipc";
 import { addAsks, addCompleted, addDecision, addWarning, removeAsk } from "./asks";
 import { noteCallProgress } from "./calls";
@@ -12,10 +11,6 @@ import { addNotification, addStderr } from "./logs";
 import { addHistoryEntry } from "./saved";
 import { appendExchanges, appendFrames, flagFrame } from "./traffic";
 
-// Swap for the generated AppEvent union once the Rust side adds this variant.
-type HistoryEvent = { type: "history"; server_id: string; entry: HistoryEntry };
-
-export type DispatchedEvent = AppEvent | HistoryEvent;
 
 /** What the caller should do after a batch of events. */
 export interface EventEffects {
@@ -26,7 +21,7 @@ export interface EventEffects {
 }
 
 /** Applies a batch of events in order; views hear about it on the next frame. */
-export function dispatchEvents(events: readonly DispatchedEvent[], nowUs: number = Date.now() * 1000): EventEffects {
+export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date.now() * 1000): EventEffects {
   const effects: EventEffects = { refetch: [], needIdentity: [] };
   for (const event of events) {
     // Every server an event names gets a state (as the catalog's servers have).

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
-import { dispatchEvents, type DispatchedEvent } from "./dispatcher";
+import type { AppEvent } from "../bindings/AppEvent";
+import { dispatchEvents } from "./dispatcher";
 import { HISTORY_CAP, resetSaved, saved } from "./saved";
 
 const entry = (id: string, server_id = "demo"): HistoryEntry => ({
@@ -16,7 +17,7 @@ const entry = (id: string, server_id = "demo"): HistoryEntry => ({
   truncated: false,
 });
 
-const pushed = (e: HistoryEntry): DispatchedEvent => ({ type: "history", server_id: e.server_id, entry: e });
+const pushed = (e: HistoryEntry): AppEvent => ({ type: "history", server_id: e.server_id, entry: e });
 const history = (id: string) => saved.getState().servers[id]?.history.map((e) => e.id);
 
 beforeEach(resetSaved);
