@@ -30,6 +30,7 @@ lint: ui
 	$(CARGO) fmt --all -- --check
 	scripts/check-bindings.sh
 	scripts/check-cycles.sh
+	scripts/check-headless.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck && npm run lint
 

@@ -1,6 +1,6 @@
 //! The server catalog, kept by tauri-plugin-store in the app's data folder.
 
-use periscope_core::config::{ServerEntry, ServerTarget, StdioTarget};
+use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_store::StoreExt;
 
@@ -37,7 +37,7 @@ pub fn load<R: Runtime>(
     state: &AppState,
 ) -> Result<bool, Box<dyn std::error::Error>> {
     let store = app.store(STORE)?;
-    let saved = store.get(KEY).and_then(parse_entries);
+    let saved = store.get(KEY).and_then(config::parse_entries);
     let first_launch = saved.is_none();
     let entries = saved.unwrap_or_else(|| vec![demo_entry()]);
     state.set_catalog(entries.clone());
@@ -73,50 +73,4 @@ pub fn save_host_settings<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> R
     store
         .save()
         .map_err(|e| format!("could not save the server settings: {e}"))
-}
-
-/// Reads stored entries, including those written before remote servers existed (whose
-/// `target` was a bare stdio target).
-fn parse_entries(value: serde_json::Value) -> Option<Vec<ServerEntry>> {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum Stored {
-        Current(ServerEntry),
-        StdioOnly {
-            id: String,
-            name: String,
-            target: StdioTarget,
-        },
-    }
-    let stored: Vec<Stored> = serde_json::from_value(value).ok()?;
-    Some(
-        stored
-            .into_iter()
-            .map(|s| match s {
-                Stored::Current(entry) => entry,
-                Stored::StdioOnly { id, name, target } => ServerEntry {
-                    id,
-                    name,
-                    target: ServerTarget::Stdio(target),
-                },
-            })
-            .collect(),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entries_from_before_remote_servers_still_load() {
-        let old = serde_json::json!([{"id": "a", "name": "A", "target": {"command": "x", "args": ["y"], "env": [], "cwd": null}}]);
-        let new = serde_json::json!([{"id": "b", "name": "B", "target": {"transport": "http", "url": "http://h/mcp", "headers": [], "mode": "auto"}}]);
-        let old = parse_entries(old).unwrap();
-        assert!(matches!(&old[0].target, ServerTarget::Stdio(t) if t.args == ["y"]));
-        let new = parse_entries(new).unwrap();
-        assert!(
-            matches!(&new[0].target, ServerTarget::Http { target, .. } if target.url == "http://h/mcp")
-        );
-    }
 }

@@ -231,3 +231,25 @@ fn saved_run_without_a_server_uses_the_apps_catalog_entry() {
         stderr(&out)
     );
 }
+
+#[test]
+fn saved_run_refuses_a_catalog_entry_the_app_would_refuse_in_the_apps_words() {
+    let data = scratch_dir("saved-run-broken-entry");
+    app_files(&data);
+    // The same check as the app's server form (periscope_core::config::validate_entry).
+    let catalog = json!({"servers": [{"id": "demo", "name": "Demo server",
+        "target": {"transport": "stdio", "command": "  ", "args": [], "env": [], "cwd": null}}]});
+    let dir = data.join("dev.periscope.app");
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    let out = periscope(
+        &data,
+        &["saved", "run", "two plus three", "--server", "demo"],
+        false,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("has a broken server \"demo\": a server needs a command to run"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -4,7 +4,7 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use periscope_core::config::ServerTarget;
+use periscope_core::config::{self, ServerTarget};
 use periscope_core::saved_calls::{CallKind, SAVED_FILE, SAVED_KEY, SavedCall, parse_list};
 use serde_json::{Map, Value};
 
@@ -106,20 +106,23 @@ pub fn catalog_target(server_id: &str) -> Result<ServerTarget, String> {
         .into_iter()
         .flatten()
         .find(|e| e.get("id").and_then(Value::as_str) == Some(server_id));
-    entry
-        .and_then(|e| {
-            // Catalogs from before remote servers stored a bare stdio target.
-            let target = e.get("target")?;
-            serde_json::from_value::<ServerTarget>(target.clone())
-                .ok()
-                .or_else(|| serde_json::from_value(target.clone()).ok().map(ServerTarget::Stdio))
-        })
+    // Read as the app reads it (old stdio-only entries too), and checked as the app checks it.
+    let parsed = entry
+        .and_then(|e| config::parse_entries(Value::Array(vec![e.clone()])))
+        .and_then(|mut entries| entries.pop())
         .ok_or_else(|| {
             format!(
                 "the app's catalog ({}) has no server {server_id:?}: give the server with --url or after `--`",
                 path.display()
             )
-        })
+        })?;
+    config::validate_entry(&parsed).map_err(|e| {
+        format!(
+            "the app's catalog ({}) has a broken server {server_id:?}: {e}",
+            path.display()
+        )
+    })?;
+    Ok(parsed.target)
 }
 
 /// The text of `--args-file FILE` (`-`: standard input).

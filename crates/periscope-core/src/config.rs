@@ -182,9 +182,51 @@ pub fn validate_entry(entry: &ServerEntry) -> Result<(), CatalogError> {
     }
 }
 
+/// Reads a catalog's stored entries (the app's `catalog.json`, which the CLI reads too),
+/// including those written before remote servers existed (whose `target` was a bare stdio
+/// target). None when the value is not a list of entries.
+pub fn parse_entries(value: serde_json::Value) -> Option<Vec<ServerEntry>> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Current(ServerEntry),
+        StdioOnly {
+            id: String,
+            name: String,
+            target: StdioTarget,
+        },
+    }
+    let stored: Vec<Stored> = serde_json::from_value(value).ok()?;
+    Some(
+        stored
+            .into_iter()
+            .map(|s| match s {
+                Stored::Current(entry) => entry,
+                Stored::StdioOnly { id, name, target } => ServerEntry {
+                    id,
+                    name,
+                    target: ServerTarget::Stdio(target),
+                },
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entries_from_before_remote_servers_still_load() {
+        let old = serde_json::json!([{"id": "a", "name": "A", "target": {"command": "x", "args": ["y"], "env": [], "cwd": null}}]);
+        let new = serde_json::json!([{"id": "b", "name": "B", "target": {"transport": "http", "url": "http://h/mcp", "headers": [], "mode": "auto"}}]);
+        let old = parse_entries(old).unwrap();
+        assert!(matches!(&old[0].target, ServerTarget::Stdio(t) if t.args == ["y"]));
+        let new = parse_entries(new).unwrap();
+        assert!(
+            matches!(&new[0].target, ServerTarget::Http { target, .. } if target.url == "http://h/mcp")
+        );
+    }
 
     fn stdio(name: &str, command: &str) -> ServerEntry {
         ServerEntry {
