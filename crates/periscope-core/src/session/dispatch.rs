@@ -62,13 +62,7 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
                 for id in ids {
                     let pending = s.lock_calls().pending.remove(&id);
                     if let Some(p) = pending {
-                        let _ = s.events.send(Event::RequestFinished {
-                            id,
-                            method: p.method,
-                            outcome: RequestOutcome::ConnectionClosed,
-                            latency_us: p.sent_at.elapsed().as_micros() as u64,
-                        });
-                        let _ = p.reply.send(Reply::Undeliverable(reason.clone()));
+                        p.end_unanswered(id, &s.events, Reply::Undeliverable(reason.clone()));
                     }
                 }
             }

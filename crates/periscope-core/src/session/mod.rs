@@ -150,6 +150,20 @@ struct Pending {
     progress_token: Option<String>,
 }
 
+impl Pending {
+    /// Ends a request that will get no response (the connection closed, or its frame could
+    /// not be delivered): hosts hear `RequestFinished`, the waiting caller gets `reply`.
+    fn end_unanswered(self, id: RequestId, events: &broadcast::Sender<Event>, reply: Reply) {
+        let _ = events.send(Event::RequestFinished {
+            id,
+            method: self.method,
+            outcome: RequestOutcome::ConnectionClosed,
+            latency_us: self.sent_at.elapsed().as_micros() as u64,
+        });
+        let _ = self.reply.send(reply);
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Finished {
     Answered,
@@ -290,13 +304,7 @@ impl Shared {
         self.closed.send_replace(Some(report.clone()));
         let pending: Vec<(RequestId, Pending)> = self.lock_calls().pending.drain().collect();
         for (id, p) in pending {
-            let _ = self.events.send(Event::RequestFinished {
-                id,
-                method: p.method,
-                outcome: RequestOutcome::ConnectionClosed,
-                latency_us: p.sent_at.elapsed().as_micros() as u64,
-            });
-            let _ = p.reply.send(Reply::Closed(report.clone()));
+            p.end_unanswered(id, &self.events, Reply::Closed(report.clone()));
         }
         let reason = format!("{report}");
         self.set_state(SessionState::Closed { reason });
