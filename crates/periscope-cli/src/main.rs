@@ -42,6 +42,7 @@ use args::{
     Action, Cli, Format, PromptsAction, ResourcesAction, SavedAction, ToolsAction, TransportChoice,
 };
 use exit::Exit;
+use periscope_core::transport::TransportKind;
 use periscope_core::transport::http::HttpMode;
 
 fn main() -> ExitCode {
@@ -169,7 +170,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
     let exit = match session.initialize().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
-            if identity.transport.contains("legacy") && !cli.quiet {
+            if identity.transport == TransportKind::LegacySse && !cli.quiet {
                 eprintln!(
                     "periscope: the server speaks the legacy {} transport (2024-11-05)",
                     identity.transport

@@ -34,7 +34,7 @@ use crate::record::{Flag, GaveUp};
 use crate::revision as protocol;
 use crate::traffic::Traffic;
 use crate::transport::stdio::StdioOptions;
-use crate::transport::{CloseReport, SendError, Transport};
+use crate::transport::{CloseReport, SendError, Transport, TransportKind};
 use crate::wire::{Direction, Frame, RequestId};
 
 /// How a session presents itself and how patient it is.
@@ -103,7 +103,7 @@ pub struct ServerIdentity {
     /// From sending `initialize` to its response.
     pub latency_us: u64,
     /// The transport the handshake went over (on HTTP, what auto-detection found).
-    pub transport: String,
+    pub transport: TransportKind,
 }
 
 /// A connection to one server. Dropping it kills the server; [`Session::close`] shuts it down

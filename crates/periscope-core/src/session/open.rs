@@ -187,7 +187,7 @@ impl Session {
                 .map(str::to_string),
             warnings,
             latency_us,
-            transport: s.transport.name().await.to_string(),
+            transport: s.transport.name().await,
         };
         *s.lock_identity() = Some(identity.clone());
         self.notify("notifications/initialized", None)

@@ -194,12 +194,17 @@ impl fmt::Display for CloseReport {
     }
 }
 
-/// Which transport a connection uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which transport a connection uses. Serialized as the name a user reads (the same words as
+/// `Display`), as the app shows it in the status line and records keep it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub enum TransportKind {
+    #[serde(rename = "stdio")]
     Stdio,
+    #[serde(rename = "Streamable HTTP")]
     StreamableHttp,
     /// The 2024-11-05 HTTP+SSE transport.
+    #[serde(rename = "HTTP+SSE (legacy)")]
     LegacySse,
 }
 
@@ -263,6 +268,19 @@ pub trait Transport: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transport_kind_is_serialized_as_the_name_a_user_reads() {
+        for kind in [
+            TransportKind::Stdio,
+            TransportKind::StreamableHttp,
+            TransportKind::LegacySse,
+        ] {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, serde_json::Value::String(kind.to_string()));
+            assert_eq!(serde_json::from_value::<TransportKind>(json).unwrap(), kind);
+        }
+    }
 
     #[test]
     fn a_close_report_says_its_cause_in_the_words_users_read() {
