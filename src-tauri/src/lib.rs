@@ -8,8 +8,6 @@ mod catalog_store;
 pub mod commands;
 mod connection;
 mod events;
-#[cfg(test)]
-mod ipc_tests;
 mod saved_store;
 
 use tauri::{Builder, Manager, Runtime};

@@ -2,38 +2,10 @@
 //! Tauri's real IPC layer on the mock runtime, as the UI calls them: kept in the store files
 //! across a rebuilt app (a restart). Its own test binary, so its XDG_DATA_HOME is its own.
 
+mod common;
+
+use common::{invoke, start_app};
 use serde_json::{Value, json};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{App, WebviewWindow};
-
-fn invoke(webview: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(webview, request).map(|b| b.deserialize::<Value>().unwrap())
-}
-
-fn start_app() -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let mut app = periscope_app::setup(mock_builder())
-        .build(mock_context(noop_assets()))
-        .expect("the app builds on the mock runtime");
-    #[allow(deprecated)]
-    app.run_iteration(|_, _| {});
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    (app, webview)
-}
 
 fn saved(id: &str, server: &str, name: &str, arguments: Value) -> Value {
     json!({"id": id, "server_id": server, "name": name, "kind": "tool", "target": "add",

@@ -1,42 +1,18 @@
 //! The commands through Tauri's real IPC layer on the mock runtime (no window, no webview):
 //! JSON in, JSON out, exactly as the UI calls them, against the real demo server.
 
-use serde_json::{Value, json};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
+mod common;
 
-fn invoke(
-    webview: &tauri::WebviewWindow<tauri::test::MockRuntime>,
-    cmd: &str,
-    body: Value,
-) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(webview, request).map(|b| b.deserialize::<Value>().unwrap())
-}
+use common::{invoke, start_app};
+use serde_json::{Value, json};
 
 #[test]
 fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
     let data = std::env::temp_dir().join(format!("periscope-app-test-{}", std::process::id()));
     // SAFETY: set before the app (or any other thread of this test binary) reads it.
     unsafe { std::env::set_var("XDG_DATA_HOME", &data) };
-    let mut app = crate::setup(mock_builder())
-        .build(mock_context(noop_assets()))
-        .expect("the app builds on the mock runtime");
-    // The setup hook (catalog load, first-launch connect) runs on the first loop iteration.
-    #[allow(deprecated)]
-    app.run_iteration(|_, _| {});
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
+    // The app lives to the end of the test: dropping it would end its sessions.
+    let (_app, webview) = start_app();
 
     let catalog = invoke(&webview, "catalog_list", json!({})).unwrap();
     assert_eq!(
