@@ -32,9 +32,12 @@ use clap::Parser;
 use periscope_core::config::{HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
-use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
+use periscope_core::session::{CallOptions, Session, SessionOptions};
 use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
+
+/// Progress notifications waiting to be printed; past this, the printer skips to newer ones.
+const PROGRESS_BACKLOG: usize = 256;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -166,7 +169,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
             return Exit::Connect;
         }
     };
-    let mut printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
+    let mut printer = tokio::spawn(print_events(session.subscribe_from_start(), cli.quiet));
     let exit = match session.initialize().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
@@ -183,9 +186,9 @@ async fn run(cli: Cli, target: Target) -> Exit {
                 "periscope: could not initialize `{}`: {e}",
                 target.display()
             );
-            match e {
-                RequestError::TimedOut { .. } => Exit::Timeout,
-                RequestError::Rpc { .. } | RequestError::Protocol { .. } => Exit::Protocol,
+            match output::exit_for(&e) {
+                Exit::Timeout => Exit::Timeout,
+                Exit::Protocol => Exit::Protocol,
                 _ => Exit::Connect,
             }
         }
@@ -296,7 +299,7 @@ async fn call_tool(
     arguments: Map<String, Value>,
 ) -> Exit {
     let cancel = CancellationToken::new();
-    let (progress_tx, mut progress_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (progress_tx, mut progress_rx) = tokio::sync::mpsc::channel(PROGRESS_BACKLOG);
     let quiet = out.format == Format::Json;
     let progress_printer = tokio::spawn(async move {
         while let Some(p) = progress_rx.recv().await {

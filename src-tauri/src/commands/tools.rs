@@ -14,6 +14,10 @@ use tokio::sync::mpsc;
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
 
+/// Progress updates of one call waiting to go to the UI; past this, older ones are skipped
+/// (the UI shows the latest, and the record keeps every notification).
+const PROGRESS_BACKLOG: usize = 256;
+
 /// Checks `instance` against `schema` (see `periscope_core::schema_check`). Runs off the
 /// async runtime: a hostile schema may take the validator's whole time limit.
 #[tauri::command]
@@ -66,7 +70,7 @@ async fn call_tool_followed(
         Err(e) => return timed(async { Err(CallError::from(e)) }).await,
     };
     let progress = call_id.as_ref().map(|call_id| {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
+        let (tx, mut rx) = mpsc::channel::<Progress>(PROGRESS_BACKLOG);
         let hub = state.hub.clone();
         let (sid, cid) = (server_id.to_string(), call_id.clone());
         tauri::async_runtime::spawn(async move {

@@ -157,7 +157,7 @@ impl AppState {
         tauri::async_runtime::spawn(forward(
             server_id.to_string(),
             conn.clone(),
-            session.subscribe(),
+            session.subscribe_from_start(),
             session.clone(),
             self.hub.clone(),
         ));
@@ -203,10 +203,10 @@ impl AppState {
         Ok(())
     }
 
+    /// Closes every server at once: each close is bounded (stdin, SIGTERM, SIGKILL; DELETE
+    /// within its wait), so quitting takes as long as the slowest server, not their sum.
     pub async fn disconnect_all(&self) {
         let ids: Vec<String> = lock(&self.conns).keys().cloned().collect();
-        for id in ids {
-            let _ = self.disconnect(&id).await;
-        }
+        futures_util::future::join_all(ids.iter().map(|id| self.disconnect(id))).await;
     }
 }

@@ -25,6 +25,16 @@ export function describeFlag(flag: Flag): string {
       return "The server forgot the HTTP session (404); Periscope started a new one";
     case "unexpected_content_type":
       return `Came over HTTP as ${flag.content_type}, not application/json`;
+    case "send_stalled":
+      return flag.unsent_bytes === flag.total_bytes
+        ? `Never left: the server was not reading (${flag.total_bytes} bytes)`
+        : `The server stopped reading it: ${flag.unsent_bytes} of ${flag.total_bytes} bytes unsent`;
+    case "too_many_server_requests":
+      return `Refused: ${flag.limit} requests from the server were already being answered`;
+    case "incomplete":
+      return flag.cut === "stream_ended"
+        ? "Incomplete: the stream ended in the middle of it"
+        : "Incomplete: it arrived slower than the time limit and was cut";
   }
 }
 

@@ -2,8 +2,9 @@
 //! negotiated version, bearer token), one way to send a request and record the exchange, and
 //! one way to record and hand on a frame that came back.
 
+use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, Response};
@@ -11,7 +12,8 @@ use tokio::sync::mpsc;
 
 use super::Inbound;
 use crate::config::HttpTarget;
-use crate::record::HttpExchange;
+use crate::limits::{Limits, human_duration};
+use crate::record::{Cut, Flag, HttpExchange};
 use crate::traffic::{Traffic, wall_now_us};
 use crate::wire::{Direction, Verdict};
 
@@ -26,7 +28,27 @@ pub(super) struct HttpConnection {
     pub(super) protocol_version: Mutex<Option<String>>,
     /// The OAuth access token for this server, if signed in.
     pub(super) bearer: Mutex<Option<String>>,
-    max_frame_bytes: usize,
+    pub(super) limits: Limits,
+}
+
+/// Why an HTTP request got no response.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ExchangeError {
+    /// It failed (refused, reset, TLS, …); the text says how.
+    Failed(String),
+    /// No response headers within this time.
+    NoHeaders(Duration),
+}
+
+impl fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExchangeError::Failed(why) => f.write_str(why),
+            ExchangeError::NoHeaders(waited) => {
+                write!(f, "no response headers within {}", human_duration(*waited))
+            }
+        }
+    }
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,7 +69,7 @@ impl HttpConnection {
         target: HttpTarget,
         traffic: Arc<Traffic>,
         inbound: mpsc::Sender<Inbound>,
-        max_frame_bytes: usize,
+        limits: Limits,
     ) -> HttpConnection {
         HttpConnection {
             client,
@@ -57,7 +79,7 @@ impl HttpConnection {
             session_id: Mutex::new(None),
             protocol_version: Mutex::new(None),
             bearer: Mutex::new(None),
-            max_frame_bytes,
+            limits,
         }
     }
 
@@ -91,7 +113,7 @@ impl HttpConnection {
     }
 
     /// Sends one HTTP request (to `url`, default the target's) and records the exchange once
-    /// the response headers are in.
+    /// the response headers are in, or once `patience` has run out without them.
     pub(super) async fn exchange(
         &self,
         method: Method,
@@ -99,7 +121,8 @@ impl HttpConnection {
         body: Option<Vec<u8>>,
         sent_frame: Option<u64>,
         url: Option<&str>,
-    ) -> (u64, Result<Response, String>) {
+        patience: Duration,
+    ) -> (u64, Result<Response, ExchangeError>) {
         let url = url.unwrap_or(&self.target.url).to_string();
         let seq = self.traffic.reserve_seq();
         let mut headers = self.headers();
@@ -124,7 +147,11 @@ impl HttpConnection {
         let wall_us = wall_now_us();
         let mono_us = self.traffic.mono_now_us();
         let started = Instant::now();
-        let result = request.send().await;
+        let result = match tokio::time::timeout(patience, request.send()).await {
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(e)) => Err(ExchangeError::Failed(describe(&e))),
+            Err(_) => Err(ExchangeError::NoHeaders(patience)),
+        };
         let header_pairs = |h: &HeaderMap| {
             let pairs: Vec<(&str, &str)> = h
                 .iter()
@@ -134,7 +161,7 @@ impl HttpConnection {
         };
         let (status, error, response_headers) = match &result {
             Ok(r) => (Some(r.status().as_u16()), None, header_pairs(r.headers())),
-            Err(e) => (None, Some(describe(e)), Vec::new()),
+            Err(e) => (None, Some(e.to_string()), Vec::new()),
         };
         self.traffic.append_http_reserved(HttpExchange {
             seq,
@@ -149,19 +176,32 @@ impl HttpConnection {
             duration_us: started.elapsed().as_micros() as u64,
             sent_frame,
         });
-        (seq, result.map_err(|e| describe(&e)))
+        (seq, result)
     }
 
-    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> (u64, Verdict) {
-        let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
-            let total = bytes.len() as u64;
-            (bytes[..self.max_frame_bytes].to_vec(), Some(total))
-        } else {
-            (bytes, None)
+    /// Records a frame that came back on `exchange` and hands it on. `truncated_from`: its
+    /// full size when the reader kept only part of it; `cut`: why it is incomplete, if it is.
+    pub(super) async fn deliver(
+        &self,
+        bytes: Vec<u8>,
+        truncated_from: Option<u64>,
+        cut: Option<Cut>,
+        exchange: u64,
+    ) -> (u64, Verdict) {
+        let (bytes, truncated) = match truncated_from {
+            Some(total) => (bytes, Some(total)),
+            None if bytes.len() > self.limits.max_frame_bytes => {
+                let total = bytes.len() as u64;
+                (bytes[..self.limits.max_frame_bytes].to_vec(), Some(total))
+            }
+            None => (bytes, None),
         };
         let (frame, value) =
             self.traffic
                 .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
+        if let Some(cut) = cut {
+            self.traffic.flag(frame.seq, Flag::Incomplete { cut });
+        }
         let verdict = frame.verdict.clone();
         let seq = frame.seq;
         let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
