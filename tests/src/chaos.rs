@@ -155,11 +155,16 @@ impl Case<'_> {
         let stderr = collect(meter.stderr.take().unwrap(), on_stderr);
         // The meter enforces the deadline; this wait only guards against the meter itself.
         let status = wait_at_most(&mut meter, self.deadline + Duration::from_secs(30));
-        assert!(status, "{}: the peak-rss meter itself did not end", self.name);
+        assert!(
+            status,
+            "{}: the peak-rss meter itself did not end",
+            self.name
+        );
         // Output pipes close when the CLI is gone; a grandchild that kept them would only cost
         // this short wait.
         std::thread::sleep(Duration::from_millis(50));
-        let text = |buf: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&buf.lock().unwrap()).into_owned();
+        let text =
+            |buf: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&buf.lock().unwrap()).into_owned();
         let meter_report: Value = serde_json::from_str(
             &std::fs::read_to_string(&report).expect("the meter wrote its report"),
         )
@@ -235,7 +240,8 @@ impl Run {
     /// and not by a signal (a crash).
     pub fn ended_by_itself(&self) -> &Self {
         assert_eq!(
-            self.killed, None,
+            self.killed,
+            None,
             "{}: stopped at the {} after {:.1} s (peak {:.0} MiB); stderr ends:\n{}",
             self.name,
             self.killed.as_deref().unwrap_or(""),
@@ -244,7 +250,8 @@ impl Run {
             tail(&self.stderr)
         );
         assert_eq!(
-            self.signal, None,
+            self.signal,
+            None,
             "{}: the CLI crashed (signal {:?}); stderr ends:\n{}",
             self.name,
             self.signal,
@@ -408,10 +415,9 @@ impl Record {
             Some("frame") => {
                 let verdict = &entry["verdict"];
                 let (len, text) = match (&entry["bytes"]["text"], &entry["bytes"]["base64"]) {
-                    (Value::String(t), _) => (
-                        t.len() as u64,
-                        (t.len() <= KEEP_TEXT).then(|| t.clone()),
-                    ),
+                    (Value::String(t), _) => {
+                        (t.len() as u64, (t.len() <= KEEP_TEXT).then(|| t.clone()))
+                    }
                     (_, Value::String(b)) => ((b.len() as u64 / 4) * 3, None),
                     _ => (0, None),
                 };
@@ -425,7 +431,9 @@ impl Record {
                     len,
                     truncated_from: entry["truncated_from"].as_u64(),
                     kind: verdict["kind"].as_str().unwrap_or("").to_string(),
-                    method: verdict["method"].as_str().map(|m| m.chars().take(KEEP_TEXT).collect()),
+                    method: verdict["method"]
+                        .as_str()
+                        .map(|m| m.chars().take(KEEP_TEXT).collect()),
                     id: (!verdict["id"].is_null()).then(|| verdict["id"].clone()),
                     problem,
                     text,

@@ -60,8 +60,23 @@ fn big_args_file(dir: &std::path::Path) -> String {
 fn a_server_that_stops_reading_its_input_fails_a_3_mb_call_within_the_timeout() {
     let dir = scratch_dir("chaos-stops-reading");
     let args_file = big_args_file(&dir);
-    let args = ["tools", "call", "echo", "--args-file", &args_file, "--timeout", "5"];
-    let run = stdio("stops-reading", &args, &["stops-reading"], budget::BIG_REQUEST, 5).run_in(&dir);
+    let args = [
+        "tools",
+        "call",
+        "echo",
+        "--args-file",
+        &args_file,
+        "--timeout",
+        "5",
+    ];
+    let run = stdio(
+        "stops-reading",
+        &args,
+        &["stops-reading"],
+        budget::BIG_REQUEST,
+        5,
+    )
+    .run_in(&dir);
     sound(&run);
     run.exits(&[3, 6]).says("stopped reading its input");
     // The request is in the record whole, though the server never took it.
@@ -77,7 +92,15 @@ fn a_server_that_stops_reading_its_input_fails_a_3_mb_call_within_the_timeout() 
 fn a_server_that_stops_reading_in_the_middle_of_a_request_fails_it_saying_how_much_was_unsent() {
     let dir = scratch_dir("chaos-stops-mid-request");
     let args_file = big_args_file(&dir);
-    let args = ["tools", "call", "echo", "--args-file", &args_file, "--timeout", "5"];
+    let args = [
+        "tools",
+        "call",
+        "echo",
+        "--args-file",
+        &args_file,
+        "--timeout",
+        "5",
+    ];
     let run = stdio(
         "stops-reading-mid-request",
         &args,
@@ -183,7 +206,8 @@ fn ten_thousand_elicitations_each_get_exactly_one_answer() {
         .find(|l| l.starts_with("elicitations:"))
         .expect("the server's summary is in the record");
     assert!(
-        summary.starts_with("elicitations: sent 10000, answered 10000 ") && summary.ends_with("duplicates 0)"),
+        summary.starts_with("elicitations: sent 10000, answered 10000 ")
+            && summary.ends_with("duplicates 0)"),
         "{summary}"
     );
     let asked = run
@@ -191,7 +215,11 @@ fn ten_thousand_elicitations_each_get_exactly_one_answer() {
         .inbound()
         .filter(|f| f.method.as_deref() == Some("elicitation/create"))
         .count();
-    let answered = run.record.outbound().filter(|f| f.kind == "response").count();
+    let answered = run
+        .record
+        .outbound()
+        .filter(|f| f.kind == "response")
+        .count();
     assert_eq!((asked, answered), (10_000, 10_000));
 }
 
@@ -221,7 +249,11 @@ fn fifty_thousand_notifications_a_second_are_all_recorded_and_the_call_still_ans
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap();
-    assert_eq!(sent as u64, NOTIFY_FLOOD_RATE * NOTIFY_FLOOD_SECS, "{summary}");
+    assert_eq!(
+        sent as u64,
+        NOTIFY_FLOOD_RATE * NOTIFY_FLOOD_SECS,
+        "{summary}"
+    );
     let recorded = run
         .record
         .inbound()
@@ -234,7 +266,14 @@ fn fifty_thousand_notifications_a_second_are_all_recorded_and_the_call_still_ans
 #[test]
 fn responses_before_their_requests_are_flagged_and_never_taken_as_the_answer() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("early-responses", &args, &["early-responses"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "early-responses",
+        &args,
+        &["early-responses"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[0])
         .prints("noop()")
@@ -247,7 +286,14 @@ fn responses_before_their_requests_are_flagged_and_never_taken_as_the_answer() {
 #[test]
 fn the_id_1_and_the_id_string_1_are_different_requests() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("string-id", &args, &["string-id"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "string-id",
+        &args,
+        &["string-id"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[0])
         .prints("noop()")
@@ -270,7 +316,9 @@ fn ten_thousand_deep_nesting_is_recorded_as_not_json_without_a_stack_overflow() 
     )
     .run();
     sound(&run);
-    run.exits(&[0]).prints("noop()").says("recursion limit exceeded");
+    run.exits(&[0])
+        .prints("noop()")
+        .says("recursion limit exceeded");
     let deep = run
         .record
         .inbound()
@@ -282,7 +330,14 @@ fn ten_thousand_deep_nesting_is_recorded_as_not_json_without_a_stack_overflow() 
 #[test]
 fn duplicate_keys_keep_the_last_value_and_the_record_keeps_both() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("duplicate-keys", &args, &["duplicate-keys"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "duplicate-keys",
+        &args,
+        &["duplicate-keys"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     // JSON parsers differ on duplicate keys; serde_json, like JavaScript's JSON.parse, keeps the
     // last: the frame with "id" twice answers id 77, which nobody asked.
@@ -290,10 +345,19 @@ fn duplicate_keys_keep_the_last_value_and_the_record_keeps_both() {
         .prints("second()")
         .says("a response to request id 77, which Periscope never sent");
     assert!(!run.stdout.contains("first()"), "{}", run.stdout);
-    let texts: Vec<&str> = run.record.inbound().filter_map(|f| f.text.as_deref()).collect();
-    assert!(texts.iter().any(|t| t.contains(r#""id":2,"id":77"#)), "{texts:?}");
+    let texts: Vec<&str> = run
+        .record
+        .inbound()
+        .filter_map(|f| f.text.as_deref())
+        .collect();
     assert!(
-        texts.iter().any(|t| t.contains(r#""name":"first""#) && t.contains(r#""name":"second""#)),
+        texts.iter().any(|t| t.contains(r#""id":2,"id":77"#)),
+        "{texts:?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains(r#""name":"first""#) && t.contains(r#""name":"second""#)),
         "both results are in the record: {texts:?}"
     );
 }
@@ -301,33 +365,67 @@ fn duplicate_keys_keep_the_last_value_and_the_record_keeps_both() {
 #[test]
 fn nan_is_not_json_and_is_recorded_as_sent() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("nan", &args, &["bad-number", "NaN"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "nan",
+        &args,
+        &["bad-number", "NaN"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[0]).prints("noop()").says("not JSON");
-    let bad = run.record.inbound().find(|f| f.kind == "not_json").expect("recorded");
+    let bad = run
+        .record
+        .inbound()
+        .find(|f| f.kind == "not_json")
+        .expect("recorded");
     assert!(bad.text.as_deref().unwrap().contains(r#""score":NaN"#));
 }
 
 #[test]
 fn a_number_out_of_range_is_named_and_recorded_as_sent() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("1e400", &args, &["bad-number", "1e400"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "1e400",
+        &args,
+        &["bad-number", "1e400"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[0]).prints("noop()").says("number out of range");
-    let bad = run.record.inbound().find(|f| f.kind == "not_json").expect("recorded");
+    let bad = run
+        .record
+        .inbound()
+        .find(|f| f.kind == "not_json")
+        .expect("recorded");
     assert!(bad.text.as_deref().unwrap().contains(r#""score":1e400"#));
 }
 
 #[test]
 fn orphans_a_server_leaves_behind_are_gone_when_the_cli_exits() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("orphans", &args, &["orphans", "3"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "orphans",
+        &args,
+        &["orphans", "3"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     let orphans = announced_pids(&run.record, "orphan pid ");
     let left = still_alive_after(&orphans, Duration::from_secs(5));
     kill_all(&left);
     sound(&run);
     run.exits(&[0]).prints("noop()");
-    assert_eq!(orphans.len(), 3, "the server announced its orphans: {:?}", run.record.stderr);
+    assert_eq!(
+        orphans.len(),
+        3,
+        "the server announced its orphans: {:?}",
+        run.record.stderr
+    );
     assert!(left.is_empty(), "orphans outlived the CLI: {left:?}");
 }
 
@@ -355,7 +453,14 @@ fn a_server_that_exits_while_its_orphans_hold_its_stdout_cannot_hang_the_cli() {
 #[test]
 fn a_server_that_ignores_sigterm_is_killed_and_the_cli_exits() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("ignore-sigterm", &args, &["ignore-sigterm"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "ignore-sigterm",
+        &args,
+        &["ignore-sigterm"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     let server = announced_pids(&run.record, "server pid ");
     let left = still_alive_after(&server, Duration::from_secs(5));
     kill_all(&left);
@@ -368,7 +473,14 @@ fn a_server_that_ignores_sigterm_is_killed_and_the_cli_exits() {
 #[test]
 fn a_server_that_dies_in_the_handshake_is_named_with_its_signal_and_last_words() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("die-in-handshake", &args, &["die-in-handshake"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "die-in-handshake",
+        &args,
+        &["die-in-handshake"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[3])
         .says("could not initialize")
@@ -388,11 +500,26 @@ fn a_server_that_dies_in_the_handshake_is_named_with_its_signal_and_last_words()
 #[test]
 fn capabilities_that_lie_end_in_a_clear_error_not_a_crash() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("lying-caps-tools", &args, &["lying-caps"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "lying-caps-tools",
+        &args,
+        &["lying-caps"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
-    run.exits(&[4]).says("tools/list: the server answered with error -32601");
+    run.exits(&[4])
+        .says("tools/list: the server answered with error -32601");
     let args = ["prompts", "list", "--timeout", "10"];
-    let run = stdio("lying-caps-prompts", &args, &["lying-caps"], budget::SMALL_SESSION, 10).run();
+    let run = stdio(
+        "lying-caps-prompts",
+        &args,
+        &["lying-caps"],
+        budget::SMALL_SESSION,
+        10,
+    )
+    .run();
     sound(&run);
     run.exits(&[4]).says(r#"result has no "prompts" array"#);
 }
@@ -400,7 +527,14 @@ fn capabilities_that_lie_end_in_a_clear_error_not_a_crash() {
 #[test]
 fn endless_pagination_stops_at_the_page_limit_with_a_clear_error() {
     let args = ["tools", "list", "--timeout", "10"];
-    let run = stdio("endless-pages", &args, &["endless-pages"], budget::ENDLESS_PAGES, 60).run();
+    let run = stdio(
+        "endless-pages",
+        &args,
+        &["endless-pages"],
+        budget::ENDLESS_PAGES,
+        60,
+    )
+    .run();
     sound(&run);
     run.exits(&[4]).says("still paging after 1000 pages");
     let pages = run
@@ -424,12 +558,10 @@ fn a_megabyte_method_name_and_id_are_recorded_and_flagged_without_harm() {
     )
     .run();
     sound(&run);
-    run.exits(&[0]).prints("noop()").says("which Periscope never sent");
-    let long = run
-        .record
-        .inbound()
-        .filter(|f| f.len > MIB)
-        .count();
+    run.exits(&[0])
+        .prints("noop()")
+        .says("which Periscope never sent");
+    let long = run.record.inbound().filter(|f| f.len > MIB).count();
     assert_eq!(long, 2, "both frames are kept whole");
     assert_eq!(run.record.flagged("unknown_response_id").len(), 1);
 }

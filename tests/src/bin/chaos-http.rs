@@ -126,7 +126,12 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Req
     }))
 }
 
-fn respond(out: &mut TcpStream, status: &str, content_type: &str, body: &[u8]) -> std::io::Result<()> {
+fn respond(
+    out: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+) -> std::io::Result<()> {
     write!(
         out,
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nMcp-Session-Id: chaos-1\r\nConnection: close\r\n\r\n",

@@ -235,10 +235,16 @@ fn tools_list(mode: &str, out: &Out, id: &Value, text: &str, n: u64) {
             write_raw(out, frame.as_bytes());
         }
         "duplicate-keys" => {
-            let tool = |name: &str| format!(r#"{{"tools":[{{"name":"{name}","inputSchema":{{"type":"object"}}}}]}}"#);
+            let tool = |name: &str| {
+                format!(r#"{{"tools":[{{"name":"{name}","inputSchema":{{"type":"object"}}}}]}}"#)
+            };
             write_raw(
                 out,
-                format!(r#"{{"jsonrpc":"2.0","id":{id},"id":77,"result":{}}}"#, tool("decoy")).as_bytes(),
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"id":77,"result":{}}}"#,
+                    tool("decoy")
+                )
+                .as_bytes(),
             );
             write_raw(out, b"\n");
             write_raw(
@@ -254,9 +260,8 @@ fn tools_list(mode: &str, out: &Out, id: &Value, text: &str, n: u64) {
             return;
         }
         "bad-number" => {
-            let frame = format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[],"score":{text}}}}}"#
-            );
+            let frame =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[],"score":{text}}}}}"#);
             write_raw(out, frame.as_bytes());
             write_raw(out, b"\n");
         }

@@ -27,7 +27,11 @@ fn main() {
     };
     let deadline = Duration::from_millis(deadline.parse().expect("DEADLINE_MS is a number"));
     let ceiling: u64 = ceiling.parse().expect("CEILING_KIB is a number");
-    let command = &args[args.iter().position(|a| a == "--").expect("`--` before the command") + 1..];
+    let command = &args[args
+        .iter()
+        .position(|a| a == "--")
+        .expect("`--` before the command")
+        + 1..];
 
     let started = Instant::now();
     #[expect(
@@ -94,7 +98,11 @@ fn rss_kib(pid: i32) -> u64 {
 fn kill_tree(pid: i32) {
     let mut parents = Vec::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(child) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
             continue;
         };
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
@@ -113,7 +121,12 @@ fn kill_tree(pid: i32) {
     let mut i = 0;
     while i < tree.len() {
         let parent = tree[i];
-        tree.extend(parents.iter().filter(|(_, p)| *p == parent).map(|(c, _)| *c));
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
         i += 1;
     }
     for p in tree {
