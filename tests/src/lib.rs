@@ -2,6 +2,7 @@
 //! interop servers are.
 
 pub mod app;
+pub mod chaos;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

@@ -10,7 +10,10 @@
 //! `wrong-iss` (the redirect's `iss` names another issuer), `resource-mismatch` (the resource
 //! metadata names another server), `http-as` (the authorization server is plain http on a
 //! non-loopback host), `redirect-elsewhere` (the authorization endpoint redirects to another
-//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256).
+//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256); for the
+//! chaos suite: `always-401` (the MCP endpoint refuses every token it issued), `imds-metadata`
+//! (the challenge's `resource_metadata` is the cloud metadata service, 169.254.169.254, and
+//! nothing else is published).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -161,16 +164,25 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
             .map(|(_, v)| v)
     };
     match (req.method.as_str(), path.as_str()) {
+        // Only the challenge points anywhere: the metadata service, which must not be fetched.
+        (_, p) if mode == "imds-metadata" && p != "/mcp" => {
+            respond(&mut out, "404 Not Found", &[], b"")
+        }
         (_, "/mcp") => {
-            if req.authorization.as_deref() != Some(&format!("Bearer {TOKEN}")) {
+            if req.authorization.as_deref() != Some(&format!("Bearer {TOKEN}"))
+                || mode == "always-401"
+            {
+                let metadata = if mode == "imds-metadata" {
+                    "http://169.254.169.254/latest/meta-data/iam/security-credentials/".to_string()
+                } else {
+                    format!("{base}/.well-known/oauth-protected-resource/mcp")
+                };
                 respond(
                     &mut out,
                     "401 Unauthorized",
                     &[(
                         "WWW-Authenticate",
-                        format!(
-                            r#"Bearer resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#
-                        ),
+                        format!(r#"Bearer resource_metadata="{metadata}""#),
                     )],
                     b"",
                 );
