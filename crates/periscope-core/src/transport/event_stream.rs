@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use super::exchange::describe;
 use super::sse::{SseEvent, SseParser};
-use crate::limits::{Limits, human_duration};
+use crate::limits::{Limits, human_bytes, human_duration};
 use crate::record::Cut;
 
 /// Why a stream ended.
@@ -160,11 +160,11 @@ pub(super) struct Body {
 }
 
 /// Reads a body, keeping at most `cap` bytes and counting the rest, until it ends or
-/// `deadline` passes (a slow drip is cut, and says so).
-pub(super) async fn read_body(mut response: Response, cap: usize, deadline: Instant) -> Body {
+/// `patience` has passed (a slow drip is cut, and says so).
+pub(super) async fn read_body(mut response: Response, cap: usize, patience: Duration) -> Body {
     let mut bytes = Vec::new();
     let mut total: u64 = 0;
-    let started = Instant::now();
+    let deadline = Instant::now() + patience;
     let cut = loop {
         match tokio::time::timeout_at(deadline, response.chunk()).await {
             Ok(Ok(Some(chunk))) => {
@@ -183,9 +183,9 @@ pub(super) async fn read_body(mut response: Response, cap: usize, deadline: Inst
                 break Some((
                     Cut::TooSlow,
                     format!(
-                        "the response body was still arriving after {} and was cut ({} bytes came)",
-                        human_duration(started.elapsed()),
-                        total
+                        "the response body did not arrive within {} and was cut ({} came)",
+                        human_duration(patience),
+                        human_bytes(total)
                     ),
                 ));
             }

@@ -15,7 +15,6 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, Response};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
 
 use super::event_stream::{EventStream, Next, StreamEnd, read_body};
 use super::exchange::{ExchangeError, HttpConnection, headers_of, lock};
@@ -203,7 +202,7 @@ impl Inner {
             let body = read_body(
                 response,
                 connection.limits.max_error_body_bytes,
-                Instant::now() + ERROR_BODY_WAIT.min(patience),
+                ERROR_BODY_WAIT.min(patience),
             )
             .await;
             let quote: String =
@@ -396,12 +395,7 @@ impl HttpConnection {
             .await;
         } else {
             // JSON (or anything else: recorded as it is, and the verdict says what it is).
-            let body = read_body(
-                response,
-                self.limits.max_frame_bytes,
-                Instant::now() + patience,
-            )
-            .await;
+            let body = read_body(response, self.limits.max_frame_bytes, patience).await;
             if body.bytes.is_empty() && body.truncated_from.is_none() {
                 if !waiting.is_empty() {
                     let why = match body.cut {
