@@ -260,6 +260,7 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::UnexpectedContentType { content_type } => {
             format!("an HTTP answer with content type {content_type:?}, not application/json")
         }
+        Flag::UrlRefused { refused } => refused.to_string(),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

@@ -15,6 +15,7 @@ pub mod auth;
 pub mod config;
 pub mod event;
 pub mod features;
+pub mod net_guard;
 pub mod record;
 pub mod revision;
 pub mod saved_calls;

@@ -63,6 +63,17 @@ pub enum Flag {
     SessionExpired,
     /// An HTTP body that came with a content type the transport does not allow.
     UnexpectedContentType { content_type: String },
+    /// A URL (or metadata document) the server pointed Periscope at was refused, nothing was
+    /// fetched or sent there (`net_guard`). Names the exchange that led to it.
+    UrlRefused {
+        refused: crate::net_guard::RefusedUrl,
+    },
+}
+
+impl From<crate::net_guard::RefusedUrl> for Flag {
+    fn from(refused: crate::net_guard::RefusedUrl) -> Flag {
+        Flag::UrlRefused { refused }
+    }
 }
 
 /// Why we stopped waiting for a response.

@@ -10,7 +10,11 @@
 //! `wrong-iss` (the redirect's `iss` names another issuer), `resource-mismatch` (the resource
 //! metadata names another server), `http-as` (the authorization server is plain http on a
 //! non-loopback host), `redirect-elsewhere` (the authorization endpoint redirects to another
-//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256).
+//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256),
+//! `metadata-ssrf` (the challenge's `resource_metadata` points at the cloud metadata service,
+//! `https://169.254.169.254/…`), `issuer-mismatch` (the authorization server metadata names
+//! another issuer), `endless-metadata` (the resource metadata answer never ends: no length,
+//! bytes until the client hangs up).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -163,14 +167,17 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
     match (req.method.as_str(), path.as_str()) {
         (_, "/mcp") => {
             if req.authorization.as_deref() != Some(&format!("Bearer {TOKEN}")) {
+                let metadata = if mode == "metadata-ssrf" {
+                    "https://169.254.169.254/latest/meta-data/iam/security-credentials/".to_string()
+                } else {
+                    format!("{base}/.well-known/oauth-protected-resource/mcp")
+                };
                 respond(
                     &mut out,
                     "401 Unauthorized",
                     &[(
                         "WWW-Authenticate",
-                        format!(
-                            r#"Bearer resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#
-                        ),
+                        format!(r#"Bearer resource_metadata="{metadata}""#),
                     )],
                     b"",
                 );
@@ -197,6 +204,11 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
                 "200 OK",
                 json!({"jsonrpc": "2.0", "id": id, "result": result}),
             );
+        }
+        ("GET", "/.well-known/oauth-protected-resource/mcp") if mode == "endless-metadata" => {
+            out.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"resource\": \"")?;
+            let block = [b'x'; 64 * 1024];
+            while out.write_all(&block).is_ok() {}
         }
         ("GET", "/.well-known/oauth-protected-resource/mcp") => {
             let resource = if mode == "resource-mismatch" {
@@ -225,7 +237,7 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
                 &mut out,
                 "200 OK",
                 json!({
-                    "issuer": issuer,
+                    "issuer": if mode == "issuer-mismatch" { "https://evil.example".to_string() } else { issuer },
                     "authorization_endpoint": format!("{base}/authorize"),
                     "token_endpoint": format!("{base}/token"),
                     "registration_endpoint": format!("{base}/register"),

@@ -1,5 +1,7 @@
 //! The 2024-11-05 HTTP+SSE transport: GET the URL for an event stream whose first `endpoint`
-//! event names where to POST; every server message then arrives as a `message` event.
+//! event names where to POST; every server message then arrives as a `message` event. The
+//! endpoint must be on the stream's origin: a server cannot send Periscope's requests (and the
+//! headers configured for it) anywhere else.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +15,7 @@ use tokio::task::JoinHandle;
 
 use super::exchange::{HttpConnection, headers_of};
 use super::{CloseCause, CloseReport, SendError};
+use crate::net_guard::{UrlRole, check_same_origin};
 use crate::wire::Frame;
 
 /// How long to wait for the `endpoint` event.
@@ -47,9 +50,19 @@ impl LegacySse {
                 let data = event.data.unwrap_or_default();
                 if !have_endpoint && event.event.as_deref() == Some("endpoint") {
                     have_endpoint = true;
-                    let resolved = base.join(data.trim()).map(|u| u.to_string()).map_err(|e| {
-                        format!("the endpoint event's URL {data:?} is not valid: {e}")
-                    });
+                    let resolved = match base.join(data.trim()) {
+                        Err(e) => Err(format!(
+                            "the endpoint event's URL {data:?} is not valid: {e}"
+                        )),
+                        Ok(url) => match check_same_origin(UrlRole::LegacyEndpoint, &url, &base) {
+                            Ok(()) => Ok(url.to_string()),
+                            Err(refused) => {
+                                let why = refused.to_string();
+                                reader_shared.traffic.flag(seq, refused.into());
+                                Err(why)
+                            }
+                        },
+                    };
                     let _ = endpoint_tx.send(Some(resolved));
                     continue;
                 }
