@@ -284,6 +284,7 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
             }
         }
         .to_string(),
+        Flag::UrlRefused { refused } => refused.to_string(),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

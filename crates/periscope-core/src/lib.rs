@@ -16,6 +16,7 @@ pub mod config;
 pub mod event;
 pub mod features;
 pub mod limits;
+pub mod net_guard;
 pub mod record;
 pub mod revision;
 pub mod saved_calls;

@@ -71,6 +71,17 @@ pub enum Flag {
     TooManyServerRequests { limit: u64 },
     /// A frame that arrived incomplete: what came is kept, and this says why the rest did not.
     Incomplete { cut: Cut },
+    /// A URL (or metadata document) the server pointed Periscope at was refused, nothing was
+    /// fetched or sent there (`net_guard`). Names the exchange that led to it.
+    UrlRefused {
+        refused: crate::net_guard::RefusedUrl,
+    },
+}
+
+impl From<crate::net_guard::RefusedUrl> for Flag {
+    fn from(refused: crate::net_guard::RefusedUrl) -> Flag {
+        Flag::UrlRefused { refused }
+    }
 }
 
 /// Why an inbound frame is incomplete.

@@ -60,7 +60,13 @@ impl Shared {
                     match auth.authorize(&challenge).await {
                         Ok(token) => self.transport.set_bearer(Some(token)),
                         Err(why) => {
-                            return Err(SendError::Http(format!("sign-in failed: {why}")));
+                            if let Some(refused) = why.refused {
+                                self.traffic.flag(exchange, refused.into());
+                            }
+                            return Err(SendError::Http(format!(
+                                "sign-in failed: {}",
+                                why.message
+                            )));
                         }
                     }
                 }
@@ -83,7 +89,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::auth::{Authorizer, Challenge};
+    use crate::auth::{Authorizer, Challenge, SignInError};
     use crate::session::{Session, SessionOptions};
     use crate::transport::{CloseReport, Delivery, Transport};
     use crate::wire::Frame;
@@ -136,7 +142,7 @@ mod tests {
         async fn current(&self) -> Option<String> {
             Some("stored".into())
         }
-        async fn authorize(&self, _challenge: &Challenge) -> Result<String, String> {
+        async fn authorize(&self, _challenge: &Challenge) -> Result<String, SignInError> {
             let n = self.sign_ins.fetch_add(1, Ordering::SeqCst) + 1;
             if self.fail {
                 return Err("the user closed the browser".into());

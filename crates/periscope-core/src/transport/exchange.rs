@@ -126,9 +126,9 @@ impl HttpConnection {
         let url = url.unwrap_or(&self.target.url).to_string();
         let seq = self.traffic.reserve_seq();
         let mut headers = self.headers();
-        headers.extend(extra);
-        // A token is for the server it was issued for: never sent to another origin (e.g. a
-        // legacy endpoint or a resumption URL elsewhere).
+        // A token, and the static headers configured for the server (API keys), are for that
+        // server: never sent to another origin (e.g. a legacy endpoint or a resumption URL
+        // elsewhere).
         let same_origin = |a: &str, b: &str| match (reqwest::Url::parse(a), reqwest::Url::parse(b))
         {
             (Ok(a), Ok(b)) => a.origin() == b.origin(),
@@ -136,7 +136,11 @@ impl HttpConnection {
         };
         if !same_origin(&url, &self.target.url) {
             headers.remove(reqwest::header::AUTHORIZATION);
+            for (name, _) in &self.target.headers {
+                headers.remove(name.as_str());
+            }
         }
+        headers.extend(extra);
         let mut request = self
             .client
             .request(method.clone(), &url)
@@ -243,4 +247,86 @@ fn redact_headers<'a>(
             (k.to_string(), value.to_string())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// Accepts one request on `listener` and returns its head, lowercased.
+    async fn request_head(listener: tokio::net::TcpListener) -> String {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0; 8192];
+        let mut head = Vec::new();
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = stream.read(&mut buf).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        let _ = stream
+            .write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+            .await;
+        String::from_utf8_lossy(&head).to_ascii_lowercase()
+    }
+
+    #[tokio::test]
+    async fn static_headers_and_the_token_go_to_the_server_origin_only() {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server_url = format!("http://{}/mcp", server.local_addr().unwrap());
+        let other_url = format!("http://{}/messages", elsewhere.local_addr().unwrap());
+        let (events, _) = tokio::sync::broadcast::channel(16);
+        let (inbound, _rx) = mpsc::channel(16);
+        let connection = HttpConnection::new(
+            reqwest::Client::new(),
+            HttpTarget {
+                url: server_url.clone(),
+                headers: vec![("X-Api-Key".into(), "key-for-the-server".into())],
+                ..HttpTarget::default()
+            },
+            Arc::new(Traffic::new(events)),
+            inbound,
+            Limits::default(),
+        );
+        *lock(&connection.bearer) = Some("token-for-the-server".into());
+        let at_server = tokio::spawn(request_head(server));
+        let at_other = tokio::spawn(request_head(elsewhere));
+        let accept = headers_of(&[(reqwest::header::ACCEPT, "application/json")]);
+        let (_, sent) = connection
+            .exchange(
+                Method::GET,
+                accept.clone(),
+                None,
+                None,
+                None,
+                Duration::from_secs(5),
+            )
+            .await;
+        sent.unwrap();
+        let (_, sent) = connection
+            .exchange(
+                Method::GET,
+                accept,
+                None,
+                None,
+                Some(&other_url),
+                Duration::from_secs(5),
+            )
+            .await;
+        sent.unwrap();
+        let at_server = at_server.await.unwrap();
+        let at_other = at_other.await.unwrap();
+        assert!(
+            at_server.contains("x-api-key: key-for-the-server"),
+            "{at_server}"
+        );
+        assert!(at_server.contains("authorization: bearer"), "{at_server}");
+        assert!(!at_other.contains("key-for-the-server"), "{at_other}");
+        assert!(!at_other.contains("authorization"), "{at_other}");
+        assert!(at_other.contains("accept: application/json"), "{at_other}");
+    }
 }

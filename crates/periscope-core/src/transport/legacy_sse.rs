@@ -1,5 +1,7 @@
 //! The 2024-11-05 HTTP+SSE transport: GET the URL for an event stream whose first `endpoint`
-//! event names where to POST; every server message then arrives as a `message` event.
+//! event names where to POST; every server message then arrives as a `message` event. The
+//! endpoint must be on the stream's origin: a server cannot send Periscope's requests (and the
+//! headers configured for it) anywhere else.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use tokio::task::JoinHandle;
 use super::event_stream::{EventStream, Next};
 use super::exchange::{ExchangeError, HttpConnection, headers_of};
 use super::{CloseCause, CloseReport, SendError, Stall};
+use crate::net_guard::{UrlRole, check_same_origin};
 use crate::wire::Frame;
 
 /// How long to wait for the `endpoint` event.
@@ -59,9 +62,19 @@ impl LegacySse {
                 if !have_endpoint && event.event.as_deref() == Some("endpoint") {
                     let data = String::from_utf8_lossy(&event.data);
                     have_endpoint = true;
-                    let resolved = base.join(data.trim()).map(|u| u.to_string()).map_err(|e| {
-                        format!("the endpoint event's URL {data:?} is not valid: {e}")
-                    });
+                    let resolved = match base.join(data.trim()) {
+                        Err(e) => Err(format!(
+                            "the endpoint event's URL {data:?} is not valid: {e}"
+                        )),
+                        Ok(url) => match check_same_origin(UrlRole::LegacyEndpoint, &url, &base) {
+                            Ok(()) => Ok(url.to_string()),
+                            Err(refused) => {
+                                let why = refused.to_string();
+                                reader_shared.traffic.flag(seq, refused.into());
+                                Err(why)
+                            }
+                        },
+                    };
                     let _ = endpoint_tx.send(Some(resolved));
                     continue;
                 }
