@@ -62,7 +62,7 @@ impl StreamableHttp {
         mode: HttpMode,
     ) -> Result<StreamableHttp, HttpTargetError> {
         let error = |reason: String| HttpTargetError {
-            url: target.url.clone(),
+            url: crate::redact::url(&target.url),
             reason,
         };
         let url = reqwest::Url::parse(&target.url).map_err(|e| error(e.to_string()))?;
@@ -319,7 +319,10 @@ impl Transport for StreamableHttp {
             )
             .await;
         let response = result.map_err(|e| {
-            SendError::Http(format!("POST {} failed: {e}", self.connection.target.url))
+            SendError::Http(format!(
+                "POST {} failed: {e}",
+                crate::redact::url(&self.connection.target.url)
+            ))
         })?;
         let status = response.status();
         if let Some(id) = response

@@ -28,8 +28,12 @@ impl LegacySse {
     pub(super) async fn open(shared: Arc<HttpConnection>) -> Result<LegacySse, SendError> {
         let extra = headers_of(&[(ACCEPT, "text/event-stream")]);
         let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
-        let response = result
-            .map_err(|e| SendError::Http(format!("GET {} failed: {e}", shared.target.url)))?;
+        let response = result.map_err(|e| {
+            SendError::Http(format!(
+                "GET {} failed: {e}",
+                crate::redact::url(&shared.target.url)
+            ))
+        })?;
         if !response.status().is_success() {
             return Err(SendError::Http(format!(
                 "the legacy HTTP+SSE stream got HTTP {}",
