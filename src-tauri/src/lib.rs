@@ -8,6 +8,7 @@ mod catalog_store;
 pub mod commands;
 mod connection;
 mod events;
+mod json_file;
 mod saved_store;
 
 use tauri::{Builder, Manager, Runtime};
@@ -17,7 +18,6 @@ pub use connection::AppState;
 /// Registers plugins, state and commands. Shared by the app and by tests on the mock runtime.
 pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
-        .plugin(tauri_plugin_store::Builder::default().build())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
@@ -51,6 +51,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_list,
             commands::catalog::catalog_save,
             commands::catalog::catalog_remove,
+            commands::catalog::catalog_problems,
+            commands::catalog::catalog_secret,
             // Connections and the event feed.
             commands::connection::subscribe_events,
             commands::connection::connections,

@@ -23,6 +23,7 @@ mod conformance;
 mod exit;
 mod output;
 mod saved_command;
+mod secrets;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -54,7 +55,11 @@ fn main() -> ExitCode {
         Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
         None => (argv, Vec::new()),
     };
-    let cli = Cli::parse_from(ours);
+    let mut cli = Cli::parse_from(ours);
+    if let Err(e) = secrets::read_into(&mut cli) {
+        eprintln!("periscope: {e}");
+        return Exit::Usage.into();
+    }
     // `saved list` reads the app's file and needs no server.
     if let Action::Saved(SavedAction::List { server }) = &cli.action {
         return saved_command::list(cli.format, server.as_deref()).into();
@@ -71,6 +76,7 @@ fn main() -> ExitCode {
         (Some(url), None) => Target::Http(HttpTarget {
             url: url.clone(),
             headers: cli.header.clone(),
+            secret_headers: cli.secret_headers.clone(),
             ..HttpTarget::default()
         }),
         (None, Some((command, server_args))) => Target::Stdio(StdioTarget {
@@ -78,6 +84,7 @@ fn main() -> ExitCode {
             args: server_args.to_vec(),
             env: cli.env.clone(),
             cwd: cli.cwd.clone(),
+            secret_env: cli.secret_env.clone(),
         }),
         // `saved run` without a server: the one the call was saved for, from the app's catalog.
         (None, None) if matches!(cli.action, Action::Saved(SavedAction::Run { .. })) => {
@@ -85,7 +92,8 @@ fn main() -> ExitCode {
                 unreachable!()
             };
             let found = saved_command::find(name, server.as_deref())
-                .and_then(|call| saved_command::catalog_target(&call.server_id));
+                .and_then(|call| saved_command::catalog_entry(&call.server_id))
+                .and_then(|entry| secrets::resolve_entry(&entry));
             match found {
                 Ok(ServerTarget::Stdio(t)) => Target::Stdio(t),
                 Ok(ServerTarget::Http { target, .. }) => Target::Http(target),
@@ -119,7 +127,7 @@ impl Target {
     fn display(&self) -> String {
         match self {
             Target::Stdio(t) => t.display(),
-            Target::Http(t) => t.url.clone(),
+            Target::Http(t) => periscope_core::redact::url(&t.url),
         }
     }
 }

@@ -7,4 +7,9 @@ export type StdioTarget = { command: string, args: Array<string>,
 /**
  * Extra environment variables, on top of Periscope's own environment.
  */
-env: Array<[string, string]>, cwd: string | null, };
+env: Array<[string, string]>, cwd: string | null, 
+/**
+ * The names in `env` whose values are secret: the catalog keeps them empty and the secret
+ * store keeps the values (see `server_secrets`), filled in when the server starts.
+ */
+secret_env: Array<string>, };

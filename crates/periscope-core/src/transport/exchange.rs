@@ -14,6 +14,7 @@ use super::Inbound;
 use crate::config::HttpTarget;
 use crate::limits::{Limits, human_duration};
 use crate::record::{Cut, Flag, HttpExchange};
+use crate::redact;
 use crate::traffic::{Traffic, wall_now_us};
 use crate::wire::{Direction, Verdict};
 
@@ -161,7 +162,7 @@ impl HttpConnection {
                 .iter()
                 .map(|(k, v)| (k.as_str(), v.to_str().unwrap_or("(not text)")))
                 .collect();
-            redact_headers(pairs)
+            redact::headers(pairs, &self.target.secret_header_values())
         };
         let (status, error, response_headers) = match &result {
             Ok(r) => (Some(r.status().as_u16()), None, header_pairs(r.headers())),
@@ -172,7 +173,7 @@ impl HttpConnection {
             wall_us,
             mono_us,
             method: method.to_string(),
-            url,
+            url: redact::url(&url),
             status,
             error: error.clone(),
             request_headers: header_pairs(&headers),
@@ -221,32 +222,8 @@ pub(super) fn describe(e: &reqwest::Error) -> String {
         text.push_str(&s.to_string());
         source = s.source();
     }
-    text
-}
-
-/// Header names whose values are never recorded.
-fn is_secret_header(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key"
-    ) || n.contains("token")
-        || n.contains("secret")
-        || n.contains("api-key")
-        || n.contains("apikey")
-}
-
-/// Headers as recorded: secret values replaced.
-fn redact_headers<'a>(
-    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Vec<(String, String)> {
-    headers
-        .into_iter()
-        .map(|(k, v)| {
-            let value = if is_secret_header(k) { "[redacted]" } else { v };
-            (k.to_string(), value.to_string())
-        })
-        .collect()
+    // reqwest names the URL, whose query may hold a key.
+    redact::urls_in_text(&text)
 }
 
 #[cfg(test)]

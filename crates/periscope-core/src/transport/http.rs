@@ -80,7 +80,7 @@ impl StreamableHttp {
         mode: HttpMode,
     ) -> Result<StreamableHttp, HttpTargetError> {
         let error = |reason: String| HttpTargetError {
-            url: target.url.clone(),
+            url: crate::redact::url(&target.url),
             reason,
         };
         let url = reqwest::Url::parse(&target.url).map_err(|e| error(e.to_string()))?;
@@ -160,12 +160,13 @@ impl Inner {
         let response = result.map_err(|e| match e {
             ExchangeError::NoHeaders(waited) => SendError::Stalled(Stall::NoResponseHeaders {
                 method: "POST".into(),
-                url: connection.target.url.clone(),
+                url: crate::redact::url(&connection.target.url),
                 waited,
             }),
-            ExchangeError::Failed(e) => {
-                SendError::Http(format!("POST {} failed: {e}", connection.target.url))
-            }
+            ExchangeError::Failed(e) => SendError::Http(format!(
+                "POST {} failed: {e}",
+                crate::redact::url(&connection.target.url)
+            )),
         })?;
         let status = response.status();
         if let Some(id) = response
@@ -470,7 +471,7 @@ impl Transport for StreamableHttp {
                 Ok(result) => result,
                 Err(_) => Err(SendError::Stalled(Stall::NoResponseHeaders {
                     method: "POST".into(),
-                    url: inner.connection.target.url.clone(),
+                    url: crate::redact::url(&inner.connection.target.url),
                     waited: patience,
                 })),
             }

@@ -148,10 +148,12 @@ fn stalled_or_failed(method: &str, url: &str, error: ExchangeError) -> SendError
     match error {
         ExchangeError::NoHeaders(waited) => SendError::Stalled(Stall::NoResponseHeaders {
             method: method.into(),
-            url: url.into(),
+            url: crate::redact::url(url),
             waited,
         }),
-        ExchangeError::Failed(e) => SendError::Http(format!("{method} {url} failed: {e}")),
+        ExchangeError::Failed(e) => {
+            SendError::Http(format!("{method} {} failed: {e}", crate::redact::url(url)))
+        }
     }
 }
 
