@@ -290,7 +290,7 @@ impl fmt::Display for Refusal {
                 )
             }
             Refusal::CrossOrigin { origin, expected } => {
-                write!(f, "it is on {origin}, not on {expected}")
+                write!(f, "it is on another origin ({origin}, not {expected})")
             }
             Refusal::IssuerMismatch {
                 document: Some(document),

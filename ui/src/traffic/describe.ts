@@ -66,7 +66,7 @@ function describeRefusal(refusal: Refusal): string {
     case "address":
       return `${refusal.host} is ${refusal.address ? `${refusal.address}, ` : ""}${refusal.class.replaceAll("_", " ")}, and the MCP server is not`;
     case "cross_origin":
-      return `on ${refusal.origin}, not on ${refusal.expected}`;
+      return `on another origin (${refusal.origin}, not ${refusal.expected})`;
     case "issuer_mismatch":
       return `the document's issuer is ${refusal.document ?? "missing"}, not ${refusal.expected}`;
     case "bearer_over_plain_http":
