@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|app|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -12,10 +12,17 @@ if [ ! -x benches/peers/node_modules/node/bin/node ]; then
   (cd benches/peers && npm install --no-fund --no-audit --loglevel=error)
 fi
 filter="${1:-}"
-if [ "$filter" != "app" ]; then
-  cargo bench -p periscope-benches --bench engine -- "$@"
+case "$filter" in
+  ""|roundtrip|flood|oneshot) cargo bench -p periscope-benches --bench engine -- "$@" ;;
+esac
+# Load through the engine: 10 000 requests in flight, a minute of flood (release binaries).
+if [ -z "$filter" ] || [ "$filter" = "load" ]; then
+  cargo bench -p periscope-benches --bench load -- load
 fi
+# The app benches find the app and demo binaries beside themselves, in the debug target folder.
 if [ -z "$filter" ] || [ "$filter" = "app" ]; then
-  # The app bench finds the app and demo binaries beside itself, in the debug target folder.
   cargo test -p periscope-benches --bench app -- app
+fi
+if [ -z "$filter" ] || [ "$filter" = "load_app" ]; then
+  cargo test -p periscope-benches --bench load_app -- load_app
 fi

@@ -41,6 +41,8 @@
 //! - `lying-caps`: declares tools, resources (subscribe), prompts and logging; `tools/list`
 //!   is answered -32601, `prompts/list` with `"prompts": "none"`.
 //! - `endless-pages`: every `tools/list` page holds 100 tools and a fresh `nextCursor`.
+//! - `hold N`: holds every `tools/call` unanswered until N are waiting, then answers them all
+//!   (for the load benchmark: N requests truly in flight at once).
 //! - `huge-strings BYTES`: before answering `tools/list`, sends a notification whose method is
 //!   BYTES long and a response whose string id is BYTES long.
 
@@ -77,6 +79,7 @@ fn main() {
     let answered = Arc::new(Mutex::new(Answers::default()));
     let flood_done = Arc::new(AtomicBool::new(false));
     let mut page = 0u64;
+    let mut held: Vec<Value> = Vec::new();
     loop {
         input.clear();
         match stdin.read_until(b'\n', &mut input) {
@@ -158,6 +161,18 @@ fn main() {
             },
             ("prompts/list", Some(id)) if mode == "lying-caps" => {
                 respond(&out, &id, json!({"prompts": "none"}))
+            }
+            ("tools/call", Some(id)) if mode == "hold" => {
+                held.push(id);
+                if held.len() as u64 >= num(1, 10_000) {
+                    for id in held.drain(..) {
+                        respond(
+                            &out,
+                            &id,
+                            json!({"content": [{"type": "text", "text": "held"}]}),
+                        );
+                    }
+                }
             }
             ("tools/call", Some(id)) => respond(
                 &out,
