@@ -38,9 +38,13 @@ pub struct Cli {
     /// Seconds to wait for each response (progress restarts the clock).
     #[arg(long, value_name = "S", default_value_t = 60.0, global = true)]
     pub timeout: f64,
-    /// Extra environment variable for the server (repeatable).
+    /// Environment variable for the server (repeatable). The server inherits only PATH, HOME,
+    /// USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR and XDG_* from the terminal.
     #[arg(long, value_name = "K=V", value_parser = key_value, global = true)]
     pub env: Vec<(String, String)>,
+    /// Pass this terminal's whole environment to the server (API keys in it included).
+    #[arg(long, global = true)]
+    pub inherit_env: bool,
     /// Working directory for the server.
     #[arg(long, value_name = "DIR", global = true)]
     pub cwd: Option<PathBuf>,

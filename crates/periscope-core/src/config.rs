@@ -12,11 +12,16 @@ pub struct StdioTarget {
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,
-    /// Extra environment variables, on top of Periscope's own environment.
+    /// The server's own environment variables, on top of the few it inherits from Periscope
+    /// (PATH, HOME, the locale…: `transport::child_env`).
     #[serde(default)]
     pub env: Vec<(String, String)>,
     #[serde(default)]
     pub cwd: Option<PathBuf>,
+    /// Pass Periscope's whole environment to the server, not only the variables a program
+    /// needs to run (API keys in the environment then reach it too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inherit_env: bool,
 }
 
 impl StdioTarget {

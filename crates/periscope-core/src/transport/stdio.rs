@@ -15,7 +15,10 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::{Mutex, mpsc, watch};
 
-use super::{CloseCause, CloseReport, Inbound, ProcessEnd, SendError, ShutdownStep, Transport};
+use super::{
+    CloseCause, CloseReport, Inbound, ProcessEnd, SendError, ShutdownStep, Transport, child_env,
+    child_lifetime,
+};
 use crate::config::StdioTarget;
 use crate::traffic::Traffic;
 use crate::wire::{Direction, Frame};
@@ -66,8 +69,9 @@ impl StdioTransport {
         inbound: mpsc::Sender<Inbound>,
     ) -> Result<StdioTransport, SpawnError> {
         let mut cmd = Command::new(&target.command);
+        // A minimal inherited environment unless the entry asks for all of it (child_env.rs).
+        child_env::apply(&mut cmd, target);
         cmd.args(&target.args)
-            .envs(target.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -76,7 +80,8 @@ impl StdioTransport {
         if let Some(cwd) = &target.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
+        // Forked so that it dies with Periscope, even a killed one (child_lifetime.rs).
+        let mut child = child_lifetime::spawn(cmd).map_err(|source| SpawnError {
             command: target.display(),
             source,
         })?;
