@@ -19,6 +19,7 @@ pub mod record;
 pub mod revision;
 pub mod saved_calls;
 pub mod schema_check;
+pub mod schema_worker;
 pub mod session;
 pub mod traffic;
 pub mod transport;
