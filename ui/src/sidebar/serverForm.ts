@@ -15,6 +15,8 @@ export interface ServerFormValues {
   /** KEY=VALUE, one per line. */
   env: string;
   cwd: string;
+  /** Pass Periscope's whole environment, not only PATH, HOME, the locale… */
+  inheritEnv: boolean;
   // HTTP
   url: string;
   /** `Name: value`, one per line. */
@@ -32,6 +34,7 @@ export const emptyForm: ServerFormValues = {
   args: "",
   env: "",
   cwd: "",
+  inheritEnv: false,
   url: "",
   headers: "",
   mode: "auto",
@@ -141,6 +144,7 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
     args: target.args.join("\n"),
     env: target.env.map(([k, v]) => `${k}=${v}`).join("\n"),
     cwd: target.cwd ?? "",
+    inheritEnv: target.inherit_env ?? false,
   };
 }
 
@@ -180,7 +184,15 @@ export function entryFromForm(
     const { env, errors: envErrors } = parseEnv(values.env);
     errors.push(...envErrors);
     const cwd = values.cwd.trim();
-    target = { transport: "stdio", command, args: parseArgs(values.args), env, cwd: cwd === "" ? null : cwd };
+    target = {
+      transport: "stdio",
+      command,
+      args: parseArgs(values.args),
+      env,
+      cwd: cwd === "" ? null : cwd,
+      // Written only when on, as the catalog file writes it.
+      ...(values.inheritEnv ? { inherit_env: true } : {}),
+    };
   }
   if (errors.length > 0) return { entry: null, errors };
   return { entry: { id, name, target }, errors: [] };
