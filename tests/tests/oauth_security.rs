@@ -324,7 +324,10 @@ async fn a_legacy_endpoint_on_another_origin_is_refused_and_gets_nothing_not_eve
         error.contains(&format!("refusing the legacy HTTP+SSE endpoint {other}")),
         "{error}"
     );
-    assert!(error.contains("another origin (http://127.0.0.1:"), "{error}");
+    assert!(
+        error.contains("another origin (http://127.0.0.1:"),
+        "{error}"
+    );
     let flags = session.traffic().flags();
     assert!(
         flags.iter().any(|f| matches!(

@@ -38,10 +38,15 @@ pub struct Cli {
     /// Seconds to wait for each response (progress restarts the clock).
     #[arg(long, value_name = "S", default_value_t = 60.0, global = true)]
     pub timeout: f64,
-    /// Extra environment variable for the server (repeatable). For a secret, use
-    /// --env-from-env or --env-from-file: a command line is visible to other local users.
+    /// Environment variable for the server (repeatable). The server inherits only PATH, HOME,
+    /// USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR and XDG_* from the terminal. For a
+    /// secret, use --env-from-env or --env-from-file: a command line is visible to other
+    /// local users.
     #[arg(long, value_name = "K=V", value_parser = key_value, global = true)]
     pub env: Vec<(String, String)>,
+    /// Pass this terminal's whole environment to the server (API keys in it included).
+    #[arg(long, global = true)]
+    pub inherit_env: bool,
     /// A secret environment variable for the server, K, with the value of Periscope's own
     /// environment variable VAR (repeatable).
     #[arg(long, value_name = "K=VAR", value_parser = key_value, global = true)]

@@ -5,12 +5,23 @@
 
 /// `println!` that ends the program quietly when stdout is gone (`periscope … | head`),
 /// instead of panicking. SIGPIPE stays ignored, so a dead server's pipe is an error, not death.
+/// Every line goes through `terminal::safe`: much of what is printed is the server's text.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+        let line = format!($($arg)*);
+        if writeln!(std::io::stdout(), "{}", $crate::terminal::safe(&line)).is_err() {
             std::process::exit(0);
         }
+    }};
+}
+
+/// `eprintln!` through `terminal::safe`: errors and warnings quote the server (its error
+/// messages, stderr lines, log notifications, frames).
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        eprintln!("{}", $crate::terminal::safe(&line));
     }};
 }
 
@@ -24,6 +35,7 @@ mod exit;
 mod output;
 mod saved_command;
 mod secrets;
+mod terminal;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -70,7 +82,7 @@ fn main() -> ExitCode {
     };
     let target = match (&url, server.split_first()) {
         (Some(_), Some(_)) => {
-            eprintln!("periscope: give either --url or a command after `--`, not both");
+            tell!("periscope: give either --url or a command after `--`, not both");
             return Exit::Usage.into();
         }
         (Some(url), None) => Target::Http(HttpTarget {
@@ -85,6 +97,7 @@ fn main() -> ExitCode {
             env: cli.env.clone(),
             cwd: cli.cwd.clone(),
             secret_env: cli.secret_env.clone(),
+            inherit_env: cli.inherit_env,
         }),
         // `saved run` without a server: the one the call was saved for, from the app's catalog.
         (None, None) if matches!(cli.action, Action::Saved(SavedAction::Run { .. })) => {
@@ -95,16 +108,19 @@ fn main() -> ExitCode {
                 .and_then(|call| saved_command::catalog_entry(&call.server_id))
                 .and_then(|entry| secrets::resolve_entry(&entry));
             match found {
-                Ok(ServerTarget::Stdio(t)) => Target::Stdio(t),
+                Ok(ServerTarget::Stdio(t)) => Target::Stdio(StdioTarget {
+                    inherit_env: t.inherit_env || cli.inherit_env,
+                    ..t
+                }),
                 Ok(ServerTarget::Http { target, .. }) => Target::Http(target),
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage.into();
                 }
             }
         }
         (None, None) => {
-            eprintln!(
+            tell!(
                 "periscope: no server given. Put the server command last, after `--`, or give --url:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything\n  periscope tools list --url http://127.0.0.1:3001/mcp"
             );
             return Exit::Usage.into();
@@ -151,7 +167,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
             if cli.sign_out
                 && let Err(e) = client.sign_out().await
             {
-                eprintln!("periscope: could not forget the stored sign-in: {e}");
+                tell!("periscope: could not forget the stored sign-in: {e}");
             }
             options.authorizer = Some(client);
         }
@@ -173,7 +189,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
     let session = match session {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("periscope: {e}");
+            tell!("periscope: {e}");
             return Exit::Connect;
         }
     };
@@ -182,7 +198,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
             if identity.transport == TransportKind::LegacySse && !cli.quiet {
-                eprintln!(
+                tell!(
                     "periscope: the server speaks the legacy {} transport (2024-11-05)",
                     identity.transport
                 );
@@ -190,7 +206,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
             act(&cli, &session).await
         }
         Err(e) => {
-            eprintln!(
+            tell!(
                 "periscope: could not initialize `{}`: {e}",
                 target.display()
             );
@@ -203,7 +219,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
     };
     session.close().await;
     if let Err(e) = session.traffic().flush() {
-        eprintln!("periscope: the record file is incomplete: {e}");
+        tell!("periscope: the record file is incomplete: {e}");
     }
     // Let the printer catch up with what the server sent up to its end (a duplicate response
     // read just before the server exited is still warned about): dropping the session closes
@@ -235,7 +251,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             let arguments = match arguments {
                 Ok(a) => a,
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage;
                 }
             };
@@ -270,12 +286,12 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             let call = match saved_command::find(name, server.as_deref()) {
                 Ok(c) => c,
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage;
                 }
             };
             if !cli.quiet {
-                eprintln!(
+                tell!(
                     "periscope: running {:?}: {}",
                     call.name,
                     saved_command::describe(&call)
@@ -312,7 +328,7 @@ async fn call_tool(
     let progress_printer = tokio::spawn(async move {
         while let Some(p) = progress_rx.recv().await {
             if !quiet {
-                eprintln!("{}", output::progress_line(&p));
+                tell!("{}", output::progress_line(&p));
             }
         }
     });
@@ -346,12 +362,12 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
     let exchange = match session.send_raw(json.as_bytes().to_vec(), wait).await {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("periscope: could not send: {e}");
+            tell!("periscope: could not send: {e}");
             return Exit::Connect;
         }
     };
     if !exchange.sent.verdict.is_valid() {
-        eprintln!(
+        tell!(
             "periscope: warning: sent as typed, but it is {}",
             exchange.sent.verdict.summary()
         );
@@ -373,7 +389,7 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
         say!("{}", output::pretty(r));
     }
     if !exchange.unanswered.is_empty() {
-        eprintln!(
+        tell!(
             "periscope: no response to request id(s) {} within {} s",
             exchange
                 .unanswered
@@ -398,9 +414,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
         let event = match events.recv().await {
             Ok(event) => event,
             Err(broadcast::error::RecvError::Lagged(n)) => {
-                eprintln!(
-                    "periscope: {n} events went by too fast to print; the record has them all"
-                );
+                tell!("periscope: {n} events went by too fast to print; the record has them all");
                 continue;
             }
             Err(broadcast::error::RecvError::Closed) => return,
@@ -409,7 +423,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
             Event::FrameAppended(frame)
                 if frame.direction == Direction::In && !frame.verdict.is_valid() =>
             {
-                eprintln!(
+                tell!(
                     "periscope: warning: the server sent a frame that is {} (frame {}, {} bytes): {}",
                     frame.verdict.summary(),
                     frame.seq,
@@ -417,10 +431,10 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                     output::preview(&frame.text_lossy(), 80)
                 );
             }
-            Event::Warning(text) => eprintln!("periscope: warning: {text}"),
+            Event::Warning(text) => tell!("periscope: warning: {text}"),
             Event::FrameFlagged(record) => {
                 if let Some(text) = output::flag_text(&record.flag) {
-                    eprintln!("periscope: warning: frame {}: {text}", record.seq);
+                    tell!("periscope: warning: frame {}: {text}", record.seq);
                 }
             }
             Event::Notification(n) if !quiet => match n {
@@ -434,10 +448,10 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                         Value::String(s) => s,
                         other => other.to_string(),
                     };
-                    eprintln!("[server {level}{logger}] {data}");
+                    tell!("[server {level}{logger}] {data}");
                 }
                 ServerNotification::Progress(_) => {}
-                other => eprintln!("[server notification] {}", other.method()),
+                other => tell!("[server notification] {}", other.method()),
             },
             _ => {}
         }

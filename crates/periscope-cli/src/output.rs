@@ -46,7 +46,7 @@ impl Output {
                 Exit::Ok
             }
             Err(e) => {
-                eprintln!("periscope: {e}");
+                tell!("periscope: {e}");
                 if let (Format::Json, RequestError::Rpc { error, .. }) = (self.format, &e) {
                     say!("{}", pretty(&serde_json::json!({"error": error})));
                 }
@@ -74,8 +74,9 @@ pub fn exit_for(e: &RequestError) -> Exit {
     }
 }
 
+/// Pretty JSON, with nothing in it a terminal would obey (`terminal::json`).
 pub fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+    crate::terminal::json(v)
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -158,7 +159,7 @@ fn content_text(c: &Value) -> String {
 
 pub fn print_tool_result(v: &Value) {
     if v.get("isError") == Some(&Value::Bool(true)) {
-        eprintln!("periscope: the tool reported an error (isError: true)");
+        tell!("periscope: the tool reported an error (isError: true)");
     }
     for c in v
         .get("content")

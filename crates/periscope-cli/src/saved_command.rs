@@ -36,7 +36,7 @@ pub fn list(format: Format, server: Option<&str>) -> Exit {
     let calls = match load(server) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("periscope: {e}");
+            tell!("periscope: {e}");
             return Exit::Usage;
         }
     };
@@ -47,7 +47,7 @@ pub fn list(format: Format, server: Option<&str>) -> Exit {
         ),
         Format::Text => {
             if calls.is_empty() {
-                eprintln!(
+                tell!(
                     "periscope: no saved calls in {} (save some in the app's Saved tab)",
                     data_dir().join(SAVED_FILE).display()
                 );

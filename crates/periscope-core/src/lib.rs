@@ -23,6 +23,7 @@ pub mod redact;
 pub mod revision;
 pub mod saved_calls;
 pub mod schema_check;
+pub mod schema_worker;
 pub mod server_secrets;
 pub mod session;
 pub mod traffic;

@@ -48,7 +48,10 @@ export function ServerForm({ entry, connected, onClose }: Props) {
       void ipc.hasClientSecret(entry.id).then(setSecretStored, () => setSecretStored(false));
     }
   }, [entry]);
-  type TextField = Exclude<keyof ServerFormValues, "transport" | "mode" | "env" | "headers">;
+  type TextField = Exclude<
+    keyof ServerFormValues,
+    "transport" | "mode" | "env" | "headers" | "inheritEnv"
+  >;
   const set = (field: TextField) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
   // A stored secret value, fetched from the keychain only when the user clicks "show".
@@ -151,6 +154,23 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                 onChange={(env) => setValues((v) => ({ ...v, env }))}
                 reveal={reveal("env")}
               />
+              <span className="form-label">Inherited</span>
+              <label className="form-check" htmlFor={`${ids}-inherit-env`}>
+                <input
+                  id={`${ids}-inherit-env`}
+                  type="checkbox"
+                  data-testid="server-form-inherit-env"
+                  checked={values.inheritEnv}
+                  onChange={(e) => setValues((v) => ({ ...v, inheritEnv: e.target.checked }))}
+                />
+                <span>
+                  Periscope&apos;s whole environment
+                  <span className="field-hint">
+                    Off: the server gets only PATH, HOME, USER, SHELL, TERM, the locale, TMPDIR and XDG_* (and the
+                    variables above), not your API keys
+                  </span>
+                </span>
+              </label>
               <FormField
                 id={`${ids}-cwd`}
                 testId="server-form-cwd"

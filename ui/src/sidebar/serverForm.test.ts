@@ -71,6 +71,16 @@ describe("server form", () => {
     });
   });
 
+  it("passes the whole environment only when asked, and writes the choice only then", () => {
+    const base = { ...emptyForm, name: "S", command: "srv" };
+    const off = entryFromForm(base, "a").entry!;
+    expect(off.target).not.toHaveProperty("inherit_env");
+    const on = entryFromForm({ ...base, inheritEnv: true }, "b").entry!;
+    expect(on.target).toMatchObject({ transport: "stdio", inherit_env: true });
+    expect(formFromEntry(on).inheritEnv).toBe(true);
+    expect(formFromEntry(off).inheritEnv).toBe(false);
+  });
+
   it("names duplicates so they can be told apart", () => {
     expect(duplicateName("Demo", ["Demo"])).toBe("Demo (copy)");
     expect(duplicateName("Demo", ["Demo", "Demo (copy)"])).toBe("Demo (copy 2)");

@@ -31,6 +31,8 @@ export interface ServerFormValues {
   args: string;
   env: PairRow[];
   cwd: string;
+  /** Pass Periscope's whole environment, not only PATH, HOME, the locale… */
+  inheritEnv: boolean;
   // HTTP
   url: string;
   headers: PairRow[];
@@ -47,6 +49,7 @@ export const emptyForm: ServerFormValues = {
   args: "",
   env: [],
   cwd: "",
+  inheritEnv: false,
   url: "",
   headers: [],
   mode: "auto",
@@ -229,6 +232,7 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
     args: target.args.join("\n"),
     env: rowsFromPairs("env", target.env, target.secret_env),
     cwd: target.cwd ?? "",
+    inheritEnv: target.inherit_env ?? false,
   };
 }
 
@@ -276,6 +280,8 @@ export function entryFromForm(
       env,
       cwd: cwd === "" ? null : cwd,
       secret_env: secretEnv,
+      // Written only when on, as the catalog file writes it.
+      ...(values.inheritEnv ? { inherit_env: true } : {}),
     };
   }
   if (errors.length > 0) return { entry: null, errors };

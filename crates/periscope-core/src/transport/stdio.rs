@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 
 use super::{
     CloseCause, CloseReport, Delivery, Inbound, ProcessEnd, SendError, ShutdownStep, Stall,
-    Transport,
+    Transport, child_env, child_lifetime,
 };
 use crate::config::StdioTarget;
 use crate::limits::{Limits, human_bytes};
@@ -89,8 +89,9 @@ impl StdioTransport {
         inbound: mpsc::Sender<Inbound>,
     ) -> Result<StdioTransport, SpawnError> {
         let mut cmd = Command::new(&target.command);
+        // A minimal inherited environment unless the entry asks for all of it (child_env.rs).
+        child_env::apply(&mut cmd, target);
         cmd.args(&target.args)
-            .envs(target.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -99,7 +100,8 @@ impl StdioTransport {
         if let Some(cwd) = &target.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
+        // Forked so that it dies with Periscope, even a killed one (child_lifetime.rs).
+        let mut child = child_lifetime::spawn(cmd).map_err(|source| SpawnError {
             command: target.display(),
             source,
         })?;
