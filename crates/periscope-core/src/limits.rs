@@ -41,6 +41,15 @@ impl Default for Limits {
     }
 }
 
+/// The OAuth and metadata answers (they come from servers the MCP server named).
+/// The most of one OAuth or metadata answer Periscope reads: real documents are a few KiB; a
+/// server sending more is cut off with an error, not read into memory whole.
+pub const OAUTH_BODY_LIMIT: usize = 1024 * 1024;
+/// How long one OAuth or metadata request may take, from connecting to the body's last byte.
+pub const OAUTH_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
+/// How long connecting to an OAuth or metadata server may take.
+pub const OAUTH_CONNECT_DEADLINE: Duration = Duration::from_secs(10);
+
 /// A byte count as people read it: "512 B", "3.0 MB".
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];

@@ -7,9 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::browser::Browser;
 use super::metadata::AsMeta;
-use super::oauth_http::{OAUTH_CONNECT_DEADLINE, OAUTH_REQUEST_DEADLINE};
 use super::store::{SecretStore, StoreBackend, StoredCredentials};
 use super::{AuthReport, AuthStep, OAuthConfig, StepOutcome, TokenSummary, mask};
+use crate::limits::{OAUTH_CONNECT_DEADLINE, OAUTH_REQUEST_DEADLINE};
 use crate::net_guard::{NetGuard, RefusedUrl, UrlRole};
 use crate::traffic::wall_now_us;
 

@@ -3,21 +3,12 @@
 //! grants it does, and how every answer's body is read: in chunks, up to a limit. Every request
 //! goes through the sign-in's one client (a deadline, no redirects, the guard's resolver).
 
-use std::time::Duration;
-
 use serde_json::Value;
 
 use super::StepOutcome;
 use super::client::OAuthClient;
+use crate::limits::{OAUTH_BODY_LIMIT, OAUTH_REQUEST_DEADLINE};
 use crate::net_guard::UrlRole;
-
-/// The most of one OAuth or metadata answer Periscope reads: real documents are a few KiB; a
-/// server sending more is cut off with an error, not read into memory whole.
-pub const OAUTH_BODY_LIMIT: usize = 1024 * 1024;
-/// How long one OAuth or metadata request may take, from connecting to the body's last byte.
-pub const OAUTH_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
-/// How long connecting to an OAuth or metadata server may take.
-pub const OAUTH_CONNECT_DEADLINE: Duration = Duration::from_secs(10);
 
 /// Why an answer's body could not be read.
 #[derive(Debug)]
