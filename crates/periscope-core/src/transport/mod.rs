@@ -4,6 +4,7 @@
 mod exchange;
 pub mod http;
 mod legacy_sse;
+pub mod sse;
 pub mod stdio;
 
 use std::fmt;
