@@ -6,7 +6,7 @@ TARGET := $(or $(CARGO_TARGET_DIR),target)
 DEMO := $(TARGET)/debug/periscope-demo-server
 PERISCOPE := $(TARGET)/debug/periscope
 
-.PHONY: run test bootstrap ui lint unit bench demo-cli
+.PHONY: run test bootstrap ui lint unit fuzz-smoke bench demo-cli
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -28,9 +28,11 @@ demo-cli: bootstrap
 
 lint: ui
 	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 	scripts/check-bindings.sh
 	scripts/check-cycles.sh
 	scripts/check-headless.sh
+	scripts/check-deps.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd ui && npm run typecheck && npm run lint
 
@@ -41,7 +43,12 @@ unit: ui
 	$(CARGO) test --workspace --no-fail-fast
 	cd ui && npm test
 
-test: bootstrap lint unit
+# A few seconds of each fuzz target from its seeds and past crashes (docs/fuzzing.md);
+# `scripts/fuzz.sh TARGET SECONDS` runs one for longer.
+fuzz-smoke: bootstrap
+	scripts/fuzz.sh smoke
+
+test: bootstrap lint unit fuzz-smoke
 
 bench: bootstrap
 	benches/run.sh

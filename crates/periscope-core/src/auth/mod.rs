@@ -16,6 +16,9 @@ mod config;
 mod discovery;
 mod endpoint;
 mod flow;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod grants;
 mod identity;
 mod metadata;
