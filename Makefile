@@ -9,7 +9,7 @@ PERISCOPE := $(TARGET)/debug/periscope
 # these features: the test build has them, `make run` and releases do not (docs/testing.md).
 TEST_SEAMS := --features periscope-cli/test-seams,periscope-app/test-seams
 
-.PHONY: run test bootstrap ui lint unit bench demo-cli
+.PHONY: run test bootstrap ui lint unit fuzz-smoke bench demo-cli
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -31,9 +31,11 @@ demo-cli: bootstrap
 
 lint: ui
 	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 	scripts/check-bindings.sh
 	scripts/check-cycles.sh
 	scripts/check-headless.sh
+	scripts/check-deps.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -p periscope-cli -p periscope-app --all-targets $(TEST_SEAMS) -- -D warnings
 	cd ui && npm run typecheck && npm run lint
@@ -46,7 +48,12 @@ unit: ui
 	$(CARGO) test --workspace --no-fail-fast $(TEST_SEAMS)
 	cd ui && npm test
 
-test: bootstrap lint unit
+# A few seconds of each fuzz target from its seeds and past crashes (docs/fuzzing.md);
+# `scripts/fuzz.sh TARGET SECONDS` runs one for longer.
+fuzz-smoke: bootstrap
+	scripts/fuzz.sh smoke
+
+test: bootstrap lint unit fuzz-smoke
 
 bench: bootstrap
 	benches/run.sh

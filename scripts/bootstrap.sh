@@ -34,6 +34,17 @@ if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-d
   cargo install tauri-driver --locked --quiet
 fi
 
+# cargo-fuzz builds and runs the fuzz targets (scripts/fuzz.sh, about 30 s to install);
+# cargo-deny checks the Rust dependency tree (scripts/check-deps.sh, about 4 CPU-minutes).
+# Pinned, so that a new release cannot change what the checks mean.
+for tool in fuzz@0.13.2 deny@0.20.2; do
+  name="${tool%@*}"
+  if ! cargo "$name" --version >/dev/null 2>&1; then
+    echo "bootstrap: installing cargo-$name"
+    cargo install "cargo-$tool" --locked --quiet
+  fi
+done
+
 # The UI's packages. Same npm note as below.
 if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
   echo "bootstrap: installing the UI's npm packages"

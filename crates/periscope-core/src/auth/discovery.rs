@@ -16,7 +16,7 @@ fn origin(url: &url::Url) -> String {
 }
 
 /// Does the metadata's `resource` name this server (equal, or a path prefix of it)?
-fn resource_matches(resource: &str, server: &str) -> bool {
+pub(super) fn resource_matches(resource: &str, server: &str) -> bool {
     let norm = |s: &str| -> Option<(String, String)> {
         let u = url::Url::parse(s).ok()?;
         let path = u.path().trim_end_matches('/').to_string();
@@ -30,7 +30,7 @@ fn resource_matches(resource: &str, server: &str) -> bool {
     }
 }
 
-fn strings(v: Option<&Value>) -> Option<Vec<String>> {
+pub(super) fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     v?.as_array().map(|a| {
         a.iter()
             .filter_map(Value::as_str)

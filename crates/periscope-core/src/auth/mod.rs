@@ -15,6 +15,9 @@ mod client;
 mod config;
 mod discovery;
 mod flow;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod grants;
 mod identity;
 mod metadata;

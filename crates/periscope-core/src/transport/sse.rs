@@ -10,6 +10,9 @@
 /// Bytes a line may hold beyond `max_event_bytes`, for its field name (`data: `, `retry: `).
 const FIELD_NAME_ROOM: usize = 64;
 
+/// The UTF-8 byte order mark a stream may open with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SseEvent {
@@ -36,8 +39,9 @@ pub struct SseParser {
     line_len: u64,
     /// The previous chunk ended with CR: an LF starting the next one belongs to it.
     after_cr: bool,
-    /// The stream's first bytes are still to be checked for a BOM.
-    at_start: bool,
+    /// While the stream's first bytes may still be a BOM: how many of its bytes have come so far
+    /// (held back until it is clear whether they are one, as a BOM can span chunks).
+    bom_matched: Option<usize>,
     event: SseEvent,
     /// The data's full length (including what was not kept).
     data_len: u64,
@@ -52,7 +56,7 @@ impl SseParser {
             line: Vec::new(),
             line_len: 0,
             after_cr: false,
-            at_start: true,
+            bom_matched: Some(0),
             event: SseEvent::default(),
             data_len: 0,
             started: false,
@@ -73,12 +77,27 @@ impl SseParser {
     /// Feeds bytes; returns the events they completed, in order.
     pub fn push(&mut self, mut chunk: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
-        if self.at_start && !chunk.is_empty() {
-            // A UTF-8 BOM may open the stream (checked on the first chunk only).
-            if let Some(rest) = chunk.strip_prefix(b"\xEF\xBB\xBF") {
-                chunk = rest;
+        if chunk.is_empty() {
+            // Nothing arrived: in particular a CR at the end of the last chunk still waits for
+            // the LF that may follow.
+            return out;
+        }
+        if let Some(matched) = self.bom_matched {
+            // A UTF-8 BOM may open the stream, whatever the chunks it comes in.
+            let rest_of_bom = &BOM[matched..];
+            let n = rest_of_bom.len().min(chunk.len());
+            if chunk[..n] == rest_of_bom[..n] {
+                chunk = &chunk[n..];
+                if matched + n < BOM.len() {
+                    self.bom_matched = Some(matched + n);
+                    return out;
+                }
+                self.bom_matched = None;
+            } else {
+                // Not a BOM: the bytes held back start the first line.
+                self.bom_matched = None;
+                self.take(&BOM[..matched]);
             }
-            self.at_start = false;
         }
         if self.after_cr && chunk.first() == Some(&b'\n') {
             chunk = &chunk[1..];
@@ -113,12 +132,18 @@ impl SseParser {
     /// The stream ended: an event still in progress is returned (the spec discards it; an
     /// inspector shows it), with `data_truncated_from` set when it was cut.
     pub fn finish(&mut self) -> Option<SseEvent> {
+        if let Some(matched) = self.bom_matched.take() {
+            self.take(&BOM[..matched]);
+        }
         if self.line_len > 0 {
             self.field_line();
         }
         let started = self.started;
         let event = self.take_event();
-        started.then_some(event).filter(|e| !e.data.is_empty())
+        // An event with data, even if none of it could be kept (a bound of 0), is shown cut.
+        started
+            .then_some(event)
+            .filter(|e| !e.data.is_empty() || e.data_truncated_from.is_some())
     }
 
     fn take(&mut self, bytes: &[u8]) {
@@ -254,6 +279,35 @@ mod tests {
     }
 
     #[test]
+    fn a_bom_split_across_chunks_is_still_a_bom() {
+        // Found by the sse_parser fuzz target (fuzz/regressions/sse_parser): a first chunk of
+        // one byte kept the rest of the BOM in the first field's name.
+        let stream: &[u8] = b"\xEF\xBB\xBFdata: x\n\n";
+        for split in 1..4 {
+            let (a, b) = stream.split_at(split);
+            assert_eq!(data(&parse(&[a, b], 1024)), ["x"], "split at {split}");
+        }
+        let bytewise: Vec<&[u8]> = stream.chunks(1).collect();
+        assert_eq!(data(&parse(&bytewise, 1024)), ["x"]);
+        // Bytes that only begin like a BOM are the first line's.
+        assert_eq!(parse(&[b"\xEF", b"\xBBdata: x\n\n"], 1024), []);
+        assert_eq!(
+            data(&parse(&[b"\xEF\xBB", b"\xBF", b"data: y"], 1024)),
+            ["y"]
+        );
+    }
+
+    #[test]
+    fn an_empty_chunk_between_cr_and_lf_does_not_make_an_empty_line() {
+        // Found by the sse_parser fuzz target (fuzz/regressions/sse_parser): the empty chunk
+        // (an empty HTTP/2 DATA frame) forgot the CR, so the LF dispatched the event early.
+        let events = parse(&[b"event: a\r", b"", b"\ndata: x\n\n"], 1024);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0].event.as_deref(), Some("a"));
+        assert_eq!(events[0].data, b"x");
+    }
+
+    #[test]
     fn an_event_with_only_an_id_is_dispatched_so_the_id_is_not_lost() {
         let events = parse(&[b"id: 42\ndata:\n\n"], 1024);
         assert_eq!(events[0].id.as_deref(), Some("42"));
@@ -286,6 +340,16 @@ mod tests {
         let cut = p.finish().expect("the partial event is handed over");
         assert_eq!(cut.data.len(), 1024);
         assert_eq!(cut.data_truncated_from, Some(100 * 64 * 1024));
+    }
+
+    #[test]
+    fn an_unfinished_event_cut_to_nothing_is_still_handed_over_with_its_size() {
+        // Found by the sse_parser fuzz target (fuzz/regressions/sse_parser): with a bound of 0
+        // the event kept no data and was dropped instead of shown cut.
+        let events = parse(&[b"data: {\"a\":1}"], 0);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(events[0].data.is_empty());
+        assert_eq!(events[0].data_truncated_from, Some(7));
     }
 
     #[test]
