@@ -18,6 +18,7 @@ pub struct Limits {
     /// The body of an HTTP error answer (4xx/5xx) read to quote it.
     pub max_error_body_bytes: usize,
     /// Frames queued for a stdio server's stdin while an earlier one is still being written.
+    /// (A queued frame costs no memory of its own: it is the recorded frame, shared.)
     pub max_queued_frames: usize,
     /// Requests from the server (sampling, elicitation, roots, …) being answered at once; the
     /// excess is refused with a JSON-RPC error and flagged.
@@ -34,7 +35,7 @@ impl Default for Limits {
             max_frame_bytes: 64 * 1024 * 1024,
             max_stderr_line_bytes: 64 * 1024,
             max_error_body_bytes: 64 * 1024,
-            max_queued_frames: 4096,
+            max_queued_frames: 65_536,
             max_server_requests_in_flight: 64,
             sse_event_time: Duration::from_secs(60),
         }

@@ -266,8 +266,11 @@ impl Shared {
     async fn send_answer(&self, message: Value) {
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
         // If the server is gone there is nobody to answer; the record shows what happened.
+        // Nobody waits on an answer (this task is its own), so it may wait for a server that
+        // reads its input late, e.g. only after it has sent all its requests; as long as the
+        // longest request may take.
         let _ = self
-            .send_frame(bytes, false, self.options.request_timeout)
+            .send_frame(bytes, false, self.options.max_request_time)
             .await;
     }
 }
