@@ -6,9 +6,23 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::discovery::{resource_matches, strings};
-use super::endpoint::check_endpoint;
+use super::discovery::{IssuerSource, resource_matches, strings};
 use super::{HeadlessBrowser, OAuthClient, OAuthConfig};
+use crate::net_guard::{NetGuard, UrlRole};
+
+/// Runs discovery's (async) checks to completion. They never touch the network here: with no
+/// MCP server URL the guard resolves nothing, and checks names and literal addresses only.
+fn block_on<T>(work: impl Future<Output = T>) -> T {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a current-thread runtime starts")
+        })
+        .block_on(work)
+}
 
 /// What the sign-in takes from an authorization server's metadata document.
 #[derive(Debug)]
@@ -46,7 +60,10 @@ pub fn protected_resource(
     let issuer = strings(doc.get("authorization_servers"))
         .and_then(|a| a.into_iter().next())
         .ok_or("it names no authorization server")?;
-    check_endpoint("authorization server", &issuer)?;
+    // The guard of a sign-in whose server is unknown: only public https (or loopback http,
+    // refused by address) passes; what the target checks is that nothing else does.
+    let guard = NetGuard::new("", &[]);
+    block_on(guard.check(UrlRole::AuthorizationServer, &issuer)).map_err(|r| r.to_string())?;
     Ok((issuer, strings(doc.get("scopes_supported"))))
 }
 
@@ -60,7 +77,7 @@ pub fn authorization_server(issuer: &str, doc: &Value) -> Result<AsMetadata, Str
             None,
         )
     });
-    let meta = client.read_meta(issuer, doc);
+    let meta = block_on(client.read_meta(issuer, IssuerSource::Named, issuer, doc));
     // The step log would otherwise grow with every input.
     client.clear_steps();
     let meta = meta?;
