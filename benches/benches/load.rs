@@ -85,7 +85,7 @@ fn main() {
         }
         println!(
             "  {:<46} {:10.1}",
-            "peak RSS of the engine's process (MiB)",
+            "peak RSS, engine process or a server it reaped (MiB)",
             median(rss)
         );
     }
