@@ -5,6 +5,9 @@ CARGO ?= cargo
 TARGET := $(or $(CARGO_TARGET_DIR),target)
 DEMO := $(TARGET)/debug/periscope-demo-server
 PERISCOPE := $(TARGET)/debug/periscope
+# Test-only switches (environment variables the tests set) exist only in binaries built with
+# these features: the test build has them, `make run` and releases do not (docs/testing.md).
+TEST_SEAMS := --features periscope-cli/test-seams,periscope-app/test-seams
 
 .PHONY: run test bootstrap ui lint unit bench demo-cli
 
@@ -32,13 +35,15 @@ lint: ui
 	scripts/check-cycles.sh
 	scripts/check-headless.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -p periscope-cli -p periscope-app --all-targets $(TEST_SEAMS) -- -D warnings
 	cd ui && npm run typecheck && npm run lint
 
 # The end-to-end tests drive binaries of other packages (the CLI, the demo server, the app),
-# which `cargo test` does not build.
+# which `cargo test` does not build; both with the test seams, so that `cargo test` (which
+# builds the app's binary for its own tests) does not rebuild it without them.
 unit: ui
-	$(CARGO) build --workspace --bins
-	$(CARGO) test --workspace --no-fail-fast
+	$(CARGO) build --workspace --bins $(TEST_SEAMS)
+	$(CARGO) test --workspace --no-fail-fast $(TEST_SEAMS)
 	cd ui && npm test
 
 test: bootstrap lint unit

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use async_trait::async_trait;
-use periscope_core::answering::{Answer, Ask, HostSettings, PendingAsk, analyze_url, roots_result};
+use periscope_core::answering::{
+    Answer, Ask, HostSettings, PendingAsk, analyze_url, browser_url, roots_result,
+};
 use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use periscope_core::traffic::{Traffic, wall_now_us};
@@ -41,13 +43,11 @@ impl Asks {
         let _ = self.opener.set(opener);
     }
 
-    /// Opens `url` after the user's click; refuses anything but http(s).
+    /// Opens `url` after the user's click: http(s) only, as the URL parser writes it back out.
     pub fn open(&self, url: &str) -> Result<(), String> {
-        if !analyze_url(url, None).openable {
-            return Err(format!("refusing to open {url:?}: only http(s) URLs open"));
-        }
+        let url = browser_url(url).map_err(|e| format!("refusing to open {url:?}: {e}"))?;
         let opener = self.opener.get().ok_or("no browser opener is set up")?;
-        opener(url)
+        opener(&url)
     }
 
     pub fn pending(&self) -> Vec<PendingAsk> {

@@ -1,16 +1,29 @@
-//! The server catalog, kept by tauri-plugin-store in the app's data folder.
+//! The server catalog, `catalog.json` in the app's data folder (owner-only, `json_file`).
+//!
+//! A catalog that cannot be read in full never costs the user their servers: the file is copied
+//! to `catalog.json.bak-<unix seconds>`, the entries that can be read load, the others are named
+//! in a problem the UI shows and written back unchanged on every save.
 
 use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
+use serde_json::Value;
 use tauri::{AppHandle, Runtime};
-use tauri_plugin_store::StoreExt;
 
 use crate::AppState;
+use crate::json_file::{self, Contents};
 
 const STORE: &str = "catalog.json";
 const KEY: &str = "servers";
 /// Per-server roots and reply rules.
 const HOST_KEY: &str = "host_settings";
 pub const DEMO_ID: &str = "demo";
+
+/// What loading the catalog found wrong, for the UI, and the stored entries this build cannot
+/// read, kept to be written back as they were.
+#[derive(Debug, Default)]
+pub struct LoadIssues {
+    pub problems: Vec<String>,
+    pub unreadable: Vec<Value>,
+}
 
 /// The demo server, from beside the app's own binary (where the build and the package put
 /// it), else from PATH.
@@ -30,47 +43,187 @@ pub fn demo_entry() -> ServerEntry {
     }
 }
 
+/// How the catalog file reads: the entries, whether this is the first launch (no file, or no
+/// list in it), and what was wrong.
+pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
+    let mut issues = LoadIssues::default();
+    let shown = path.display();
+    let back_up = |issues: &mut LoadIssues, what: String| {
+        let kept = match json_file::back_up(path) {
+            Ok(backup) => format!("a copy is in {}", backup.display()),
+            Err(e) => e,
+        };
+        issues.problems.push(format!("{what} ({kept})."));
+    };
+    let map = match json_file::read(path) {
+        Contents::Missing => return (Vec::new(), true, issues),
+        Contents::Object(map) => map,
+        Contents::Unreadable(reason) => {
+            back_up(
+                &mut issues,
+                format!(
+                    "The server catalog {shown} could not be read: {reason}. The list starts empty; the file is replaced when you next change a server"
+                ),
+            );
+            return (Vec::new(), false, issues);
+        }
+    };
+    let Some(stored) = map.get(KEY).cloned() else {
+        return (Vec::new(), true, issues);
+    };
+    let Some(parsed) = config::parse_entries(stored) else {
+        back_up(
+            &mut issues,
+            format!(
+                "The server catalog {shown} has no list of servers. The list starts empty; the file is replaced when you next change a server"
+            ),
+        );
+        return (Vec::new(), false, issues);
+    };
+    if !parsed.unreadable.is_empty() {
+        let names: Vec<String> = parsed.unreadable.iter().map(|u| u.to_string()).collect();
+        let count = parsed.unreadable.len();
+        let (verb, kept) = if count == 1 {
+            ("is", "it was")
+        } else {
+            ("are", "they were")
+        };
+        back_up(
+            &mut issues,
+            format!(
+                "{count} server{} in {shown} could not be read and {verb} left out of the list (kept in the file as {kept}): {}",
+                if count == 1 { "" } else { "s" },
+                names.join("; ")
+            ),
+        );
+        issues.unreadable = parsed.unreadable.into_iter().map(|u| u.raw).collect();
+    }
+    (parsed.entries, false, issues)
+}
+
 /// Loads the catalog into `state`; on first launch, seeds it with the demo server. Returns
 /// whether this was the first launch.
 pub fn load<R: Runtime>(
     app: &AppHandle<R>,
     state: &AppState,
 ) -> Result<bool, Box<dyn std::error::Error>> {
-    let store = app.store(STORE)?;
-    let saved = store.get(KEY).and_then(config::parse_entries);
-    let first_launch = saved.is_none();
-    let entries = saved.unwrap_or_else(|| vec![demo_entry()]);
+    let path = json_file::path(app, STORE)?;
+    let (entries, first_launch, issues) = read(&path);
+    for problem in &issues.problems {
+        eprintln!("periscope: {problem}");
+    }
+    let entries = if first_launch {
+        vec![demo_entry()]
+    } else {
+        entries
+    };
     state.set_catalog(entries.clone());
-    if let Some(settings) = store
-        .get(HOST_KEY)
-        .and_then(|v| serde_json::from_value(v).ok())
-    {
+    if let Ok(settings) = serde_json::from_value(json_file::read_key(&path, HOST_KEY)) {
         state.asks.set_all_settings(settings);
     }
+    state.set_catalog_issues(issues);
     if first_launch {
-        save(app, &entries)?;
+        save(app, state, &entries)?;
     }
     Ok(first_launch)
 }
 
-pub fn save<R: Runtime>(app: &AppHandle<R>, entries: &[ServerEntry]) -> Result<(), String> {
-    let store = app.store(STORE).map_err(|e| e.to_string())?;
-    store.set(
-        KEY,
-        serde_json::to_value(entries).map_err(|e| e.to_string())?,
-    );
-    store
-        .save()
+/// Writes the catalog: `entries` (secret values already in the secret store), then the stored
+/// entries this build could not read, unchanged.
+pub fn save<R: Runtime>(
+    app: &AppHandle<R>,
+    state: &AppState,
+    entries: &[ServerEntry],
+) -> Result<(), String> {
+    let path = json_file::path(app, STORE)?;
+    let Value::Array(mut list) = serde_json::to_value(entries).map_err(|e| e.to_string())? else {
+        return Err("the catalog did not encode as a list".into());
+    };
+    list.extend(state.unreadable_entries());
+    json_file::write_key(&path, KEY, Value::Array(list))
         .map_err(|e| format!("could not save the server catalog: {e}"))
 }
 
 pub fn save_host_settings<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> Result<(), String> {
-    let store = app.store(STORE).map_err(|e| e.to_string())?;
-    store.set(
-        HOST_KEY,
-        serde_json::to_value(state.asks.all_settings()).map_err(|e| e.to_string())?,
-    );
-    store
-        .save()
+    let path = json_file::path(app, STORE)?;
+    let settings = serde_json::to_value(state.asks.all_settings()).map_err(|e| e.to_string())?;
+    json_file::write_key(&path, HOST_KEY, settings)
         .map_err(|e| format!("could not save the server settings: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "periscope-catalog-store-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn backups(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().contains("catalog.json.bak-"))
+            .collect()
+    }
+
+    #[test]
+    fn one_broken_entry_keeps_the_file_backs_it_up_and_loads_the_rest() {
+        let dir = scratch("one-broken");
+        let path = dir.join("catalog.json");
+        let text = serde_json::json!({"servers": [
+            {"id": "a", "name": "Good", "target": {"transport": "stdio", "command": "x"}},
+            {"id": "b", "name": "Broken", "target": {"transport": "stdio", "args": 5}},
+        ]})
+        .to_string();
+        std::fs::write(&path, &text).unwrap();
+        let (entries, first_launch, issues) = read(&path);
+        assert!(!first_launch);
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].id, "a");
+        assert_eq!(issues.problems.len(), 1);
+        assert!(
+            issues.problems[0].contains(r#"entry 2 ("Broken", id "b")"#),
+            "{:?}",
+            issues.problems
+        );
+        assert_eq!(issues.unreadable.len(), 1);
+        // The file is untouched and a copy sits beside it.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let copies = backups(&dir);
+        assert_eq!(copies.len(), 1);
+        assert!(issues.problems[0].contains(&copies[0].display().to_string()));
+        assert_eq!(std::fs::read_to_string(&copies[0]).unwrap(), text);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_that_is_not_json_is_not_a_first_launch_and_is_backed_up() {
+        let dir = scratch("not-json");
+        let path = dir.join("catalog.json");
+        std::fs::write(&path, "{\"servers\": [ oops").unwrap();
+        let (entries, first_launch, issues) = read(&path);
+        assert!(entries.is_empty() && !first_launch);
+        assert!(
+            issues.problems[0].contains("not valid JSON"),
+            "{:?}",
+            issues.problems
+        );
+        assert_eq!(backups(&dir).len(), 1);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"servers\": [ oops"
+        );
+
+        let (_, first_launch, issues) = read(&dir.join("missing.json"));
+        assert!(first_launch && issues.problems.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -8,6 +8,7 @@ mod catalog_store;
 pub mod commands;
 mod connection;
 mod events;
+mod json_file;
 mod saved_store;
 
 use tauri::{Builder, Manager, Runtime};
@@ -17,17 +18,17 @@ pub use connection::AppState;
 /// Registers plugins, state and commands. Shared by the app and by tests on the mock runtime.
 pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
-        .plugin(tauri_plugin_store::Builder::default().build())
-        .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
         .setup(|app| {
             let state = app.state::<AppState>();
-            state.asks.set_opener(browser::opener(app.handle()));
+            state.asks.set_opener(browser::opener());
             // Tokens and client secrets: the OS keychain, else a 0600 file beside the catalog
-            // (shared with the CLI). PERISCOPE_CREDENTIALS_FILE_ONLY skips the keychain.
+            // (shared with the CLI). In test builds only (`test-seams`),
+            // PERISCOPE_CREDENTIALS_FILE_ONLY skips the keychain.
             let data = app.path().app_data_dir()?;
-            let force_file = std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
+            let force_file = cfg!(feature = "test-seams")
+                && std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
             let _ = state.secrets.set(std::sync::Arc::new(
                 periscope_core::auth::store::SecretStore::open(
                     data.join("credentials.json"),
@@ -51,6 +52,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_list,
             commands::catalog::catalog_save,
             commands::catalog::catalog_remove,
+            commands::catalog::catalog_problems,
+            commands::catalog::catalog_secret,
             // Connections and the event feed.
             commands::connection::subscribe_events,
             commands::connection::connections,
@@ -106,6 +109,13 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         ])
 }
 
+/// The app's context: tauri.conf.json, the embedded UI and the capability (the ACL resolved
+/// at build time from capabilities/ and permissions/). Generic so tests can run the real ACL
+/// on the mock runtime.
+pub fn context<R: Runtime>() -> tauri::Context<R> {
+    tauri::generate_context!()
+}
+
 pub fn run() {
     let builder =
         tauri::Builder::default().plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
@@ -116,7 +126,7 @@ pub fn run() {
             }
         }));
     setup(builder)
-        .build(tauri::generate_context!())
+        .build(context())
         .expect("Periscope's window starts")
         .run(|app, event| {
             if let tauri::RunEvent::Exit = event {

@@ -1,6 +1,19 @@
 // Hides the console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-fn main() {
+use std::process::ExitCode;
+
+use periscope_core::schema_worker;
+
+fn main() -> ExitCode {
+    // The JSON Schema validator runs as this same program in a child process, so that its
+    // time limit can stop it (periscope_core::schema_worker); no window, no Tauri.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|arg| arg == schema_worker::WORKER_ARG)
+    {
+        return schema_worker::serve();
+    }
     periscope_app::run();
+    ExitCode::SUCCESS
 }

@@ -1,5 +1,5 @@
-//! Saved calls and call history, kept by tauri-plugin-store in the app's data folder
-//! (`saved.json`, `history.json`). The CLI reads the same `saved.json` (`periscope saved`).
+//! Saved calls and call history, kept in the app's data folder (`saved.json`, `history.json`;
+//! owner-only, `json_file`). The CLI reads the same `saved.json` (`periscope saved`).
 
 use std::sync::Mutex;
 
@@ -10,7 +10,8 @@ use periscope_core::saved_calls::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tauri::{AppHandle, Runtime};
-use tauri_plugin_store::StoreExt;
+
+use crate::json_file;
 
 /// Read-modify-write of one file at a time: two calls ending together both get recorded.
 static WRITING: Mutex<()> = Mutex::new(());
@@ -20,8 +21,8 @@ fn read<R: Runtime, T: DeserializeOwned>(
     file: &str,
     key: &str,
 ) -> Result<Vec<T>, String> {
-    let store = app.store(file).map_err(|e| e.to_string())?;
-    let value = serde_json::json!({ key: store.get(key).unwrap_or_default() });
+    let path = json_file::path(app, file)?;
+    let value = serde_json::json!({ key: json_file::read_key(&path, key) });
     Ok(parse_list(&value, key))
 }
 
@@ -32,11 +33,9 @@ fn write<R: Runtime, T: Serialize>(
     items: &[T],
     what: &str,
 ) -> Result<(), String> {
-    let store = app.store(file).map_err(|e| e.to_string())?;
-    store.set(key, serde_json::to_value(items).map_err(|e| e.to_string())?);
-    store
-        .save()
-        .map_err(|e| format!("could not save the {what}: {e}"))
+    let path = json_file::path(app, file)?;
+    let value = serde_json::to_value(items).map_err(|e| e.to_string())?;
+    json_file::write_key(&path, key, value).map_err(|e| format!("could not save the {what}: {e}"))
 }
 
 /// Every saved call of `server_id` (all servers when `None`), oldest first.

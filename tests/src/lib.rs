@@ -24,7 +24,7 @@ pub fn bin(name: &str) -> PathBuf {
     let path = target_dir().join(name);
     assert!(
         path.exists(),
-        "{} is missing: build every binary first (`cargo build --workspace --bins`, as `make test` does)",
+        "{} is missing: build every binary first, with the test seams (`make unit` does: `cargo build --workspace --bins --features periscope-cli/test-seams,periscope-app/test-seams`)",
         path.display()
     );
     path

@@ -83,3 +83,64 @@ fn an_unsupported_protocol_version_is_a_warning_and_the_command_goes_on() {
         stderr(&out).contains("protocol version \"1999-01-01\", which Periscope does not speak")
     );
 }
+
+#[test]
+fn terminal_control_sequences_from_the_server_never_reach_the_terminal() {
+    let run = |args: &[&str]| {
+        Command::new(bin("periscope"))
+            .args(args)
+            .arg("--")
+            .arg(bin("misbehaving-server"))
+            .arg("terminal-escapes")
+            .output()
+            .expect("periscope runs")
+    };
+    // The escape character, BEL, the 8-bit CSI and a carriage return: none may be printed.
+    let assert_clean = |what: &str, bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{what}: {text:?}"
+        );
+    };
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&["tools", "list"], "tool red", "stdout"),
+        (&["tools", "call", "echo"], "result red", "stdout"),
+        (&["tools", "call", "fail"], "failed red", "stderr"),
+        (&["tools", "call", "die"], "last words red", "stderr"),
+    ];
+    for (args, visible, stream) in cases {
+        let out = run(args);
+        assert_clean(&format!("{args:?} stdout"), &out.stdout);
+        assert_clean(&format!("{args:?} stderr"), &out.stderr);
+        let shown = if stream == "stdout" {
+            &out.stdout
+        } else {
+            &out.stderr
+        };
+        let shown = String::from_utf8_lossy(shown);
+        assert!(
+            !shown.contains("]52;"),
+            "{args:?}: the whole OSC 52 is gone: {shown:?}"
+        );
+        // The text around the sequences stays readable.
+        assert!(
+            shown.contains(visible) && shown.contains("over end"),
+            "{args:?}: {shown}"
+        );
+    }
+    // The log notification (stderr while a call runs).
+    let logged = run(&["tools", "call", "echo"]);
+    assert!(stderr(&logged).contains("log red"), "{}", stderr(&logged));
+
+    // --format json: still the exact value (escaped), and nothing raw for the terminal.
+    let json = run(&["tools", "call", "echo", "--format", "json"]);
+    assert_clean("json stdout", &json.stdout);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("valid JSON");
+    assert_eq!(
+        value["content"][0]["text"],
+        "result \u{1b}]52;c;Y3VybCBldmlsIHwgc2g=\u{7}\u{1b}[2J\u{9b}31mred\rover end"
+    );
+}

@@ -57,7 +57,7 @@ async fn the_handshake_keeps_what_the_server_said_and_emits_states() {
 #[tokio::test]
 async fn progress_reaches_the_caller_in_order() {
     let session = demo().await;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, mut rx) = tokio::sync::mpsc::channel(64);
     let options = CallOptions {
         progress: Some(tx),
         ..CallOptions::default()

@@ -97,7 +97,7 @@ async fn a_frame_over_the_limit_is_kept_in_part_flagged_and_the_request_times_ou
         request_timeout: Duration::from_secs(5),
         ..SessionOptions::default()
     };
-    options.stdio.max_frame_bytes = 1024 * 1024;
+    options.limits.max_frame_bytes = 1024 * 1024;
     let session = ready("huge-frame", options).await;
     let err = session.list_tools().await.unwrap_err();
     assert!(matches!(err, RequestError::TimedOut { .. }), "{err}");

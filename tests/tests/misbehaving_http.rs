@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use periscope_core::config::HttpTarget;
-use periscope_core::record::Flag;
+use periscope_core::record::{Cut, Flag};
 use periscope_core::session::{RequestError, Session, SessionOptions};
 use periscope_core::transport::http::HttpMode;
 use periscope_core::wire::{Direction, Verdict};
@@ -105,19 +105,37 @@ async fn a_500_is_an_error_quoting_the_body() {
 }
 
 #[tokio::test]
-async fn a_connection_cut_mid_stream_is_an_error_and_the_partial_bytes_are_not_invented_into_a_frame()
- {
+async fn a_connection_cut_mid_stream_is_an_error_and_the_partial_event_is_kept_flagged_incomplete()
+{
     let server = start("reset");
     let s = session(&server, Duration::from_secs(10)).await;
     let why = transport_error(s.list_tools().await.unwrap_err());
     assert!(why.contains("event stream"), "{why}");
-    let inbound = s
+    let inbound: Vec<_> = s
         .traffic()
         .frames()
         .into_iter()
         .filter(|f| f.direction == Direction::In)
-        .count();
-    assert_eq!(inbound, 1, "only the initialize response arrived");
+        .collect();
+    assert_eq!(
+        inbound.len(),
+        2,
+        "the initialize response, then the cut event"
+    );
+    // Raw first: the bytes that came are kept, as what they are (not JSON), and flagged; no
+    // response is made up from them.
+    let cut = &inbound[1];
+    assert!(
+        matches!(cut.verdict, Verdict::NotJson { .. }),
+        "{:?}",
+        cut.verdict
+    );
+    assert_eq!(
+        s.traffic().flags_of(cut.seq),
+        [Flag::Incomplete {
+            cut: Cut::StreamEnded
+        }]
+    );
     s.ping().await.expect("the session goes on");
 }
 

@@ -110,6 +110,12 @@ export async function loadCatalog(): Promise<void> {
   } catch (error) {
     setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
   }
+  try {
+    // Entries the app could not read (kept in the file and backed up), said once at startup.
+    for (const problem of await ipc.catalogProblems()) addAppError(problem);
+  } catch (error) {
+    addAppError(`Could not check the server catalog: ${errorMessage(error)}`);
+  }
 }
 
 /** Asks for every connection's status and identity; at startup also fetches their history. */

@@ -61,13 +61,20 @@ describe("command lines", () => {
 
   it("joins the command and its arguments", () => {
     expect(
-      commandLine({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything", "a b"], env: [], cwd: null }),
+      commandLine({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything", "a b"], env: [], cwd: null, secret_env: [] }),
     ).toBe("npx -y @modelcontextprotocol/server-everything 'a b'");
   });
 
   it("shows a target as its command line or its URL", () => {
-    const stdio = { transport: "stdio" as const, command: "demo", args: ["a b"], env: [], cwd: null };
-    const http = { transport: "http" as const, url: "https://x.test/mcp", headers: [], mode: "auto" as const, oauth: { client_id: null, client_metadata_url: null } };
+    const stdio = { transport: "stdio" as const, command: "demo", args: ["a b"], env: [], cwd: null, secret_env: [] };
+    const http = {
+      transport: "http" as const,
+      url: "https://x.test/mcp",
+      headers: [],
+      secret_headers: [],
+      mode: "auto" as const,
+      oauth: { client_id: null, client_metadata_url: null },
+    };
     expect(targetLine(stdio)).toBe("demo 'a b'");
     expect(targetLine(http)).toBe("https://x.test/mcp");
     expect(transportLabel(stdio)).toBe("stdio");

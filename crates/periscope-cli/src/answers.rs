@@ -62,19 +62,17 @@ impl HostHandler for AnswersByFlags {
         match request.kind() {
             ServerRequestKind::Elicitation { url: false } => match &self.elicit_accept {
                 Some(content) => {
-                    eprintln!("periscope: accepted elicitation \"{message}\" with --elicit-accept");
+                    tell!("periscope: accepted elicitation \"{message}\" with --elicit-accept");
                     Ok(json!({"action": "accept", "content": content}))
                 }
                 None => {
                     if let Some(e) = &self.elicit_accept_error {
-                        eprintln!("periscope: {e}");
+                        tell!("periscope: {e}");
                     }
                     if self.elicit_decline {
-                        eprintln!(
-                            "periscope: declined elicitation \"{message}\" (--elicit-decline)"
-                        );
+                        tell!("periscope: declined elicitation \"{message}\" (--elicit-decline)");
                     } else {
-                        eprintln!(
+                        tell!(
                             "periscope: declined elicitation \"{message}\" (answer with --elicit-accept '<json>')"
                         );
                     }
@@ -84,46 +82,47 @@ impl HostHandler for AnswersByFlags {
             ServerRequestKind::Elicitation { url: true } => {
                 let url = request.param_str("url").unwrap_or("");
                 let analysis = analyze_url(url, self.server_host.as_deref());
-                eprintln!(
+                tell!(
                     "periscope: URL elicitation: the server asks you to open a web page: \"{message}\""
                 );
-                eprintln!("  url:  {url}");
+                tell!("  url:  {url}");
                 if analysis.host_unicode != analysis.host_ascii {
-                    eprintln!(
+                    tell!(
                         "  host: {} (reads as {})",
-                        analysis.host_ascii, analysis.host_unicode
+                        analysis.host_ascii,
+                        analysis.host_unicode
                     );
                 } else if !analysis.host_ascii.is_empty() {
-                    eprintln!("  host: {}", analysis.host_ascii);
+                    tell!("  host: {}", analysis.host_ascii);
                 }
                 for warning in &analysis.warnings {
-                    eprintln!("  warning: {}", warning.message);
+                    tell!("  warning: {}", warning.message);
                 }
                 if analysis.warnings.is_empty() {
-                    eprintln!("  no warnings found; check the host before you go there");
+                    tell!("  no warnings found; check the host before you go there");
                 }
                 if self.open_urls && analysis.openable {
                     match open_url(url) {
                         Ok(()) => {
-                            eprintln!("periscope: accepted and opened it (--open-urls)");
+                            tell!("periscope: accepted and opened it (--open-urls)");
                             return Ok(json!({"action": "accept"}));
                         }
                         Err(e) => {
-                            eprintln!("periscope: could not open the browser ({e}); declined");
+                            tell!("periscope: could not open the browser ({e}); declined");
                             return decline(&request);
                         }
                     }
                 }
                 if self.open_urls {
-                    eprintln!("periscope: not opened: only http(s) URLs open; declined");
+                    tell!("periscope: not opened: only http(s) URLs open; declined");
                     decline(&request)
                 } else if self.elicit_accept.is_some() {
                     // Accepting tells the server the user will go; the CLI opens nothing.
-                    eprintln!("periscope: accepted (--elicit-accept); open it yourself");
+                    tell!("periscope: accepted (--elicit-accept); open it yourself");
                     Ok(json!({"action": "accept"}))
                 } else {
                     if !self.elicit_decline {
-                        eprintln!(
+                        tell!(
                             "periscope: declined URL elicitation (accept with --open-urls, or --elicit-accept '{{}}' to accept without opening)"
                         );
                     }
@@ -132,7 +131,7 @@ impl HostHandler for AnswersByFlags {
             }
             ServerRequestKind::Sampling => match &self.sampling_reply {
                 Some(text) => {
-                    eprintln!("periscope: answered sampling request with --sampling-reply");
+                    tell!("periscope: answered sampling request with --sampling-reply");
                     let rule = SamplingRule {
                         text: text.clone(),
                         model: "periscope-cli".into(),
@@ -140,7 +139,7 @@ impl HostHandler for AnswersByFlags {
                     Ok(rule.result())
                 }
                 None => {
-                    eprintln!(
+                    tell!(
                         "periscope: declined sampling request (answer with --sampling-reply TEXT)"
                     );
                     decline(&request)

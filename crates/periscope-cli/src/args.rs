@@ -16,7 +16,7 @@ Exit codes: 0 ok, 2 usage error, 3 cannot connect (spawn failed, or the server w
 4 protocol error (an error response or an answer that breaks the protocol),\n\
 5 the tool returned isError, 6 timeout.\n\n\
 Examples:\n  periscope tools list -- periscope-demo-server\n  \
-periscope tools list --url http://127.0.0.1:8080/mcp --header 'X-Api-Key: secret'\n  \
+periscope tools list --url http://127.0.0.1:8080/mcp --header-from-env X-Api-Key=MY_API_KEY\n  \
 periscope tools call add -a a=2 -a b=3 -- periscope-demo-server\n  \
 periscope tools call add --args-file args.json -- periscope-demo-server\n  \
 periscope saved list\n  \
@@ -38,9 +38,26 @@ pub struct Cli {
     /// Seconds to wait for each response (progress restarts the clock).
     #[arg(long, value_name = "S", default_value_t = 60.0, global = true)]
     pub timeout: f64,
-    /// Extra environment variable for the server (repeatable).
+    /// Environment variable for the server (repeatable). The server inherits only PATH, HOME,
+    /// USER, LOGNAME, SHELL, TERM, LANG, LC_*, TMPDIR and XDG_* from the terminal. For a
+    /// secret, use --env-from-env or --env-from-file: a command line is visible to other
+    /// local users.
     #[arg(long, value_name = "K=V", value_parser = key_value, global = true)]
     pub env: Vec<(String, String)>,
+    /// Pass this terminal's whole environment to the server (API keys in it included).
+    #[arg(long, global = true)]
+    pub inherit_env: bool,
+    /// A secret environment variable for the server, K, with the value of Periscope's own
+    /// environment variable VAR (repeatable).
+    #[arg(long, value_name = "K=VAR", value_parser = key_value, global = true)]
+    pub env_from_env: Vec<(String, String)>,
+    /// A secret environment variable for the server, K, with the contents of FILE (one final
+    /// newline dropped; repeatable).
+    #[arg(long, value_name = "K=FILE", value_parser = key_value, global = true)]
+    pub env_from_file: Vec<(String, String)>,
+    /// The names of `env` whose values are secret (filled from --env-from-*).
+    #[arg(skip)]
+    pub secret_env: Vec<String>,
     /// Working directory for the server.
     #[arg(long, value_name = "DIR", global = true)]
     pub cwd: Option<PathBuf>,
@@ -63,9 +80,22 @@ pub struct Cli {
     /// A remote server's URL (Streamable HTTP), instead of a command after `--`.
     #[arg(long, value_name = "URL", global = true)]
     pub url: Option<String>,
-    /// An extra HTTP header for a remote server, 'Name: value' (repeatable; recorded redacted).
+    /// An extra HTTP header for a remote server, 'Name: value' (repeatable; recorded redacted
+    /// when its name says it is secret). For a secret, use --header-from-env or
+    /// --header-from-file: a command line is visible to other local users.
     #[arg(long, value_name = "'K: V'", value_parser = header, global = true)]
     pub header: Vec<(String, String)>,
+    /// A secret HTTP header, Name, with the value of Periscope's environment variable VAR
+    /// (repeatable; always recorded redacted).
+    #[arg(long, value_name = "Name=VAR", value_parser = key_value, global = true)]
+    pub header_from_env: Vec<(String, String)>,
+    /// A secret HTTP header, Name, with the contents of FILE (one final newline dropped;
+    /// repeatable; always recorded redacted).
+    #[arg(long, value_name = "Name=FILE", value_parser = key_value, global = true)]
+    pub header_from_file: Vec<(String, String)>,
+    /// The names of `header` whose values are secret (filled from --header-from-*).
+    #[arg(skip)]
+    pub secret_headers: Vec<String>,
     /// Transport for --url: `auto` tries Streamable HTTP and falls back to legacy HTTP+SSE when
     /// the first POST gets 400, 404 or 405.
     #[arg(long, value_enum, default_value_t = TransportChoice::Auto, global = true)]
@@ -74,9 +104,28 @@ pub struct Cli {
     /// authorization server's dynamic registration is used).
     #[arg(long, value_name = "ID", global = true)]
     pub client_id: Option<String>,
-    /// The pre-registered client's secret (with --client-id).
+    /// The pre-registered client's secret (with --client-id). Prefer
+    /// --client-secret-from-env or --client-secret-from-file.
     #[arg(long, value_name = "SECRET", global = true, requires = "client_id")]
     pub client_secret: Option<String>,
+    /// The pre-registered client's secret from Periscope's environment variable VAR.
+    #[arg(
+        long,
+        value_name = "VAR",
+        global = true,
+        requires = "client_id",
+        conflicts_with_all = ["client_secret", "client_secret_from_file"]
+    )]
+    pub client_secret_from_env: Option<String>,
+    /// The pre-registered client's secret from the contents of FILE.
+    #[arg(
+        long,
+        value_name = "FILE",
+        global = true,
+        requires = "client_id",
+        conflicts_with = "client_secret"
+    )]
+    pub client_secret_from_file: Option<std::path::PathBuf>,
     /// A Client ID Metadata Document URL to use as client_id where the server supports it.
     #[arg(long, value_name = "URL", global = true)]
     pub client_metadata_url: Option<String>,

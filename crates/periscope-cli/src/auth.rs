@@ -17,7 +17,9 @@ use crate::args::Cli;
 
 /// The store shared with the app: the OS keychain, else an owner-only file.
 pub fn store() -> Arc<SecretStore> {
-    let force_file = std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
+    // A test seam (`--features test-seams` only): tests keep their tokens out of the keychain.
+    let force_file = cfg!(feature = "test-seams")
+        && std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
     Arc::new(SecretStore::open(
         data_dir().join("credentials.json"),
         force_file,
@@ -29,7 +31,7 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
     let opener: periscope_core::auth::browser::Opener =
         Arc::new(move |prompt: AuthorizationPrompt| {
             Box::pin(async move {
-                eprintln!(
+                tell!(
                     "periscope: sign in at {} (scopes: {}):\n  {}",
                     prompt.auth_server_host,
                     prompt.scopes.as_deref().unwrap_or("none asked"),
@@ -41,7 +43,7 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
                             format!("could not open the browser ({e}); open the URL above yourself")
                         })
                         .or_else(|e| {
-                            eprintln!("periscope: {e}");
+                            tell!("periscope: {e}");
                             Ok::<(), String>(())
                         })?;
                 }

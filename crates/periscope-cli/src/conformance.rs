@@ -40,7 +40,7 @@ pub async fn run(session: &Session) -> Exit {
     match result {
         Ok(_) => Exit::Ok,
         Err(e) => {
-            eprintln!("periscope: conformance scenario {scenario:?}: {e}");
+            tell!("periscope: conformance scenario {scenario:?}: {e}");
             exit_for(&e)
         }
     }

@@ -5,12 +5,23 @@
 
 /// `println!` that ends the program quietly when stdout is gone (`periscope … | head`),
 /// instead of panicking. SIGPIPE stays ignored, so a dead server's pipe is an error, not death.
+/// Every line goes through `terminal::safe`: much of what is printed is the server's text.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+        let line = format!($($arg)*);
+        if writeln!(std::io::stdout(), "{}", $crate::terminal::safe(&line)).is_err() {
             std::process::exit(0);
         }
+    }};
+}
+
+/// `eprintln!` through `terminal::safe`: errors and warnings quote the server (its error
+/// messages, stderr lines, log notifications, frames).
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        eprintln!("{}", $crate::terminal::safe(&line));
     }};
 }
 
@@ -23,6 +34,8 @@ mod conformance;
 mod exit;
 mod output;
 mod saved_command;
+mod secrets;
+mod terminal;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -32,9 +45,12 @@ use clap::Parser;
 use periscope_core::config::{HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
-use periscope_core::session::{CallOptions, RequestError, Session, SessionOptions};
+use periscope_core::session::{CallOptions, Session, SessionOptions};
 use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
+
+/// Progress notifications waiting to be printed; past this, the printer skips to newer ones.
+const PROGRESS_BACKLOG: usize = 256;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -51,7 +67,11 @@ fn main() -> ExitCode {
         Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
         None => (argv, Vec::new()),
     };
-    let cli = Cli::parse_from(ours);
+    let mut cli = Cli::parse_from(ours);
+    if let Err(e) = secrets::read_into(&mut cli) {
+        eprintln!("periscope: {e}");
+        return Exit::Usage.into();
+    }
     // `saved list` reads the app's file and needs no server.
     if let Action::Saved(SavedAction::List { server }) = &cli.action {
         return saved_command::list(cli.format, server.as_deref()).into();
@@ -62,12 +82,13 @@ fn main() -> ExitCode {
     };
     let target = match (&url, server.split_first()) {
         (Some(_), Some(_)) => {
-            eprintln!("periscope: give either --url or a command after `--`, not both");
+            tell!("periscope: give either --url or a command after `--`, not both");
             return Exit::Usage.into();
         }
         (Some(url), None) => Target::Http(HttpTarget {
             url: url.clone(),
             headers: cli.header.clone(),
+            secret_headers: cli.secret_headers.clone(),
             ..HttpTarget::default()
         }),
         (None, Some((command, server_args))) => Target::Stdio(StdioTarget {
@@ -75,6 +96,8 @@ fn main() -> ExitCode {
             args: server_args.to_vec(),
             env: cli.env.clone(),
             cwd: cli.cwd.clone(),
+            secret_env: cli.secret_env.clone(),
+            inherit_env: cli.inherit_env,
         }),
         // `saved run` without a server: the one the call was saved for, from the app's catalog.
         (None, None) if matches!(cli.action, Action::Saved(SavedAction::Run { .. })) => {
@@ -82,18 +105,22 @@ fn main() -> ExitCode {
                 unreachable!()
             };
             let found = saved_command::find(name, server.as_deref())
-                .and_then(|call| saved_command::catalog_target(&call.server_id));
+                .and_then(|call| saved_command::catalog_entry(&call.server_id))
+                .and_then(|entry| secrets::resolve_entry(&entry));
             match found {
-                Ok(ServerTarget::Stdio(t)) => Target::Stdio(t),
+                Ok(ServerTarget::Stdio(t)) => Target::Stdio(StdioTarget {
+                    inherit_env: t.inherit_env || cli.inherit_env,
+                    ..t
+                }),
                 Ok(ServerTarget::Http { target, .. }) => Target::Http(target),
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage.into();
                 }
             }
         }
         (None, None) => {
-            eprintln!(
+            tell!(
                 "periscope: no server given. Put the server command last, after `--`, or give --url:\n  periscope tools list -- npx -y @modelcontextprotocol/server-everything\n  periscope tools list --url http://127.0.0.1:3001/mcp"
             );
             return Exit::Usage.into();
@@ -116,7 +143,7 @@ impl Target {
     fn display(&self) -> String {
         match self {
             Target::Stdio(t) => t.display(),
-            Target::Http(t) => t.url.clone(),
+            Target::Http(t) => periscope_core::redact::url(&t.url),
         }
     }
 }
@@ -140,7 +167,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
             if cli.sign_out
                 && let Err(e) = client.sign_out().await
             {
-                eprintln!("periscope: could not forget the stored sign-in: {e}");
+                tell!("periscope: could not forget the stored sign-in: {e}");
             }
             options.authorizer = Some(client);
         }
@@ -162,16 +189,16 @@ async fn run(cli: Cli, target: Target) -> Exit {
     let session = match session {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("periscope: {e}");
+            tell!("periscope: {e}");
             return Exit::Connect;
         }
     };
-    let mut printer = tokio::spawn(print_events(session.subscribe(), cli.quiet));
+    let mut printer = tokio::spawn(print_events(session.subscribe_from_start(), cli.quiet));
     let exit = match session.initialize().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
             if identity.transport == TransportKind::LegacySse && !cli.quiet {
-                eprintln!(
+                tell!(
                     "periscope: the server speaks the legacy {} transport (2024-11-05)",
                     identity.transport
                 );
@@ -179,20 +206,20 @@ async fn run(cli: Cli, target: Target) -> Exit {
             act(&cli, &session).await
         }
         Err(e) => {
-            eprintln!(
+            tell!(
                 "periscope: could not initialize `{}`: {e}",
                 target.display()
             );
-            match e {
-                RequestError::TimedOut { .. } => Exit::Timeout,
-                RequestError::Rpc { .. } | RequestError::Protocol { .. } => Exit::Protocol,
+            match output::exit_for(&e) {
+                Exit::Timeout => Exit::Timeout,
+                Exit::Protocol => Exit::Protocol,
                 _ => Exit::Connect,
             }
         }
     };
     session.close().await;
     if let Err(e) = session.traffic().flush() {
-        eprintln!("periscope: the record file is incomplete: {e}");
+        tell!("periscope: the record file is incomplete: {e}");
     }
     // Let the printer catch up with what the server sent up to its end (a duplicate response
     // read just before the server exited is still warned about): dropping the session closes
@@ -224,7 +251,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             let arguments = match arguments {
                 Ok(a) => a,
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage;
                 }
             };
@@ -259,12 +286,12 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             let call = match saved_command::find(name, server.as_deref()) {
                 Ok(c) => c,
                 Err(e) => {
-                    eprintln!("periscope: {e}");
+                    tell!("periscope: {e}");
                     return Exit::Usage;
                 }
             };
             if !cli.quiet {
-                eprintln!(
+                tell!(
                     "periscope: running {:?}: {}",
                     call.name,
                     saved_command::describe(&call)
@@ -296,12 +323,12 @@ async fn call_tool(
     arguments: Map<String, Value>,
 ) -> Exit {
     let cancel = CancellationToken::new();
-    let (progress_tx, mut progress_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (progress_tx, mut progress_rx) = tokio::sync::mpsc::channel(PROGRESS_BACKLOG);
     let quiet = out.format == Format::Json;
     let progress_printer = tokio::spawn(async move {
         while let Some(p) = progress_rx.recv().await {
             if !quiet {
-                eprintln!("{}", output::progress_line(&p));
+                tell!("{}", output::progress_line(&p));
             }
         }
     });
@@ -335,12 +362,12 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
     let exchange = match session.send_raw(json.as_bytes().to_vec(), wait).await {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("periscope: could not send: {e}");
+            tell!("periscope: could not send: {e}");
             return Exit::Connect;
         }
     };
     if !exchange.sent.verdict.is_valid() {
-        eprintln!(
+        tell!(
             "periscope: warning: sent as typed, but it is {}",
             exchange.sent.verdict.summary()
         );
@@ -362,7 +389,7 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
         say!("{}", output::pretty(r));
     }
     if !exchange.unanswered.is_empty() {
-        eprintln!(
+        tell!(
             "periscope: no response to request id(s) {} within {} s",
             exchange
                 .unanswered
@@ -387,9 +414,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
         let event = match events.recv().await {
             Ok(event) => event,
             Err(broadcast::error::RecvError::Lagged(n)) => {
-                eprintln!(
-                    "periscope: {n} events went by too fast to print; the record has them all"
-                );
+                tell!("periscope: {n} events went by too fast to print; the record has them all");
                 continue;
             }
             Err(broadcast::error::RecvError::Closed) => return,
@@ -398,7 +423,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
             Event::FrameAppended(frame)
                 if frame.direction == Direction::In && !frame.verdict.is_valid() =>
             {
-                eprintln!(
+                tell!(
                     "periscope: warning: the server sent a frame that is {} (frame {}, {} bytes): {}",
                     frame.verdict.summary(),
                     frame.seq,
@@ -406,10 +431,10 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                     output::preview(&frame.text_lossy(), 80)
                 );
             }
-            Event::Warning(text) => eprintln!("periscope: warning: {text}"),
+            Event::Warning(text) => tell!("periscope: warning: {text}"),
             Event::FrameFlagged(record) => {
                 if let Some(text) = output::flag_text(&record.flag) {
-                    eprintln!("periscope: warning: frame {}: {text}", record.seq);
+                    tell!("periscope: warning: frame {}: {text}", record.seq);
                 }
             }
             Event::Notification(n) if !quiet => match n {
@@ -423,10 +448,10 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                         Value::String(s) => s,
                         other => other.to_string(),
                     };
-                    eprintln!("[server {level}{logger}] {data}");
+                    tell!("[server {level}{logger}] {data}");
                 }
                 ServerNotification::Progress(_) => {}
-                other => eprintln!("[server notification] {}", other.method()),
+                other => tell!("[server notification] {}", other.method()),
             },
             _ => {}
         }

@@ -1,8 +1,9 @@
 //! Printing results as text for people or JSON for scripts, and mapping errors to exit codes.
 
 use periscope_core::event::Progress;
-use periscope_core::record::{Flag, GaveUp};
+use periscope_core::record::{Cut, Flag, GaveUp};
 use periscope_core::session::RequestError;
+use periscope_core::transport::SendError;
 use serde_json::Value;
 
 use crate::args::Format;
@@ -45,7 +46,7 @@ impl Output {
                 Exit::Ok
             }
             Err(e) => {
-                eprintln!("periscope: {e}");
+                tell!("periscope: {e}");
                 if let (Format::Json, RequestError::Rpc { error, .. }) = (self.format, &e) {
                     say!("{}", pretty(&serde_json::json!({"error": error})));
                 }
@@ -57,7 +58,12 @@ impl Output {
 
 pub fn exit_for(e: &RequestError) -> Exit {
     match e {
-        RequestError::TimedOut { .. } => Exit::Timeout,
+        // A server that did not take the request in time is a timeout too.
+        RequestError::TimedOut { .. }
+        | RequestError::Send {
+            source: SendError::Stalled(_),
+            ..
+        } => Exit::Timeout,
         RequestError::Closed { .. }
         | RequestError::Send { .. }
         | RequestError::Transport { .. }
@@ -68,8 +74,9 @@ pub fn exit_for(e: &RequestError) -> Exit {
     }
 }
 
+/// Pretty JSON, with nothing in it a terminal would obey (`terminal::json`).
 pub fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+    crate::terminal::json(v)
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -152,7 +159,7 @@ fn content_text(c: &Value) -> String {
 
 pub fn print_tool_result(v: &Value) {
     if v.get("isError") == Some(&Value::Bool(true)) {
-        eprintln!("periscope: the tool reported an error (isError: true)");
+        tell!("periscope: the tool reported an error (isError: true)");
     }
     for c in v
         .get("content")
@@ -260,6 +267,25 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::UnexpectedContentType { content_type } => {
             format!("an HTTP answer with content type {content_type:?}, not application/json")
         }
+        Flag::SendStalled {
+            unsent_bytes,
+            total_bytes,
+        } => format!(
+            "a message the server did not read in time ({} of {} unsent)",
+            periscope_core::limits::human_bytes(*unsent_bytes),
+            periscope_core::limits::human_bytes(*total_bytes)
+        ),
+        Flag::TooManyServerRequests { limit } => format!(
+            "a request from the server refused: {limit} of its requests were already being answered"
+        ),
+        Flag::Incomplete { cut } => match cut {
+            Cut::StreamEnded => "an incomplete message: the stream ended in the middle of it",
+            Cut::TooSlow => {
+                "an incomplete message: it arrived slower than the time limit and was cut"
+            }
+        }
+        .to_string(),
+        Flag::UrlRefused { refused } => refused.to_string(),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

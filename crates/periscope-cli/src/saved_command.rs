@@ -4,7 +4,7 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use periscope_core::config::{self, ServerTarget};
+use periscope_core::config::{self, ServerEntry};
 use periscope_core::saved_calls::{CallKind, SAVED_FILE, SAVED_KEY, SavedCall, parse_list};
 use serde_json::{Map, Value};
 
@@ -36,7 +36,7 @@ pub fn list(format: Format, server: Option<&str>) -> Exit {
     let calls = match load(server) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("periscope: {e}");
+            tell!("periscope: {e}");
             return Exit::Usage;
         }
     };
@@ -47,7 +47,7 @@ pub fn list(format: Format, server: Option<&str>) -> Exit {
         ),
         Format::Text => {
             if calls.is_empty() {
-                eprintln!(
+                tell!(
                     "periscope: no saved calls in {} (save some in the app's Saved tab)",
                     data_dir().join(SAVED_FILE).display()
                 );
@@ -96,33 +96,41 @@ pub fn find(name: &str, server: Option<&str>) -> Result<SavedCall, String> {
     }
 }
 
-/// The server a saved call belongs to, from the app's catalog (`catalog.json`).
-pub fn catalog_target(server_id: &str) -> Result<ServerTarget, String> {
+/// The server a saved call belongs to, from the app's catalog (`catalog.json`); its secret
+/// values are still in the secret store (`secrets::resolve_entry`).
+pub fn catalog_entry(server_id: &str) -> Result<ServerEntry, String> {
     let path = data_dir().join("catalog.json");
     let catalog = read_json(&path)?;
-    let entry = catalog
+    let stored = catalog
         .get("servers")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .find(|e| e.get("id").and_then(Value::as_str) == Some(server_id));
+    let no_server = || {
+        format!(
+            "the app's catalog ({}) has no server {server_id:?}: give the server with --url or after `--`",
+            path.display()
+        )
+    };
     // Read as the app reads it (old stdio-only entries too), and checked as the app checks it.
-    let parsed = entry
-        .and_then(|e| config::parse_entries(Value::Array(vec![e.clone()])))
-        .and_then(|mut entries| entries.pop())
-        .ok_or_else(|| {
-            format!(
-                "the app's catalog ({}) has no server {server_id:?}: give the server with --url or after `--`",
-                path.display()
-            )
-        })?;
-    config::validate_entry(&parsed).map_err(|e| {
+    let mut parsed = config::parse_entries(Value::Array(stored.into_iter().cloned().collect()))
+        .ok_or_else(no_server)?;
+    if let Some(unreadable) = parsed.unreadable.pop() {
+        return Err(format!(
+            "the app's catalog ({}) has a server {server_id:?} this Periscope cannot read: {}",
+            path.display(),
+            unreadable.reason
+        ));
+    }
+    let entry = parsed.entries.pop().ok_or_else(no_server)?;
+    config::validate_entry(&entry).map_err(|e| {
         format!(
             "the app's catalog ({}) has a broken server {server_id:?}: {e}",
             path.display()
         )
     })?;
-    Ok(parsed.target)
+    Ok(entry)
 }
 
 /// The text of `--args-file FILE` (`-`: standard input).

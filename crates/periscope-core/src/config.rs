@@ -12,11 +12,20 @@ pub struct StdioTarget {
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,
-    /// Extra environment variables, on top of Periscope's own environment.
+    /// The server's own environment variables, on top of the few it inherits from Periscope
+    /// (PATH, HOME, the locale…: `transport::child_env`).
     #[serde(default)]
     pub env: Vec<(String, String)>,
     #[serde(default)]
     pub cwd: Option<PathBuf>,
+    /// The names in `env` whose values are secret: the catalog keeps them empty and the secret
+    /// store keeps the values (see `server_secrets`), filled in when the server starts.
+    #[serde(default)]
+    pub secret_env: Vec<String>,
+    /// Pass Periscope's whole environment to the server, not only the variables a program
+    /// needs to run (API keys in the environment then reach it too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inherit_env: bool,
 }
 
 impl StdioTarget {
@@ -46,7 +55,8 @@ impl StdioTarget {
             .join(" ")
     }
 
-    /// A description for record files: environment values are left out, they may be secrets.
+    /// A description for record files: environment values are left out, they may be secrets
+    /// (secret or not, a record names only the variables).
     pub fn redacted(&self) -> serde_json::Value {
         serde_json::json!({
             "transport": "stdio",
@@ -66,6 +76,11 @@ pub struct HttpTarget {
     /// Extra request headers, e.g. an API key (recorded redacted).
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// The names in `headers` whose values are secret: the catalog keeps them empty and the
+    /// secret store keeps the values (see `server_secrets`); recorded redacted whatever the
+    /// header's name.
+    #[serde(default)]
+    pub secret_headers: Vec<String>,
     /// How this client identifies itself when the server requires sign-in. A pre-registered
     /// client's secret is not here: it is in the secret store.
     #[serde(default)]
@@ -85,13 +100,27 @@ pub struct OAuthSettings {
 }
 
 impl HttpTarget {
-    /// A description for record files: header values are left out, they may be secrets.
+    /// A description for record files: header values are left out, they may be secrets, and
+    /// secrets in the URL's query are redacted.
     pub fn redacted(&self) -> serde_json::Value {
         serde_json::json!({
             "transport": "streamable_http",
-            "url": self.url,
+            "url": crate::redact::url(&self.url),
             "header_names": self.headers.iter().map(|(k, _)| k).collect::<Vec<_>>(),
         })
+    }
+
+    /// The headers marked secret, as (name, value), for redaction.
+    pub fn secret_header_values(&self) -> Vec<(&str, &str)> {
+        self.headers
+            .iter()
+            .filter(|(name, _)| {
+                self.secret_headers
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(name))
+            })
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect()
     }
 }
 
@@ -125,11 +154,11 @@ pub enum ServerTarget {
 }
 
 impl ServerTarget {
-    /// The command line or URL, for messages.
+    /// The command line or URL (secrets in its query redacted), for messages.
     pub fn display(&self) -> String {
         match self {
             ServerTarget::Stdio(t) => t.display(),
-            ServerTarget::Http { target, .. } => target.url.clone(),
+            ServerTarget::Http { target, .. } => crate::redact::url(&target.url),
         }
     }
 }
@@ -182,34 +211,114 @@ pub fn validate_entry(entry: &ServerEntry) -> Result<(), CatalogError> {
     }
 }
 
+/// A catalog as read: the entries that parsed, and those that did not, kept as they were so a
+/// host can write them back unchanged (an entry from a newer Periscope, or one edited by hand,
+/// is never lost because this build cannot read it).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParsedCatalog {
+    pub entries: Vec<ServerEntry>,
+    pub unreadable: Vec<UnreadableEntry>,
+}
+
+/// One stored entry that is not a server entry this build can read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnreadableEntry {
+    /// Its position in the list, from 1.
+    pub position: usize,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    /// Why, without any value from the entry (it may hold a secret).
+    pub reason: String,
+    /// The entry exactly as stored.
+    pub raw: serde_json::Value,
+}
+
+impl std::fmt::Display for UnreadableEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "entry {}", self.position)?;
+        match (&self.name, &self.id) {
+            (Some(name), Some(id)) => write!(f, " ({name:?}, id {id:?})")?,
+            (Some(name), None) => write!(f, " ({name:?})")?,
+            (None, Some(id)) => write!(f, " (id {id:?})")?,
+            (None, None) => {}
+        }
+        write!(f, ": {}", self.reason)
+    }
+}
+
 /// Reads a catalog's stored entries (the app's `catalog.json`, which the CLI reads too),
 /// including those written before remote servers existed (whose `target` was a bare stdio
-/// target). None when the value is not a list of entries.
-pub fn parse_entries(value: serde_json::Value) -> Option<Vec<ServerEntry>> {
+/// target), entry by entry: one that cannot be read is set aside with the reason, the others
+/// load. None when the value is not a list at all.
+pub fn parse_entries(value: serde_json::Value) -> Option<ParsedCatalog> {
     #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum Stored {
-        Current(ServerEntry),
-        StdioOnly {
-            id: String,
-            name: String,
-            target: StdioTarget,
-        },
+    struct StdioOnly {
+        id: String,
+        name: String,
+        target: StdioTarget,
     }
-    let stored: Vec<Stored> = serde_json::from_value(value).ok()?;
-    Some(
-        stored
-            .into_iter()
-            .map(|s| match s {
-                Stored::Current(entry) => entry,
-                Stored::StdioOnly { id, name, target } => ServerEntry {
-                    id,
-                    name,
-                    target: ServerTarget::Stdio(target),
-                },
-            })
-            .collect(),
-    )
+    let serde_json::Value::Array(items) = value else {
+        return None;
+    };
+    let mut catalog = ParsedCatalog::default();
+    for (index, raw) in items.into_iter().enumerate() {
+        let current = ServerEntry::deserialize(&raw);
+        let parsed = match current {
+            Ok(entry) => Ok(entry),
+            // Entries from before remote servers existed: a bare stdio target, no `transport`.
+            Err(error) => match raw.get("target").and_then(|t| t.get("transport")) {
+                None => StdioOnly::deserialize(&raw)
+                    .map(|old| ServerEntry {
+                        id: old.id,
+                        name: old.name,
+                        target: ServerTarget::Stdio(old.target),
+                    })
+                    .map_err(|_| error),
+                Some(_) => Err(error),
+            },
+        };
+        match parsed {
+            Ok(entry) => catalog.entries.push(entry),
+            Err(error) => {
+                let text = |key: &str| raw.get(key).and_then(|v| v.as_str()).map(str::to_string);
+                catalog.unreadable.push(UnreadableEntry {
+                    position: index + 1,
+                    id: text("id"),
+                    name: text("name"),
+                    reason: without_quoted_values(&error.to_string()),
+                    raw,
+                });
+            }
+        }
+    }
+    Some(catalog)
+}
+
+/// serde's message without the values it quotes (`invalid type: string "sk-…"`): a value in a
+/// catalog entry may be a secret, and the message goes to a screen and a log.
+fn without_quoted_values(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            out.push(c);
+            continue;
+        }
+        // Skip to the closing quote (serde escapes inner quotes with a backslash).
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '"' => break,
+                _ => {}
+            }
+        }
+        if out.ends_with(' ') {
+            out.pop();
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -220,9 +329,9 @@ mod tests {
     fn entries_from_before_remote_servers_still_load() {
         let old = serde_json::json!([{"id": "a", "name": "A", "target": {"command": "x", "args": ["y"], "env": [], "cwd": null}}]);
         let new = serde_json::json!([{"id": "b", "name": "B", "target": {"transport": "http", "url": "http://h/mcp", "headers": [], "mode": "auto"}}]);
-        let old = parse_entries(old).unwrap();
+        let old = parse_entries(old).unwrap().entries;
         assert!(matches!(&old[0].target, ServerTarget::Stdio(t) if t.args == ["y"]));
-        let new = parse_entries(new).unwrap();
+        let new = parse_entries(new).unwrap().entries;
         assert!(
             matches!(&new[0].target, ServerTarget::Http { target, .. } if target.url == "http://h/mcp")
         );
@@ -269,5 +378,74 @@ mod tests {
         assert_eq!(error.to_string(), "a server needs a command to run");
         let error = validate_entry(&http("")).unwrap_err();
         assert_eq!(error.to_string(), "a remote server needs a URL");
+    }
+
+    #[test]
+    fn one_unreadable_entry_is_set_aside_by_name_and_the_others_load() {
+        let stored = serde_json::json!([
+            {"id": "a", "name": "Good", "target": {"transport": "stdio", "command": "x"}},
+            {"id": "b", "name": "Broken", "target": {"transport": "stdio", "env": "API_KEY=sk-live-123456"}},
+            {"id": "c", "name": "Future", "target": {"transport": "carrier-pigeon", "coop": 3}},
+            {"id": "d", "name": "Old", "target": {"command": "y", "args": [], "env": [], "cwd": null}},
+            "not even an object",
+        ]);
+        let catalog = parse_entries(stored.clone()).unwrap();
+        let ids: Vec<&str> = catalog.entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["a", "d"]);
+        let unreadable: Vec<String> = catalog.unreadable.iter().map(|u| u.to_string()).collect();
+        assert_eq!(catalog.unreadable.len(), 3, "{unreadable:?}");
+        assert!(
+            unreadable[0].starts_with(r#"entry 2 ("Broken", id "b"): "#),
+            "{unreadable:?}"
+        );
+        assert!(
+            unreadable[1].starts_with(r#"entry 3 ("Future", id "c"): "#),
+            "{unreadable:?}"
+        );
+        assert!(unreadable[1].contains("carrier-pigeon"), "{unreadable:?}");
+        assert!(unreadable[2].starts_with("entry 5: "), "{unreadable:?}");
+        // The reason never quotes a value (it may be a secret); the raw entry is kept as is.
+        for text in &unreadable {
+            assert!(!text.contains("sk-live"), "{text}");
+        }
+        assert_eq!(catalog.unreadable[0].raw, stored[1]);
+        assert_eq!(parse_entries(serde_json::json!({"servers": []})), None);
+    }
+
+    #[test]
+    fn secret_markers_load_and_old_entries_have_none() {
+        let stored = serde_json::json!([
+            {"id": "a", "name": "A", "target": {"transport": "stdio", "command": "x", "env": [["API_KEY", ""]], "secret_env": ["API_KEY"]}},
+            {"id": "b", "name": "B", "target": {"transport": "http", "url": "https://h/mcp", "headers": [["X-Key", ""]], "secret_headers": ["X-Key"]}},
+            {"id": "c", "name": "C", "target": {"transport": "stdio", "command": "x", "env": [["A", "1"]]}},
+        ]);
+        let entries = parse_entries(stored).unwrap().entries;
+        assert!(
+            matches!(&entries[0].target, ServerTarget::Stdio(t) if t.secret_env == ["API_KEY"])
+        );
+        assert!(
+            matches!(&entries[1].target, ServerTarget::Http { target, .. } if target.secret_headers == ["X-Key"])
+        );
+        assert!(matches!(&entries[2].target, ServerTarget::Stdio(t) if t.secret_env.is_empty()));
+    }
+
+    #[test]
+    fn a_url_with_a_key_in_its_query_is_described_redacted() {
+        let target = HttpTarget {
+            url: "https://h/mcp?api_key=k-123".into(),
+            headers: vec![("X-Key".into(), "v-456".into())],
+            ..HttpTarget::default()
+        };
+        let described = target.redacted().to_string();
+        assert!(
+            !described.contains("k-123") && !described.contains("v-456"),
+            "{described}"
+        );
+        let display = ServerTarget::Http {
+            target,
+            mode: HttpMode::Auto,
+        }
+        .display();
+        assert_eq!(display, "https://h/mcp?api_key=[redacted]");
     }
 }

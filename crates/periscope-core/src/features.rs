@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 
 use crate::event::Progress;
 use crate::session::{CallOptions, DuplicateCallId, RequestError, Session, Timing};
@@ -290,7 +290,7 @@ impl Session {
         name: &str,
         arguments: Map<String, Value>,
         call_id: Option<String>,
-        progress: Option<UnboundedSender<Progress>>,
+        progress: Option<Sender<Progress>>,
     ) -> Result<(Result<Value, RequestError>, Timing), DuplicateCallId> {
         let registration = call_id.map(|id| self.track_call(id)).transpose()?;
         let options = CallOptions {

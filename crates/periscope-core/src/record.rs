@@ -63,6 +63,36 @@ pub enum Flag {
     SessionExpired,
     /// An HTTP body that came with a content type the transport does not allow.
     UnexpectedContentType { content_type: String },
+    /// An outgoing frame the server did not take in time: `unsent_bytes` of it were still
+    /// unwritten when the request gave up (all of them: it never left).
+    SendStalled { unsent_bytes: u64, total_bytes: u64 },
+    /// A request from the server refused because `limit` of its requests were already being
+    /// answered.
+    TooManyServerRequests { limit: u64 },
+    /// A frame that arrived incomplete: what came is kept, and this says why the rest did not.
+    Incomplete { cut: Cut },
+    /// A URL (or metadata document) the server pointed Periscope at was refused, nothing was
+    /// fetched or sent there (`net_guard`). Names the exchange that led to it.
+    UrlRefused {
+        refused: crate::net_guard::RefusedUrl,
+    },
+}
+
+impl From<crate::net_guard::RefusedUrl> for Flag {
+    fn from(refused: crate::net_guard::RefusedUrl) -> Flag {
+        Flag::UrlRefused { refused }
+    }
+}
+
+/// Why an inbound frame is incomplete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Cut {
+    /// The stream or body ended in the middle of it.
+    StreamEnded,
+    /// It arrived slower than the time limit for one event or body (slowloris, slow drip).
+    TooSlow,
 }
 
 /// Why we stopped waiting for a response.

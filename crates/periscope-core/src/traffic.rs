@@ -55,9 +55,10 @@ impl Traffic {
     }
 
     /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
-    /// server (without secrets) for the header line.
+    /// server (without secrets) for the header line. The file is owner-only (0600): it holds
+    /// everything the server and the user sent.
     pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
-        let mut file = BufWriter::new(File::create(path)?);
+        let mut file = BufWriter::new(crate::private_file::create(path)?);
         let header = RecordLine::Session {
             periscope_version: env!("CARGO_PKG_VERSION").to_string(),
             started_wall_us: wall_now_us() - self.started.elapsed().as_micros() as u64,
@@ -332,6 +333,24 @@ mod tests {
             panic!()
         };
         assert_eq!(&*back.bytes, b"\xffbanner");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_record_file_is_owner_only_even_over_a_looser_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let (tx, _rx) = broadcast::channel(16);
+        let dir = std::env::temp_dir().join(format!("periscope-rec-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        std::fs::write(&path, "someone else's").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        Traffic::new(tx)
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -99,6 +99,20 @@ impl FrameDetail {
 }
 
 const PREVIEW_CHARS: usize = 160;
+/// Longest method, id or problem text a row copies: a server picks these strings, and a row
+/// must not hold megabytes of one (the frame keeps it whole).
+const ROW_TEXT_CHARS: usize = 200;
+/// Requests waiting for their response that the row builder remembers; past this (a server
+/// flooding requests nobody answers), it forgets them and later responses show no latency.
+const MAX_OPEN_REQUESTS: usize = 100_000;
+
+/// `text` cut to [`ROW_TEXT_CHARS`] characters, with an ellipsis when cut.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(ROW_TEXT_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
 
 /// Builds rows in record order, pairing each response with its request to give latency and
 /// the method it answers.
@@ -126,16 +140,17 @@ impl RowBuilder {
         match &frame.verdict {
             Verdict::Request { id, method } => {
                 row.kind = FrameKind::Request;
-                row.method = Some(method.clone());
-                row.id = Some(id.to_string());
-                self.open.insert(
-                    (frame.direction, id.clone()),
-                    (method.clone(), frame.mono_us),
-                );
+                row.method = Some(clip(method));
+                row.id = Some(clip(&id.to_string()));
+                if self.open.len() >= MAX_OPEN_REQUESTS {
+                    self.open.clear();
+                }
+                self.open
+                    .insert((frame.direction, id.clone()), (clip(method), frame.mono_us));
             }
             Verdict::Notification { method } => {
                 row.kind = FrameKind::Notification;
-                row.method = Some(method.clone());
+                row.method = Some(clip(method));
             }
             Verdict::Response { id, is_error } => {
                 row.kind = if *is_error {
@@ -143,7 +158,10 @@ impl RowBuilder {
                 } else {
                     FrameKind::Response
                 };
-                row.id = Some(id.as_ref().map_or("null".to_string(), |i| i.to_string()));
+                row.id = Some(
+                    id.as_ref()
+                        .map_or("null".to_string(), |i| clip(&i.to_string())),
+                );
                 let asked = match frame.direction {
                     Direction::In => Direction::Out,
                     Direction::Out => Direction::In,
@@ -163,7 +181,7 @@ impl RowBuilder {
                     row.problem = Some("the batch holds malformed items".into());
                 }
             }
-            other => row.problem = Some(other.summary()),
+            other => row.problem = Some(clip(&other.summary())),
         }
         row
     }
@@ -330,6 +348,28 @@ mod tests {
             exchange: None,
             verdict: classify(text.as_bytes()).0,
         }
+    }
+
+    #[test]
+    fn a_huge_method_is_clipped_in_the_row_and_kept_whole_in_the_frame() {
+        let method = "m".repeat(1_000_000);
+        let bytes = format!(r#"{{"jsonrpc":"2.0","method":"{method}"}}"#);
+        let (verdict, _) = crate::wire::classify(bytes.as_bytes());
+        let frame = Frame {
+            seq: 1,
+            direction: Direction::In,
+            wall_us: 0,
+            mono_us: 0,
+            bytes: bytes.into_bytes().into(),
+            verdict,
+            truncated_from: None,
+            exchange: None,
+        };
+        let row = RowBuilder::default().row(&frame);
+        let shown = row.method.unwrap();
+        assert_eq!(shown.chars().count(), ROW_TEXT_CHARS + 1);
+        assert!(shown.ends_with('…'));
+        assert!(frame.bytes.len() > 1_000_000);
     }
 
     #[test]

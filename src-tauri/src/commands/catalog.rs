@@ -1,7 +1,8 @@
 //! The server catalog: list, add or edit (validated by the engine's `config::validate_entry`),
-//! remove.
+//! remove; what loading it found wrong; a secret value shown on request.
 
 use periscope_core::config::ServerEntry;
+use periscope_core::server_secrets::SecretSlot;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::{AppState, catalog_store};
@@ -18,7 +19,7 @@ pub fn catalog_save<R: Runtime>(
     entry: ServerEntry,
 ) -> Result<Vec<ServerEntry>, String> {
     let entries = state.save_entry(entry)?;
-    catalog_store::save(&app, &entries)?;
+    catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }
 
@@ -29,7 +30,26 @@ pub async fn catalog_remove<R: Runtime>(
     id: String,
 ) -> Result<Vec<ServerEntry>, String> {
     state.disconnect(&id).await?;
-    let entries = state.remove_entry(&id);
-    catalog_store::save(&app, &entries)?;
+    let entries = state.remove_entry(&id)?;
+    catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
+}
+
+/// What loading the catalog file found wrong (entries it could not read, a broken file), in
+/// sentences for the user; empty when all was well.
+#[tauri::command]
+pub fn catalog_problems(state: State<'_, AppState>) -> Vec<String> {
+    state.catalog_problems()
+}
+
+/// One secret value of a server entry from the secret store, shown when the user clicks
+/// "show" in the server form. None when nothing is stored.
+#[tauri::command]
+pub fn catalog_secret(
+    state: State<'_, AppState>,
+    server_id: String,
+    slot: SecretSlot,
+    name: String,
+) -> Result<Option<String>, String> {
+    state.reveal_secret(&server_id, slot, &name)
 }

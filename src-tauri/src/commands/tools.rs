@@ -4,7 +4,8 @@
 
 use periscope_core::event::Progress;
 use periscope_core::saved_calls::CallKind;
-use periscope_core::schema_check::{self, SchemaReport};
+use periscope_core::schema_check::SchemaReport;
+use periscope_core::schema_worker;
 use periscope_core::session::{Timing, timed};
 use periscope_core::view::{AppEvent, CallError};
 use serde_json::{Map, Value};
@@ -14,13 +15,18 @@ use tokio::sync::mpsc;
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
 
-/// Checks `instance` against `schema` (see `periscope_core::schema_check`). Runs off the
-/// async runtime: a hostile schema may take the validator's whole time limit.
+/// Progress updates of one call waiting to go to the UI; past this, older ones are skipped
+/// (the UI shows the latest, and the record keeps every notification).
+const PROGRESS_BACKLOG: usize = 256;
+
+/// Checks `instance` against `schema` (see `periscope_core::schema_check`) in a child process,
+/// this program in its validator mode (main.rs), killed at the time limit: a hostile schema
+/// costs at most that, never a thread left spinning.
 #[tauri::command]
 pub async fn validate_json(schema: Value, instance: Value) -> Result<SchemaReport, String> {
-    tauri::async_runtime::spawn_blocking(move || schema_check::validate(&schema, &instance))
-        .await
-        .map_err(|e| format!("the validator failed: {e}"))
+    let program =
+        std::env::current_exe().map_err(|e| format!("the validator cannot start: {e}"))?;
+    Ok(schema_worker::validate(&program, &schema, &instance, schema_worker::TIME_LIMIT).await)
 }
 
 /// Cancels a call started with a call id; false when it already ended (or never ran).
@@ -66,7 +72,7 @@ async fn call_tool_followed(
         Err(e) => return timed(async { Err(CallError::from(e)) }).await,
     };
     let progress = call_id.as_ref().map(|call_id| {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
+        let (tx, mut rx) = mpsc::channel::<Progress>(PROGRESS_BACKLOG);
         let hub = state.hub.clone();
         let (sid, cid) = (server_id.to_string(), call_id.clone());
         tauri::async_runtime::spawn(async move {
@@ -88,21 +94,5 @@ async fn call_tool_followed(
     {
         Ok((result, timing)) => (result.map_err(CallError::from), timing),
         Err(in_use) => timed(async { Err(CallError::from(in_use.to_string())) }).await,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn validate_json_answers_with_a_report() {
-        let report = tauri::async_runtime::block_on(validate_json(
-            serde_json::json!({"type": "object", "required": ["a"]}),
-            serde_json::json!({}),
-        ))
-        .unwrap();
-        assert!(!report.valid);
-        assert_eq!(report.issues[0].path, "/a");
     }
 }

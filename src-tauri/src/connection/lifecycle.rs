@@ -72,6 +72,8 @@ impl AppState {
             .into_iter()
             .find(|e| e.id == server_id)
             .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+        // Secret values come from the secret store now, as the client secret below does.
+        let target = self.resolved_target(&entry)?;
         self.disconnect(server_id).await?;
 
         let answerer = Arc::new(AppAnswerer {
@@ -83,7 +85,7 @@ impl AppState {
             traffic: Default::default(),
         });
         let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();
-        let oauth = match &entry.target {
+        let oauth = match &target {
             ServerTarget::Http { target, .. } => Some(Arc::new(OAuthClient::new(
                 OAuthConfig {
                     server_url: target.url.clone(),
@@ -118,7 +120,7 @@ impl AppState {
                 .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
             ..SessionOptions::default()
         };
-        let spawned = match &entry.target {
+        let spawned = match &target {
             ServerTarget::Stdio(t) => Session::spawn_stdio(t, options),
             ServerTarget::Http { target, mode } => {
                 Session::connect_http(target, *mode, options, None)
@@ -157,7 +159,7 @@ impl AppState {
         tauri::async_runtime::spawn(forward(
             server_id.to_string(),
             conn.clone(),
-            session.subscribe(),
+            session.subscribe_from_start(),
             session.clone(),
             self.hub.clone(),
         ));
@@ -203,10 +205,10 @@ impl AppState {
         Ok(())
     }
 
+    /// Closes every server at once: each close is bounded (stdin, SIGTERM, SIGKILL; DELETE
+    /// within its wait), so quitting takes as long as the slowest server, not their sum.
     pub async fn disconnect_all(&self) {
         let ids: Vec<String> = lock(&self.conns).keys().cloned().collect();
-        for id in ids {
-            let _ = self.disconnect(&id).await;
-        }
+        futures_util::future::join_all(ids.iter().map(|id| self.disconnect(id))).await;
     }
 }

@@ -15,10 +15,12 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use periscope_core::auth::OAuthClient;
 use periscope_core::auth::store::SecretStore;
 use periscope_core::config::{ServerEntry, ServerTarget, validate_entry};
+use periscope_core::server_secrets::{self, SecretSlot};
 use periscope_core::session::{ServerIdentity, Session};
 use periscope_core::view::{ConnectionInfo, ConnectionStatus, FrameRow};
 
 use crate::asks::Asks;
+use crate::catalog_store::LoadIssues;
 use crate::events::EventHub;
 
 /// How many stderr lines a failed status quotes.
@@ -34,8 +36,11 @@ pub struct AppState {
     pub hub: EventHub,
     /// Server requests waiting for the user, and what the app answers by itself.
     pub asks: Arc<Asks>,
-    /// OAuth tokens and client secrets: the OS keychain, else an owner-only file.
+    /// OAuth tokens, client secrets and the secret values of server entries: the OS keychain,
+    /// else an owner-only file.
     pub secrets: OnceLock<Arc<SecretStore>>,
+    /// What loading the catalog file found wrong, and the entries it could not read.
+    catalog_issues: Mutex<LoadIssues>,
 }
 
 struct Conn {
@@ -63,9 +68,34 @@ impl AppState {
         lock(&self.catalog).clone()
     }
 
-    /// Adds the entry, or replaces the one with its id. Returns the new catalog.
+    pub fn set_catalog_issues(&self, issues: LoadIssues) {
+        *lock(&self.catalog_issues) = issues;
+    }
+
+    /// What loading the catalog found wrong, in sentences for the user.
+    pub fn catalog_problems(&self) -> Vec<String> {
+        lock(&self.catalog_issues).problems.clone()
+    }
+
+    /// The stored entries this build could not read, to write back unchanged.
+    pub fn unreadable_entries(&self) -> Vec<serde_json::Value> {
+        lock(&self.catalog_issues).unreadable.clone()
+    }
+
+    fn secret_store(&self) -> Option<&SecretStore> {
+        self.secrets.get().map(|s| &**s)
+    }
+
+    /// Adds the entry, or replaces the one with its id; its secret values go to the secret
+    /// store and the catalog keeps only their names. Returns the new catalog.
     pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, String> {
         validate_entry(&entry).map_err(|e| e.to_string())?;
+        let previous = lock(&self.catalog)
+            .iter()
+            .find(|e| e.id == entry.id)
+            .cloned();
+        let entry = server_secrets::keep(self.secret_store(), &entry, previous.as_ref())
+            .map_err(|e| e.to_string())?;
         let mut catalog = lock(&self.catalog);
         match catalog.iter_mut().find(|e| e.id == entry.id) {
             Some(existing) => *existing = entry,
@@ -89,10 +119,32 @@ impl AppState {
         }
     }
 
-    pub fn remove_entry(&self, id: &str) -> Vec<ServerEntry> {
+    /// Removes the entry and forgets its secret values.
+    pub fn remove_entry(&self, id: &str) -> Result<Vec<ServerEntry>, String> {
+        let removed = lock(&self.catalog).iter().find(|e| e.id == id).cloned();
+        if let Some(entry) = &removed {
+            server_secrets::forget(self.secret_store(), entry).map_err(|e| e.to_string())?;
+        }
         let mut catalog = lock(&self.catalog);
         catalog.retain(|e| e.id != id);
-        catalog.clone()
+        Ok(catalog.clone())
+    }
+
+    /// One stored secret value of a server entry, for the form's "show".
+    pub fn reveal_secret(
+        &self,
+        server_id: &str,
+        slot: SecretSlot,
+        name: &str,
+    ) -> Result<Option<String>, String> {
+        let store = self.secret_store().ok_or("the secret store is not open")?;
+        server_secrets::reveal(store, server_id, slot, name).map_err(|e| e.to_string())
+    }
+
+    /// The entry's target with its secret values filled in, to start a session with.
+    fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, String> {
+        server_secrets::resolve(self.secret_store(), entry)
+            .map_err(|e| format!("cannot start {}: {e}", entry.name))
     }
 
     /// The session of a ready connection.

@@ -1,6 +1,9 @@
 //! What the IPC tests share: an app on Tauri's mock runtime, and a call through its real IPC
 //! layer exactly as the UI makes it (JSON in, JSON out).
 
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
 use serde_json::Value;
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{

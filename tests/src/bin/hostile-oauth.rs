@@ -10,10 +10,13 @@
 //! `wrong-iss` (the redirect's `iss` names another issuer), `resource-mismatch` (the resource
 //! metadata names another server), `http-as` (the authorization server is plain http on a
 //! non-loopback host), `redirect-elsewhere` (the authorization endpoint redirects to another
-//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256); for the
-//! chaos suite: `always-401` (the MCP endpoint refuses every token it issued), `imds-metadata`
-//! (the challenge's `resource_metadata` is the cloud metadata service, 169.254.169.254, and
-//! nothing else is published).
+//! port), `redirect-other-path` (to another path), `no-s256` (metadata without S256),
+//! `metadata-ssrf` (the challenge's `resource_metadata` points at the cloud metadata service,
+//! `https://169.254.169.254/…`), `issuer-mismatch` (the authorization server metadata names
+//! another issuer), `endless-metadata` (the resource metadata answer never ends: no length,
+//! bytes until the client hangs up); for the chaos suite: `always-401` (the MCP endpoint
+//! refuses every token it issued), `imds-metadata` (the challenge's `resource_metadata` is the
+//! cloud metadata service over http, and nothing else is published).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -172,7 +175,9 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
             if req.authorization.as_deref() != Some(&format!("Bearer {TOKEN}"))
                 || mode == "always-401"
             {
-                let metadata = if mode == "imds-metadata" {
+                let metadata = if mode == "metadata-ssrf" {
+                    "https://169.254.169.254/latest/meta-data/iam/security-credentials/".to_string()
+                } else if mode == "imds-metadata" {
                     "http://169.254.169.254/latest/meta-data/iam/security-credentials/".to_string()
                 } else {
                     format!("{base}/.well-known/oauth-protected-resource/mcp")
@@ -210,6 +215,11 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
                 json!({"jsonrpc": "2.0", "id": id, "result": result}),
             );
         }
+        ("GET", "/.well-known/oauth-protected-resource/mcp") if mode == "endless-metadata" => {
+            out.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"resource\": \"")?;
+            let block = [b'x'; 64 * 1024];
+            while out.write_all(&block).is_ok() {}
+        }
         ("GET", "/.well-known/oauth-protected-resource/mcp") => {
             let resource = if mode == "resource-mismatch" {
                 "https://evil.example.com/mcp".to_string()
@@ -237,7 +247,7 @@ fn serve(stream: TcpStream, mode: &str, log: &str, base: &str) -> std::io::Resul
                 &mut out,
                 "200 OK",
                 json!({
-                    "issuer": issuer,
+                    "issuer": if mode == "issuer-mismatch" { "https://evil.example".to_string() } else { issuer },
                     "authorization_endpoint": format!("{base}/authorize"),
                     "token_endpoint": format!("{base}/token"),
                     "registration_endpoint": format!("{base}/register"),

@@ -15,6 +15,8 @@
 //! - `ignore-delete`: everything works, but DELETE is never answered.
 //! - `expire-session`: the first `tools/list` gets 404, as if the server had forgotten the
 //!   session; everything after that works.
+//! - `legacy-elsewhere URL`: a legacy HTTP+SSE server whose `endpoint` event names URL (another
+//!   origin); the stream then stays open.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -96,6 +98,14 @@ fn serve(stream: TcpStream, mode: &str) -> std::io::Result<()> {
         return Ok(());
     };
     match req.method.as_str() {
+        "GET" if mode == "legacy-elsewhere" => {
+            let endpoint = std::env::args().nth(2).unwrap_or_default();
+            sse_head(&mut out)?;
+            write!(out, "event: endpoint\ndata: {endpoint}\n\n")?;
+            out.flush()?;
+            std::thread::sleep(Duration::from_secs(3600));
+            return Ok(());
+        }
         "GET" => return respond(&mut out, "405 Method Not Allowed", "text/plain", b""),
         "DELETE" if mode == "ignore-delete" => {
             std::thread::sleep(Duration::from_secs(3600));

@@ -12,9 +12,9 @@ import { SignInDialog } from "./SignInDialog";
 import { useAsks } from "../state/asks";
 
 export function AskDialog() {
-  const asks = useAsks((s) => s.pending);
+  const ask = useAsks((s) => s.pending.first());
+  const waiting = useAsks((s) => s.pending.size);
   const [error, setError] = useState<string | null>(null);
-  const ask = asks[0];
   if (!ask) {
     return error ? (
       <div className="ask-error-toast" data-testid="ask-error">
@@ -39,9 +39,9 @@ export function AskDialog() {
         data-kind={ask.ask.kind}
         data-server-id={ask.server_id}
       >
-        {asks.length > 1 && (
+        {waiting > 1 && (
           <div className="ask-queue" data-testid="ask-queue">
-            1 of {asks.length} requests waiting
+            1 of {waiting} requests waiting
           </div>
         )}
         {error && <ErrorBox message={error} />}

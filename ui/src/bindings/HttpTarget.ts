@@ -10,6 +10,12 @@ export type HttpTarget = { url: string,
  */
 headers: Array<[string, string]>, 
 /**
+ * The names in `headers` whose values are secret: the catalog keeps them empty and the
+ * secret store keeps the values (see `server_secrets`); recorded redacted whatever the
+ * header's name.
+ */
+secret_headers: Array<string>, 
+/**
  * How this client identifies itself when the server requires sign-in. A pre-registered
  * client's secret is not here: it is in the secret store.
  */

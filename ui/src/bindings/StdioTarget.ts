@@ -5,6 +5,17 @@
  */
 export type StdioTarget = { command: string, args: Array<string>, 
 /**
- * Extra environment variables, on top of Periscope's own environment.
+ * The server's own environment variables, on top of the few it inherits from Periscope
+ * (PATH, HOME, the locale…: `transport::child_env`).
  */
-env: Array<[string, string]>, cwd: string | null, };
+env: Array<[string, string]>, cwd: string | null, 
+/**
+ * The names in `env` whose values are secret: the catalog keeps them empty and the secret
+ * store keeps the values (see `server_secrets`), filled in when the server starts.
+ */
+secret_env: Array<string>, 
+/**
+ * Pass Periscope's whole environment to the server, not only the variables a program
+ * needs to run (API keys in the environment then reach it too).
+ */
+inherit_env?: boolean, };

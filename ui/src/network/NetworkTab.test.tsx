@@ -9,8 +9,15 @@ import { traffic } from "../state/traffic";
 
 afterEach(cleanup);
 
-const http: ServerTarget = { transport: "http", url: "https://example.com/mcp", headers: [], mode: "auto", oauth: { client_id: null, client_metadata_url: null } };
-const stdio: ServerTarget = { transport: "stdio", command: "demo", args: [], env: [], cwd: null };
+const http: ServerTarget = {
+  transport: "http",
+  url: "https://example.com/mcp",
+  headers: [],
+  secret_headers: [],
+  mode: "auto",
+  oauth: { client_id: null, client_metadata_url: null },
+};
+const stdio: ServerTarget = { transport: "stdio", command: "demo", args: [], env: [], cwd: null, secret_env: [] };
 
 function Harness({ id, target }: { id: string; target: ServerTarget }) {
   const server = useServer(id);

@@ -33,12 +33,30 @@ describe("ServerForm", () => {
     const entry: ServerEntry = {
       id: "r",
       name: "Remote",
-      target: { transport: "http", url: "https://x.test/mcp", headers: [["X-Key", "v"]], mode: "streamable", oauth: { client_id: null, client_metadata_url: null } },
+      target: {
+        transport: "http",
+        url: "https://x.test/mcp",
+        headers: [
+          ["X-Team", "blue"],
+          ["X-Key", ""],
+        ],
+        secret_headers: ["X-Key"],
+        mode: "streamable",
+        oauth: { client_id: null, client_metadata_url: null },
+      },
     };
     render(<ServerForm entry={entry} connected={false} onClose={vi.fn()} />);
     expect(option("http").getAttribute("aria-checked")).toBe("true");
     expect(screen.getByTestId<HTMLInputElement>("server-form-url").value).toBe("https://x.test/mcp");
-    expect(screen.getByTestId<HTMLTextAreaElement>("server-form-headers").value).toBe("X-Key: v");
+    expect(screen.getByTestId<HTMLInputElement>("server-form-headers-name-0").value).toBe("X-Team");
+    expect(screen.getByTestId<HTMLInputElement>("server-form-headers-value-0").value).toBe("blue");
+    expect(screen.getByTestId<HTMLInputElement>("server-form-headers-secret-0").checked).toBe(false);
+    // The secret is stored: masked, empty, never fetched unless asked for.
+    const secret = screen.getByTestId<HTMLInputElement>("server-form-headers-value-1");
+    expect(secret.type).toBe("password");
+    expect(secret.value).toBe("");
+    expect(secret.placeholder).toBe("stored in the keychain");
+    expect(screen.getByTestId<HTMLInputElement>("server-form-headers-secret-1").checked).toBe(true);
     expect(screen.getByTestId<HTMLSelectElement>("server-form-mode").value).toBe("streamable");
   });
 
@@ -47,8 +65,9 @@ describe("ServerForm", () => {
     fireEvent.change(screen.getByTestId("server-form-name"), { target: { value: "R" } });
     fireEvent.click(option("http"));
     fireEvent.change(screen.getByTestId("server-form-url"), { target: { value: "https://x.test/mcp" } });
-    fireEvent.change(screen.getByTestId("server-form-headers"), { target: { value: "no colon here" } });
+    fireEvent.click(screen.getByTestId("server-form-headers-add"));
+    fireEvent.change(screen.getByTestId("server-form-headers-name-0"), { target: { value: "no colon here" } });
     fireEvent.click(screen.getByTestId("server-form-save"));
-    expect(screen.getByText('Header line 1 is not "Name: value": "no colon here"')).toBeTruthy();
+    expect(screen.getByText('Header 1: "no colon here" is not a valid header name')).toBeTruthy();
   });
 });

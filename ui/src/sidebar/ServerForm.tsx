@@ -1,10 +1,12 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
+import type { SecretSlot } from "../bindings/SecretSlot";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { saveEntry } from "../actions";
 import { errorMessage, ipc } from "../ipc";
 import { ErrorBox } from "../common/ErrorBox";
 import { FormField } from "./FormField";
+import { PairRows } from "./PairRows";
 import {
   emptyForm,
   entryFromForm,
@@ -46,9 +48,15 @@ export function ServerForm({ entry, connected, onClose }: Props) {
       void ipc.hasClientSecret(entry.id).then(setSecretStored, () => setSecretStored(false));
     }
   }, [entry]);
-  type TextField = Exclude<keyof ServerFormValues, "transport" | "mode">;
+  type TextField = Exclude<
+    keyof ServerFormValues,
+    "transport" | "mode" | "env" | "headers" | "inheritEnv"
+  >;
   const set = (field: TextField) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
+  // A stored secret value, fetched from the keychain only when the user clicks "show".
+  const reveal = (slot: SecretSlot) =>
+    entry ? (name: string) => ipc.catalogSecret(entry.id, slot, name) : undefined;
   const setTransport = (transport: Transport) => {
     setValues((v) => ({ ...v, transport }));
     setErrors([]);
@@ -134,16 +142,35 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                 onChange={set("args")}
                 placeholder={"-y\n@modelcontextprotocol/server-everything"}
               />
-              <FormField
+              <label htmlFor={`${ids}-env`}>
+                Environment
+                <span className="field-hint">secret values stay in the OS keychain, never in the catalog</span>
+              </label>
+              <PairRows
+                kind="env"
                 id={`${ids}-env`}
                 testId="server-form-env"
-                label="Environment"
-                hint="KEY=VALUE, one per line"
-                rows={3}
-                value={values.env}
-                onChange={set("env")}
-                placeholder="API_KEY=…"
+                rows={values.env}
+                onChange={(env) => setValues((v) => ({ ...v, env }))}
+                reveal={reveal("env")}
               />
+              <span className="form-label">Inherited</span>
+              <label className="form-check" htmlFor={`${ids}-inherit-env`}>
+                <input
+                  id={`${ids}-inherit-env`}
+                  type="checkbox"
+                  data-testid="server-form-inherit-env"
+                  checked={values.inheritEnv}
+                  onChange={(e) => setValues((v) => ({ ...v, inheritEnv: e.target.checked }))}
+                />
+                <span>
+                  Periscope&apos;s whole environment
+                  <span className="field-hint">
+                    Off: the server gets only PATH, HOME, USER, SHELL, TERM, the locale, TMPDIR and XDG_* (and the
+                    variables above), not your API keys
+                  </span>
+                </span>
+              </label>
               <FormField
                 id={`${ids}-cwd`}
                 testId="server-form-cwd"
@@ -157,15 +184,17 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           ) : (
             <>
               <FormField id={`${ids}-url`} testId="server-form-url" label="URL" value={values.url} onChange={set("url")} placeholder="https://example.com/mcp" />
-              <FormField
+              <label htmlFor={`${ids}-headers`}>
+                Headers
+                <span className="field-hint">secret values stay in the OS keychain, never in the catalog</span>
+              </label>
+              <PairRows
+                kind="header"
                 id={`${ids}-headers`}
                 testId="server-form-headers"
-                label="Headers"
-                hint="Name: value, one per line"
-                rows={3}
-                value={values.headers}
-                onChange={set("headers")}
-                placeholder="Authorization: Bearer …"
+                rows={values.headers}
+                onChange={(headers) => setValues((v) => ({ ...v, headers }))}
+                reveal={reveal("header")}
               />
               <fieldset className="form-group" data-testid="server-form-oauth">
                 <legend>

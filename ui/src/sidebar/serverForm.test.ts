@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { duplicateName } from "../actions";
-import { emptyForm, entryFromForm, formFromEntry, parseArgs, parseEnv, parseHeaders } from "./serverForm";
+import {
+  editRow,
+  emptyForm,
+  emptyRow,
+  entryFromForm,
+  formFromEntry,
+  pairsFromRows,
+  parseArgs,
+  parseEnv,
+  parseHeaders,
+  rowsFromText,
+  type PairRow,
+} from "./serverForm";
+
+const row = (name: string, value: string, more: Partial<PairRow> = {}): PairRow => ({ ...emptyRow, name, value, ...more });
 
 describe("server form", () => {
   it("reads one argument per line, keeping spaces inside arguments", () => {
@@ -31,13 +45,20 @@ describe("server form", () => {
       "Give the command that starts the server.",
     ]);
     const { entry } = entryFromForm(
-      { ...emptyForm, name: "Demo", command: "periscope-demo-server", args: "--flag", env: "A=1", cwd: " /tmp " },
+      { ...emptyForm, name: "Demo", command: "periscope-demo-server", args: "--flag", env: [row("A", "1")], cwd: " /tmp " },
       "id-1",
     );
     expect(entry).toEqual({
       id: "id-1",
       name: "Demo",
-      target: { transport: "stdio", command: "periscope-demo-server", args: ["--flag"], env: [["A", "1"]], cwd: "/tmp" },
+      target: {
+        transport: "stdio",
+        command: "periscope-demo-server",
+        args: ["--flag"],
+        env: [["A", "1"]],
+        cwd: "/tmp",
+        secret_env: [],
+      },
     });
     expect(formFromEntry(entry!)).toEqual({
       ...emptyForm,
@@ -45,9 +66,19 @@ describe("server form", () => {
       transport: "stdio",
       command: "periscope-demo-server",
       args: "--flag",
-      env: "A=1",
+      env: [row("A", "1", { secretChosen: true })],
       cwd: "/tmp",
     });
+  });
+
+  it("passes the whole environment only when asked, and writes the choice only then", () => {
+    const base = { ...emptyForm, name: "S", command: "srv" };
+    const off = entryFromForm(base, "a").entry!;
+    expect(off.target).not.toHaveProperty("inherit_env");
+    const on = entryFromForm({ ...base, inheritEnv: true }, "b").entry!;
+    expect(on.target).toMatchObject({ transport: "stdio", inherit_env: true });
+    expect(formFromEntry(on).inheritEnv).toBe(true);
+    expect(formFromEntry(off).inheritEnv).toBe(false);
   });
 
   it("names duplicates so they can be told apart", () => {
@@ -83,7 +114,7 @@ describe("server form: HTTP", () => {
       name: " Remote ",
       transport: "http" as const,
       url: " https://example.com/mcp ",
-      headers: "Authorization: Bearer t0k\nX-Team :  blue ",
+      headers: rowsFromText("header", "Authorization: Bearer t0k\nX-Team :  blue ").rows,
       mode: "legacy_sse" as const,
       // stdio fields left over from switching transports are not saved
       command: "ignored",
@@ -100,16 +131,21 @@ describe("server form: HTTP", () => {
           ["Authorization", "Bearer t0k"],
           ["X-Team", "blue"],
         ],
+        secret_headers: ["Authorization"],
         mode: "legacy_sse",
         oauth: { client_id: null, client_metadata_url: null },
       },
     });
+    // The catalog keeps the secret's name only: the form shows it stored, its value masked.
     expect(formFromEntry(entry!)).toEqual({
       ...emptyForm,
       name: "Remote",
       transport: "http",
       url: "https://example.com/mcp",
-      headers: "Authorization: Bearer t0k\nX-Team: blue",
+      headers: [
+        row("Authorization", "", { secret: true, secretChosen: true, stored: true }),
+        row("X-Team", "blue", { secretChosen: true }),
+      ],
       mode: "legacy_sse",
     });
   });
@@ -121,6 +157,7 @@ describe("server form: HTTP", () => {
       transport: "http",
       url: "http://localhost:3000/mcp",
       headers: [],
+      secret_headers: [],
       mode: "auto",
       oauth: { client_id: null, client_metadata_url: null },
     });
@@ -148,10 +185,60 @@ describe("server form: HTTP", () => {
   it("says what is wrong with the URL and the headers", () => {
     expect(entryFromForm({ ...emptyForm, name: "R", transport: "http" }, "i").errors).toEqual(["Give the server's URL."]);
     expect(
-      entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "not a url", headers: "oops" }, "i").errors,
-    ).toEqual(['"not a url" is not a valid URL.', 'Header line 1 is not "Name: value": "oops"']);
+      entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "not a url", headers: [row("Bad Name", "v")] }, "i")
+        .errors,
+    ).toEqual(['"not a url" is not a valid URL.', 'Header 1: "Bad Name" is not a valid header name']);
     expect(entryFromForm({ ...emptyForm, name: "R", transport: "http", url: "ftp://host/x" }, "i").errors).toEqual([
       "The URL must start with http:// or https:// (not ftp:).",
     ]);
+  });
+});
+
+describe("server form: secret values", () => {
+  it("guesses secret from the name and value until the user chooses", () => {
+    let typed = editRow(emptyRow, { name: "OPENAI_API_KEY" });
+    expect(typed.secret).toBe(true);
+    typed = editRow(emptyRow, { name: "LEVEL", value: "debug" });
+    expect(typed.secret).toBe(false);
+    typed = editRow(typed, { value: "sk-proj-123" });
+    expect(typed.secret).toBe(true);
+    const chosen = { ...typed, secret: false, secretChosen: true };
+    expect(editRow(chosen, { value: "sk-proj-456" }).secret).toBe(false);
+  });
+
+  it("sends secret names with the values typed, and an empty value for a stored one", () => {
+    const { pairs, secret, errors } = pairsFromRows("env", [
+      row("API_KEY", "sk-new", { secret: true }),
+      row("OLD_TOKEN", "", { secret: true, stored: true }),
+      row("LEVEL", "debug"),
+      row("", ""),
+    ]);
+    expect(errors).toEqual([]);
+    expect(pairs).toEqual([
+      ["API_KEY", "sk-new"],
+      ["OLD_TOKEN", ""],
+      ["LEVEL", "debug"],
+    ]);
+    expect(secret).toEqual(["API_KEY", "OLD_TOKEN"]);
+  });
+
+  it("asks for the value of a new secret, and of a stored one given another name", () => {
+    expect(pairsFromRows("env", [row("API_KEY", "", { secret: true })]).errors).toEqual([
+      "Give a value for the secret API_KEY.",
+    ]);
+    const stored = row("API_KEY", "", { secret: true, secretChosen: true, stored: true });
+    const renamed = editRow(stored, { name: "API_TOKEN" });
+    expect(renamed.stored).toBe(false);
+    expect(pairsFromRows("env", [renamed]).errors).toEqual(["Give a value for the secret API_TOKEN."]);
+    expect(pairsFromRows("env", [row("", "orphan")]).errors).toEqual(["Environment variable 1 has a value but no name."]);
+  });
+
+  it("turns pasted lines into rows, each guessed", () => {
+    const { rows, errors } = rowsFromText("env", "LEVEL=debug\nGITHUB_TOKEN=ghp_abc\nbroken");
+    expect(rows.map((r) => [r.name, r.value, r.secret])).toEqual([
+      ["LEVEL", "debug", false],
+      ["GITHUB_TOKEN", "ghp_abc", true],
+    ]);
+    expect(errors).toEqual(['Environment line 3 is not KEY=VALUE: "broken"']);
   });
 });

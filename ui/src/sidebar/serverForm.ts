@@ -1,9 +1,26 @@
-// The add/edit server form's text fields, to and from a catalog entry.
+// The add/edit server form's fields, to and from a catalog entry.
 import type { HttpMode } from "../bindings/HttpMode";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
+import { looksSecret } from "./secretHint";
 
 export type Transport = ServerTarget["transport"];
+
+/** One environment variable (stdio) or header (HTTP) of the form. */
+export interface PairRow {
+  name: string;
+  value: string;
+  /** Kept in the OS keychain (or the owner-only file), never in the catalog. */
+  secret: boolean;
+  /** The user ticked or unticked `secret`: the guess from the name and value no longer applies. */
+  secretChosen: boolean;
+  /** A value is stored for this secret; left empty, `value` keeps it. */
+  stored: boolean;
+}
+
+export type PairKind = "env" | "header";
+
+export const emptyRow: PairRow = { name: "", value: "", secret: false, secretChosen: false, stored: false };
 
 export interface ServerFormValues {
   name: string;
@@ -12,13 +29,13 @@ export interface ServerFormValues {
   command: string;
   /** One argument per line. */
   args: string;
-  /** KEY=VALUE, one per line. */
-  env: string;
+  env: PairRow[];
   cwd: string;
+  /** Pass Periscope's whole environment, not only PATH, HOME, the locale… */
+  inheritEnv: boolean;
   // HTTP
   url: string;
-  /** `Name: value`, one per line. */
-  headers: string;
+  headers: PairRow[];
   mode: HttpMode;
   // Sign-in (OAuth); the client secret is not here: it goes to the secret store.
   clientId: string;
@@ -30,10 +47,11 @@ export const emptyForm: ServerFormValues = {
   transport: "stdio",
   command: "",
   args: "",
-  env: "",
+  env: [],
   cwd: "",
+  inheritEnv: false,
   url: "",
-  headers: "",
+  headers: [],
   mode: "auto",
   clientId: "",
   clientMetadataUrl: "",
@@ -82,6 +100,9 @@ export function parseEnv(text: string): { env: Array<[string, string]>; errors: 
   return { env, errors };
 }
 
+/** RFC 9110 token characters only (no spaces, no separators). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** `Name: value` lines; the name is trimmed, the value is what follows the first `:`, trimmed. */
 export function parseHeaders(text: string): { headers: Array<[string, string]>; errors: string[] } {
   const headers: Array<[string, string]> = [];
@@ -94,14 +115,84 @@ export function parseHeaders(text: string): { headers: Array<[string, string]>; 
       errors.push(`Header line ${index + 1} is not "Name: value": "${line}"`);
       return;
     }
-    // RFC 9110 token characters only (no spaces, no separators).
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    if (!HEADER_NAME.test(name)) {
       errors.push(`Header line ${index + 1}: "${name}" is not a valid header name`);
       return;
     }
     headers.push([name, line.slice(colon + 1).trim()]);
   });
   return { headers, errors };
+}
+
+/** Header names are case-insensitive; environment names are not. */
+function sameName(kind: PairKind, a: string, b: string): boolean {
+  return kind === "header" ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** The form's rows for an entry's pairs; those it marks secret come with an empty, stored value. */
+export function rowsFromPairs(kind: PairKind, pairs: Array<[string, string]>, secretNames: string[]): PairRow[] {
+  return pairs.map(([name, value]) => {
+    const secret = secretNames.some((s) => sameName(kind, s, name));
+    return { name, value: secret ? "" : value, secret, secretChosen: true, stored: secret };
+  });
+}
+
+/**
+ * A row after the user typed its name or value: the secret guess follows unless the user chose;
+ * a stored secret given another name is no longer the stored one (its value must be typed).
+ */
+export function editRow(row: PairRow, change: { name?: string; value?: string }): PairRow {
+  const name = change.name ?? row.name;
+  const value = change.value ?? row.value;
+  const renamed = change.name !== undefined && change.name !== row.name;
+  const secret = row.secretChosen ? row.secret : looksSecret(name, value);
+  return { ...row, name, value, secret, stored: row.stored && !renamed };
+}
+
+/** Rows from pasted `KEY=VALUE` or `Name: value` lines, each guessed secret or not. */
+export function rowsFromText(kind: PairKind, text: string): { rows: PairRow[]; errors: string[] } {
+  const toRow = ([name, value]: [string, string]) => editRow(emptyRow, { name, value });
+  if (kind === "env") {
+    const { env, errors } = parseEnv(text);
+    return { rows: env.map(toRow), errors };
+  }
+  const { headers, errors } = parseHeaders(text);
+  return { rows: headers.map(toRow), errors };
+}
+
+/** The pairs the rows describe, the names kept secret, or what is wrong. Blank rows are skipped. */
+export function pairsFromRows(
+  kind: PairKind,
+  rows: PairRow[],
+): { pairs: Array<[string, string]>; secret: string[]; errors: string[] } {
+  const pairs: Array<[string, string]> = [];
+  const secret: string[] = [];
+  const errors: string[] = [];
+  const what = kind === "env" ? "Environment variable" : "Header";
+  rows.forEach((row, index) => {
+    const name = row.name.trim();
+    if (name === "" && row.value === "" && !row.stored) return;
+    if (name === "") {
+      errors.push(`${what} ${index + 1} has a value but no name.`);
+      return;
+    }
+    if (kind === "env" && (/\s/.test(name) || name.includes("="))) {
+      errors.push(`${what} ${index + 1}: the name "${name}" contains a space or "="`);
+      return;
+    }
+    if (kind === "header" && !HEADER_NAME.test(name)) {
+      errors.push(`${what} ${index + 1}: "${name}" is not a valid header name`);
+      return;
+    }
+    if (row.secret && row.value === "" && !row.stored) {
+      errors.push(`Give a value for the secret ${name}.`);
+      return;
+    }
+    const value = kind === "header" ? row.value.trim() : row.value;
+    pairs.push([name, value]);
+    if (row.secret && !secret.some((s) => sameName(kind, s, name))) secret.push(name);
+  });
+  return { pairs, secret, errors };
 }
 
 /** An http(s) URL, or why it is not one. */
@@ -127,7 +218,7 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
       name: entry.name,
       transport: "http",
       url: target.url,
-      headers: target.headers.map(([k, v]) => `${k}: ${v}`).join("\n"),
+      headers: rowsFromPairs("header", target.headers, target.secret_headers),
       mode: target.mode,
       clientId: target.oauth.client_id ?? "",
       clientMetadataUrl: target.oauth.client_metadata_url ?? "",
@@ -139,8 +230,9 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
     transport: "stdio",
     command: target.command,
     args: target.args.join("\n"),
-    env: target.env.map(([k, v]) => `${k}=${v}`).join("\n"),
+    env: rowsFromPairs("env", target.env, target.secret_env),
     cwd: target.cwd ?? "",
+    inheritEnv: target.inherit_env ?? false,
   };
 }
 
@@ -157,7 +249,7 @@ export function entryFromForm(
     const url = values.url.trim();
     const urlError = checkUrl(url);
     if (urlError) errors.push(urlError);
-    const { headers, errors: headerErrors } = parseHeaders(values.headers);
+    const { pairs: headers, secret: secretHeaders, errors: headerErrors } = pairsFromRows("header", values.headers);
     errors.push(...headerErrors);
     const clientId = values.clientId.trim();
     const clientMetadataUrl = values.clientMetadataUrl.trim();
@@ -168,6 +260,7 @@ export function entryFromForm(
       transport: "http",
       url,
       headers,
+      secret_headers: secretHeaders,
       mode: values.mode,
       oauth: {
         client_id: clientId === "" ? null : clientId,
@@ -177,10 +270,19 @@ export function entryFromForm(
   } else {
     const command = values.command.trim();
     if (command === "") errors.push("Give the command that starts the server.");
-    const { env, errors: envErrors } = parseEnv(values.env);
+    const { pairs: env, secret: secretEnv, errors: envErrors } = pairsFromRows("env", values.env);
     errors.push(...envErrors);
     const cwd = values.cwd.trim();
-    target = { transport: "stdio", command, args: parseArgs(values.args), env, cwd: cwd === "" ? null : cwd };
+    target = {
+      transport: "stdio",
+      command,
+      args: parseArgs(values.args),
+      env,
+      cwd: cwd === "" ? null : cwd,
+      secret_env: secretEnv,
+      // Written only when on, as the catalog file writes it.
+      ...(values.inheritEnv ? { inherit_env: true } : {}),
+    };
   }
   if (errors.length > 0) return { entry: null, errors };
   return { entry: { id, name, target }, errors: [] };

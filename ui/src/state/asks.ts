@@ -6,6 +6,7 @@ import type { HostSettings } from "../bindings/HostSettings";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
+import { PendingAsks } from "./pendingAsks";
 
 /** The server's requests to the client this session: what was decided, what was refused. */
 export interface RequestsState {
@@ -20,14 +21,15 @@ export interface RequestsState {
 }
 
 export interface AsksState {
-  /** Server requests waiting for the user, oldest first (across servers). */
-  pending: PendingAsk[];
+  /** Server requests waiting for the user, oldest first (across servers); changed in place,
+   * so select `pending.first()` or `pending.size`, not `pending` itself. */
+  pending: PendingAsks;
   servers: Record<string, RequestsState>;
 }
 
 const fresh = (): RequestsState => ({ decisions: [], warnings: [], completed: [], settings: null, settingsError: null });
 
-export const asks = new Notifier<AsksState>({ pending: [], servers: {} });
+export const asks = new Notifier<AsksState>({ pending: new PendingAsks(), servers: {} });
 
 export const useAsks = <T>(selector: (state: AsksState) => T): T => useNotifier(asks, selector);
 
@@ -39,12 +41,13 @@ function updateSoon(id: string, change: (s: RequestsState) => RequestsState): vo
   asks.updateSoon((state) => ({ ...state, servers: withEntry(state.servers, id, fresh, change) }));
 }
 
-/** An ask arrived (live, or fetched at startup): added unless known. */
+/** An ask arrived (live, or fetched at startup): added unless known. O(1) per ask. */
 export function addAsks(added: readonly PendingAsk[], soon = false): void {
   const change = (state: AsksState): AsksState => {
-    const known = new Set(state.pending.map((a) => a.ask_id));
-    const fresh = added.filter((a) => !known.has(a.ask_id));
-    return fresh.length === 0 ? state : { ...state, pending: [...state.pending, ...fresh] };
+    let any = false;
+    for (const ask of added) any = state.pending.add(ask) || any;
+    // A new outer object (two fields) tells the views; the queue itself is not copied.
+    return any ? { ...state } : state;
   };
   if (soon) asks.updateSoon(change);
   else asks.update(change);
@@ -52,8 +55,7 @@ export function addAsks(added: readonly PendingAsk[], soon = false): void {
 
 /** The user answered (the panel goes at once), or the app said the ask closed. */
 export function removeAsk(askId: number, soon = false): void {
-  const change = (state: AsksState): AsksState =>
-    state.pending.some((a) => a.ask_id === askId) ? { ...state, pending: state.pending.filter((a) => a.ask_id !== askId) } : state;
+  const change = (state: AsksState): AsksState => (state.pending.remove(askId) ? { ...state } : state);
   if (soon) asks.updateSoon(change);
   else asks.update(change);
 }
@@ -82,5 +84,5 @@ onSessionStart((id) => updateSoon(id, (s) => ({ ...s, decisions: [], warnings: [
 
 /** For tests: forget everything. */
 export function resetAsks(): void {
-  asks.update(() => ({ pending: [], servers: {} }));
+  asks.update(() => ({ pending: new PendingAsks(), servers: {} }));
 }

@@ -43,7 +43,7 @@ const frames = (server_id: string, ...seqs: number[]): AppEvent => ({
 const entry = (id: string, name = id): ServerEntry => ({
   id,
   name,
-  target: { transport: "stdio", command: "demo", args: [], env: [], cwd: null },
+  target: { transport: "stdio", command: "demo", args: [], env: [], cwd: null, secret_env: [] },
 });
 
 describe("dispatcher and managers: traffic rows", () => {

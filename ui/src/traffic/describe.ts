@@ -1,6 +1,8 @@
 // Words for verdicts and flags.
 import type { Flag } from "../bindings/Flag";
 import type { FrameKind } from "../bindings/FrameKind";
+import type { Refusal } from "../bindings/Refusal";
+import type { UrlRole } from "../bindings/UrlRole";
 import type { Verdict } from "../bindings/Verdict";
 
 const id = (value: number | string | null) => (value === null ? "null" : JSON.stringify(value));
@@ -25,6 +27,50 @@ export function describeFlag(flag: Flag): string {
       return "The server forgot the HTTP session (404); Periscope started a new one";
     case "unexpected_content_type":
       return `Came over HTTP as ${flag.content_type}, not application/json`;
+    case "send_stalled":
+      return flag.unsent_bytes === flag.total_bytes
+        ? `Never left: the server was not reading (${flag.total_bytes} bytes)`
+        : `The server stopped reading it: ${flag.unsent_bytes} of ${flag.total_bytes} bytes unsent`;
+    case "too_many_server_requests":
+      return `Refused: ${flag.limit} requests from the server were already being answered`;
+    case "incomplete":
+      return flag.cut === "stream_ended"
+        ? "Incomplete: the stream ended in the middle of it"
+        : "Incomplete: it arrived slower than the time limit and was cut";
+    case "url_refused":
+      return `Refused the ${ROLE_LABELS[flag.refused.role]} ${flag.refused.url}: ${describeRefusal(flag.refused.refusal)}`;
+  }
+}
+
+const ROLE_LABELS: Record<UrlRole, string> = {
+  mcp_server: "MCP server",
+  resource_metadata: "protected resource metadata URL",
+  authorization_server: "authorization server",
+  authorization_server_metadata: "authorization server metadata",
+  authorization_endpoint: "authorization endpoint",
+  token_endpoint: "token endpoint",
+  registration_endpoint: "registration endpoint",
+  idp_token_endpoint: "identity provider's token endpoint",
+  legacy_endpoint: "legacy HTTP+SSE endpoint",
+};
+
+// The engine's words (net_guard.rs), for a refusal shown in the traffic list.
+function describeRefusal(refusal: Refusal): string {
+  switch (refusal.reason) {
+    case "not_a_url":
+      return `not a URL (${refusal.error})`;
+    case "scheme":
+      return `scheme "${refusal.scheme}" is not http(s)`;
+    case "plain_http":
+      return "plain http is allowed only for loopback hosts";
+    case "address":
+      return `${refusal.host} is ${refusal.address ? `${refusal.address}, ` : ""}${refusal.class.replaceAll("_", " ")}, and the MCP server is not`;
+    case "cross_origin":
+      return `on another origin (${refusal.origin}, not ${refusal.expected})`;
+    case "issuer_mismatch":
+      return `the document's issuer is ${refusal.document ?? "missing"}, not ${refusal.expected}`;
+    case "bearer_over_plain_http":
+      return `a bearer token would cross the network in clear to ${refusal.host}`;
   }
 }
 

@@ -11,4 +11,6 @@ pub mod url_analysis;
 
 pub use ask::{Answer, Ask, ElicitAction, PendingAsk, UrlDecision};
 pub use settings::{HostSettings, Root, SamplingRule, file_uri, roots_result};
-pub use url_analysis::{UrlAnalysis, UrlWarning, UrlWarningKind, analyze_url};
+pub use url_analysis::{
+    NotForBrowser, UrlAnalysis, UrlWarning, UrlWarningKind, analyze_url, browser_url,
+};

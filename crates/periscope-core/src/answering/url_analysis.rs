@@ -460,9 +460,59 @@ fn script_warning(host: &str) -> Option<String> {
     None
 }
 
+/// Why a URL is not handed to a web browser.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotForBrowser {
+    #[error("not a valid web address: {0}")]
+    Unparseable(#[from] url::ParseError),
+    #[error("a \"{scheme}:\" link is not a web page address; only http and https are opened")]
+    Scheme { scheme: String },
+}
+
+/// The only form in which a URL reaches a web browser: parsed, http or https, and written
+/// back out by the parser (so the browser gets exactly what was analysed, with no stray
+/// whitespace, unescaped characters or a scheme a file handler would act on).
+pub fn browser_url(raw: &str) -> Result<String, NotForBrowser> {
+    let url = Url::parse(raw)?;
+    match url.scheme() {
+        "http" | "https" => Ok(url.into()),
+        other => Err(NotForBrowser::Scheme {
+            scheme: other.to_string(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_browser_gets_only_http_urls_as_the_parser_writes_them() {
+        assert_eq!(
+            browser_url(" https://Example.COM/a b?q=1 ").unwrap(),
+            "https://example.com/a%20b?q=1"
+        );
+        assert_eq!(
+            browser_url("http://127.0.0.1:8080").unwrap(),
+            "http://127.0.0.1:8080/"
+        );
+        for raw in [
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "smb://host/share",
+            "x-scheme-handler:evil",
+            "data:text/html,hi",
+        ] {
+            assert!(
+                matches!(browser_url(raw), Err(NotForBrowser::Scheme { .. })),
+                "{raw}"
+            );
+        }
+        assert!(matches!(
+            browser_url("not a url"),
+            Err(NotForBrowser::Unparseable(_))
+        ));
+    }
     use UrlWarningKind::*;
 
     fn kinds(a: &UrlAnalysis) -> Vec<UrlWarningKind> {

@@ -3,12 +3,14 @@
 //! stages of a sign-in add their methods in their own files; `flow` runs them in order.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::browser::Browser;
 use super::metadata::AsMeta;
+use super::oauth_http::{OAUTH_CONNECT_DEADLINE, OAUTH_REQUEST_DEADLINE};
 use super::store::{SecretStore, StoreBackend, StoredCredentials};
 use super::{AuthReport, AuthStep, OAuthConfig, StepOutcome, TokenSummary, mask};
+use crate::net_guard::{NetGuard, RefusedUrl, UrlRole};
 use crate::traffic::wall_now_us;
 
 /// What the sign-in knows between calls: the client identity and tokens, the authorization
@@ -29,9 +31,15 @@ pub struct OAuthClient {
     pub(super) config: OAuthConfig,
     pub(super) browser: Arc<dyn Browser>,
     pub(super) store: Option<Arc<SecretStore>>,
+    /// Every request of the sign-in: no redirects followed, a deadline, and the guard's
+    /// resolver (what it connects to is checked, not only the URL).
     pub(super) http: reqwest::Client,
+    /// Where this server's sign-in may fetch from (net_guard).
+    pub(super) guard: Arc<NetGuard>,
     pub(super) state: tokio::sync::Mutex<State>,
     steps: Mutex<Vec<AuthStep>>,
+    /// The URL refused during the current sign-in, if one was: the session flags it.
+    refused: Mutex<Option<RefusedUrl>>,
 }
 
 pub(super) fn now_s() -> u64 {
@@ -47,18 +55,69 @@ impl OAuthClient {
         browser: Arc<dyn Browser>,
         store: Option<Arc<SecretStore>>,
     ) -> OAuthClient {
+        let configured: Vec<&str> = config
+            .identity_assertion
+            .iter()
+            .map(|a| a.idp_token_endpoint.as_str())
+            .collect();
+        let guard = NetGuard::new(&config.server_url, &configured);
         OAuthClient {
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .connect_timeout(OAUTH_CONNECT_DEADLINE)
+                .timeout(OAUTH_REQUEST_DEADLINE)
+                .dns_resolver(guard.resolver())
+                .build()
+                .expect("an HTTP client builds"),
             config,
             browser,
             store,
-            http: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .timeout(Duration::from_secs(30))
-                .build()
-                .expect("an HTTP client builds"),
+            guard,
             state: tokio::sync::Mutex::new(State::default()),
             steps: Mutex::new(Vec::new()),
+            refused: Mutex::new(None),
         }
+    }
+
+    /// Checks a URL a server named before anything is fetched from it; a refusal is a failed
+    /// `title` step, remembered for the session's flag.
+    pub(super) async fn checked(
+        &self,
+        title: &str,
+        role: UrlRole,
+        url: &str,
+    ) -> Result<url::Url, String> {
+        self.guard
+            .check(role, url)
+            .await
+            .map_err(|refused| self.refuse(title, refused))
+    }
+
+    /// Logs a refusal as a failed step and keeps it for the session's flag; returns its words.
+    pub(super) fn refuse(&self, title: &str, refused: RefusedUrl) -> String {
+        let why = refused.to_string();
+        self.keep_refused(refused);
+        self.fail(title, why)
+    }
+
+    /// Keeps a refusal for the session's flag (the caller logs the step).
+    pub(super) fn keep_refused(&self, refused: RefusedUrl) {
+        *self.refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(refused);
+    }
+
+    /// After a failed request to `url`: the guard's resolver refused its address, if that is
+    /// why (then a failed step, as [`OAuthClient::refuse`]).
+    pub(super) fn refused_by_dns(&self, title: &str, role: UrlRole, url: &str) -> Option<String> {
+        let refused = self.guard.take_dns_refusal(role, url)?;
+        Some(self.refuse(title, refused))
+    }
+
+    /// The refusal of the sign-in that just ended, if one stopped it.
+    pub(super) fn take_refused(&self) -> Option<RefusedUrl> {
+        self.refused
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
     }
 
     /// Logs a step of the sign-in for the OAuth view.

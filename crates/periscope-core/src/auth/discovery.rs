@@ -1,13 +1,15 @@
 //! Finding the authorization server: RFC 9728 protected resource metadata, then RFC 8414 /
 //! OpenID discovery for its issuer, with the 2025-03-26 fallbacks when a server publishes
-//! neither. Refuses metadata that names another resource and a server without PKCE S256.
+//! neither. Refuses metadata that names another resource, metadata for another issuer, a
+//! server without PKCE S256, and any URL the net guard refuses, before fetching it.
 
 use serde_json::Value;
 
 use super::client::OAuthClient;
-use super::endpoint::check_endpoint;
 use super::metadata::AsMeta;
+use super::oauth_http::{describe, read_capped};
 use super::{Challenge, StepOutcome};
+use crate::net_guard::{Refusal, RefusedUrl, UrlRole};
 
 fn origin(url: &url::Url) -> String {
     url.origin().ascii_serialization()
@@ -37,9 +39,28 @@ fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     })
 }
 
+/// Where the issuer a metadata document must name came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum IssuerSource {
+    /// Named by the resource metadata, or stored from an earlier sign-in: the document must
+    /// name exactly it.
+    Named,
+    /// Only derived from the server's origin (2025-03-26, no resource metadata): nobody named
+    /// one, so the document's own issuer is taken when it is on that origin.
+    ServerOrigin,
+}
+
 impl OAuthClient {
-    /// GET a JSON document; Ok(None) when it is not there (4xx, or not JSON).
-    async fn get_json(&self, title: &str, url: &str) -> Result<Option<Value>, String> {
+    /// GET a JSON document; Ok(None) when it is not there (4xx, unreachable, or not JSON).
+    /// Err when the guard refuses the URL (before the request, or its address when connecting)
+    /// or the answer passes the body limit.
+    async fn get_json(
+        &self,
+        title: &str,
+        role: UrlRole,
+        url: &str,
+    ) -> Result<Option<Value>, String> {
+        self.checked(title, role, url).await?;
         let response = self
             .http
             .get(url)
@@ -47,43 +68,47 @@ impl OAuthClient {
             .header("mcp-protocol-version", crate::revision::LATEST_STATEFUL)
             .send()
             .await;
-        match response {
+        let response = match response {
+            Ok(r) => r,
             Err(e) => {
+                if let Some(why) = self.refused_by_dns(title, role, url) {
+                    return Err(why);
+                }
                 self.step(
                     StepOutcome::Warning,
                     title,
-                    format!("not reachable: {e}"),
+                    format!("not reachable: {}", describe(&e)),
                     Some(format!("GET {url} → failed")),
                 );
-                Ok(None)
+                return Ok(None);
             }
-            Ok(r) => {
-                let status = r.status();
-                let line = Some(format!("GET {url} → {}", status.as_u16()));
-                if !status.is_success() {
-                    self.step(StepOutcome::Warning, title, "not found here", line);
-                    return Ok(None);
-                }
-                match r
-                    .bytes()
-                    .await
-                    .ok()
-                    .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-                {
-                    Some(v) if v.is_object() => {
-                        self.step(StepOutcome::Ok, title, "found", line);
-                        Ok(Some(v))
-                    }
-                    _ => {
-                        self.step(
-                            StepOutcome::Warning,
-                            title,
-                            "answered, but not with a JSON object",
-                            line,
-                        );
-                        Ok(None)
-                    }
-                }
+        };
+        let status = response.status();
+        let line = Some(format!("GET {url} → {}", status.as_u16()));
+        if !status.is_success() {
+            self.step(StepOutcome::Warning, title, "not found here", line);
+            return Ok(None);
+        }
+        let body = match read_capped(response).await {
+            Ok(body) => body,
+            Err(e) => {
+                self.step(StepOutcome::Failed, title, e.to_string(), line);
+                return Err(format!("{title}: GET {url}: {e}"));
+            }
+        };
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(v) if v.is_object() => {
+                self.step(StepOutcome::Ok, title, "found", line);
+                Ok(Some(v))
+            }
+            _ => {
+                self.step(
+                    StepOutcome::Warning,
+                    title,
+                    "answered, but not with a JSON object",
+                    line,
+                );
+                Ok(None)
             }
         }
     }
@@ -114,7 +139,14 @@ impl OAuthClient {
             origin(&server)
         ));
         for url in candidates {
-            if let Some(doc) = self.get_json("Protected resource metadata", &url).await? {
+            if let Some(doc) = self
+                .get_json(
+                    "Protected resource metadata",
+                    UrlRole::ResourceMetadata,
+                    &url,
+                )
+                .await?
+            {
                 return Ok(Some(doc));
             }
         }
@@ -144,7 +176,11 @@ impl OAuthClient {
         };
         for candidate in candidates {
             if let Some(doc) = self
-                .get_json("Authorization server metadata", &candidate)
+                .get_json(
+                    "Authorization server metadata",
+                    UrlRole::AuthorizationServerMetadata,
+                    &candidate,
+                )
                 .await?
             {
                 return Ok(Some((doc, candidate)));
@@ -153,23 +189,69 @@ impl OAuthClient {
         Ok(None)
     }
 
-    pub(super) fn read_meta(&self, issuer: &str, doc: &Value) -> Result<AsMeta, String> {
+    /// Reads the metadata document found at `doc_url` for `issuer`. Refused when the document
+    /// is another issuer's (RFC 8414 §3.3: identical, a trailing slash aside; for an issuer
+    /// only derived from the server's origin, on that origin), and when an endpoint it names is
+    /// refused by the guard.
+    pub(super) async fn read_meta(
+        &self,
+        issuer: &str,
+        source: IssuerSource,
+        doc_url: &str,
+        doc: &Value,
+    ) -> Result<AsMeta, String> {
+        let title = "Authorization server metadata";
         let field = |k: &str| doc.get(k).and_then(Value::as_str).map(str::to_string);
-        let doc_issuer = field("issuer").unwrap_or_else(|| issuer.to_string());
-        if doc_issuer.trim_end_matches('/') != issuer.trim_end_matches('/') {
-            self.step(
-                StepOutcome::Warning,
-                "Authorization server metadata",
-                format!("the document's issuer {doc_issuer:?} differs from {issuer:?}; using the document's"),
-                None,
-            );
-        }
-        let authorization_endpoint = field("authorization_endpoint")
-            .ok_or("the authorization server metadata has no authorization_endpoint")?;
-        let token_endpoint = field("token_endpoint")
-            .ok_or("the authorization server metadata has no token_endpoint")?;
-        check_endpoint("authorization endpoint", &authorization_endpoint)?;
-        check_endpoint("token endpoint", &token_endpoint)?;
+        let same = |named: &str| named.trim_end_matches('/') == issuer.trim_end_matches('/');
+        let on_server_origin = |named: &str| {
+            url::Url::parse(named)
+                .is_ok_and(|u| Some(origin(&u)) == url::Url::parse(issuer).ok().map(|i| origin(&i)))
+        };
+        let doc_issuer = match field("issuer") {
+            Some(named) if same(&named) => named,
+            Some(named) if source == IssuerSource::ServerOrigin && on_server_origin(&named) => {
+                self.step(
+                    StepOutcome::Ok,
+                    title,
+                    format!("no resource metadata named an issuer; the document's own, {named}, is on the server's origin"),
+                    None,
+                );
+                named
+            }
+            document => {
+                return Err(self.refuse(
+                    title,
+                    RefusedUrl::new(
+                        UrlRole::AuthorizationServerMetadata,
+                        doc_url,
+                        Refusal::IssuerMismatch {
+                            document,
+                            expected: issuer.to_string(),
+                        },
+                    ),
+                ));
+            }
+        };
+        let authorization_endpoint = field("authorization_endpoint").ok_or_else(|| {
+            self.fail(
+                title,
+                "the authorization server metadata has no authorization_endpoint".into(),
+            )
+        })?;
+        let token_endpoint = field("token_endpoint").ok_or_else(|| {
+            self.fail(
+                title,
+                "the authorization server metadata has no token_endpoint".into(),
+            )
+        })?;
+        self.checked(
+            title,
+            UrlRole::AuthorizationEndpoint,
+            &authorization_endpoint,
+        )
+        .await?;
+        self.checked(title, UrlRole::TokenEndpoint, &token_endpoint)
+            .await?;
         Ok(AsMeta {
             issuer: doc_issuer,
             authorization_endpoint,
@@ -233,12 +315,21 @@ impl OAuthClient {
                 (origin(&server), None)
             }
         };
-        check_endpoint("authorization server", &issuer)
-            .map_err(|e| self.fail("Authorization server", e))?;
+        self.checked(
+            "Authorization server",
+            UrlRole::AuthorizationServer,
+            &issuer,
+        )
+        .await?;
         let meta = match self.as_metadata(&issuer).await? {
-            Some((doc, _)) => self
-                .read_meta(&issuer, &doc)
-                .map_err(|e| self.fail("Authorization server metadata", e))?,
+            Some((doc, doc_url)) => {
+                let source = if prm.is_some() {
+                    IssuerSource::Named
+                } else {
+                    IssuerSource::ServerOrigin
+                };
+                self.read_meta(&issuer, source, &doc_url, &doc).await?
+            }
             None if prm.is_none() => {
                 self.step(StepOutcome::Warning, "Authorization server metadata", "none found → the 2025-03-26 default endpoints /authorize, /token, /register at the server's origin", None);
                 let base = origin(&server);
@@ -274,7 +365,70 @@ impl OAuthClient {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
     use super::*;
+    use crate::auth::{HeadlessBrowser, OAuthConfig};
+
+    #[tokio::test]
+    async fn metadata_must_name_the_expected_issuer() {
+        let client = OAuthClient::new(
+            OAuthConfig {
+                server_url: "http://127.0.0.1:9/mcp".into(),
+                ..OAuthConfig::default()
+            },
+            Arc::new(HeadlessBrowser::new("http://127.0.0.1:9/callback")),
+            None,
+        );
+        let doc = |issuer: Option<&str>| {
+            let mut d = json!({
+                "authorization_endpoint": "http://127.0.0.1:9/authorize",
+                "token_endpoint": "http://127.0.0.1:9/token",
+            });
+            if let Some(i) = issuer {
+                d["issuer"] = json!(i);
+            }
+            d
+        };
+        let read = |issuer: Option<&'static str>, source| {
+            let client = &client;
+            let doc = doc(issuer);
+            async move {
+                client
+                    .read_meta(
+                        "http://127.0.0.1:9",
+                        source,
+                        "http://127.0.0.1:9/.well-known/oauth-authorization-server",
+                        &doc,
+                    )
+                    .await
+                    .map(|m| m.issuer)
+            }
+        };
+        use IssuerSource::*;
+        assert_eq!(
+            read(Some("http://127.0.0.1:9/"), Named).await.unwrap(),
+            "http://127.0.0.1:9/"
+        );
+        for (issuer, source) in [
+            (Some("https://evil.example"), Named),
+            (None, Named),
+            (Some("http://127.0.0.1:9/oauth"), Named),
+            (Some("http://127.0.0.1:10"), ServerOrigin),
+        ] {
+            let error = read(issuer, source).await.unwrap_err();
+            assert!(error.contains("RFC 8414 §3.3"), "{issuer:?}: {error}");
+        }
+        // 2025-03-26 discovery: nobody named an issuer; the document's own on the origin is taken.
+        assert_eq!(
+            read(Some("http://127.0.0.1:9/oauth"), ServerOrigin)
+                .await
+                .unwrap(),
+            "http://127.0.0.1:9/oauth"
+        );
+    }
 
     #[test]
     fn resource_matching_accepts_the_server_or_a_path_prefix_only() {

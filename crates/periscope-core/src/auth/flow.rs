@@ -2,14 +2,16 @@
 //! from the stored token, a refresh, or a new sign-in, which runs the stages in order:
 //! `discovery`, `scopes`, then the grant the server and the configuration call for (`grants`,
 //! identifying the client through `identity`). Lenient with odd servers (a warning step),
-//! strict where security is at stake (resource mismatch, no S256, wrong `state`, wrong `iss`,
-//! non-loopback `http:`).
+//! strict where security is at stake (resource mismatch, another issuer's metadata, no S256,
+//! wrong `state`, wrong `iss`, non-loopback `http:`, URLs the net guard refuses, a bearer token
+//! over plain http).
 
 use async_trait::async_trait;
 
 use super::client::{OAuthClient, State, now_s};
 use super::grants::JWT_BEARER;
-use super::{Authorizer, Challenge, StepOutcome};
+use super::{Authorizer, Challenge, SignInError, StepOutcome};
+use crate::net_guard::check_bearer_target;
 
 impl OAuthClient {
     /// A new sign-in for `challenge`: discovery and scopes, then the grant the server and the
@@ -61,6 +63,8 @@ impl OAuthClient {
 #[async_trait]
 impl Authorizer for OAuthClient {
     async fn current(&self) -> Option<String> {
+        // No token for a server it would reach in clear; `authorize` says why.
+        check_bearer_target(&self.config.server_url).ok()?;
         let mut state = self.state.lock().await;
         self.load(&mut state).await;
         let creds = state.creds.clone()?;
@@ -77,8 +81,17 @@ impl Authorizer for OAuthClient {
         }
     }
 
-    async fn authorize(&self, challenge: &Challenge) -> Result<String, String> {
+    async fn authorize(&self, challenge: &Challenge) -> Result<String, SignInError> {
         let mut state = self.state.lock().await;
+        self.take_refused();
+        if let Err(refused) = check_bearer_target(&self.config.server_url) {
+            self.clear_steps();
+            let message = self.refuse("Sign-in", refused);
+            return Err(SignInError {
+                message,
+                refused: self.take_refused(),
+            });
+        }
         self.load(&mut state).await;
         // A 401 with a refresh token in hand: try that first, quietly.
         if !challenge.is_insufficient_scope()
@@ -90,6 +103,12 @@ impl Authorizer for OAuthClient {
         {
             return Ok(token);
         }
-        self.sign_in(&mut state, challenge).await
+        self.take_refused(); // a quiet refresh's refusal is not this sign-in's
+        self.sign_in(&mut state, challenge)
+            .await
+            .map_err(|message| SignInError {
+                message,
+                refused: self.take_refused(),
+            })
     }
 }

@@ -14,7 +14,6 @@ pub mod challenge;
 mod client;
 mod config;
 mod discovery;
-mod endpoint;
 mod flow;
 mod grants;
 mod identity;
@@ -39,7 +38,36 @@ pub trait Authorizer: Send + Sync {
     /// expire), if there is one.
     async fn current(&self) -> Option<String>;
     /// The server refused with `challenge`; returns a token to retry with, or why not.
-    async fn authorize(&self, challenge: &Challenge) -> Result<String, String>;
+    async fn authorize(&self, challenge: &Challenge) -> Result<String, SignInError>;
+}
+
+/// Why a sign-in gave no token: the words for the user, and the URL refused on the way, if
+/// that is what stopped it (the session flags it on the exchange that was refused).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignInError {
+    pub message: String,
+    pub refused: Option<crate::net_guard::RefusedUrl>,
+}
+
+impl std::fmt::Display for SignInError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for SignInError {
+    fn from(message: String) -> SignInError {
+        SignInError {
+            message,
+            refused: None,
+        }
+    }
+}
+
+impl From<&str> for SignInError {
+    fn from(message: &str) -> SignInError {
+        message.to_string().into()
+    }
 }
 
 /// How a step of a sign-in went.

@@ -1,31 +1,122 @@
 //! The OAuth HTTP glue: the one way a POST's JSON answer is read and a refusal named (dynamic
-//! registration, and the grants the `oauth2` crate does not know), and `oauth2`'s HTTP hook
-//! for the grants it does. Every request goes through the sign-in's one client.
+//! registration, and the grants the `oauth2` crate does not know), `oauth2`'s HTTP hook for the
+//! grants it does, and how every answer's body is read: in chunks, up to a limit. Every request
+//! goes through the sign-in's one client (a deadline, no redirects, the guard's resolver).
+
+use std::time::Duration;
 
 use serde_json::Value;
 
 use super::StepOutcome;
 use super::client::OAuthClient;
-use super::endpoint::check_endpoint;
+use crate::net_guard::UrlRole;
+
+/// The most of one OAuth or metadata answer Periscope reads: real documents are a few KiB; a
+/// server sending more is cut off with an error, not read into memory whole.
+pub const OAUTH_BODY_LIMIT: usize = 1024 * 1024;
+/// How long one OAuth or metadata request may take, from connecting to the body's last byte.
+pub const OAUTH_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
+/// How long connecting to an OAuth or metadata server may take.
+pub const OAUTH_CONNECT_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Why an answer's body could not be read.
+#[derive(Debug)]
+pub(super) enum BodyError {
+    /// More than [`OAUTH_BODY_LIMIT`] bytes (announced, or sent).
+    TooBig {
+        announced: Option<u64>,
+    },
+    Read(reqwest::Error),
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::TooBig { announced } => write!(
+                f,
+                "the answer is bigger than {} KiB{} (the limit for OAuth and metadata documents): not read further",
+                OAUTH_BODY_LIMIT / 1024,
+                announced
+                    .map(|n| format!(" (it announced {n} bytes)"))
+                    .unwrap_or_default()
+            ),
+            BodyError::Read(e) if e.is_timeout() => write!(
+                f,
+                "the answer did not finish within {} s",
+                OAUTH_REQUEST_DEADLINE.as_secs()
+            ),
+            BodyError::Read(e) => write!(f, "reading the answer failed: {}", describe(e)),
+        }
+    }
+}
+
+/// Reads a body chunk by chunk, failing as soon as it passes [`OAUTH_BODY_LIMIT`].
+pub(super) async fn read_capped(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
+    if let Some(announced) = response.content_length()
+        && announced > OAUTH_BODY_LIMIT as u64
+    {
+        return Err(BodyError::TooBig {
+            announced: Some(announced),
+        });
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
+        if body.len() + chunk.len() > OAUTH_BODY_LIMIT {
+            return Err(BodyError::TooBig { announced: None });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A failed send in words: the deadline by name, otherwise the error and its causes.
+pub(super) fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        return format!(
+            "no complete answer within {} s",
+            OAUTH_REQUEST_DEADLINE.as_secs()
+        );
+    }
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
 
 impl OAuthClient {
-    /// Sends `request` (a POST to `url`) and reads the answer as JSON. A failed send is a
-    /// failed `title` step; a refusal (not 2xx) is a failed step naming the OAuth error, and
-    /// `Err` with the message `refused` makes of it. Ok: the body and the step log's HTTP line.
+    /// Sends `request` (a POST to `url`, the `role` it plays) and reads the answer as JSON. A
+    /// failed send is a failed `title` step; a refusal (not 2xx) is a failed step naming the
+    /// OAuth error, and `Err` with the message `refused` makes of it. Ok: the body and the step
+    /// log's HTTP line.
     pub(super) async fn post_for_json(
         &self,
         title: &str,
+        role: UrlRole,
         url: &str,
         request: reqwest::RequestBuilder,
         refused: impl FnOnce(reqwest::StatusCode, &str) -> String,
     ) -> Result<(Value, Option<String>), String> {
-        let response = request
-            .send()
-            .await
-            .map_err(|e| self.fail(title, format!("POST {url} failed: {e}")))?;
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                return Err(self.refused_by_dns(title, role, url).unwrap_or_else(|| {
+                    self.fail(title, format!("POST {url} failed: {}", describe(&e)))
+                }));
+            }
+        };
         let status = response.status();
         let line = Some(format!("POST {url} → {}", status.as_u16()));
-        let doc = json_body(response).await;
+        let doc = match read_capped(response).await {
+            Ok(body) => serde_json::from_slice(&body).unwrap_or(Value::Null),
+            Err(e) => {
+                self.step(StepOutcome::Failed, title, e.to_string(), line);
+                return Err(format!("{title}: POST {url}: {e}"));
+            }
+        };
         if !status.is_success() {
             let why = error_text(&doc);
             self.step(StepOutcome::Failed, title, format!("refused: {why}"), line);
@@ -38,11 +129,12 @@ impl OAuthClient {
     pub(super) async fn post_form(
         &self,
         title: &str,
+        role: UrlRole,
         url: &str,
         form: &[(&str, &str)],
         basic: Option<(&str, &str)>,
     ) -> Result<Value, String> {
-        check_endpoint("token endpoint", url).map_err(|e| self.fail(title, e))?;
+        self.checked(title, role, url).await?;
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form)
             .finish();
@@ -56,7 +148,7 @@ impl OAuthClient {
             request = request.basic_auth(id, Some(secret));
         }
         let (doc, line) = self
-            .post_for_json(title, url, request, |status, why| {
+            .post_for_json(title, role, url, request, |status, why| {
                 format!("{title}: HTTP {status} {why}")
             })
             .await?;
@@ -64,16 +156,17 @@ impl OAuthClient {
         Ok(doc)
     }
 
-    /// `oauth2`'s HTTP hook over this sign-in's client.
-    pub(super) fn oauth_http(&self) -> OauthHttp {
-        OauthHttp(self.http.clone())
+    /// `oauth2`'s HTTP hook over this sign-in's client (its token endpoint requests).
+    pub(super) fn oauth_http(&self) -> OauthHttp<'_> {
+        OauthHttp(self)
     }
 }
 
-/// oauth2's HTTP hook over our reqwest (0.13) client, with a `Send` future.
-pub(super) struct OauthHttp(reqwest::Client);
+/// oauth2's HTTP hook over our reqwest (0.13) client, with a `Send` future: the same deadline,
+/// guard and body limit as every other request of the sign-in.
+pub(super) struct OauthHttp<'a>(&'a OAuthClient);
 
-impl<'c> oauth2::AsyncHttpClient<'c> for OauthHttp {
+impl<'c> oauth2::AsyncHttpClient<'c> for OauthHttp<'_> {
     type Error = oauth2::HttpClientError<reqwest::Error>;
     type Future = std::pin::Pin<
         Box<
@@ -84,32 +177,37 @@ impl<'c> oauth2::AsyncHttpClient<'c> for OauthHttp {
     fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
         Box::pin(async move {
             let (parts, body) = request.into_parts();
+            let url = parts.uri.to_string();
             let response = self
                 .0
-                .request(parts.method, parts.uri.to_string())
+                .http
+                .request(parts.method, &url)
                 .headers(parts.headers)
                 .body(body)
                 .send()
                 .await
-                .map_err(Box::new)?;
+                .map_err(|e| {
+                    // The step is logged by the grant that asked; the refusal is kept here.
+                    let why = match self.0.guard.take_dns_refusal(UrlRole::TokenEndpoint, &url) {
+                        Some(refused) => {
+                            let why = refused.to_string();
+                            self.0.keep_refused(refused);
+                            why
+                        }
+                        None => format!("POST {url}: {}", describe(&e)),
+                    };
+                    oauth2::HttpClientError::Other(why)
+                })?;
             let mut builder = oauth2::http::Response::builder().status(response.status());
             for (k, v) in response.headers() {
                 builder = builder.header(k, v);
             }
-            let bytes = response.bytes().await.map_err(Box::new)?;
-            Ok(builder.body(bytes.to_vec())?)
+            let bytes = read_capped(response)
+                .await
+                .map_err(|e| oauth2::HttpClientError::Other(format!("POST {url}: {e}")))?;
+            Ok(builder.body(bytes)?)
         })
     }
-}
-
-/// A response body as JSON; `null` when it is not JSON (the caller says what was expected).
-async fn json_body(response: reqwest::Response) -> Value {
-    response
-        .bytes()
-        .await
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or(Value::Null)
 }
 
 /// The OAuth error of an error body (RFC 6749 §5.2): its description, else its code.

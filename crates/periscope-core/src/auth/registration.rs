@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use super::StepOutcome;
 use super::client::{OAuthClient, State};
-use super::endpoint::check_endpoint;
 use super::metadata::AsMeta;
 use super::store::StoredCredentials;
+use crate::net_guard::UrlRole;
 
 impl OAuthClient {
     /// Registers a native public client (or whatever the server grants) for `redirect_uri`.
@@ -23,8 +23,12 @@ impl OAuthClient {
                 "the authorization server offers no dynamic registration and no client ID was entered: enter a pre-registered client ID (and secret) for this server".into(),
             ));
         };
-        check_endpoint("registration endpoint", &endpoint)
-            .map_err(|e| self.fail("Dynamic client registration", e))?;
+        self.checked(
+            "Dynamic client registration",
+            UrlRole::RegistrationEndpoint,
+            &endpoint,
+        )
+        .await?;
         let method = match &meta.token_auth_methods {
             Some(list) if list.iter().any(|m| m == "none") => "none".to_string(),
             Some(list) => list
@@ -50,6 +54,7 @@ impl OAuthClient {
         let (doc, line) = self
             .post_for_json(
                 "Dynamic client registration",
+                UrlRole::RegistrationEndpoint,
                 &endpoint,
                 request,
                 |status, why| {

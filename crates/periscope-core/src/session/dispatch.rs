@@ -30,10 +30,13 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
                     if !requests.is_empty() {
                         // Requests that came in a batch are answered in one batch.
                         let s2 = s.clone();
+                        let seq = frame.seq;
                         tokio::spawn(async move {
                             let mut answers = Vec::new();
                             for req in requests {
-                                if let Some(answer) = s2.clone().answer(req).await {
+                                if let Some(refused) = s2.refuse_over_limit(&req, seq) {
+                                    answers.push(refused);
+                                } else if let Some(answer) = s2.clone().answer(req, seq).await {
                                     answers.push(answer);
                                 }
                             }
@@ -46,9 +49,14 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
                 (verdict, value) => {
                     if let Some(req) = s.on_message(frame.seq, verdict, value) {
                         let s2 = s.clone();
+                        if let Some(refused) = s.refuse_over_limit(&req, frame.seq) {
+                            tokio::spawn(async move { s2.send_answer(refused).await });
+                            continue;
+                        }
                         let id = req.id.clone();
+                        let seq = frame.seq;
                         let task = tokio::spawn(async move {
-                            if let Some(answer) = s2.clone().answer(req).await {
+                            if let Some(answer) = s2.clone().answer(req, seq).await {
                                 s2.send_answer(answer).await;
                             }
                         });
@@ -152,7 +160,8 @@ impl Shared {
                 if let Some(p) = route.and_then(|id| calls.pending.get(id)) {
                     p.progress_seen.notify_one();
                     if let Some(tx) = &p.progress {
-                        let _ = tx.send(progress.clone());
+                        // Full: the caller is behind; it sees the next one (the record has all).
+                        let _ = tx.try_send(progress.clone());
                     }
                 }
             }
@@ -170,8 +179,36 @@ impl Shared {
         let _ = self.events.send(Event::Notification(typed));
     }
 
-    /// Produces the response message for a server request, or `None` if it was withdrawn.
-    async fn answer(self: Arc<Self>, req: ServerRequest) -> Option<Value> {
+    /// The error response for a server request over the limit of requests being answered at
+    /// once (a flood of elicitations must not pile up dialogs or memory), flagged on its frame;
+    /// `None` when there is room.
+    fn refuse_over_limit(&self, req: &ServerRequest, seq: u64) -> Option<Value> {
+        let limit = self.options.limits.max_server_requests_in_flight;
+        if self.lock_calls().serving.len() < limit {
+            return None;
+        }
+        self.traffic.flag(
+            seq,
+            Flag::TooManyServerRequests {
+                limit: limit as u64,
+            },
+        );
+        let error = RpcError::new(
+            error_code::INTERNAL_ERROR,
+            format!(
+                "too many requests in flight: Periscope is already answering {limit} requests from this server"
+            ),
+        );
+        let _ = self.events.send(Event::Warning(format!(
+            "refused {} (id {}): {limit} requests from the server were already being answered",
+            req.method, req.id
+        )));
+        Some(wire::error_response(&req.id, error))
+    }
+
+    /// Produces the response message for a server request (carried by frame `seq`), or `None`
+    /// if it was withdrawn.
+    async fn answer(self: Arc<Self>, req: ServerRequest, seq: u64) -> Option<Value> {
         let id = req.id.clone();
         let result = match req.kind() {
             _ if req.method == "ping" => Ok(json!({})),
@@ -189,7 +226,7 @@ impl Shared {
                     }
                     _ => caps.get(capability).is_some(),
                 };
-                if !declared && let Some(seq) = self.seq_of_request(&req.id) {
+                if !declared {
                     self.traffic.flag(
                         seq,
                         Flag::UndeclaredCapability {
@@ -226,25 +263,12 @@ impl Shared {
         })
     }
 
-    /// The seq of the newest inbound frame carrying request `id`.
-    fn seq_of_request(&self, id: &RequestId) -> Option<u64> {
-        let frames = self.traffic.frames();
-        frames.iter().rev().find_map(|f| {
-            let hit = match &f.verdict {
-                Verdict::Request { id: rid, .. } => rid == id,
-                Verdict::Batch { items } => items
-                    .iter()
-                    .any(|v| matches!(v, Verdict::Request { id: rid, .. } if rid == id)),
-                _ => false,
-            };
-            (hit && f.direction == crate::wire::Direction::In).then_some(f.seq)
-        })
-    }
-
     async fn send_answer(&self, message: Value) {
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
         // If the server is gone there is nobody to answer; the record shows what happened.
-        let _ = self.send_frame(bytes, false).await;
+        let _ = self
+            .send_frame(bytes, false, self.options.request_timeout)
+            .await;
     }
 }
 

@@ -30,11 +30,12 @@ pub use request::{Timing, timed};
 pub use tracked::{DuplicateCallId, TrackedCall};
 
 use crate::event::{Event, Progress, RequestOutcome, SessionState};
+use crate::limits::Limits;
 use crate::record::{Flag, GaveUp};
 use crate::revision as protocol;
 use crate::traffic::Traffic;
 use crate::transport::stdio::StdioOptions;
-use crate::transport::{CloseReport, SendError, Transport, TransportKind};
+use crate::transport::{CloseReport, Delivery, SendError, Transport, TransportKind};
 use crate::wire::{Direction, Frame, RequestId};
 
 /// How a session presents itself and how patient it is.
@@ -51,6 +52,8 @@ pub struct SessionOptions {
     /// However much progress arrives, no request waits longer than this.
     pub max_request_time: Duration,
     pub stdio: StdioOptions,
+    /// What a server can make the session hold or wait for.
+    pub limits: Limits,
     pub handler: Arc<dyn HostHandler>,
     /// Signs in when an HTTP server answers 401/403 (None: such an answer is an error).
     pub authorizer: Option<Arc<dyn crate::auth::Authorizer>>,
@@ -73,6 +76,7 @@ impl Default for SessionOptions {
             request_timeout: Duration::from_secs(60),
             max_request_time: Duration::from_secs(600),
             stdio: StdioOptions::default(),
+            limits: Limits::default(),
             handler: Arc::new(DeclineAll),
             authorizer: None,
         }
@@ -84,8 +88,10 @@ impl Default for SessionOptions {
 pub struct CallOptions {
     /// Overrides [`SessionOptions::request_timeout`].
     pub timeout: Option<Duration>,
-    /// Asks the server for progress (adds `_meta.progressToken`) and delivers it here.
-    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Asks the server for progress (adds `_meta.progressToken`) and delivers it here. The
+    /// channel's bound is the caller's: when it is full, progress is dropped for this caller
+    /// (every notification stays in the record), so a flooding server cannot fill memory.
+    pub progress: Option<mpsc::Sender<Progress>>,
     /// Cancelling it sends `notifications/cancelled` and ends the call.
     pub cancel: Option<CancellationToken>,
 }
@@ -116,6 +122,8 @@ struct Shared {
     transport: Box<dyn Transport>,
     traffic: Arc<Traffic>,
     events: broadcast::Sender<Event>,
+    /// The feed from the session's first event on, for the first host to ask.
+    first_events: Mutex<Option<broadcast::Receiver<Event>>>,
     options: SessionOptions,
     /// Held while a frame is recorded and written, so the record's order is the wire's.
     send_lock: tokio::sync::Mutex<()>,
@@ -145,7 +153,7 @@ struct Pending {
     method: String,
     sent_at: Instant,
     reply: oneshot::Sender<Reply>,
-    progress: Option<mpsc::UnboundedSender<Progress>>,
+    progress: Option<mpsc::Sender<Progress>>,
     progress_seen: Arc<Notify>,
     progress_token: Option<String>,
 }
@@ -191,6 +199,18 @@ impl Session {
     /// A live feed of everything that happens from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.shared.events.subscribe()
+    }
+
+    /// The feed from the session's very first event (frames the server wrote before anyone
+    /// subscribed included), for the first caller; later callers get [`Session::subscribe`].
+    pub fn subscribe_from_start(&self) -> broadcast::Receiver<Event> {
+        let first = self
+            .shared
+            .first_events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        first.unwrap_or_else(|| self.subscribe())
     }
 
     pub fn state(&self) -> SessionState {
@@ -279,12 +299,39 @@ impl Shared {
         p.sent_at.elapsed()
     }
 
-    /// Records, then writes, one outgoing frame.
+    /// Records, then writes, one outgoing frame, waiting at most `patience` for the server to
+    /// take it.
     async fn send_frame(
         &self,
         bytes: Vec<u8>,
         typed_by_user: bool,
+        patience: Duration,
     ) -> Result<Arc<Frame>, SendError> {
+        let (frame, delivery) = self.start_frame(bytes, typed_by_user, patience).await?;
+        self.delivered(&frame, delivery.await)?;
+        Ok(frame)
+    }
+
+    /// Like [`Shared::send_frame`], without waiting: for a frame nobody waits on (a
+    /// cancellation sent while giving up), which must not hold its caller up.
+    async fn send_frame_detached(self: &Arc<Self>, bytes: Vec<u8>) {
+        let patience = self.options.request_timeout;
+        if let Ok((frame, delivery)) = self.start_frame(bytes, false, patience).await {
+            let shared = self.clone();
+            tokio::spawn(async move {
+                let _ = shared.delivered(&frame, delivery.await);
+            });
+        }
+    }
+
+    /// Records one outgoing frame and starts its send. Only this part holds the send lock, so
+    /// the record's order is the wire's and a stalled send never holds up another.
+    async fn start_frame(
+        &self,
+        bytes: Vec<u8>,
+        typed_by_user: bool,
+        patience: Duration,
+    ) -> Result<(Arc<Frame>, Delivery), SendError> {
         let _order = self.send_lock.lock().await;
         if self.closed.borrow().is_some() {
             return Err(SendError::Closed);
@@ -293,8 +340,31 @@ impl Shared {
         if typed_by_user && !frame.verdict.is_valid() {
             self.traffic.flag(frame.seq, Flag::InvalidUserFrame);
         }
-        self.transport.send(&frame).await?;
-        Ok(frame)
+        let delivery = self.transport.send(frame.clone(), patience);
+        Ok((frame, delivery))
+    }
+
+    /// Flags a frame a stdio server did not take in time (the record shows it as sent, since
+    /// it was, or was meant to be). An HTTP request that got no headers is in the record as
+    /// its exchange, with the error.
+    fn delivered(&self, frame: &Frame, result: Result<(), SendError>) -> Result<(), SendError> {
+        use crate::transport::Stall;
+        if let Err(SendError::Stalled(stall)) = &result {
+            let total = frame.bytes.len() as u64 + 1;
+            let unsent_bytes = match stall {
+                Stall::InputNotRead { unsent, .. } => *unsent,
+                Stall::QueuedBehind { .. } | Stall::QueueFull { .. } => total,
+                Stall::NoResponseHeaders { .. } => return result,
+            };
+            self.traffic.flag(
+                frame.seq,
+                Flag::SendStalled {
+                    unsent_bytes,
+                    total_bytes: total,
+                },
+            );
+        }
+        result
     }
 
     fn on_closed(&self, report: CloseReport) {

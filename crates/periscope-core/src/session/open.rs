@@ -20,9 +20,16 @@ use crate::transport::http::{HttpMode, HttpTargetError, StreamableHttp};
 use crate::transport::stdio::{SpawnError, StdioTransport};
 use crate::transport::{Inbound, Transport};
 
+/// The event bus, with the receiver that has heard everything from the start (what the
+/// server says may be recorded before a host gets to subscribe).
+pub(super) struct Bus {
+    pub events: broadcast::Sender<Event>,
+    pub first: broadcast::Receiver<Event>,
+}
+
 /// What every transport starts with: the event bus, the record, and the frame channel.
 type Plumbing = (
-    broadcast::Sender<Event>,
+    Bus,
     Arc<Traffic>,
     mpsc::Sender<Inbound>,
     mpsc::Receiver<Inbound>,
@@ -54,8 +61,13 @@ impl Session {
         record: Option<&std::path::Path>,
     ) -> Result<Session, ConnectError> {
         let (events, traffic, inbound_tx, inbound_rx) = Self::record(record, target.redacted())?;
-        let transport =
-            StdioTransport::spawn(target, options.stdio.clone(), traffic.clone(), inbound_tx)?;
+        let transport = StdioTransport::spawn(
+            target,
+            options.stdio.clone(),
+            &options.limits,
+            traffic.clone(),
+            inbound_tx,
+        )?;
         Ok(Self::start(
             Box::new(transport),
             traffic,
@@ -78,7 +90,7 @@ impl Session {
             target,
             traffic.clone(),
             inbound_tx,
-            options.stdio.max_frame_bytes,
+            options.limits.clone(),
             mode,
         )?;
         Ok(Self::start(
@@ -96,7 +108,7 @@ impl Session {
         record: Option<&std::path::Path>,
         target: Value,
     ) -> Result<Plumbing, ConnectError> {
-        let (events, _) = broadcast::channel(8192);
+        let (events, first) = broadcast::channel(8192);
         let traffic = Arc::new(Traffic::new(events.clone()));
         if let Some(path) = record {
             traffic
@@ -107,20 +119,22 @@ impl Session {
                 })?;
         }
         let (inbound_tx, inbound_rx) = mpsc::channel(1024);
-        Ok((events, traffic, inbound_tx, inbound_rx))
+        Ok((Bus { events, first }, traffic, inbound_tx, inbound_rx))
     }
 
     pub(super) fn start(
         transport: Box<dyn Transport>,
         traffic: Arc<Traffic>,
-        events: broadcast::Sender<Event>,
+        bus: Bus,
         options: SessionOptions,
         inbound: mpsc::Receiver<Inbound>,
     ) -> Session {
+        let Bus { events, first } = bus;
         let shared = Arc::new(Shared {
             transport,
             traffic,
             events,
+            first_events: Mutex::new(Some(first)),
             options,
             send_lock: tokio::sync::Mutex::new(()),
             next_id: AtomicI64::new(1),

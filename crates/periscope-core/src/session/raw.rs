@@ -63,7 +63,7 @@ impl Session {
                 waiting.push((id, rx));
             }
         }
-        let sent = match s.send_frame(bytes, true).await {
+        let sent = match s.send_frame(bytes, true, s.options.request_timeout).await {
             Ok(frame) => frame,
             Err(e) => {
                 for (id, _) in &waiting {

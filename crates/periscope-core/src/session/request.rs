@@ -110,14 +110,24 @@ impl Session {
         }
         let message = wire::request(&id, method, params);
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
-        if let Err(source) = s.send_authorized(bytes).await {
-            s.forget(&id, None);
-            return Err(s.send_failed(method, source).await);
+        // The clock starts before the send: a server that does not take the request in time
+        // fails it within the timeout, like one that does not answer.
+        let timeout = options.timeout.unwrap_or(s.options.request_timeout);
+        let mut started = tokio::time::Instant::now();
+        match s.send_authorized(bytes, timeout).await {
+            Ok(sent) if sent.after_sign_in => {
+                // Time spent signing in (in a browser) is the user's, not the server's.
+                started = tokio::time::Instant::now();
+            }
+            Ok(_) => {}
+            Err(source) => {
+                s.forget(&id, None);
+                return Err(s.send_failed(method, source).await);
+            }
         }
 
-        let timeout = options.timeout.unwrap_or(s.options.request_timeout);
-        let hard_deadline = tokio::time::Instant::now() + s.options.max_request_time;
-        let mut deadline = (tokio::time::Instant::now() + timeout).min(hard_deadline);
+        let hard_deadline = started + s.options.max_request_time;
+        let mut deadline = (started + timeout).min(hard_deadline);
         let cancel = options.cancel.unwrap_or_default();
         let gave_up = loop {
             tokio::select! {
@@ -146,13 +156,14 @@ impl Session {
             GaveUp::Cancelled => "cancelled by the user".to_string(),
         };
         if method != "initialize" {
-            // The spec forbids cancelling initialize; for it, giving up is all we do.
-            let _ = self
-                .notify(
-                    "notifications/cancelled",
-                    Some(json!({"requestId": id.to_value(), "reason": reason})),
-                )
-                .await;
+            // The spec forbids cancelling initialize; for it, giving up is all we do. Nobody
+            // waits for the cancellation to reach a server that may not be reading.
+            let message = wire::notification(
+                "notifications/cancelled",
+                Some(json!({"requestId": id.to_value(), "reason": reason})),
+            );
+            let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
+            s.send_frame_detached(bytes).await;
         }
         let outcome = match gave_up {
             GaveUp::TimedOut => RequestOutcome::TimedOut,
@@ -179,7 +190,11 @@ impl Session {
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), SendError> {
         let message = wire::notification(method, params);
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
-        self.shared.send_frame(bytes, false).await.map(|_| ())
+        let patience = self.shared.options.request_timeout;
+        self.shared
+            .send_frame(bytes, false, patience)
+            .await
+            .map(|_| ())
     }
 
     /// Like [`Session::request`], and says when the request started (wall clock) and how long
@@ -405,6 +420,65 @@ mod tests {
         assert!(timing.started_wall_us <= wall_now_us());
         assert!(timing.duration_us >= 40_000, "{timing:?}");
         session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_server_that_stops_reading_fails_the_request_in_time_and_holds_up_nothing_else() {
+        use crate::record::Flag;
+        use crate::transport::Stall;
+        // `sleep` never reads its stdin: the pipe fills and the write stalls.
+        let session = sh_session("sleep 30");
+        let options = CallOptions {
+            timeout: Some(Duration::from_millis(300)),
+            ..CallOptions::default()
+        };
+        let big = "x".repeat(3_000_000);
+        let err = session
+            .request("tools/call", Some(json!({"a": big})), options.clone())
+            .await
+            .unwrap_err();
+        let RequestError::Send {
+            source: SendError::Stalled(Stall::InputNotRead { unsent, total, .. }),
+            ..
+        } = &err
+        else {
+            panic!("not a stalled send: {err}")
+        };
+        assert!(*unsent > 0 && unsent < total, "{err}");
+        assert!(
+            err.to_string()
+                .contains("the server stopped reading its input:"),
+            "{err}"
+        );
+        assert!(err.to_string().ends_with("unsent after 300 ms"), "{err}");
+        // A ping on the same session is not blocked: it fails on its own time, saying why.
+        let err = session.request("ping", None, options).await.unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                RequestError::Send {
+                    source: SendError::Stalled(Stall::QueuedBehind { .. }),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let flags: Vec<Flag> = session
+            .traffic()
+            .flags()
+            .into_iter()
+            .map(|f| f.flag)
+            .collect();
+        assert!(
+            flags
+                .iter()
+                .any(|f| matches!(f, Flag::SendStalled { unsent_bytes, total_bytes } if unsent_bytes < total_bytes)),
+            "{flags:?}"
+        );
+        // Closing does not wait on the stalled write.
+        tokio::time::timeout(Duration::from_secs(10), session.close())
+            .await
+            .expect("closing is bounded");
     }
 
     #[tokio::test]

@@ -1,22 +1,32 @@
 //! The sign-in retry around a send: an HTTP server that answers 401/403 gets the authorizer's
 //! token (signing in or stepping up first), at most three times per request.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::Shared;
 use crate::event::Event;
 use crate::transport::SendError;
-use crate::wire::Frame;
 
 /// Sign-ins one request may trigger before Periscope gives up on it.
 const MAX_SIGN_INS: u32 = 3;
+
+/// A request frame the server took.
+#[derive(Debug)]
+pub(super) struct Sent {
+    /// Whether a sign-in came first (the user's time, not the server's).
+    pub after_sign_in: bool,
+}
 
 impl Shared {
     /// Sends a request frame; when the server refuses it with 401/403 and an authorizer is
     /// set, signs in (or steps up) and sends it again: at most three sign-ins per request. The
     /// record keeps every attempt.
-    pub(super) async fn send_authorized(&self, bytes: Vec<u8>) -> Result<Arc<Frame>, SendError> {
+    pub(super) async fn send_authorized(
+        &self,
+        bytes: Vec<u8>,
+        patience: Duration,
+    ) -> Result<Sent, SendError> {
         if let Some(auth) = &self.options.authorizer
             && !self.bearer_set.swap(true, Ordering::SeqCst)
         {
@@ -25,7 +35,7 @@ impl Shared {
         }
         let mut attempts = 0;
         loop {
-            match self.send_frame(bytes.clone(), false).await {
+            match self.send_frame(bytes.clone(), false, patience).await {
                 Err(SendError::Unauthorized {
                     challenge,
                     exchange,
@@ -50,11 +60,21 @@ impl Shared {
                     match auth.authorize(&challenge).await {
                         Ok(token) => self.transport.set_bearer(Some(token)),
                         Err(why) => {
-                            return Err(SendError::Http(format!("sign-in failed: {why}")));
+                            if let Some(refused) = why.refused {
+                                self.traffic.flag(exchange, refused.into());
+                            }
+                            return Err(SendError::Http(format!(
+                                "sign-in failed: {}",
+                                why.message
+                            )));
                         }
                     }
                 }
-                other => return other,
+                other => {
+                    return other.map(|_| Sent {
+                        after_sign_in: attempts > 0,
+                    });
+                }
             }
         }
     }
@@ -62,16 +82,17 @@ impl Shared {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
     use std::sync::atomic::AtomicU32;
+    use std::sync::{Arc, Mutex};
 
     use async_trait::async_trait;
     use serde_json::Value;
 
     use super::*;
-    use crate::auth::{Authorizer, Challenge};
+    use crate::auth::{Authorizer, Challenge, SignInError};
     use crate::session::{Session, SessionOptions};
-    use crate::transport::{CloseReport, Transport};
+    use crate::transport::{CloseReport, Delivery, Transport};
+    use crate::wire::Frame;
 
     /// An HTTP-like transport that refuses the first `refusals` sends with 401 and keeps the
     /// bearer tokens it was given.
@@ -85,18 +106,20 @@ mod tests {
 
     #[async_trait]
     impl Transport for Shared401 {
-        async fn send(&self, _frame: &Frame) -> Result<(), SendError> {
+        fn send(&self, _frame: Arc<Frame>, _patience: Duration) -> Delivery {
             let left = self.0.refusals.load(Ordering::SeqCst);
             if left == 0 {
-                return Ok(());
+                return Box::pin(async { Ok(()) });
             }
             self.0.refusals.store(left - 1, Ordering::SeqCst);
-            Err(SendError::Unauthorized {
-                challenge: Challenge {
-                    status: 401,
-                    ..Challenge::default()
-                },
-                exchange: 0,
+            Box::pin(async {
+                Err(SendError::Unauthorized {
+                    challenge: Challenge {
+                        status: 401,
+                        ..Challenge::default()
+                    },
+                    exchange: 0,
+                })
             })
         }
         fn set_bearer(&self, token: Option<String>) {
@@ -119,7 +142,7 @@ mod tests {
         async fn current(&self) -> Option<String> {
             Some("stored".into())
         }
-        async fn authorize(&self, _challenge: &Challenge) -> Result<String, String> {
+        async fn authorize(&self, _challenge: &Challenge) -> Result<String, SignInError> {
             let n = self.sign_ins.fetch_add(1, Ordering::SeqCst) + 1;
             if self.fail {
                 return Err("the user closed the browser".into());
@@ -153,7 +176,7 @@ mod tests {
         let (session, transport) = session(2, Some(tokens.clone()));
         session
             .shared
-            .send_authorized(b"{}".to_vec())
+            .send_authorized(b"{}".to_vec(), Duration::from_secs(5))
             .await
             .unwrap();
         assert_eq!(tokens.sign_ins.load(Ordering::SeqCst), 2);
@@ -172,7 +195,7 @@ mod tests {
         let mut events = session.subscribe();
         let err = session
             .shared
-            .send_authorized(b"{}".to_vec())
+            .send_authorized(b"{}".to_vec(), Duration::from_secs(5))
             .await
             .unwrap_err();
         assert!(matches!(err, SendError::Unauthorized { .. }), "{err}");
@@ -194,7 +217,7 @@ mod tests {
         let (session, transport) = session(1, None);
         let err = session
             .shared
-            .send_authorized(b"{}".to_vec())
+            .send_authorized(b"{}".to_vec(), Duration::from_secs(5))
             .await
             .unwrap_err();
         assert!(matches!(err, SendError::Unauthorized { .. }), "{err}");
@@ -211,7 +234,7 @@ mod tests {
         let (session, _) = session(1, Some(tokens));
         let err = session
             .shared
-            .send_authorized(b"{}".to_vec())
+            .send_authorized(b"{}".to_vec(), Duration::from_secs(5))
             .await
             .unwrap_err();
         assert!(

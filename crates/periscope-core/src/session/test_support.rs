@@ -17,7 +17,6 @@ pub(crate) fn sh_session(script: &str) -> Session {
 pub(crate) fn sh_session_with(script: &str, mut options: SessionOptions) -> Session {
     options.stdio = StdioOptions {
         shutdown_grace: Duration::from_millis(200),
-        ..StdioOptions::default()
     };
     Session::spawn_stdio(&StdioTarget::new("sh", ["-c", script]), options).unwrap()
 }

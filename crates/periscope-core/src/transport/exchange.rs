@@ -2,8 +2,9 @@
 //! negotiated version, bearer token), one way to send a request and record the exchange, and
 //! one way to record and hand on a frame that came back.
 
+use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, Response};
@@ -11,7 +12,9 @@ use tokio::sync::mpsc;
 
 use super::Inbound;
 use crate::config::HttpTarget;
-use crate::record::HttpExchange;
+use crate::limits::{Limits, human_duration};
+use crate::record::{Cut, Flag, HttpExchange};
+use crate::redact;
 use crate::traffic::{Traffic, wall_now_us};
 use crate::wire::{Direction, Verdict};
 
@@ -26,7 +29,27 @@ pub(super) struct HttpConnection {
     pub(super) protocol_version: Mutex<Option<String>>,
     /// The OAuth access token for this server, if signed in.
     pub(super) bearer: Mutex<Option<String>>,
-    max_frame_bytes: usize,
+    pub(super) limits: Limits,
+}
+
+/// Why an HTTP request got no response.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ExchangeError {
+    /// It failed (refused, reset, TLS, …); the text says how.
+    Failed(String),
+    /// No response headers within this time.
+    NoHeaders(Duration),
+}
+
+impl fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExchangeError::Failed(why) => f.write_str(why),
+            ExchangeError::NoHeaders(waited) => {
+                write!(f, "no response headers within {}", human_duration(*waited))
+            }
+        }
+    }
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,7 +70,7 @@ impl HttpConnection {
         target: HttpTarget,
         traffic: Arc<Traffic>,
         inbound: mpsc::Sender<Inbound>,
-        max_frame_bytes: usize,
+        limits: Limits,
     ) -> HttpConnection {
         HttpConnection {
             client,
@@ -57,7 +80,7 @@ impl HttpConnection {
             session_id: Mutex::new(None),
             protocol_version: Mutex::new(None),
             bearer: Mutex::new(None),
-            max_frame_bytes,
+            limits,
         }
     }
 
@@ -91,7 +114,7 @@ impl HttpConnection {
     }
 
     /// Sends one HTTP request (to `url`, default the target's) and records the exchange once
-    /// the response headers are in.
+    /// the response headers are in, or once `patience` has run out without them.
     pub(super) async fn exchange(
         &self,
         method: Method,
@@ -99,13 +122,14 @@ impl HttpConnection {
         body: Option<Vec<u8>>,
         sent_frame: Option<u64>,
         url: Option<&str>,
-    ) -> (u64, Result<Response, String>) {
+        patience: Duration,
+    ) -> (u64, Result<Response, ExchangeError>) {
         let url = url.unwrap_or(&self.target.url).to_string();
         let seq = self.traffic.reserve_seq();
         let mut headers = self.headers();
-        headers.extend(extra);
-        // A token is for the server it was issued for: never sent to another origin (e.g. a
-        // legacy endpoint or a resumption URL elsewhere).
+        // A token, and the static headers configured for the server (API keys), are for that
+        // server: never sent to another origin (e.g. a legacy endpoint or a resumption URL
+        // elsewhere).
         let same_origin = |a: &str, b: &str| match (reqwest::Url::parse(a), reqwest::Url::parse(b))
         {
             (Ok(a), Ok(b)) => a.origin() == b.origin(),
@@ -113,7 +137,11 @@ impl HttpConnection {
         };
         if !same_origin(&url, &self.target.url) {
             headers.remove(reqwest::header::AUTHORIZATION);
+            for (name, _) in &self.target.headers {
+                headers.remove(name.as_str());
+            }
         }
+        headers.extend(extra);
         let mut request = self
             .client
             .request(method.clone(), &url)
@@ -124,24 +152,28 @@ impl HttpConnection {
         let wall_us = wall_now_us();
         let mono_us = self.traffic.mono_now_us();
         let started = Instant::now();
-        let result = request.send().await;
+        let result = match tokio::time::timeout(patience, request.send()).await {
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(e)) => Err(ExchangeError::Failed(describe(&e))),
+            Err(_) => Err(ExchangeError::NoHeaders(patience)),
+        };
         let header_pairs = |h: &HeaderMap| {
             let pairs: Vec<(&str, &str)> = h
                 .iter()
                 .map(|(k, v)| (k.as_str(), v.to_str().unwrap_or("(not text)")))
                 .collect();
-            redact_headers(pairs)
+            redact::headers(pairs, &self.target.secret_header_values())
         };
         let (status, error, response_headers) = match &result {
             Ok(r) => (Some(r.status().as_u16()), None, header_pairs(r.headers())),
-            Err(e) => (None, Some(describe(e)), Vec::new()),
+            Err(e) => (None, Some(e.to_string()), Vec::new()),
         };
         self.traffic.append_http_reserved(HttpExchange {
             seq,
             wall_us,
             mono_us,
             method: method.to_string(),
-            url,
+            url: redact::url(&url),
             status,
             error: error.clone(),
             request_headers: header_pairs(&headers),
@@ -149,19 +181,32 @@ impl HttpConnection {
             duration_us: started.elapsed().as_micros() as u64,
             sent_frame,
         });
-        (seq, result.map_err(|e| describe(&e)))
+        (seq, result)
     }
 
-    pub(super) async fn deliver(&self, bytes: Vec<u8>, exchange: u64) -> (u64, Verdict) {
-        let (bytes, truncated) = if bytes.len() > self.max_frame_bytes {
-            let total = bytes.len() as u64;
-            (bytes[..self.max_frame_bytes].to_vec(), Some(total))
-        } else {
-            (bytes, None)
+    /// Records a frame that came back on `exchange` and hands it on. `truncated_from`: its
+    /// full size when the reader kept only part of it; `cut`: why it is incomplete, if it is.
+    pub(super) async fn deliver(
+        &self,
+        bytes: Vec<u8>,
+        truncated_from: Option<u64>,
+        cut: Option<Cut>,
+        exchange: u64,
+    ) -> (u64, Verdict) {
+        let (bytes, truncated) = match truncated_from {
+            Some(total) => (bytes, Some(total)),
+            None if bytes.len() > self.limits.max_frame_bytes => {
+                let total = bytes.len() as u64;
+                (bytes[..self.limits.max_frame_bytes].to_vec(), Some(total))
+            }
+            None => (bytes, None),
         };
         let (frame, value) =
             self.traffic
                 .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
+        if let Some(cut) = cut {
+            self.traffic.flag(frame.seq, Flag::Incomplete { cut });
+        }
         let verdict = frame.verdict.clone();
         let seq = frame.seq;
         let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
@@ -177,30 +222,88 @@ pub(super) fn describe(e: &reqwest::Error) -> String {
         text.push_str(&s.to_string());
         source = s.source();
     }
-    text
+    // reqwest names the URL, whose query may hold a key.
+    redact::urls_in_text(&text)
 }
 
-/// Header names whose values are never recorded.
-fn is_secret_header(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "x-api-key"
-    ) || n.contains("token")
-        || n.contains("secret")
-        || n.contains("api-key")
-        || n.contains("apikey")
-}
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// Headers as recorded: secret values replaced.
-fn redact_headers<'a>(
-    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Vec<(String, String)> {
-    headers
-        .into_iter()
-        .map(|(k, v)| {
-            let value = if is_secret_header(k) { "[redacted]" } else { v };
-            (k.to_string(), value.to_string())
-        })
-        .collect()
+    use super::*;
+
+    /// Accepts one request on `listener` and returns its head, lowercased.
+    async fn request_head(listener: tokio::net::TcpListener) -> String {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0; 8192];
+        let mut head = Vec::new();
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = stream.read(&mut buf).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        let _ = stream
+            .write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+            .await;
+        String::from_utf8_lossy(&head).to_ascii_lowercase()
+    }
+
+    #[tokio::test]
+    async fn static_headers_and_the_token_go_to_the_server_origin_only() {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server_url = format!("http://{}/mcp", server.local_addr().unwrap());
+        let other_url = format!("http://{}/messages", elsewhere.local_addr().unwrap());
+        let (events, _) = tokio::sync::broadcast::channel(16);
+        let (inbound, _rx) = mpsc::channel(16);
+        let connection = HttpConnection::new(
+            reqwest::Client::new(),
+            HttpTarget {
+                url: server_url.clone(),
+                headers: vec![("X-Api-Key".into(), "key-for-the-server".into())],
+                ..HttpTarget::default()
+            },
+            Arc::new(Traffic::new(events)),
+            inbound,
+            Limits::default(),
+        );
+        *lock(&connection.bearer) = Some("token-for-the-server".into());
+        let at_server = tokio::spawn(request_head(server));
+        let at_other = tokio::spawn(request_head(elsewhere));
+        let accept = headers_of(&[(reqwest::header::ACCEPT, "application/json")]);
+        let (_, sent) = connection
+            .exchange(
+                Method::GET,
+                accept.clone(),
+                None,
+                None,
+                None,
+                Duration::from_secs(5),
+            )
+            .await;
+        sent.unwrap();
+        let (_, sent) = connection
+            .exchange(
+                Method::GET,
+                accept,
+                None,
+                None,
+                Some(&other_url),
+                Duration::from_secs(5),
+            )
+            .await;
+        sent.unwrap();
+        let at_server = at_server.await.unwrap();
+        let at_other = at_other.await.unwrap();
+        assert!(
+            at_server.contains("x-api-key: key-for-the-server"),
+            "{at_server}"
+        );
+        assert!(at_server.contains("authorization: bearer"), "{at_server}");
+        assert!(!at_other.contains("key-for-the-server"), "{at_other}");
+        assert!(!at_other.contains("authorization"), "{at_other}");
+        assert!(at_other.contains("accept: application/json"), "{at_other}");
+    }
 }

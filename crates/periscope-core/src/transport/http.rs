@@ -6,44 +6,62 @@
 //! that comes back names the exchange that carried it.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, Response};
-use sse_stream::SseStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::exchange::{HttpConnection, describe, headers_of, lock};
+use super::event_stream::{EventStream, Next, StreamEnd, read_body};
+use super::exchange::{ExchangeError, HttpConnection, headers_of, lock};
 use super::legacy_sse::LegacySse;
-use super::{CloseCause, CloseReport, Inbound, SendError, SessionEnd, Transport, TransportKind};
+use super::{
+    CloseCause, CloseReport, Delivery, Inbound, SendError, SessionEnd, Stall, Transport,
+    TransportKind,
+};
 use crate::config::HttpTarget;
+use crate::limits::Limits;
 use crate::record::Flag;
 use crate::traffic::Traffic;
 use crate::wire::{Frame, RequestId, Verdict};
 
 /// How long to wait before reconnecting a broken stream when the server gave no `retry`.
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// The longest `retry` a server may ask for before a reconnection.
+const MAX_RETRY: Duration = Duration::from_secs(30);
 /// Reconnections of one stream before giving up.
 const MAX_RESUMES: usize = 5;
 /// How long closing waits for the server to answer DELETE.
 const DELETE_WAIT: Duration = Duration::from_secs(3);
+/// How long opening the standalone GET stream (or resuming one) waits for response headers.
+const STREAM_OPEN_WAIT: Duration = Duration::from_secs(10);
+/// How long reading an error answer's body may take.
+const ERROR_BODY_WAIT: Duration = Duration::from_secs(5);
 /// Bytes of an error body quoted in a message.
 const ERROR_BODY_QUOTE: usize = 300;
 
 pub use crate::config::HttpMode;
 
+/// The Streamable HTTP transport (and the legacy one it may fall back to). Its state is shared
+/// with the sends and stream readers in flight, which outlive any one call.
 pub struct StreamableHttp {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
     connection: Arc<HttpConnection>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
     mode: HttpMode,
     /// Set once the legacy transport is in use (forced, or detected).
     legacy: tokio::sync::Mutex<Option<LegacySse>>,
+    /// Whether the legacy transport is in use (readable without waiting on `legacy`).
+    is_legacy: AtomicBool,
     /// Whether a POST ever succeeded: only the first one may trigger the fallback.
-    spoke_streamable: std::sync::atomic::AtomicBool,
+    spoke_streamable: AtomicBool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -58,11 +76,11 @@ impl StreamableHttp {
         target: &HttpTarget,
         traffic: Arc<Traffic>,
         inbound: mpsc::Sender<Inbound>,
-        max_frame_bytes: usize,
+        limits: Limits,
         mode: HttpMode,
     ) -> Result<StreamableHttp, HttpTargetError> {
         let error = |reason: String| HttpTargetError {
-            url: target.url.clone(),
+            url: crate::redact::url(&target.url),
             reason,
         };
         let url = reqwest::Url::parse(&target.url).map_err(|e| error(e.to_string()))?;
@@ -82,33 +100,141 @@ impl StreamableHttp {
             .build()
             .map_err(|e| error(e.to_string()))?;
         Ok(StreamableHttp {
-            connection: Arc::new(HttpConnection::new(
-                client,
-                target.clone(),
-                traffic,
-                inbound,
-                max_frame_bytes,
-            )),
-            tasks: Mutex::new(Vec::new()),
-            mode,
-            legacy: tokio::sync::Mutex::new(None),
-            spoke_streamable: std::sync::atomic::AtomicBool::new(false),
+            inner: Arc::new(Inner {
+                connection: Arc::new(HttpConnection::new(
+                    client,
+                    target.clone(),
+                    traffic,
+                    inbound,
+                    limits,
+                )),
+                tasks: Mutex::new(Vec::new()),
+                mode,
+                legacy: tokio::sync::Mutex::new(None),
+                is_legacy: AtomicBool::new(false),
+                spoke_streamable: AtomicBool::new(false),
+            }),
         })
     }
+}
 
-    async fn send_legacy(&self, frame: &Frame) -> Result<(), SendError> {
+impl Inner {
+    async fn send_legacy(&self, frame: &Frame, patience: Duration) -> Result<(), SendError> {
         let mut legacy = self.legacy.lock().await;
         if legacy.is_none() {
-            *legacy = Some(LegacySse::open(self.connection.clone()).await?);
+            *legacy = Some(LegacySse::open(self.connection.clone(), patience).await?);
+            self.is_legacy.store(true, Ordering::SeqCst);
         }
         let legacy = legacy.as_ref().expect("opened above");
-        legacy.send(&self.connection, frame).await
+        legacy.send(&self.connection, frame, patience).await
     }
 
     fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
         let mut tasks = lock(&self.tasks);
         tasks.retain(|t| !t.is_finished());
         tasks.push(tokio::spawn(task));
+    }
+
+    /// One frame as one POST, until the response's headers are in (the body is read by a task
+    /// of its own).
+    async fn send(&self, frame: Arc<Frame>, patience: Duration) -> Result<(), SendError> {
+        if self.mode == HttpMode::LegacySse || self.is_legacy.load(Ordering::SeqCst) {
+            return self.send_legacy(&frame, patience).await;
+        }
+        let extra = headers_of(&[
+            (ACCEPT, "application/json, text/event-stream"),
+            (CONTENT_TYPE, "application/json"),
+        ]);
+        let connection = &self.connection;
+        let had_session = lock(&connection.session_id).is_some();
+        let (seq, result) = connection
+            .exchange(
+                Method::POST,
+                extra,
+                Some(frame.bytes.to_vec()),
+                Some(frame.seq),
+                None,
+                patience,
+            )
+            .await;
+        let response = result.map_err(|e| match e {
+            ExchangeError::NoHeaders(waited) => SendError::Stalled(Stall::NoResponseHeaders {
+                method: "POST".into(),
+                url: crate::redact::url(&connection.target.url),
+                waited,
+            }),
+            ExchangeError::Failed(e) => SendError::Http(format!(
+                "POST {} failed: {e}",
+                crate::redact::url(&connection.target.url)
+            )),
+        })?;
+        let status = response.status();
+        if let Some(id) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
+            *lock(&connection.session_id) = Some(id.to_string());
+        }
+        let first = !self.spoke_streamable.load(Ordering::SeqCst);
+        if self.mode == HttpMode::Auto && first && matches!(status.as_u16(), 400 | 404 | 405) {
+            // A 2024-11-05 server: the same frame goes again, over the legacy transport.
+            return self.send_legacy(&frame, patience).await;
+        }
+        if status.is_success() {
+            self.spoke_streamable.store(true, Ordering::SeqCst);
+        }
+        if status == reqwest::StatusCode::NOT_FOUND && had_session {
+            return Err(SendError::SessionExpired { exchange: seq });
+        }
+        if matches!(status.as_u16(), 401 | 403) {
+            let header = response
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok());
+            if status == reqwest::StatusCode::UNAUTHORIZED || header.is_some() {
+                return Err(SendError::Unauthorized {
+                    challenge: crate::auth::Challenge::parse(status.as_u16(), header),
+                    exchange: seq,
+                });
+            }
+        }
+        if !status.is_success() {
+            let body = read_body(
+                response,
+                connection.limits.max_error_body_bytes,
+                ERROR_BODY_WAIT.min(patience),
+            )
+            .await;
+            let quote: String =
+                String::from_utf8_lossy(&body.bytes[..body.bytes.len().min(ERROR_BODY_QUOTE)])
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+            return Err(SendError::Http(format!(
+                "the server answered HTTP {status}{}",
+                if quote.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", quote.trim())
+                }
+            )));
+        }
+        let waiting = request_ids(&frame.verdict);
+        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
+            if !waiting.is_empty() {
+                connection
+                    .fail_waiting(
+                        &waiting,
+                        format!("the server answered a request with HTTP {status} and no body"),
+                    )
+                    .await;
+            }
+            return Ok(());
+        }
+        let shared = connection.clone();
+        self.spawn(shared.read_response(response, seq, waiting, patience));
+        Ok(())
     }
 }
 
@@ -130,45 +256,65 @@ fn response_ids(verdict: &Verdict) -> Vec<RequestId> {
 }
 
 impl HttpConnection {
-    /// Reads an SSE body: each event's data is a frame. Returns the last event id and retry.
+    /// Reads an SSE body: each event's data is a frame. Keeps the last event id and retry, and
+    /// says how the stream ended.
     async fn read_sse(
         &self,
         response: Response,
         exchange: u64,
+        idle: Option<Duration>,
         waiting: &mut HashSet<RequestId>,
         last_id: &mut Option<String>,
         retry: &mut Duration,
-    ) -> Result<(), String> {
-        let mut events = SseStream::from_bytes_stream(response.bytes_stream());
-        while let Some(event) = events.next().await {
-            let event = event.map_err(|e| format!("the event stream broke: {e}"))?;
-            if let Some(id) = event.id {
-                *last_id = Some(id);
+    ) -> StreamEnd {
+        let mut events = EventStream::new(response, &self.limits, idle);
+        loop {
+            let (event, end) = match events.next().await {
+                Next::Event(event) => (event, None),
+                Next::End {
+                    why,
+                    partial: Some(event),
+                } => {
+                    let cut = why.cut();
+                    (event, Some((why, cut)))
+                }
+                Next::End { why, partial: None } => return why,
+            };
+            if let Some(id) = &event.id {
+                *last_id = Some(id.clone());
             }
             if let Some(ms) = event.retry {
-                *retry = Duration::from_millis(ms);
+                *retry = Duration::from_millis(ms).min(MAX_RETRY);
             }
             // A priming event carries an id and empty data: nothing to deliver.
-            match event.data {
-                Some(data) if !data.is_empty() => {
-                    let (_, verdict) = self.deliver(data.into_bytes(), exchange).await;
-                    for id in response_ids(&verdict) {
-                        waiting.remove(&id);
-                    }
+            if !event.data.is_empty() {
+                let (_, verdict) = self
+                    .deliver(
+                        event.data,
+                        event.data_truncated_from,
+                        end.as_ref().map(|(_, cut)| *cut),
+                        exchange,
+                    )
+                    .await;
+                for id in response_ids(&verdict) {
+                    waiting.remove(&id);
                 }
-                _ => {}
+            }
+            if let Some((why, _)) = end {
+                return why;
             }
         }
-        Ok(())
     }
 
     /// Reads a POST's response body, resuming with GET + `Last-Event-ID` when an SSE stream
-    /// ends before all the requests it carried were answered.
+    /// ends before all the requests it carried were answered. `patience`: the request's
+    /// timeout, which bounds a JSON body's arrival and an SSE stream's silences.
     async fn read_response(
         self: Arc<Self>,
         response: Response,
         exchange: u64,
         mut waiting: HashSet<RequestId>,
+        patience: Duration,
     ) {
         let content_type = response
             .headers()
@@ -182,25 +328,47 @@ impl HttpConnection {
             let mut response = response;
             let mut exchange = exchange;
             for _ in 0..=MAX_RESUMES {
-                let result = self
-                    .read_sse(response, exchange, &mut waiting, &mut last_id, &mut retry)
+                let end = self
+                    .read_sse(
+                        response,
+                        exchange,
+                        Some(patience),
+                        &mut waiting,
+                        &mut last_id,
+                        &mut retry,
+                    )
                     .await;
                 if waiting.is_empty() {
                     return;
                 }
-                let Some(resume_from) = last_id.clone() else {
-                    self.fail_waiting(&waiting, result.err().unwrap_or_else(|| {
-                        "the server closed the event stream before answering, without an event id to resume from".into()
-                    }))
-                    .await;
-                    return;
+                let resume_from = match (&end, last_id.clone()) {
+                    // Cut by a limit: resuming would let the same server do it again.
+                    (StreamEnd::Idle(_) | StreamEnd::EventTooSlow(_), _) => {
+                        self.fail_waiting(&waiting, end.to_string()).await;
+                        return;
+                    }
+                    (_, Some(id)) => id,
+                    (StreamEnd::Closed, None) => {
+                        self.fail_waiting(
+                            &waiting,
+                            "the server closed the event stream before answering, without an event id to resume from".into(),
+                        )
+                        .await;
+                        return;
+                    }
+                    (_, None) => {
+                        self.fail_waiting(&waiting, end.to_string()).await;
+                        return;
+                    }
                 };
                 tokio::time::sleep(retry).await;
                 let mut extra = headers_of(&[(ACCEPT, "text/event-stream")]);
                 if let Ok(v) = resume_from.parse() {
                     extra.insert("last-event-id", v);
                 }
-                let (seq, resumed) = self.exchange(Method::GET, extra, None, None, None).await;
+                let (seq, resumed) = self
+                    .exchange(Method::GET, extra, None, None, None, STREAM_OPEN_WAIT)
+                    .await;
                 match resumed {
                     Ok(r) if r.status().is_success() => {
                         response = r;
@@ -228,54 +396,49 @@ impl HttpConnection {
             .await;
         } else {
             // JSON (or anything else: recorded as it is, and the verdict says what it is).
-            match response.bytes().await {
-                Ok(body) if !body.is_empty() => {
-                    let (seq, verdict) = self.deliver(body.to_vec(), exchange).await;
-                    if !content_type.starts_with("application/json") {
-                        self.traffic.flag(
-                            seq,
-                            Flag::UnexpectedContentType {
-                                content_type: content_type.clone(),
-                            },
-                        );
-                    }
-                    for id in response_ids(&verdict) {
-                        waiting.remove(&id);
-                    }
-                    if !waiting.is_empty() {
-                        let why = match &verdict {
-                            v if v.is_valid() => {
-                                "the server's answer did not include the response".to_string()
-                            }
-                            v => format!(
-                                "the server answered with {} that is {}",
-                                if content_type.is_empty() {
-                                    "a body".to_string()
-                                } else {
-                                    content_type.clone()
-                                },
-                                v.summary()
-                            ),
-                        };
-                        self.fail_waiting(&waiting, why).await;
-                    }
+            let body = read_body(response, self.limits.max_frame_bytes, patience).await;
+            if body.bytes.is_empty() && body.truncated_from.is_none() {
+                if !waiting.is_empty() {
+                    let why = match body.cut {
+                        Some((_, why)) => why,
+                        None => "the server answered 200 with an empty body".into(),
+                    };
+                    self.fail_waiting(&waiting, why).await;
                 }
-                Ok(_) => {
-                    if !waiting.is_empty() {
-                        self.fail_waiting(
-                            &waiting,
-                            "the server answered 200 with an empty body".into(),
-                        )
-                        .await;
+                return;
+            }
+            let cut = body.cut.as_ref().map(|(cut, _)| *cut);
+            let (seq, verdict) = self
+                .deliver(body.bytes, body.truncated_from, cut, exchange)
+                .await;
+            if !content_type.starts_with("application/json") {
+                self.traffic.flag(
+                    seq,
+                    Flag::UnexpectedContentType {
+                        content_type: content_type.clone(),
+                    },
+                );
+            }
+            for id in response_ids(&verdict) {
+                waiting.remove(&id);
+            }
+            if !waiting.is_empty() {
+                let why = match (&body.cut, &verdict) {
+                    (Some((_, why)), _) => why.clone(),
+                    (None, v) if v.is_valid() => {
+                        "the server's answer did not include the response".to_string()
                     }
-                }
-                Err(e) => {
-                    self.fail_waiting(
-                        &waiting,
-                        format!("reading the response failed: {}", describe(&e)),
-                    )
-                    .await
-                }
+                    (None, v) => format!(
+                        "the server answered with {} that is {}",
+                        if content_type.is_empty() {
+                            "a body".to_string()
+                        } else {
+                            content_type.clone()
+                        },
+                        v.summary()
+                    ),
+                };
+                self.fail_waiting(&waiting, why).await;
             }
         }
     }
@@ -296,107 +459,36 @@ impl HttpConnection {
 #[async_trait]
 impl Transport for StreamableHttp {
     fn set_bearer(&self, token: Option<String>) {
-        *lock(&self.connection.bearer) = token;
+        *lock(&self.inner.connection.bearer) = token;
     }
 
-    async fn send(&self, frame: &Frame) -> Result<(), SendError> {
-        if self.mode == HttpMode::LegacySse || self.legacy.lock().await.is_some() {
-            return self.send_legacy(frame).await;
-        }
-        let extra = headers_of(&[
-            (ACCEPT, "application/json, text/event-stream"),
-            (CONTENT_TYPE, "application/json"),
-        ]);
-        let had_session = lock(&self.connection.session_id).is_some();
-        let (seq, result) = self
-            .connection
-            .exchange(
-                Method::POST,
-                extra,
-                Some(frame.bytes.to_vec()),
-                Some(frame.seq),
-                None,
-            )
-            .await;
-        let response = result.map_err(|e| {
-            SendError::Http(format!("POST {} failed: {e}", self.connection.target.url))
-        })?;
-        let status = response.status();
-        if let Some(id) = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-        {
-            *lock(&self.connection.session_id) = Some(id.to_string());
-        }
-        let first = !self
-            .spoke_streamable
-            .load(std::sync::atomic::Ordering::SeqCst);
-        if self.mode == HttpMode::Auto && first && matches!(status.as_u16(), 400 | 404 | 405) {
-            // A 2024-11-05 server: the same frame goes again, over the legacy transport.
-            return self.send_legacy(frame).await;
-        }
-        if status.is_success() {
-            self.spoke_streamable
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-        if status == reqwest::StatusCode::NOT_FOUND && had_session {
-            return Err(SendError::SessionExpired { exchange: seq });
-        }
-        if matches!(status.as_u16(), 401 | 403) {
-            let header = response
-                .headers()
-                .get(reqwest::header::WWW_AUTHENTICATE)
-                .and_then(|v| v.to_str().ok());
-            if status == reqwest::StatusCode::UNAUTHORIZED || header.is_some() {
-                return Err(SendError::Unauthorized {
-                    challenge: crate::auth::Challenge::parse(status.as_u16(), header),
-                    exchange: seq,
-                });
+    fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            // The POST itself waits at most `patience` for headers; opening the legacy stream
+            // and its POST share the same budget.
+            match tokio::time::timeout(patience, inner.send(frame, patience)).await {
+                Ok(result) => result,
+                Err(_) => Err(SendError::Stalled(Stall::NoResponseHeaders {
+                    method: "POST".into(),
+                    url: crate::redact::url(&inner.connection.target.url),
+                    waited: patience,
+                })),
             }
-        }
-        if !status.is_success() {
-            let body = response.bytes().await.unwrap_or_default();
-            let quote: String = String::from_utf8_lossy(&body[..body.len().min(ERROR_BODY_QUOTE)])
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            return Err(SendError::Http(format!(
-                "the server answered HTTP {status}{}",
-                if quote.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", quote.trim())
-                }
-            )));
-        }
-        let waiting = request_ids(&frame.verdict);
-        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
-            if !waiting.is_empty() {
-                self.connection
-                    .fail_waiting(
-                        &waiting,
-                        format!("the server answered a request with HTTP {status} and no body"),
-                    )
-                    .await;
-            }
-            return Ok(());
-        }
-        let shared = self.connection.clone();
-        self.spawn(shared.read_response(response, seq, waiting));
-        Ok(())
+        })
     }
 
     async fn reset_session(&self) {
-        *lock(&self.connection.session_id) = None;
-        *lock(&self.connection.protocol_version) = None;
-        for task in lock(&self.tasks).drain(..) {
+        let inner = &self.inner;
+        *lock(&inner.connection.session_id) = None;
+        *lock(&inner.connection.protocol_version) = None;
+        for task in lock(&inner.tasks).drain(..) {
             task.abort(); // the old session's standalone stream
         }
     }
 
     async fn name(&self) -> TransportKind {
-        if self.legacy.lock().await.is_some() {
+        if self.inner.is_legacy.load(Ordering::SeqCst) {
             TransportKind::LegacySse
         } else {
             TransportKind::StreamableHttp
@@ -404,16 +496,17 @@ impl Transport for StreamableHttp {
     }
 
     async fn negotiated(&self, protocol_version: &str) {
-        if self.legacy.lock().await.is_some() {
+        let inner = &self.inner;
+        if inner.is_legacy.load(Ordering::SeqCst) {
             return; // the legacy transport has one stream already, and no version header
         }
-        *lock(&self.connection.protocol_version) = Some(protocol_version.to_string());
+        *lock(&inner.connection.protocol_version) = Some(protocol_version.to_string());
         // The standalone stream for server-initiated messages; 405 means the server offers none.
         // Wait until the server has answered the first GET, so that a request sent right after
         // the handshake can already be followed by the server's own requests on this stream.
-        let shared = self.connection.clone();
+        let shared = inner.connection.clone();
         let (opened_tx, opened_rx) = tokio::sync::oneshot::channel::<()>();
-        self.spawn(async move {
+        inner.spawn(async move {
             let mut opened = Some(opened_tx);
             let mut last_id: Option<String> = None;
             let mut retry = DEFAULT_RETRY;
@@ -425,7 +518,9 @@ impl Transport for StreamableHttp {
                 if let Some(id) = last_id.as_deref().and_then(|i| i.parse().ok()) {
                     extra.insert("last-event-id", id);
                 }
-                let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
+                let (seq, result) = shared
+                    .exchange(Method::GET, extra, None, None, None, STREAM_OPEN_WAIT)
+                    .await;
                 if let Some(tx) = opened.take() {
                     let _ = tx.send(());
                 }
@@ -434,36 +529,55 @@ impl Transport for StreamableHttp {
                     return; // 405: no standalone stream; anything else is in the record
                 }
                 let mut none = HashSet::new();
-                let _ = shared
-                    .read_sse(response, seq, &mut none, &mut last_id, &mut retry)
+                // This stream may rightly be silent for hours: no idle limit, but an event
+                // must still arrive within its time.
+                let end = shared
+                    .read_sse(response, seq, None, &mut none, &mut last_id, &mut retry)
                     .await;
+                if matches!(end, StreamEnd::EventTooSlow(_)) {
+                    return; // a slowloris stream is not reopened
+                }
             }
         });
         let _ = tokio::time::timeout(Duration::from_secs(5), opened_rx).await;
     }
 
     async fn shutdown(&self) -> CloseReport {
-        for task in lock(&self.tasks).drain(..) {
+        let inner = &self.inner;
+        for task in lock(&inner.tasks).drain(..) {
             task.abort();
         }
-        if let Some(legacy) = self.legacy.lock().await.as_ref() {
-            return legacy.shutdown();
+        if inner.is_legacy.load(Ordering::SeqCst) {
+            // A send may hold the lock while it waits on the server; it gives up within its
+            // patience, and closing waits no longer than that.
+            if let Ok(legacy) = tokio::time::timeout(DELETE_WAIT, inner.legacy.lock()).await
+                && let Some(legacy) = legacy.as_ref()
+            {
+                return legacy.shutdown();
+            }
+            return CloseReport::new(CloseCause::LegacyStreamClosed, Vec::new());
         }
         let mut session = None;
-        if lock(&self.connection.session_id).is_some() {
-            let delete =
-                self.connection
-                    .exchange(Method::DELETE, HeaderMap::new(), None, None, None);
-            session = Some(match tokio::time::timeout(DELETE_WAIT, delete).await {
-                Err(_) => SessionEnd::DeleteUnanswered {
-                    waited: DELETE_WAIT,
-                },
-                Ok((_, Ok(r))) if r.status().is_success() => SessionEnd::Deleted,
-                Ok((_, Ok(r))) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
+        let connection = &inner.connection;
+        if lock(&connection.session_id).is_some() {
+            let (_, result) = connection
+                .exchange(
+                    Method::DELETE,
+                    HeaderMap::new(),
+                    None,
+                    None,
+                    None,
+                    DELETE_WAIT,
+                )
+                .await;
+            session = Some(match result {
+                Err(ExchangeError::NoHeaders(waited)) => SessionEnd::DeleteUnanswered { waited },
+                Ok(r) if r.status().is_success() => SessionEnd::Deleted,
+                Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
                     SessionEnd::DeleteNotAllowed
                 }
-                Ok((_, Ok(r))) => SessionEnd::DeleteStatus { status: r.status() },
-                Ok((_, Err(error))) => SessionEnd::DeleteFailed { error },
+                Ok(r) => SessionEnd::DeleteStatus { status: r.status() },
+                Err(ExchangeError::Failed(error)) => SessionEnd::DeleteFailed { error },
             });
         }
         CloseReport::new(CloseCause::Disconnected { session }, Vec::new())
@@ -472,7 +586,7 @@ impl Transport for StreamableHttp {
 
 impl Drop for StreamableHttp {
     fn drop(&mut self) {
-        for task in lock(&self.tasks).drain(..) {
+        for task in lock(&self.inner.tasks).drain(..) {
             task.abort();
         }
     }

@@ -1,18 +1,20 @@
 //! The 2024-11-05 HTTP+SSE transport: GET the URL for an event stream whose first `endpoint`
-//! event names where to POST; every server message then arrives as a `message` event.
+//! event names where to POST; every server message then arrives as a `message` event. The
+//! endpoint must be on the stream's origin: a server cannot send Periscope's requests (and the
+//! headers configured for it) anywhere else.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
-use sse_stream::SseStream;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::exchange::{HttpConnection, headers_of};
-use super::{CloseCause, CloseReport, SendError};
+use super::event_stream::{EventStream, Next};
+use super::exchange::{ExchangeError, HttpConnection, headers_of};
+use super::{CloseCause, CloseReport, SendError, Stall};
+use crate::net_guard::{UrlRole, check_same_origin};
 use crate::wire::Frame;
 
 /// How long to wait for the `endpoint` event.
@@ -25,11 +27,15 @@ pub(super) struct LegacySse {
 
 impl LegacySse {
     /// Opens the event stream and waits for the endpoint to POST to.
-    pub(super) async fn open(shared: Arc<HttpConnection>) -> Result<LegacySse, SendError> {
+    pub(super) async fn open(
+        shared: Arc<HttpConnection>,
+        patience: Duration,
+    ) -> Result<LegacySse, SendError> {
         let extra = headers_of(&[(ACCEPT, "text/event-stream")]);
-        let (seq, result) = shared.exchange(Method::GET, extra, None, None, None).await;
-        let response = result
-            .map_err(|e| SendError::Http(format!("GET {} failed: {e}", shared.target.url)))?;
+        let (seq, result) = shared
+            .exchange(Method::GET, extra, None, None, None, patience)
+            .await;
+        let response = result.map_err(|e| stalled_or_failed("GET", &shared.target.url, e))?;
         if !response.status().is_success() {
             return Err(SendError::Http(format!(
                 "the legacy HTTP+SSE stream got HTTP {}",
@@ -40,22 +46,46 @@ impl LegacySse {
         let (endpoint_tx, mut endpoint_rx) = watch::channel(None::<Result<String, String>>);
         let reader_shared = shared.clone();
         let reader = tokio::spawn(async move {
-            let mut events = SseStream::from_bytes_stream(response.bytes_stream());
+            // The one stream of this transport may rightly be silent for hours: no idle limit,
+            // but each event must arrive within its time.
+            let mut events = EventStream::new(response, &reader_shared.limits, None);
             let mut have_endpoint = false;
-            while let Some(event) = events.next().await {
-                let Ok(event) = event else { break };
-                let data = event.data.unwrap_or_default();
+            loop {
+                let (event, cut) = match events.next().await {
+                    Next::Event(event) => (event, None),
+                    Next::End {
+                        why,
+                        partial: Some(event),
+                    } => (event, Some(why.cut())),
+                    Next::End { partial: None, .. } => break,
+                };
                 if !have_endpoint && event.event.as_deref() == Some("endpoint") {
+                    let data = String::from_utf8_lossy(&event.data);
                     have_endpoint = true;
-                    let resolved = base.join(data.trim()).map(|u| u.to_string()).map_err(|e| {
-                        format!("the endpoint event's URL {data:?} is not valid: {e}")
-                    });
+                    let resolved = match base.join(data.trim()) {
+                        Err(e) => Err(format!(
+                            "the endpoint event's URL {data:?} is not valid: {e}"
+                        )),
+                        Ok(url) => match check_same_origin(UrlRole::LegacyEndpoint, &url, &base) {
+                            Ok(()) => Ok(url.to_string()),
+                            Err(refused) => {
+                                let why = refused.to_string();
+                                reader_shared.traffic.flag(seq, refused.into());
+                                Err(why)
+                            }
+                        },
+                    };
                     let _ = endpoint_tx.send(Some(resolved));
                     continue;
                 }
                 // `message` events (or unnamed ones) carry frames; anything is recorded.
-                if !data.is_empty() {
-                    reader_shared.deliver(data.into_bytes(), seq).await;
+                if !event.data.is_empty() {
+                    reader_shared
+                        .deliver(event.data, event.data_truncated_from, cut, seq)
+                        .await;
+                }
+                if cut.is_some() {
+                    break;
                 }
             }
             if !have_endpoint {
@@ -83,6 +113,7 @@ impl LegacySse {
         &self,
         connection: &HttpConnection,
         frame: &Frame,
+        patience: Duration,
     ) -> Result<(), SendError> {
         let extra = headers_of(&[(CONTENT_TYPE, "application/json")]);
         let (_, result) = connection
@@ -92,10 +123,10 @@ impl LegacySse {
                 Some(frame.bytes.to_vec()),
                 Some(frame.seq),
                 Some(&self.endpoint),
+                patience,
             )
             .await;
-        let response =
-            result.map_err(|e| SendError::Http(format!("POST {} failed: {e}", self.endpoint)))?;
+        let response = result.map_err(|e| stalled_or_failed("POST", &self.endpoint, e))?;
         if !response.status().is_success() {
             return Err(SendError::Http(format!(
                 "the server answered the POST to {} with HTTP {}",
@@ -109,6 +140,20 @@ impl LegacySse {
     pub(super) fn shutdown(&self) -> CloseReport {
         self.reader.abort();
         CloseReport::new(CloseCause::LegacyStreamClosed, Vec::new())
+    }
+}
+
+/// The send error for an exchange that got no response.
+fn stalled_or_failed(method: &str, url: &str, error: ExchangeError) -> SendError {
+    match error {
+        ExchangeError::NoHeaders(waited) => SendError::Stalled(Stall::NoResponseHeaders {
+            method: method.into(),
+            url: crate::redact::url(url),
+            waited,
+        }),
+        ExchangeError::Failed(e) => {
+            SendError::Http(format!("{method} {} failed: {e}", crate::redact::url(url)))
+        }
     }
 }
 

@@ -1,12 +1,17 @@
 //! Transports move frames and nothing else: they record every inbound frame in the traffic
 //! record the moment it is complete, then hand it on. They never parse for their own needs.
 
+mod child_env;
+mod child_lifetime;
+mod event_stream;
 mod exchange;
 pub mod http;
 mod legacy_sse;
+pub mod sse;
 pub mod stdio;
 
 use std::fmt;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -237,14 +242,86 @@ pub enum SendError {
         challenge: crate::auth::Challenge,
         exchange: u64,
     },
+    /// The frame could not be handed to the server within the request's time.
+    #[error("{0}")]
+    Stalled(Stall),
 }
+
+/// How a send ran out of time. Each says what was left and how long it waited.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stall {
+    /// stdio: the server stopped reading its stdin in the middle of this frame.
+    InputNotRead {
+        unsent: u64,
+        total: u64,
+        waited: Duration,
+    },
+    /// stdio: this frame waited behind an earlier one the server is not reading.
+    QueuedBehind { waited: Duration },
+    /// stdio: too many frames are already waiting for the server to read its stdin.
+    QueueFull { limit: usize },
+    /// HTTP: no response headers in time (the request may not even have been read).
+    NoResponseHeaders {
+        method: String,
+        url: String,
+        waited: Duration,
+    },
+}
+
+impl fmt::Display for Stall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::limits::{human_bytes, human_duration};
+        match self {
+            Stall::InputNotRead {
+                unsent,
+                total,
+                waited,
+            } => {
+                write!(f, "the server stopped reading its input: ")?;
+                if unsent == total {
+                    write!(f, "all {} of the request", human_bytes(*total))?;
+                } else {
+                    write!(f, "{} of the request", human_bytes(*unsent))?;
+                }
+                write!(f, " unsent after {}", human_duration(*waited))
+            }
+            Stall::QueuedBehind { waited } => write!(
+                f,
+                "the server stopped reading its input: this message waited {} behind an earlier one still unsent",
+                human_duration(*waited)
+            ),
+            Stall::QueueFull { limit } => write!(
+                f,
+                "the server stopped reading its input: {limit} messages are already waiting to be written"
+            ),
+            Stall::NoResponseHeaders {
+                method,
+                url,
+                waited,
+            } => write!(
+                f,
+                "the server did not answer the {method} to {url} within {} (no response headers)",
+                human_duration(*waited)
+            ),
+        }
+    }
+}
+
+/// What finishes a send: it resolves once the frame is handed over (written to stdin, or the
+/// HTTP response's headers are in), or fails, within the patience given to
+/// [`Transport::send`].
+pub type Delivery = Pin<Box<dyn Future<Output = Result<(), SendError>> + Send>>;
 
 /// The sending half of a connection. Receiving goes through the [`Inbound`] channel given at
 /// open time.
 #[async_trait]
 pub trait Transport: Send + Sync {
-    /// Sends one frame (the session recorded it already).
-    async fn send(&self, frame: &Frame) -> Result<(), SendError>;
+    /// Puts one frame on its way (the session recorded it already) and returns what finishes
+    /// the send. Starting is quick and never waits on the server: the session calls it under
+    /// its send lock, so frames leave in the order they were recorded, then awaits the
+    /// [`Delivery`] without the lock, so a stalled send never blocks another request, a
+    /// cancellation or a ping. The delivery ends within `patience`, whatever the server does.
+    fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery;
     /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
     /// standalone stream. Nothing to do for stdio.
     async fn negotiated(&self, _protocol_version: &str) {}

@@ -5,7 +5,8 @@
 
 use std::io;
 use std::process::{ExitStatus, Stdio};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -13,10 +14,15 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, Command};
-use tokio::sync::{Mutex, mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
 
-use super::{CloseCause, CloseReport, Inbound, ProcessEnd, SendError, ShutdownStep, Transport};
+use super::{
+    CloseCause, CloseReport, Delivery, Inbound, ProcessEnd, SendError, ShutdownStep, Stall,
+    Transport, child_env, child_lifetime,
+};
 use crate::config::StdioTarget;
+use crate::limits::{Limits, human_bytes};
 use crate::traffic::Traffic;
 use crate::wire::{Direction, Frame};
 
@@ -25,8 +31,6 @@ const STDERR_TAIL: usize = 5;
 
 #[derive(Debug, Clone)]
 pub struct StdioOptions {
-    /// Frames longer than this are recorded cut short and flagged.
-    pub max_frame_bytes: usize,
     /// How long to wait after closing stdin, and again after SIGTERM.
     pub shutdown_grace: Duration,
 }
@@ -34,7 +38,6 @@ pub struct StdioOptions {
 impl Default for StdioOptions {
     fn default() -> Self {
         StdioOptions {
-            max_frame_bytes: 64 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(2),
         }
     }
@@ -49,7 +52,11 @@ pub struct SpawnError {
 }
 
 pub struct StdioTransport {
-    stdin: Mutex<Option<ChildStdin>>,
+    /// Frames for the writer task, in order; `None` once shutdown began.
+    queue: Mutex<Option<mpsc::Sender<Outgoing>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    writing: Arc<Writing>,
+    max_queued_frames: usize,
     pgid: Pid,
     exit: watch::Receiver<Option<ExitStatus>>,
     stderr_done: watch::Receiver<bool>,
@@ -57,17 +64,34 @@ pub struct StdioTransport {
     options: StdioOptions,
 }
 
+/// A frame waiting for the writer, and who to tell when it is written.
+struct Outgoing {
+    frame: Arc<Frame>,
+    done: oneshot::Sender<io::Result<()>>,
+}
+
+/// What the writer is doing, for the error of a send that ran out of time.
+#[derive(Default)]
+struct Writing {
+    /// The seq of the frame being written (0: none).
+    seq: AtomicU64,
+    /// Bytes of it (with its newline) handed to the pipe so far.
+    written: AtomicU64,
+}
+
 impl StdioTransport {
     /// Starts the server. Inbound frames are recorded in `traffic`, then sent to `inbound`.
     pub fn spawn(
         target: &StdioTarget,
         options: StdioOptions,
+        limits: &Limits,
         traffic: Arc<Traffic>,
         inbound: mpsc::Sender<Inbound>,
     ) -> Result<StdioTransport, SpawnError> {
         let mut cmd = Command::new(&target.command);
+        // A minimal inherited environment unless the entry asks for all of it (child_env.rs).
+        child_env::apply(&mut cmd, target);
         cmd.args(&target.args)
-            .envs(target.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -76,13 +100,14 @@ impl StdioTransport {
         if let Some(cwd) = &target.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
+        // Forked so that it dies with Periscope, even a killed one (child_lifetime.rs).
+        let mut child = child_lifetime::spawn(cmd).map_err(|source| SpawnError {
             command: target.display(),
             source,
         })?;
         let pid = child.id().expect("a child that was just spawned has a pid");
         let pgid = Pid::from_raw(pid as i32);
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
 
@@ -94,18 +119,30 @@ impl StdioTransport {
 
         let (stderr_tx, stderr_rx) = watch::channel(false);
         let stderr_traffic = traffic.clone();
-        let max = options.max_frame_bytes;
+        let max_stderr = limits.max_stderr_line_bytes;
         tokio::spawn(async move {
             let mut reader = BufReader::new(stderr);
-            while let Ok(Some((bytes, _))) = read_line_bounded(&mut reader, max).await {
+            while let Ok(Some((bytes, cut_from))) = read_line_bounded(&mut reader, max_stderr).await
+            {
                 let text = String::from_utf8_lossy(&bytes);
-                stderr_traffic.append_stderr(text.trim_end_matches('\r').to_string());
+                let mut text = text.trim_end_matches('\r').to_string();
+                if let Some(total) = cut_from {
+                    text.push_str(&format!(" [line cut: {} in all]", human_bytes(total)));
+                }
+                stderr_traffic.append_stderr(text);
             }
             let _ = stderr_tx.send(true);
         });
 
+        let (queue_tx, queue_rx) = mpsc::channel(limits.max_queued_frames.max(1));
+        let writing = Arc::new(Writing::default());
+        let writer = tokio::spawn(write_frames(stdin, queue_rx, writing.clone()));
+        let max = limits.max_frame_bytes;
         let transport = StdioTransport {
-            stdin: Mutex::new(stdin),
+            queue: Mutex::new(Some(queue_tx)),
+            writer: Mutex::new(Some(writer)),
+            writing,
+            max_queued_frames: limits.max_queued_frames,
             pgid,
             exit: exit_rx,
             stderr_done: stderr_rx,
@@ -148,25 +185,86 @@ impl StdioTransport {
     }
 }
 
-#[async_trait]
-impl Transport for StdioTransport {
-    async fn send(&self, frame: &Frame) -> Result<(), SendError> {
-        let bytes = &frame.bytes;
-        let mut guard = self.stdin.lock().await;
-        let stdin = guard.as_mut().ok_or(SendError::Closed)?;
-        let mut line = Vec::with_capacity(bytes.len() + 1);
-        line.extend_from_slice(bytes);
-        line.push(b'\n');
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Writes queued frames to the server's stdin, one line each, in order. A frame whose sender
+/// stopped waiting before it was started is skipped (it never left, and its flag says so); one
+/// already started is finished, since a line cut short would corrupt every later frame.
+async fn write_frames(
+    mut stdin: ChildStdin,
+    mut queue: mpsc::Receiver<Outgoing>,
+    writing: Arc<Writing>,
+) {
+    while let Some(Outgoing { frame, done }) = queue.recv().await {
+        if done.is_closed() {
+            continue;
+        }
+        writing.written.store(0, Ordering::SeqCst);
+        writing.seq.store(frame.seq, Ordering::SeqCst);
         let result = async {
-            stdin.write_all(&line).await?;
+            // Written piece by piece, as the pipe takes it, so a stalled write can say exactly
+            // how much of its frame is left.
+            for part in [&frame.bytes[..], b"\n"] {
+                let mut rest = part;
+                while !rest.is_empty() {
+                    let n = stdin.write(rest).await?;
+                    if n == 0 {
+                        return Err(io::ErrorKind::WriteZero.into());
+                    }
+                    rest = &rest[n..];
+                    writing.written.fetch_add(n as u64, Ordering::SeqCst);
+                }
+            }
             stdin.flush().await
         }
         .await;
-        result.map_err(|e| {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                SendError::Closed
-            } else {
-                SendError::Io(e)
+        writing.seq.store(0, Ordering::SeqCst);
+        let _ = done.send(result);
+    }
+}
+
+#[async_trait]
+impl Transport for StdioTransport {
+    fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
+        let queue = lock(&self.queue).clone();
+        let (done_tx, done_rx) = oneshot::channel();
+        let (seq, total) = (frame.seq, frame.bytes.len() as u64 + 1);
+        let queued = match queue {
+            None => Err(SendError::Closed),
+            Some(q) => q
+                .try_send(Outgoing {
+                    frame,
+                    done: done_tx,
+                })
+                .map_err(|e| match e {
+                    mpsc::error::TrySendError::Full(_) => SendError::Stalled(Stall::QueueFull {
+                        limit: self.max_queued_frames,
+                    }),
+                    mpsc::error::TrySendError::Closed(_) => SendError::Closed,
+                }),
+        };
+        let writing = self.writing.clone();
+        Box::pin(async move {
+            queued?;
+            match tokio::time::timeout(patience, done_rx).await {
+                Ok(Ok(Ok(()))) => Ok(()),
+                Ok(Ok(Err(e))) if e.kind() == io::ErrorKind::BrokenPipe => Err(SendError::Closed),
+                Ok(Ok(Err(e))) => Err(SendError::Io(e)),
+                // The writer is gone: the connection is closing.
+                Ok(Err(_)) => Err(SendError::Closed),
+                Err(_) => Err(SendError::Stalled(
+                    if writing.seq.load(Ordering::SeqCst) == seq {
+                        Stall::InputNotRead {
+                            unsent: total.saturating_sub(writing.written.load(Ordering::SeqCst)),
+                            total,
+                            waited: patience,
+                        }
+                    } else {
+                        Stall::QueuedBehind { waited: patience }
+                    },
+                )),
             }
         })
     }
@@ -176,8 +274,19 @@ impl Transport for StdioTransport {
     }
 
     async fn shutdown(&self) -> CloseReport {
-        drop(self.stdin.lock().await.take());
+        // Closing stdin: the queue ends, and the writer ends with it once it has written what
+        // was queued; a writer stuck on a server that does not read is stopped, which closes
+        // the pipe all the same.
+        drop(lock(&self.queue).take());
+        let writer = lock(&self.writer).take();
         let grace = self.options.shutdown_grace;
+        if let Some(mut writer) = writer {
+            // A write in progress means a server not reading: don't wait on it.
+            let stuck = self.writing.seq.load(Ordering::SeqCst) != 0;
+            if stuck || tokio::time::timeout(grace, &mut writer).await.is_err() {
+                writer.abort();
+            }
+        }
         let mut step = ShutdownStep::ClosedStdin;
         let mut status = self.wait_exit(grace).await;
         if status.is_none() {
@@ -203,6 +312,9 @@ impl Transport for StdioTransport {
 
 impl Drop for StdioTransport {
     fn drop(&mut self) {
+        if let Some(writer) = lock(&self.writer).take() {
+            writer.abort();
+        }
         if self.exit.borrow().is_none() {
             self.signal_group(Signal::SIGKILL);
         }

@@ -6,7 +6,7 @@ use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, Scope, TokenRespon
 
 use super::describe_token_error;
 use crate::auth::StepOutcome;
-use crate::auth::browser::AuthorizationPrompt;
+use crate::auth::browser::{AuthorizationPrompt, EndsSignIn};
 use crate::auth::client::{OAuthClient, State};
 use crate::auth::metadata::AsMeta;
 
@@ -24,6 +24,8 @@ impl OAuthClient {
             .redirect_uri()
             .await
             .map_err(|e| self.fail("Redirect", e))?;
+        // However this sign-in ends from here on, the redirect listener closes with it.
+        let _listening = EndsSignIn(self.browser.as_ref());
         self.identify(state, &meta, &redirect_uri).await?;
         state.meta = Some(meta.clone());
         let client = self.oauth_client(state, &meta, Some(&redirect_uri))?;

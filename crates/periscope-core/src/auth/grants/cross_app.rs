@@ -9,6 +9,7 @@ use crate::auth::IdentityAssertion;
 use crate::auth::client::{OAuthClient, State};
 use crate::auth::metadata::AsMeta;
 use crate::auth::store::StoredCredentials;
+use crate::net_guard::UrlRole;
 
 impl OAuthClient {
     /// SEP-990 cross-app access: the IdP's ID token → an identity assertion JWT grant (RFC
@@ -52,6 +53,7 @@ impl OAuthClient {
         let exchanged = self
             .post_form(
                 "Identity assertion (token exchange at the IdP)",
+                UrlRole::IdpTokenEndpoint,
                 &assertion.idp_token_endpoint,
                 &form,
                 None,
@@ -79,6 +81,7 @@ impl OAuthClient {
         let doc = self
             .post_form(
                 "Token (JWT bearer grant)",
+                UrlRole::TokenEndpoint,
                 &meta.token_endpoint,
                 &form,
                 Some((&client_id, &secret)),

@@ -6,6 +6,7 @@ use oauth2::{RefreshToken, TokenResponse};
 use super::describe_token_error;
 use crate::auth::StepOutcome;
 use crate::auth::client::{OAuthClient, State};
+use crate::auth::discovery::IssuerSource;
 use crate::auth::identity::pick_secret_method;
 
 impl OAuthClient {
@@ -18,11 +19,13 @@ impl OAuthClient {
                     .as_ref()
                     .map(|c| c.issuer.clone())
                     .unwrap_or_default();
-                let (doc, _) = self
+                let (doc, doc_url) = self
                     .as_metadata(&issuer)
                     .await?
                     .ok_or("no metadata for the stored issuer")?;
-                let m = self.read_meta(&issuer, &doc)?;
+                let m = self
+                    .read_meta(&issuer, IssuerSource::Named, &doc_url, &doc)
+                    .await?;
                 state.meta = Some(m.clone());
                 m
             }

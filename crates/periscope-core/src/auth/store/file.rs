@@ -1,22 +1,26 @@
 //! The owner-only file backend, used when no keychain answers.
 //!
-//! File layout: `{"version":1,"entries":[StoredCredentials…]}`, rewritten atomically (a 0600
-//! temporary file in the same folder, then a rename).
+//! File layout: `{"version":1,"entries":[StoredCredentials…],"values":[StoredValue…]}`
+//! (`values`, the secret values of server entries, only when there are some), rewritten
+//! atomically (a 0600 temporary file in the same folder, then a rename).
 
 use std::fs;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::error::StoreError;
+use super::values::StoredValue;
 use super::{FILE_FORMAT_VERSION, SecretStore, StoredCredentials};
 
-#[derive(Serialize, Deserialize)]
-struct FileContents {
+#[derive(Default, Serialize, Deserialize)]
+pub(super) struct FileContents {
     version: u64,
-    entries: Vec<StoredCredentials>,
+    pub(super) entries: Vec<StoredCredentials>,
+    /// Added within version 1: a build that predates it reads the file and ignores them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) values: Vec<StoredValue>,
 }
 
 #[derive(Deserialize)]
@@ -49,14 +53,25 @@ impl SecretStore {
     }
 
     pub(super) fn read_file(&self) -> Result<Vec<StoredCredentials>, StoreError> {
+        Ok(self.read_contents()?.entries)
+    }
+
+    /// Replaces the credentials, keeping the stored values.
+    pub(super) fn write_file(&self, entries: Vec<StoredCredentials>) -> Result<(), StoreError> {
+        let mut contents = self.read_contents()?;
+        contents.entries = entries;
+        self.write_contents(contents)
+    }
+
+    pub(super) fn read_contents(&self) -> Result<FileContents, StoreError> {
         self.fix_permissions()?;
         let bytes = match fs::read(&self.file) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(FileContents::default()),
             Err(e) => return Err(StoreError::io("read", &self.file, e)),
         };
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Vec::new());
+            return Ok(FileContents::default());
         }
         let what = || self.file.display().to_string();
         let version: FileVersion =
@@ -67,72 +82,22 @@ impl SecretStore {
                 version: version.version,
             });
         }
-        let contents: FileContents =
-            serde_json::from_slice(&bytes).map_err(|e| StoreError::corrupt(what(), &e))?;
-        Ok(contents.entries)
+        serde_json::from_slice(&bytes).map_err(|e| StoreError::corrupt(what(), &e))
     }
 
-    pub(super) fn write_file(&self, entries: Vec<StoredCredentials>) -> Result<(), StoreError> {
-        let contents = FileContents {
-            version: FILE_FORMAT_VERSION,
-            entries,
-        };
+    pub(super) fn write_contents(&self, mut contents: FileContents) -> Result<(), StoreError> {
+        contents.version = FILE_FORMAT_VERSION;
         let mut json = serde_json::to_vec_pretty(&contents).map_err(|_| StoreError::Encode)?;
         json.push(b'\n');
         write_atomically(&self.file, &json)
     }
 }
 
-/// Writes `bytes` to a 0600 temporary file beside `path`, then renames it over `path`. Missing
-/// parent folders are created (0700 on Unix).
+/// The file's new contents, written owner-only and atomically (a 0600 temporary file in the
+/// same folder, then a rename).
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut dirs = fs::DirBuilder::new();
-    dirs.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        dirs.mode(0o700);
-    }
-    dirs.create(&parent)
-        .map_err(|e| StoreError::io("create the folder", &parent, e))?;
-
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "credentials".to_string());
-    let tmp = parent.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        // A leftover from a crashed process that had the same id.
-        let _ = fs::remove_file(&tmp);
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options
-            .open(&tmp)
-            .map_err(|e| StoreError::io("create", &tmp, e))?;
-        file.write_all(bytes)
-            .and_then(|()| file.sync_all())
-            .map_err(|e| StoreError::io("write", &tmp, e))?;
-        drop(file);
-        fs::rename(&tmp, path).map_err(|e| StoreError::io("replace", path, e))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    crate::private_file::write_atomically(path, bytes)
+        .map_err(|e| StoreError::io(e.op, &e.path, e.source))
 }
 
 #[cfg(test)]

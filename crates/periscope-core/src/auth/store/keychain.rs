@@ -4,7 +4,9 @@
 //! - one entry per (server, issuer): account `oauth:` + hex SHA-256 of `server_url + "\n" +
 //!   issuer`, secret = the JSON of [`StoredCredentials`](super::StoredCredentials);
 //! - one index entry per server: account `oauth-index:` + hex SHA-256 of `server_url`, secret =
-//!   `{"server_url": …, "issuers": […]}`, since a keychain cannot be listed portably.
+//!   `{"server_url": …, "issuers": […]}`, since a keychain cannot be listed portably;
+//! - one entry per secret value of a server entry: account `value:` + hex SHA-256 of its key
+//!   (see `values`).
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -47,7 +49,7 @@ impl Vault for OsKeychain {
     }
 }
 
-fn hex_sha256(text: &str) -> String {
+pub(super) fn hex_sha256(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     let mut hex = String::with_capacity(64);
     for byte in digest.iter() {

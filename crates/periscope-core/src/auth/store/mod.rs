@@ -1,5 +1,6 @@
 //! Where OAuth credentials live: tokens and client registrations per MCP server, keyed by the
-//! authorization server's issuer.
+//! authorization server's issuer; and single secret values by key (the environment and header
+//! values a server entry marks secret, `values`).
 //!
 //! [`SecretStore::open`] prefers the OS keychain (macOS Keychain, Windows Credential Manager,
 //! the Secret Service on Linux and the BSDs) and proves it works with a probe entry first. When
@@ -18,6 +19,7 @@ mod keychain;
 mod probe;
 #[cfg(test)]
 mod test_support;
+mod values;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -30,6 +32,7 @@ use serde::{Deserialize, Serialize};
 pub use credentials::StoredCredentials;
 pub use error::StoreError;
 pub use keychain::{keychain_account, keychain_index_account};
+pub use values::keychain_value_account;
 
 use error::keychain_error;
 use keychain::{OsKeychain, Vault};
