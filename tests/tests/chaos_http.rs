@@ -157,7 +157,7 @@ fn a_stream_reset_on_every_resumption_ends_in_a_clear_error_after_a_few_tries() 
     )
     .run();
     sound(&run);
-    run.exits(&[3, 6]).says("tools/list").says("event stream");
+    run.exits(&[3, 6]).says("tools/list").says("stream");
     let resumptions = run
         .record
         .exchanges
