@@ -47,7 +47,7 @@ impl Session {
     pub async fn handshake(&self) -> Result<ServerIdentity, RequestError> {
         match self.shared.options.era {
             EraChoice::Legacy => self.initialize_because(EraReason::Pinned).await,
-            EraChoice::Modern => self.discover(EraReason::Pinned).await,
+            EraChoice::Modern => self.discover(EraReason::Pinned).await.map_err(Into::into),
             EraChoice::Auto => match self.discover(EraReason::Discovered).await {
                 Ok(identity) => Ok(identity),
                 Err(Probe::Legacy(answer)) => {
@@ -92,9 +92,11 @@ impl Session {
                 .cloned()
                 .unwrap_or(Value::Null);
             match pick_modern_version(&supported) {
-                Some(version) if s.modern_version().as_deref() != Some(version.as_str()) => {
+                // Once, even with the version just refused: the server named it, and one more
+                // request is the cheapest way to find out whether it meant it.
+                Some(version) => {
                     let _ = s.events.send(Event::Warning(format!(
-                        "the server does not speak {}; Periscope asks again with {version}, which it named",
+                        "the server refused {} (-32022); Periscope asks again with {version}, which it named",
                         s.modern_version().unwrap_or_default()
                     )));
                     s.speak(Some(&version));
@@ -115,6 +117,13 @@ impl Session {
             e if auto && is_legacy_answer(&e) => Probe::Legacy(e.to_string()),
             e => Probe::Failed(e),
         })?;
+        // A result without `supportedVersions` is not a DiscoverResult: some legacy servers
+        // answer any method they do not know with an empty result.
+        if auto && !result.get("supportedVersions").is_some_and(Value::is_array) {
+            return Err(Probe::Legacy(
+                "the answer is not a DiscoverResult (no supportedVersions)".into(),
+            ));
+        }
         let supported: Vec<String> = result
             .get("supportedVersions")
             .and_then(Value::as_array)

@@ -68,17 +68,14 @@ impl Session {
                         && s.modern_version().is_some() =>
                 {
                     let supported = error.data.as_ref().and_then(|d| d.get("supported"));
-                    let other = supported
-                        .and_then(crate::era::pick_modern_version)
-                        .filter(|v| Some(v) != s.modern_version().as_ref());
-                    let Some(version) = other else {
+                    let Some(version) = supported.and_then(crate::era::pick_modern_version) else {
                         return Err(RequestError::Rpc {
                             method: method.into(),
                             error,
                         });
                     };
                     let _ = s.events.send(Event::Warning(format!(
-                        "{method}: the server does not speak {}; asked again with {version}, which it named",
+                        "{method}: the server refused {} (-32022); asked again with {version}, which it named",
                         s.modern_version().unwrap_or_default()
                     )));
                     s.speak(Some(&version));
