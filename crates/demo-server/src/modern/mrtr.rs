@@ -69,6 +69,18 @@ pub fn tools() -> Vec<Tool> {
     ]
 }
 
+/// The legacy `elicit_form` schema without its `zip` field: rmcp's typed
+/// elicitation schema, which `inputRequests` must be built from, has no
+/// `pattern` keyword and would silently drop it (and it writes a number
+/// schema's bounds as floats, `0.0` for `0`).
+pub fn form_schema() -> Value {
+    let mut schema = elicit_form_schema();
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        properties.remove("zip");
+    }
+    schema
+}
+
 fn empty_schema() -> rmcp::model::JsonObject {
     rmcp::model::object(json!({ "type": "object", "properties": {} }))
 }
@@ -103,10 +115,7 @@ fn form(
     let Some(answer) = responses.get(FORM_KEY) else {
         let requests = requests([(
             FORM_KEY,
-            elicitation(
-                "Please fill in the Periscope demo form.",
-                elicit_form_schema(),
-            )?,
+            elicitation("Please fill in the Periscope demo form.", form_schema())?,
         )]);
         return Ok(InputRequiredResult::from_input_requests(requests).into());
     };
@@ -384,13 +393,33 @@ pub(super) fn require(
 mod tests {
     use super::*;
 
-    /// rmcp's typed elicitation request must carry the demo's form schema
-    /// unchanged (every keyword, `pattern` included).
+    /// Numbers as floats, so `0` and `0.0` compare equal.
+    fn floats(value: Value) -> Value {
+        match value {
+            Value::Number(number) => json!(number.as_f64()),
+            Value::Array(items) => Value::Array(items.into_iter().map(floats).collect()),
+            Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, floats(v))).collect())
+            }
+            other => other,
+        }
+    }
+
+    /// rmcp's typed elicitation request must carry the MRTR form schema with
+    /// every keyword (numbers may turn into floats).
     #[test]
     fn form_schema_survives_the_typed_request() {
-        let request = elicitation("m", elicit_form_schema()).unwrap();
+        let request = elicitation("m", form_schema()).unwrap();
         let wire = serde_json::to_value(&request).unwrap();
-        assert_eq!(wire["params"]["requestedSchema"], elicit_form_schema());
+        assert_eq!(
+            floats(wire["params"]["requestedSchema"].clone()),
+            floats(form_schema())
+        );
+        // Which is why the `zip` field (with `pattern`) is left out.
+        let with_pattern =
+            serde_json::to_value(elicitation("m", elicit_form_schema()).unwrap()).unwrap();
+        let zip = &with_pattern["params"]["requestedSchema"]["properties"]["zip"];
+        assert!(zip.get("pattern").is_none(), "{zip}");
         assert_eq!(wire["method"], "elicitation/create");
         assert_eq!(wire["params"]["mode"], "form");
     }
