@@ -65,7 +65,7 @@ use crate::{
                   2026-07-28 _meta is served statelessly. The modern era adds the tools \
                   mrtr_form, mrtr_two_inputs, mrtr_two_rounds (input_required), long_job (a \
                   task), regional_lookup and broken_headers (x-mcp-header), subscriptions/listen \
-                  and caching hints; see docs/demo-server.md."
+                  and caching hints; see crates/demo-server/README.md."
 )]
 struct Cli {
     /// Transport to serve MCP over (without --http).

@@ -334,7 +334,28 @@ async fn a_listen_stream_hears_changes_made_by_other_requests() {
     let updated = stream.next_message().await;
     assert_eq!(updated["method"], "notifications/resources/updated");
     assert_eq!(updated["params"]["uri"], "demo://text/3");
+
+    // Closing the stream ends the subscription: nothing is sent to it after.
     drop(stream);
+    let mut reached = String::new();
+    for id in 10..100 {
+        let toggled = rpc(
+            &server,
+            id,
+            "tools/call",
+            json!({ "name": "trigger_list_changed" }),
+        )
+        .await;
+        reached = toggled["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        if reached.ends_with("sent to 0 listen stream(s)") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(reached.ends_with("sent to 0 listen stream(s)"), "{reached}");
     server.stop().await;
 }
 
