@@ -604,6 +604,29 @@ async fn emit_logs_honours_the_request_log_level() {
     params["_meta"]["io.modelcontextprotocol/logLevel"] = json!("error");
     let response = client.request(1, "tools/call", params).await;
     assert_eq!(text(&response), "sent 4 log messages");
+    let mut levels = Vec::new();
+    for _ in 0..4 {
+        let log = client
+            .next_matching(|m| m["method"] == "notifications/message")
+            .await;
+        levels.push(log["params"]["level"].as_str().unwrap().to_string());
+    }
+    assert_eq!(levels, ["error", "critical", "alert", "emergency"]);
+    // Without a level, no log messages at all (spec: server/utilities/logging).
+    let response = call_tool(&mut client, 2, json!({ "name": "emit_logs" })).await;
+    assert!(
+        text(&response).starts_with("sent 0 log messages"),
+        "{response}"
+    );
+    let mut params = with_meta(json!({ "name": "emit_logs" }));
+    params["_meta"]["io.modelcontextprotocol/logLevel"] = json!("loud");
+    let response = client.request(3, "tools/call", params).await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    let rest = client.close().await;
+    assert!(
+        !rest.iter().any(|m| m["method"] == "notifications/message"),
+        "log messages without a log level: {rest:?}"
+    );
 }
 
 #[tokio::test]

@@ -121,7 +121,12 @@ pub async fn call(
         header_tool::BROKEN_HEADERS => header_tool::broken_headers(),
         "trigger_list_changed" => trigger_list_changed(shared).await,
         "touch_resource" => touch_resource(shared, &args).await,
-        "emit_logs" => tools::emit_logs(request_log_level(context), context).await,
+        "emit_logs" => match request_log_level(context)? {
+            Some(level) => tools::emit_logs(Some(level), context).await,
+            None => text_result(
+                "sent 0 log messages: the request did not set io.modelcontextprotocol/logLevel",
+            ),
+        },
         legacy if LEGACY_ONLY_TOOLS.contains(&legacy) => return Err(unknown_tool(legacy)),
         other => {
             return tools::call(&shared.demo, other, &args, context)
@@ -139,10 +144,22 @@ fn unknown_tool(name: &str) -> McpError {
     )
 }
 
+const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+
 /// The per-request minimum log level (`_meta` `io.modelcontextprotocol/logLevel`),
-/// which replaces `logging/setLevel` in 2026-07-28.
-fn request_log_level(context: &RequestContext<RoleServer>) -> Option<LoggingLevel> {
-    context.meta.log_level()
+/// which replaces `logging/setLevel` in 2026-07-28. Without it a request gets
+/// no log messages at all; an unknown level is -32602 (server/utilities/logging).
+fn request_log_level(
+    context: &RequestContext<RoleServer>,
+) -> Result<Option<LoggingLevel>, McpError> {
+    match (context.meta.get(LOG_LEVEL_KEY), context.meta.log_level()) {
+        (None, _) => Ok(None),
+        (Some(_), Some(level)) => Ok(Some(level)),
+        (Some(value), None) => Err(McpError::invalid_params(
+            format!("{LOG_LEVEL_KEY} is not a log level: {value}"),
+            None,
+        )),
+    }
 }
 
 async fn trigger_list_changed(shared: &ModernState) -> rmcp::model::CallToolResult {
