@@ -15,7 +15,7 @@ use crate::{server::DemoServer, stdio};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-struct Client {
+pub(crate) struct Client {
     write: Option<WriteHalf<DuplexStream>>,
     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
     /// Messages read while looking for something else.
@@ -25,10 +25,15 @@ struct Client {
 
 impl Client {
     async fn start() -> Self {
+        Self::start_with(DemoServer::new())
+    }
+
+    /// `server` behind the real stdio transport (the modern-era tests pass
+    /// one started with `--eras`).
+    pub(crate) fn start_with(server: DemoServer) -> Self {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
         let (client_read, client_write) = tokio::io::split(client_end);
-        let server = DemoServer::new();
         let abort = CancellationToken::new();
         let transport = stdio::transport(
             server_read,
@@ -68,7 +73,7 @@ impl Client {
         (client, result)
     }
 
-    async fn send(&mut self, message: Value) {
+    pub(crate) async fn send(&mut self, message: Value) {
         let write = self.write.as_mut().expect("stdin already closed");
         let mut line = message.to_string();
         line.push('\n');
@@ -76,19 +81,19 @@ impl Client {
         write.flush().await.unwrap();
     }
 
-    async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+    pub(crate) async fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
             .await;
         self.response(id).await
     }
 
     /// The full response message (result or error) to request `id`.
-    async fn response(&mut self, id: i64) -> Value {
+    pub(crate) async fn response(&mut self, id: i64) -> Value {
         self.next_matching(|m| m["id"] == id && m.get("method").is_none())
             .await
     }
 
-    async fn next_matching(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
+    pub(crate) async fn next_matching(&mut self, mut pred: impl FnMut(&Value) -> bool) -> Value {
         if let Some(index) = self.backlog.iter().position(&mut pred) {
             return self.backlog.remove(index);
         }
@@ -107,7 +112,7 @@ impl Client {
     }
 
     /// Closes stdin and returns everything the server wrote afterwards.
-    async fn close(mut self) -> Vec<Value> {
+    pub(crate) async fn close(mut self) -> Vec<Value> {
         if let Some(mut write) = self.write.take() {
             write.shutdown().await.unwrap();
         }

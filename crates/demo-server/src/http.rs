@@ -19,6 +19,13 @@
 //! [`HttpServer::bind_oauth`] serves Streamable HTTP behind OAuth: `/mcp`
 //! needs a bearer token issued by the authorization server that
 //! [`crate::oauth`] runs on the same origin.
+//!
+//! The eras ([`Eras`]) shape Streamable HTTP: `legacy` is the above; `dual`
+//! keeps sessions for `initialize` and serves requests carrying modern
+//! `_meta` statelessly (rmcp routes each POST by its body and
+//! `MCP-Protocol-Version`); `modern` has no sessions at all: GET and DELETE
+//! get 405, every request must carry `MCP-Protocol-Version` (-32020 and 400
+//! otherwise). Modern requests share one [`ModernState`] per server.
 
 use std::{
     collections::HashMap,
@@ -61,6 +68,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::{
+    era::Eras,
+    modern::ModernState,
     oauth::{self, OAuth, OAuthConfig},
     server::DemoServer,
 };
@@ -115,18 +124,36 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// Binds `addr` (`host:port`; port 0 picks a free port).
+    /// Binds `addr` (`host:port`; port 0 picks a free port), legacy era.
+    #[cfg(test)]
     pub async fn bind(addr: &str, mode: HttpMode) -> io::Result<Self> {
-        Self::bind_with(addr, mode, None).await
+        Self::bind_with(addr, mode, None, Eras::Legacy).await
+    }
+
+    /// Binds `addr` serving `eras` (Streamable HTTP; the legacy HTTP+SSE
+    /// transport is legacy whatever `eras` says).
+    pub async fn bind_eras(addr: &str, mode: HttpMode, eras: Eras) -> io::Result<Self> {
+        Self::bind_with(addr, mode, None, eras).await
     }
 
     /// Binds `addr` for Streamable HTTP protected by OAuth: `/mcp` needs a
     /// bearer token from the authorization server served on the same origin.
+    #[cfg(test)]
     pub async fn bind_oauth(addr: &str, config: OAuthConfig) -> io::Result<Self> {
-        Self::bind_with(addr, HttpMode::Streamable, Some(config)).await
+        Self::bind_oauth_eras(addr, config, Eras::Legacy).await
     }
 
-    async fn bind_with(addr: &str, mode: HttpMode, oauth: Option<OAuthConfig>) -> io::Result<Self> {
+    /// [`Self::bind_oauth`] serving `eras`.
+    pub async fn bind_oauth_eras(addr: &str, config: OAuthConfig, eras: Eras) -> io::Result<Self> {
+        Self::bind_with(addr, HttpMode::Streamable, Some(config), eras).await
+    }
+
+    async fn bind_with(
+        addr: &str,
+        mode: HttpMode,
+        oauth: Option<OAuthConfig>,
+        eras: Eras,
+    ) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
         let local_addr = listener.local_addr()?;
         // On a loopback address only loopback Host headers are accepted; a
@@ -137,14 +164,14 @@ impl HttpServer {
         }
         let shutdown = CancellationToken::new();
         let router = match (mode, oauth) {
-            (HttpMode::Streamable, None) => streamable_router(check_host, shutdown.clone()),
+            (HttpMode::Streamable, None) => streamable_router(check_host, shutdown.clone(), eras),
             (HttpMode::Streamable, Some(config)) => {
                 let oauth = OAuth::new(config, &format!("http://{local_addr}"));
                 tracing::info!(
                     issuer = oauth.issuer(),
                     "OAuth is on: /mcp needs a bearer token"
                 );
-                oauth_router(check_host, shutdown.clone(), oauth)
+                oauth_router(check_host, shutdown.clone(), oauth, eras)
             }
             (HttpMode::LegacySse, None) => legacy_router(check_host, shutdown.clone()),
             (HttpMode::LegacySse, Some(_)) => {
@@ -198,7 +225,7 @@ impl HttpServer {
 // Streamable HTTP
 // ---------------------------------------------------------------------------
 
-fn streamable_router(check_host: bool, shutdown: CancellationToken) -> Router {
+fn streamable_router(check_host: bool, shutdown: CancellationToken, eras: Eras) -> Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(shutdown)
         .with_sse_keep_alive(Some(SSE_KEEP_ALIVE));
@@ -207,16 +234,32 @@ fn streamable_router(check_host: bool, shutdown: CancellationToken) -> Router {
     } else {
         config.disable_allowed_hosts()
     };
+    if eras.serves_modern() {
+        // A modern answer without notifications before it is plain JSON;
+        // one with progress (or a listen stream) stays SSE.
+        config = config.with_json_response(true);
+    }
+    if !eras.serves_legacy() {
+        // No sessions, no GET stream; a request must name its version.
+        config = config
+            .with_legacy_session_mode(false)
+            .with_stateless_protocol_metadata_required(true);
+    }
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_IDLE_TIMEOUT);
-    let service = StreamableHttpService::new(|| Ok(DemoServer::new()), Arc::new(sessions), config);
+    let modern = Arc::new(ModernState::default());
+    let service = StreamableHttpService::new(
+        move || Ok(DemoServer::with_eras(eras, modern.clone())),
+        Arc::new(sessions),
+        config,
+    );
     Router::new().route_service(MCP_PATH, service)
 }
 
 /// Streamable HTTP behind a bearer check, plus the authorization server's
 /// routes. Bound to loopback, every route checks the `Host` header first.
-fn oauth_router(check_host: bool, shutdown: CancellationToken, oauth: OAuth) -> Router {
-    let router = streamable_router(check_host, shutdown)
+fn oauth_router(check_host: bool, shutdown: CancellationToken, oauth: OAuth, eras: Eras) -> Router {
+    let router = streamable_router(check_host, shutdown, eras)
         .route_layer(middleware::from_fn_with_state(
             oauth.clone(),
             oauth::require_bearer,

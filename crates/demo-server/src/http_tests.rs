@@ -11,19 +11,23 @@ use tokio_util::sync::CancellationToken;
 
 use crate::http::{HttpMode, HttpServer};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 const SESSION_HEADER: &str = "mcp-session-id";
 
 /// A server running on `127.0.0.1:0` until [`Running::stop`].
-struct Running {
-    url: String,
+pub(crate) struct Running {
+    pub(crate) url: String,
     shutdown: CancellationToken,
     task: JoinHandle<std::io::Result<()>>,
 }
 
 impl Running {
     async fn start(mode: HttpMode) -> Self {
-        let server = HttpServer::bind("127.0.0.1:0", mode).await.unwrap();
+        Self::start_with(HttpServer::bind("127.0.0.1:0", mode).await.unwrap(), mode)
+    }
+
+    /// Runs `server`, bound on `127.0.0.1:0` for `mode`.
+    pub(crate) fn start_with(server: HttpServer, mode: HttpMode) -> Self {
         let url = server.url();
         let expected_path = mode.path();
         assert!(
@@ -47,7 +51,7 @@ impl Running {
     }
 
     /// Signals shutdown and waits for the server to finish cleanly.
-    async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.shutdown.cancel();
         let result = tokio::time::timeout(TIMEOUT, self.task)
             .await
@@ -57,14 +61,14 @@ impl Running {
     }
 }
 
-fn http() -> reqwest::Client {
+pub(crate) fn http() -> reqwest::Client {
     reqwest::Client::builder().no_proxy().build().unwrap()
 }
 
 #[derive(Debug)]
-struct SseEvent {
-    event: String,
-    data: String,
+pub(crate) struct SseEvent {
+    pub(crate) event: String,
+    pub(crate) data: String,
 }
 
 impl SseEvent {
@@ -75,13 +79,13 @@ impl SseEvent {
 }
 
 /// Reads server-sent events from a streaming response body.
-struct SseReader {
+pub(crate) struct SseReader {
     response: reqwest::Response,
     buffer: Vec<u8>,
 }
 
 impl SseReader {
-    fn new(response: reqwest::Response) -> Self {
+    pub(crate) fn new(response: reqwest::Response) -> Self {
         let content_type = response.headers()[CONTENT_TYPE].to_str().unwrap();
         assert!(
             content_type.starts_with("text/event-stream"),
@@ -94,7 +98,7 @@ impl SseReader {
     }
 
     /// The next event (comments skipped), or `None` when the stream ends.
-    async fn next(&mut self) -> Option<SseEvent> {
+    pub(crate) async fn next(&mut self) -> Option<SseEvent> {
         loop {
             if let Some(end) = self.buffer.windows(2).position(|pair| pair == b"\n\n") {
                 let block: Vec<u8> = self.buffer.drain(..end + 2).collect();
@@ -113,7 +117,7 @@ impl SseReader {
     }
 
     /// The next event carrying a JSON-RPC message (skips priming events).
-    async fn next_message(&mut self) -> Value {
+    pub(crate) async fn next_message(&mut self) -> Value {
         loop {
             let event = self.next().await.expect("SSE stream ended");
             if !event.data.is_empty() {

@@ -12,10 +12,16 @@
 
 #[cfg(test)]
 mod e2e_tests;
+mod era;
 mod http;
 #[cfg(test)]
 mod http_tests;
 mod media;
+mod modern;
+#[cfg(test)]
+mod modern_http_tests;
+#[cfg(test)]
+mod modern_stdio_tests;
 mod oauth;
 #[cfg(test)]
 mod oauth_tests;
@@ -25,7 +31,7 @@ mod server;
 mod stdio;
 mod tools;
 
-use std::{io::Write, process::ExitCode, time::Duration};
+use std::{io::Write, process::ExitCode, sync::Arc, time::Duration};
 
 use clap::{Parser, ValueEnum};
 use rmcp::{ServiceExt, service::ServerInitializeError};
@@ -33,6 +39,7 @@ use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 use crate::{
+    era::Eras,
     http::{HttpMode, HttpServer},
     oauth::OAuthConfig,
     server::DemoServer,
@@ -49,12 +56,27 @@ use crate::{
                   stdout, and runs until SIGTERM or Ctrl-C; add --oauth to require a bearer \
                   token from the built-in, auto-approving authorization server on the same \
                   origin. Logs go to stderr; set RUST_LOG \
-                  (default \"info,rmcp=warn\") to change their verbosity."
+                  (default \"info,rmcp=warn\") to change their verbosity.\n\n\
+                  Protocol eras (--eras): legacy (the default for now) speaks the initialize \
+                  handshake of 2024-11-05 to 2025-11-25 and answers server/discover with \
+                  \"method not found\"; modern speaks only 2026-07-28 (server/discover, \
+                  per-request _meta, no sessions, initialize refused with -32022); dual speaks \
+                  both, choosing per request: initialize opens a legacy session, a request with \
+                  2026-07-28 _meta is served statelessly. The modern era adds the tools \
+                  mrtr_form, mrtr_two_inputs, mrtr_two_rounds (input_required), long_job (a \
+                  task), regional_lookup and broken_headers (x-mcp-header), subscriptions/listen \
+                  and caching hints; see crates/demo-server/README.md."
 )]
 struct Cli {
     /// Transport to serve MCP over (without --http).
     #[arg(long, value_enum, default_value_t = Transport::Stdio, conflicts_with = "http")]
     transport: Transport,
+
+    /// Protocol eras to serve: legacy (initialize, 2024-11-05 to
+    /// 2025-11-25), modern (2026-07-28 only) or dual (both). The legacy
+    /// HTTP+SSE transport (--sse) is always legacy.
+    #[arg(long, value_enum, default_value_t = Eras::Legacy)]
+    eras: Eras,
 
     /// Serve MCP over HTTP on this address instead of stdio: Streamable HTTP
     /// at /mcp (port 0 picks a free port).
@@ -126,10 +148,10 @@ fn main() -> ExitCode {
                 token_ttl: Duration::from_secs(cli.token_ttl),
                 scopes: cli.scopes.clone(),
             });
-            return serve_http(addr, mode, oauth).await;
+            return serve_http(addr, mode, oauth, cli.eras).await;
         }
         tokio::select! {
-            code = run(cli.transport) => code,
+            code = run(cli.transport, cli.eras) => code,
             () = shutdown_signal() => {
                 tracing::info!("received a shutdown signal");
                 ExitCode::SUCCESS
@@ -151,19 +173,20 @@ fn init_logging() {
         .init();
 }
 
-async fn run(transport: Transport) -> ExitCode {
+async fn run(transport: Transport, eras: Eras) -> ExitCode {
     match transport {
-        Transport::Stdio => serve_stdio().await,
+        Transport::Stdio => serve_stdio(eras).await,
     }
 }
 
-async fn serve_stdio() -> ExitCode {
+async fn serve_stdio(eras: Eras) -> ExitCode {
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
+        ?eras,
         "{} serving MCP on stdio",
         server::SERVER_NAME
     );
-    let server = DemoServer::new();
+    let server = DemoServer::with_eras(eras, Arc::default());
     let abort = CancellationToken::new();
     let (stdin, stdout) = rmcp::transport::stdio();
     let transport = stdio::transport(stdin, stdout, server.client_gone_token(), abort.clone());
@@ -172,6 +195,11 @@ async fn serve_stdio() -> ExitCode {
         Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
             tracing::info!("stdin closed before initialization");
             return ExitCode::SUCCESS;
+        }
+        Err(ServerInitializeError::InitializeFailed(error)) if !eras.serves_legacy() => {
+            // The refusal went to the client; nothing else can follow it.
+            tracing::warn!(%error, "a legacy client sent initialize to a modern-only server");
+            return ExitCode::FAILURE;
         }
         Err(error) => {
             tracing::error!(%error, "MCP initialization failed");
@@ -191,11 +219,16 @@ async fn serve_stdio() -> ExitCode {
 }
 
 /// Serves MCP over HTTP on `addr` until SIGTERM / Ctrl-C.
-async fn serve_http(addr: &str, mode: HttpMode, oauth: Option<OAuthConfig>) -> ExitCode {
+async fn serve_http(
+    addr: &str,
+    mode: HttpMode,
+    oauth: Option<OAuthConfig>,
+    eras: Eras,
+) -> ExitCode {
     let oauth_on = oauth.is_some();
     let bound = match oauth {
-        Some(config) => HttpServer::bind_oauth(addr, config).await,
-        None => HttpServer::bind(addr, mode).await,
+        Some(config) => HttpServer::bind_oauth_eras(addr, config, eras).await,
+        None => HttpServer::bind_eras(addr, mode, eras).await,
     };
     let server = match bound {
         Ok(server) => server,
@@ -208,6 +241,7 @@ async fn serve_http(addr: &str, mode: HttpMode, oauth: Option<OAuthConfig>) -> E
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         ?mode,
+        ?eras,
         oauth = oauth_on,
         "{} serving MCP over HTTP",
         server::SERVER_NAME

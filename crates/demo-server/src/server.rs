@@ -4,6 +4,11 @@
 //! transport it is served over. Each instance holds the state of one MCP
 //! session (bonus toggle, subscriptions, log level), so a multi-session
 //! transport should create one instance per session.
+//!
+//! With `--eras modern|dual` it also serves 2026-07-28 requests: those are
+//! recognised per request ([`is_modern_request`]) and handed to
+//! [`crate::modern`], whose state is shared by the whole process because
+//! stateless HTTP serves each request with a fresh instance.
 
 use std::{
     borrow::Cow,
@@ -18,20 +23,26 @@ use std::{
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CancelledNotificationParam, CompleteRequestParams,
-        CompleteResult, DiscoverRequestMethod, DiscoverResult, GetPromptRequestParams,
-        GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+        CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+        CompleteRequestParams, CompleteResult, DiscoverRequestMethod, DiscoverResult, ErrorCode,
+        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
+        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
         ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
         ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-        ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-        UnsubscribeRequestParams,
+        ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, SubscribeRequestParams,
+        SubscriptionFilter, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
     },
-    service::{NotificationContext, RequestContext},
+    service::{NotificationContext, RequestContext, SubscriptionContext},
 };
+use serde_json::json;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::{prompts, resources, tools};
+use crate::{
+    era::{Eras, is_modern_request},
+    modern::{self, ModernState, caching},
+    prompts, resources, tools,
+};
 
 /// The `serverInfo.name` the server reports.
 pub const SERVER_NAME: &str = "periscope-demo-server";
@@ -133,13 +144,43 @@ impl DemoState {
 /// The Periscope demo MCP server.
 #[derive(Debug, Clone, Default)]
 pub struct DemoServer {
+    /// This session's state (legacy era).
     state: Arc<DemoState>,
+    eras: Eras,
+    /// The process-wide state of modern requests.
+    modern: Arc<ModernState>,
 }
 
 impl DemoServer {
-    /// A server with fresh session state.
+    /// A legacy-only server with fresh session state.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A server for `eras` with fresh session state, sharing `modern` with
+    /// every other instance of the process.
+    pub fn with_eras(eras: Eras, modern: Arc<ModernState>) -> Self {
+        Self {
+            state: Arc::default(),
+            eras,
+            modern,
+        }
+    }
+
+    /// Whether `context` gets the modern era's behaviour: a 2026-07-28
+    /// request to a server started with `--eras modern|dual`. With the
+    /// default `--eras legacy` such a request is served as before.
+    fn is_modern(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.eras.serves_modern() && is_modern_request(context)
+    }
+
+    /// The state that holds the bonus toggle for `context`'s era.
+    fn state_for(&self, context: &RequestContext<RoleServer>) -> &Arc<DemoState> {
+        if self.is_modern(context) {
+            &self.modern.demo
+        } else {
+            &self.state
+        }
     }
 
     /// The token the transport cancels when the client can no longer send
@@ -166,6 +207,13 @@ impl ServerHandler for DemoServer {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
+        let mut capabilities = capabilities;
+        if self.eras.serves_modern() {
+            capabilities
+                .extensions
+                .get_or_insert_default()
+                .insert(TASKS_EXTENSION_ID.to_string(), Default::default());
+        }
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"))
@@ -180,37 +228,86 @@ impl ServerHandler for DemoServer {
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 
-    /// Every version rmcp knows (the default, spelled out): `initialize`
+    /// With `--eras legacy|dual`, every version rmcp knows: `initialize`
     /// echoes 2024-11-05 … 2025-11-25 and answers anything else with
-    /// 2025-11-25. 2026-07-28 stays listed so a 2026-style `server/discover`
-    /// probe reaches [`Self::discover`] and gets "method not found" (the
-    /// legacy-server answer) rather than a version error.
+    /// 2025-11-25, and 2026-07-28 stays listed (with `--eras legacy`, so a
+    /// `server/discover` probe reaches [`Self::discover`] and gets "method not
+    /// found", the legacy-server answer, rather than a version error). With
+    /// `--eras modern`, 2026-07-28 alone.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+        self.eras.supported_versions()
     }
 
-    /// This server implements the session (`initialize`) lifecycle only, so it
-    /// answers `server/discover` like a pre-2026 server would: method not
-    /// found. rmcp clients in auto mode then fall back to `initialize`.
+    /// `--eras modern` refuses the handshake, naming the versions it speaks
+    /// (a legacy client has no other way to learn why). Otherwise a legacy
+    /// session opens as before; the tasks extension, which belongs to the
+    /// modern era, is left out of its capabilities.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        if !self.eras.serves_legacy() {
+            tracing::info!(requested = %request.protocol_version, "refused initialize (--eras modern)");
+            return Err(McpError::new(
+                ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+                "This server was started with --eras modern: it speaks only 2026-07-28, which \
+                 has no initialize handshake (use server/discover and per-request _meta)",
+                Some(json!({
+                    "supported": self.eras.supported_versions(),
+                    "requested": request.protocol_version,
+                })),
+            ));
+        }
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(extensions) = result.capabilities.extensions.as_mut() {
+            extensions.remove(TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                result.capabilities.extensions = None;
+            }
+        }
+        Ok(result)
+    }
+
+    /// With `--eras modern|dual`: the supported versions, capabilities,
+    /// identity and instructions, cacheable. With `--eras legacy` it answers
+    /// like a pre-2026 server would: method not found, so rmcp clients in
+    /// auto mode fall back to `initialize`.
     async fn discover(
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, McpError> {
-        Err(McpError::method_not_found::<DiscoverRequestMethod>())
+        if self.eras.serves_modern() {
+            Ok(modern::discover(self.eras, self.get_info()))
+        } else {
+            Err(McpError::method_not_found::<DiscoverRequestMethod>())
+        }
     }
 
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        if self.is_modern(&context) {
+            let tools = modern::tools(self.modern.demo.bonus());
+            return Ok(caching::tools(ListToolsResult::with_all_items(tools)));
+        }
         Ok(ListToolsResult::with_all_items(tools::all(
             self.state.bonus(),
         )))
     }
 
+    /// Used by rmcp's HTTP layer to check `Mcp-Param-*` headers against a
+    /// tool's `x-mcp-header` annotations.
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::find(name, self.state.bonus())
+        tools::find(name, self.state.bonus()).or_else(|| {
+            self.eras
+                .serves_modern()
+                .then(|| modern::tools(self.modern.demo.bonus()))
+                .and_then(|tools| tools.into_iter().find(|tool| tool.name == name))
+        })
     }
 
     async fn call_tool(
@@ -218,8 +315,11 @@ impl ServerHandler for DemoServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let args = request.arguments.unwrap_or_default();
         tracing::debug!(tool = %request.name, "tools/call");
+        if self.is_modern(&context) {
+            return modern::call(&self.modern, &request, &context).await;
+        }
+        let args = request.arguments.unwrap_or_default();
         tools::call(&self.state, &request.name, &args, &context)
             .await
             .map(Into::into)
@@ -228,31 +328,91 @@ impl ServerHandler for DemoServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let (page, next_cursor) =
-            resources::page(resources::all(self.state.bonus()), cursor(request.as_ref()))?;
+        let bonus = self.state_for(&context).bonus();
+        let (page, next_cursor) = resources::page(resources::all(bonus), cursor(request.as_ref()))?;
         let mut result = ListResourcesResult::with_all_items(page);
         result.next_cursor = next_cursor;
+        if self.is_modern(&context) {
+            return Ok(caching::resources(result));
+        }
         Ok(result)
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
-        ))
+        let result = ListResourceTemplatesResult::with_all_items(resources::templates());
+        if self.is_modern(&context) {
+            return Ok(caching::templates(result));
+        }
+        Ok(result)
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        resources::read(&request.uri, self.state.bonus()).map(Into::into)
+        let result = resources::read(&request.uri, self.state_for(&context).bonus())?;
+        if self.is_modern(&context) {
+            return Ok(caching::read(&request.uri, result).into());
+        }
+        Ok(result.into())
+    }
+
+    /// Modern requests only: every list-changed kind, and updates of the
+    /// resources that exist. `None` (method not found) with `--eras legacy`.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.eras
+            .serves_modern()
+            .then(|| modern::listen::accepted_filter(requested, self.modern.demo.bonus()))
+    }
+
+    /// Holds the listen stream open until the client cancels it, or closes
+    /// it gracefully when stdin closes.
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
+        self.modern
+            .listeners
+            .hold(subscription, self.state.client_gone().cancelled())
+            .await;
+        Ok(())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.modern
+            .tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.modern
+            .tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        tracing::info!(task_id = %request.task_id, "tasks/cancel");
+        self.modern.tasks.cancel_task(&request.task_id)
     }
 
     async fn subscribe(
@@ -283,22 +443,25 @@ impl ServerHandler for DemoServer {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        Ok(ListPromptsResult::with_all_items(prompts::all(
-            self.state.bonus(),
-        )))
+        let result =
+            ListPromptsResult::with_all_items(prompts::all(self.state_for(&context).bonus()));
+        if self.is_modern(&context) {
+            return Ok(caching::prompts(result));
+        }
+        Ok(result)
     }
 
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         prompts::get(
             &request.name,
             request.arguments.as_ref(),
-            self.state.bonus(),
+            self.state_for(&context).bonus(),
         )
         .map(Into::into)
     }
@@ -306,16 +469,21 @@ impl ServerHandler for DemoServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        prompts::complete(&request, self.state.bonus())
+        prompts::complete(&request, self.state_for(&context).bonus())
     }
 
+    /// Removed in 2026-07-28 (a request carries its own log level), so a
+    /// modern request gets "method not found".
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
+        if self.is_modern(&context) {
+            return Err(McpError::method_not_found::<SetLevelRequestMethod>());
+        }
         tracing::info!(level = ?request.level, "logging/setLevel");
         self.state.set_log_level(request.level);
         Ok(())

@@ -1101,8 +1101,14 @@ fn level_name(level: LoggingLevel) -> String {
         .unwrap_or_default()
 }
 
-pub async fn emit_logs(state: &DemoState, context: &RequestContext<RoleServer>) -> CallToolResult {
-    let minimum = state.log_level().map_or(0, level_rank);
+/// Sends one log message per level from `minimum` up (all of them for `None`):
+/// the level set by `logging/setLevel`, or a modern request's own
+/// `io.modelcontextprotocol/logLevel`.
+pub async fn emit_logs(
+    minimum: Option<LoggingLevel>,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResult {
+    let minimum = minimum.map_or(0, level_rank);
     let mut sent = 0;
     for level in LOG_LEVELS
         .into_iter()
@@ -1194,7 +1200,7 @@ pub async fn call(
         "needs_authorization" => return needs_authorization(state, context),
         "list_roots" => list_roots(state, context).await,
         "fail" => fail(),
-        "emit_logs" => emit_logs(state, context).await,
+        "emit_logs" => emit_logs(state.log_level(), context).await,
         "trigger_list_changed" => trigger_list_changed(state, context).await,
         "touch_resource" => touch_resource(state, args, context).await,
         BONUS_TOOL if state.bonus() => bonus(),
