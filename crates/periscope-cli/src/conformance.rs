@@ -28,7 +28,9 @@ pub async fn run(session: &Session) -> Exit {
         "tools_call" => call("add_numbers", json!({"a": 5, "b": 3})).await,
         // 2026-07-28: every request's metadata and headers are what is judged; discovery (with
         // the version retry) happened in the handshake.
-        "request-metadata" | "json-schema-ref-no-deref" => session.list_tools().await.map(|_| Value::Null),
+        "request-metadata" | "json-schema-ref-no-deref" => {
+            session.list_tools().await.map(|_| Value::Null)
+        }
         "sep-2322-client-request-state" => call_every_tool(session, &|_| json!({})).await,
         "http-invalid-tool-headers" => {
             // Periscope refuses the tools with broken annotations itself: trying them all
@@ -87,15 +89,29 @@ async fn call_every_tool(
 /// One request of each kind that carries a name: tools, resources, prompts.
 async fn exercise_every_kind(session: &Session) -> Result<Value, RequestError> {
     let tools = session.list_tools().await?;
-    if let Some(name) = tools.first().and_then(|t| t.get("name")).and_then(Value::as_str) {
-        session.call_tool(name, Map::new(), CallOptions::default()).await?;
+    if let Some(name) = tools
+        .first()
+        .and_then(|t| t.get("name"))
+        .and_then(Value::as_str)
+    {
+        session
+            .call_tool(name, Map::new(), CallOptions::default())
+            .await?;
     }
     let resources = session.list_resources().await?;
-    if let Some(uri) = resources.first().and_then(|r| r.get("uri")).and_then(Value::as_str) {
+    if let Some(uri) = resources
+        .first()
+        .and_then(|r| r.get("uri"))
+        .and_then(Value::as_str)
+    {
         session.read_resource(uri).await?;
     }
     let prompts = session.list_prompts().await?;
-    if let Some(name) = prompts.first().and_then(|p| p.get("name")).and_then(Value::as_str) {
+    if let Some(name) = prompts
+        .first()
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+    {
         session.get_prompt(name, Map::new()).await?;
     }
     Ok(Value::Null)
@@ -111,7 +127,9 @@ async fn context_calls(session: &Session, context: &Value) -> Result<Value, Requ
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        session.call_tool(name, arguments, CallOptions::default()).await?;
+        session
+            .call_tool(name, arguments, CallOptions::default())
+            .await?;
     }
     Ok(Value::Null)
 }

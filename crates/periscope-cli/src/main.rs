@@ -246,17 +246,9 @@ async fn run(cli: Cli, target: Target) -> Exit {
 async fn act(cli: &Cli, session: &Session) -> Exit {
     let out = output::Output::new(cli.format);
     match &cli.action {
-        Action::Tools(ToolsAction::List) => {
-            let exit = out.list(session.list_tools().await, output::tool_line);
-            // Listed as the server sent them; the ones Periscope will not call say why.
-            for (name, reason) in session.refused_tools() {
-                tell!(
-                    "periscope: the tool {} is refused (not callable): {reason}",
-                    name
-                );
-            }
-            exit
-        }
+        // Listed as the server sent them; a tool Periscope will not call is named, with the
+        // reason, in a warning (printed by the event printer).
+        Action::Tools(ToolsAction::List) => out.list(session.list_tools().await, output::tool_line),
         Action::Tools(ToolsAction::Call {
             name,
             args,
@@ -301,23 +293,11 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             )
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
-        Action::Info => out.result(
-            session
-                .identity()
-                .ok_or_else(|| periscope_core::session::RequestError::Protocol {
-                    method: "server/discover".into(),
-                    detail: "no identity after the handshake".into(),
-                })
-                .and_then(|i| {
-                    serde_json::to_value(i).map_err(|e| {
-                        periscope_core::session::RequestError::Protocol {
-                            method: "info".into(),
-                            detail: e.to_string(),
-                        }
-                    })
-                }),
-            output::print_identity,
-        ),
+        Action::Info => {
+            // The handshake succeeded, so the identity is there.
+            let identity = serde_json::to_value(session.identity()).unwrap_or(Value::Null);
+            out.result(Ok(identity), output::print_identity)
+        }
         Action::Saved(SavedAction::Run { name, server }) => {
             let call = match saved_command::find(name, server.as_deref()) {
                 Ok(c) => c,

@@ -226,9 +226,20 @@ pub fn print_identity(v: &Value) {
     if let Some(text) = v.get("instructions").and_then(Value::as_str) {
         say!("instructions: {}", crate::terminal::safe(text));
     }
-    say!("capabilities: {}", pretty(v.get("capabilities").unwrap_or(&Value::Null)));
-    for w in v.get("warnings").and_then(Value::as_array).into_iter().flatten() {
-        say!("warning: {}", crate::terminal::safe(w.as_str().unwrap_or("")));
+    say!(
+        "capabilities: {}",
+        pretty(v.get("capabilities").unwrap_or(&Value::Null))
+    );
+    for w in v
+        .get("warnings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        say!(
+            "warning: {}",
+            crate::terminal::safe(w.as_str().unwrap_or(""))
+        );
     }
 }
 

@@ -77,9 +77,9 @@ pub fn removed_in_modern(method: &str) -> Option<&'static str> {
         "resources/subscribe" | "resources/unsubscribe" => Some(
             "2026-07-28 replaced resource subscriptions with subscriptions/listen (one stream with the kinds you opt in to)",
         ),
-        "initialize" | "notifications/initialized" => {
-            Some("2026-07-28 has no handshake: every request carries its own version and capabilities")
-        }
+        "initialize" | "notifications/initialized" => Some(
+            "2026-07-28 has no handshake: every request carries its own version and capabilities",
+        ),
         _ => None,
     }
 }

@@ -31,17 +31,23 @@ pub enum HeaderAnnotationError {
     Empty { at: String },
     #[error("x-mcp-header at {at} is not a string")]
     NotAString { at: String },
-    #[error("x-mcp-header {name:?} at {at} is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)")]
+    #[error(
+        "x-mcp-header {name:?} at {at} is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)"
+    )]
     NotAToken { at: String, name: String },
     #[error("x-mcp-header {name:?} is used twice (names are compared without case)")]
     Duplicate { name: String },
-    #[error("x-mcp-header {name:?} at {at} is on a {kind} parameter; only string, integer and boolean may be mirrored")]
+    #[error(
+        "x-mcp-header {name:?} at {at} is on a parameter of type {kind}; only string, integer and boolean may be mirrored"
+    )]
     NotPrimitive {
         at: String,
         name: String,
         kind: String,
     },
-    #[error("x-mcp-header {name:?} at {at} is not reachable through properties alone (it sits under {through})")]
+    #[error(
+        "x-mcp-header {name:?} at {at} is not reachable through properties alone (it sits under {through})"
+    )]
     NotStaticallyReachable {
         at: String,
         name: String,
@@ -321,10 +327,7 @@ mod tests {
             [
                 ("Mcp-Param-Priority".to_string(), "42".to_string()),
                 ("Mcp-Param-Region".to_string(), "us-west1".to_string()),
-                (
-                    "Mcp-Param-Tenant".to_string(),
-                    encode_header_value("ünï")
-                ),
+                ("Mcp-Param-Tenant".to_string(), encode_header_value("ünï")),
             ]
         );
     }
@@ -369,7 +372,10 @@ mod tests {
             rule(json!({"type": "object", "anyOf": [{"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}]})),
             HeaderAnnotationError::NotStaticallyReachable { through, .. } if through == "anyOf"
         ));
-        assert_eq!(header_bindings(&tool(json!({"a": {"type": "string"}}))), Ok(vec![]));
+        assert_eq!(
+            header_bindings(&tool(json!({"a": {"type": "string"}}))),
+            Ok(vec![])
+        );
     }
 
     #[test]

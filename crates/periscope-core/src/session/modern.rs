@@ -127,7 +127,12 @@ impl Session {
         let supported: Vec<String> = result
             .get("supportedVersions")
             .and_then(Value::as_array)
-            .map(|v| v.iter().filter_map(Value::as_str).map(String::from).collect())
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
             .unwrap_or_default();
         let mut warnings = Vec::new();
         let current = s.modern_version().unwrap_or_default();
@@ -156,7 +161,10 @@ impl Session {
         };
         // The spec puts serverInfo in the result's `_meta`; early servers put it beside.
         let server_info = result
-            .pointer(&format!("/_meta/{}", meta_key::SERVER_INFO.replace('/', "~1")))
+            .pointer(&format!(
+                "/_meta/{}",
+                meta_key::SERVER_INFO.replace('/', "~1")
+            ))
             .or_else(|| result.get("serverInfo"))
             .cloned()
             .unwrap_or(Value::Null);
@@ -214,7 +222,6 @@ impl Session {
         original: Option<&Value>,
         result: &Value,
         seq: u64,
-        round: usize,
     ) -> Option<Value> {
         let mut params = match original {
             Some(Value::Object(map)) => map.clone(),
@@ -234,10 +241,6 @@ impl Session {
                         .to_string(),
                     params: request.get("params").cloned(),
                 };
-                let _ = self.shared.events.send(Event::Warning(format!(
-                    "round {round}: the server needs input ({}, key {key:?})",
-                    req.method
-                )));
                 match self.shared.clone().result_for(req, seq).await {
                     Ok(answer) => {
                         responses.insert(key.clone(), answer);
@@ -336,11 +339,15 @@ impl Shared {
         *self.log_level.lock().unwrap_or_else(|p| p.into_inner()) = level.map(str::to_string);
     }
 
-    /// Modern era: keeps each listed tool's `x-mcp-header` bindings (or why it is refused).
-    pub(super) fn learn_tools(&self, result: &Value) {
+    /// Modern era over HTTP (other transports have no headers to mirror): keeps each listed
+    /// tool's `x-mcp-header` bindings, or why it is refused.
+    pub(super) async fn learn_tools(&self, result: &Value) {
         let Some(tools) = result.get("tools").and_then(Value::as_array) else {
             return;
         };
+        if self.transport.name().await == TransportKind::Stdio {
+            return;
+        }
         let mut known = self.lock_tool_headers();
         for tool in tools {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
@@ -350,7 +357,7 @@ impl Shared {
             let bindings = request_headers::header_bindings(schema);
             if let Err(reason) = &bindings {
                 let _ = self.events.send(Event::Warning(format!(
-                    "the tool {name:?} is refused: {reason}"
+                    "the tool {name:?} is refused (Periscope will not call it over HTTP): {reason}"
                 )));
             }
             known.insert(name.to_string(), bindings);

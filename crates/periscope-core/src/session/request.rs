@@ -60,7 +60,9 @@ impl Session {
         let mut round = 0;
         let mut version_retried = false;
         loop {
-            let answer = self.request_once(method, sent.clone(), options.clone()).await;
+            let answer = self
+                .request_once(method, sent.clone(), options.clone())
+                .await;
             let (result, seq) = match answer {
                 Err(RequestError::Rpc { error, .. })
                     if !version_retried
@@ -85,7 +87,7 @@ impl Session {
                 other => other?,
             };
             if s.modern_version().is_some() && method == "tools/list" {
-                s.learn_tools(&result);
+                s.learn_tools(&result).await;
             }
             if s.modern_version().is_none() || !super::modern::needs_input(method, &result) {
                 return Ok(result);
@@ -97,9 +99,7 @@ impl Session {
                     refusal: super::modern::ModernRefusal::TooManyRounds { rounds: round - 1 },
                 });
             }
-            sent = self
-                .answer_inputs(params.as_ref(), &result, seq, round)
-                .await;
+            sent = self.answer_inputs(params.as_ref(), &result, seq).await;
         }
     }
 

@@ -327,7 +327,12 @@ pub trait Transport: Send + Sync {
     fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery;
     /// Like [`Transport::send`], with HTTP headers that mirror the frame's body (2026-07-28:
     /// `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); transports without headers ignore them.
-    fn send_with(&self, frame: Arc<Frame>, _headers: MirrorHeaders, patience: Duration) -> Delivery {
+    fn send_with(
+        &self,
+        frame: Arc<Frame>,
+        _headers: MirrorHeaders,
+        patience: Duration,
+    ) -> Delivery {
         self.send(frame, patience)
     }
     /// Speak the modern era's wire (`Some(version)`: HTTP sends it as `MCP-Protocol-Version`
