@@ -33,6 +33,7 @@ describe("ServerForm", () => {
     const entry: ServerEntry = {
       id: "r",
       name: "Remote",
+      era: "modern",
       target: {
         transport: "http",
         url: "https://x.test/mcp",
@@ -58,6 +59,10 @@ describe("ServerForm", () => {
     expect(secret.placeholder).toBe("stored in the keychain");
     expect(screen.getByTestId<HTMLInputElement>("server-form-headers-secret-1").checked).toBe(true);
     expect(screen.getByTestId<HTMLSelectElement>("server-form-mode").value).toBe("streamable");
+    // The era the entry pins, with auto (probe with server/discover) one choice away.
+    const era = screen.getByTestId<HTMLSelectElement>("server-form-era");
+    expect(era.value).toBe("modern");
+    expect(Array.from(era.options).map((o) => o.value)).toEqual(["auto", "modern", "legacy"]);
   });
 
   it("shows the header errors instead of saving", () => {

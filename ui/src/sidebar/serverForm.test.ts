@@ -51,6 +51,7 @@ describe("server form", () => {
     expect(entry).toEqual({
       id: "id-1",
       name: "Demo",
+      era: "auto",
       target: {
         transport: "stdio",
         command: "periscope-demo-server",
@@ -124,6 +125,7 @@ describe("server form: HTTP", () => {
     expect(entry).toEqual({
       id: "id-2",
       name: "Remote",
+      era: "auto",
       target: {
         transport: "http",
         url: "https://example.com/mcp",
