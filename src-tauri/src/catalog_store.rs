@@ -40,6 +40,7 @@ pub fn demo_entry() -> ServerEntry {
         id: DEMO_ID.into(),
         name: "Demo server".into(),
         target: ServerTarget::Stdio(StdioTarget::new(command, Vec::<String>::new())),
+        era: Default::default(),
     }
 }
 

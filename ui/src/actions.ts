@@ -194,6 +194,7 @@ export async function duplicateEntry(entry: ServerEntry): Promise<void> {
     id: crypto.randomUUID(),
     name: duplicateName(entry.name, names),
     target: copyTarget(entry.target),
+    era: entry.era,
   };
   const error = await saveEntry(copy);
   if (error) setActionError(entry.id, error);

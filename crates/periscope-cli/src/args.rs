@@ -35,6 +35,10 @@ pub struct Cli {
     /// Protocol version offered in initialize (default: the newest Periscope speaks).
     #[arg(long, value_name = "V", global = true)]
     pub protocol_version: Option<String>,
+    /// Which era of MCP to speak: `auto` probes with server/discover (2026-07-28) and falls
+    /// back to the initialize handshake for a legacy server; `modern` and `legacy` pin one.
+    #[arg(long, value_enum, default_value_t = EraArg::Auto, global = true)]
+    pub era: EraArg,
     /// Seconds to wait for each response (progress restarts the clock).
     #[arg(long, value_name = "S", default_value_t = 60.0, global = true)]
     pub timeout: f64,
@@ -157,6 +161,13 @@ pub struct Cli {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EraArg {
+    Auto,
+    Modern,
+    Legacy,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TransportChoice {
     Auto,
     Streamable,
@@ -180,7 +191,9 @@ pub enum Action {
     /// List or get prompts.
     #[command(subcommand)]
     Prompts(PromptsAction),
-    /// Ping the server.
+    /// What the server says about itself: era, protocol version, identity, capabilities.
+    Info,
+    /// Ping the server (legacy era only: 2026-07-28 removed ping).
     Ping,
     /// The calls saved in the desktop app's Saved tab (saved.json in its data folder).
     #[command(subcommand)]

@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 use periscope_core::session::{
-    CallOptions, HostHandler, RpcError, ServerRequest, ServerRequestKind, Session,
+    CallOptions, HostHandler, RequestError, RpcError, ServerRequest, ServerRequestKind, Session,
 };
 use serde_json::{Map, Value, json};
 
@@ -20,8 +20,24 @@ pub async fn run(session: &Session) -> Exit {
             .call_tool(name, arguments, CallOptions::default())
             .await
     };
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
     let result = match scenario.as_str() {
         "tools_call" => call("add_numbers", json!({"a": 5, "b": 3})).await,
+        // 2026-07-28: every request's metadata and headers are what is judged; discovery (with
+        // the version retry) happened in the handshake.
+        "request-metadata" | "json-schema-ref-no-deref" => session.list_tools().await.map(|_| Value::Null),
+        "sep-2322-client-request-state" => call_every_tool(session, &|_| json!({})).await,
+        "http-invalid-tool-headers" => {
+            // Periscope refuses the tools with broken annotations itself: trying them all
+            // shows that only the valid one reaches the server.
+            call_every_tool(session, &|_| json!({"region": "us-west1"})).await
+        }
+        "http-standard-headers" => exercise_every_kind(session).await,
+        "json-schema-2020-12-preservation" => echo_schema(session).await,
+        _ if context.get("toolCalls").is_some() => context_calls(session, &context).await,
         "elicitation-sep1034-client-defaults" => {
             call("test_client_elicitation_defaults", json!({})).await
         }
@@ -44,6 +60,77 @@ pub async fn run(session: &Session) -> Exit {
             exit_for(&e)
         }
     }
+}
+
+/// Lists the tools and calls each, with arguments from `args`; a call Periscope refuses (a
+/// tool with broken header annotations) is not an error here.
+async fn call_every_tool(
+    session: &Session,
+    args: &dyn Fn(&Value) -> Value,
+) -> Result<Value, RequestError> {
+    for tool in session.list_tools().await? {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let arguments = args(&tool).as_object().cloned().unwrap_or_default();
+        match session
+            .call_tool(name, arguments, CallOptions::default())
+            .await
+        {
+            Ok(_) | Err(RequestError::Refused { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Value::Null)
+}
+
+/// One request of each kind that carries a name: tools, resources, prompts.
+async fn exercise_every_kind(session: &Session) -> Result<Value, RequestError> {
+    let tools = session.list_tools().await?;
+    if let Some(name) = tools.first().and_then(|t| t.get("name")).and_then(Value::as_str) {
+        session.call_tool(name, Map::new(), CallOptions::default()).await?;
+    }
+    let resources = session.list_resources().await?;
+    if let Some(uri) = resources.first().and_then(|r| r.get("uri")).and_then(Value::as_str) {
+        session.read_resource(uri).await?;
+    }
+    let prompts = session.list_prompts().await?;
+    if let Some(name) = prompts.first().and_then(|p| p.get("name")).and_then(Value::as_str) {
+        session.get_prompt(name, Map::new()).await?;
+    }
+    Ok(Value::Null)
+}
+
+/// The tool calls the scenario's context names, in order.
+async fn context_calls(session: &Session, context: &Value) -> Result<Value, RequestError> {
+    session.list_tools().await?;
+    for call in context["toolCalls"].as_array().into_iter().flatten() {
+        let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+        let arguments = call
+            .get("arguments")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        session.call_tool(name, arguments, CallOptions::default()).await?;
+    }
+    Ok(Value::Null)
+}
+
+/// Sends a tool's input schema back to the server exactly as it was listed (the scenario
+/// compares it with what it sent: nothing may be lost or resolved on the way).
+async fn echo_schema(session: &Session) -> Result<Value, RequestError> {
+    let tools = session.list_tools().await?;
+    let schema = tools
+        .iter()
+        .find(|t| t["name"] == "json_schema_2020_12_tool")
+        .and_then(|t| t.get("inputSchema"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut arguments = Map::new();
+    arguments.insert("schema".into(), schema);
+    session
+        .call_tool("json_schema_echo", arguments, CallOptions::default())
+        .await
 }
 
 /// Answers elicitations by accepting the form with every field's default value; declines the
@@ -70,5 +157,20 @@ impl HostHandler for AcceptDefaults {
             }
             _ => periscope_core::session::handler::decline(&request),
         }
+    }
+}
+
+/// The era a scenario expects, from the suite's `MCP_CONFORMANCE_PROTOCOL_VERSION` (a modern
+/// revision: modern; an older one: legacy); None leaves the user's choice (auto).
+pub fn era_for_scenario() -> Option<periscope_core::era::EraChoice> {
+    use periscope_core::era::EraChoice;
+    use periscope_core::revision::{MODERN_VERSIONS, STATEFUL_VERSIONS};
+    let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok()?;
+    if MODERN_VERSIONS.contains(&version.as_str()) {
+        Some(EraChoice::Modern)
+    } else if STATEFUL_VERSIONS.contains(&version.as_str()) {
+        Some(EraChoice::Legacy)
+    } else {
+        None
     }
 }

@@ -42,7 +42,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use periscope_core::config::{HttpTarget, ServerTarget, StdioTarget};
+use periscope_core::config::{EraChoice, HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
@@ -157,6 +157,11 @@ async fn run(cli: Cli, target: Target) -> Exit {
     if let Some(v) = &cli.protocol_version {
         options.protocol_version = v.clone();
     }
+    options.era = match cli.era {
+        args::EraArg::Auto => EraChoice::Auto,
+        args::EraArg::Modern => EraChoice::Modern,
+        args::EraArg::Legacy => EraChoice::Legacy,
+    };
     let record = cli.record.as_deref();
     if let Target::Http(t) = &target {
         // A server that answers 401 gets a sign-in; anything else never sees the authorizer.
@@ -174,6 +179,10 @@ async fn run(cli: Cli, target: Target) -> Exit {
     }
     if let Action::ConformanceClient { .. } = cli.action {
         options.handler = Arc::new(conformance::AcceptDefaults);
+        // The suite says which revision a scenario expects; without a word, auto.
+        if let Some(era) = conformance::era_for_scenario() {
+            options.era = era;
+        }
     }
     let session = match &target {
         Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
@@ -194,7 +203,7 @@ async fn run(cli: Cli, target: Target) -> Exit {
         }
     };
     let mut printer = tokio::spawn(print_events(session.subscribe_from_start(), cli.quiet));
-    let exit = match session.initialize().await {
+    let exit = match session.handshake().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
             if identity.transport == TransportKind::LegacySse && !cli.quiet {
@@ -237,7 +246,17 @@ async fn run(cli: Cli, target: Target) -> Exit {
 async fn act(cli: &Cli, session: &Session) -> Exit {
     let out = output::Output::new(cli.format);
     match &cli.action {
-        Action::Tools(ToolsAction::List) => out.list(session.list_tools().await, output::tool_line),
+        Action::Tools(ToolsAction::List) => {
+            let exit = out.list(session.list_tools().await, output::tool_line);
+            // Listed as the server sent them; the ones Periscope will not call say why.
+            for (name, reason) in session.refused_tools() {
+                tell!(
+                    "periscope: the tool {} is refused (not callable): {reason}",
+                    name
+                );
+            }
+            exit
+        }
         Action::Tools(ToolsAction::Call {
             name,
             args,
@@ -282,6 +301,23 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             )
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
+        Action::Info => out.result(
+            session
+                .identity()
+                .ok_or_else(|| periscope_core::session::RequestError::Protocol {
+                    method: "server/discover".into(),
+                    detail: "no identity after the handshake".into(),
+                })
+                .and_then(|i| {
+                    serde_json::to_value(i).map_err(|e| {
+                        periscope_core::session::RequestError::Protocol {
+                            method: "info".into(),
+                            detail: e.to_string(),
+                        }
+                    })
+                }),
+            output::print_identity,
+        ),
         Action::Saved(SavedAction::Run { name, server }) => {
             let call = match saved_command::find(name, server.as_deref()) {
                 Ok(c) => c,

@@ -70,6 +70,7 @@ pub fn exit_for(e: &RequestError) -> Exit {
         | RequestError::SessionExpired { .. } => Exit::Connect,
         RequestError::Rpc { .. }
         | RequestError::Protocol { .. }
+        | RequestError::Refused { .. }
         | RequestError::Cancelled { .. } => Exit::Protocol,
     }
 }
@@ -190,6 +191,44 @@ pub fn print_resource_contents(v: &Value) {
                 str_of(c, "blob").len() / 4 * 3
             ),
         }
+    }
+}
+
+/// `periscope info`: the era and what the server said about itself.
+pub fn print_identity(v: &Value) {
+    let era = str_of(v, "era");
+    let how = match v.pointer("/era_reason/how").and_then(Value::as_str) {
+        Some("pinned") => "pinned".to_string(),
+        Some("discovered") => "found by server/discover".to_string(),
+        Some("probe_failed") => format!(
+            "server/discover failed ({}), fell back to initialize",
+            v.pointer("/era_reason/answer")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        ),
+        _ => String::new(),
+    };
+    say!("era: {era} ({how})");
+    say!("protocol version: {}", str_of(v, "protocol_version"));
+    if let Some(list) = v.get("supported_versions").and_then(Value::as_array)
+        && !list.is_empty()
+    {
+        let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+        say!("supported versions: {}", names.join(", "));
+    }
+    say!("transport: {}", str_of(v, "transport"));
+    let info = v.get("server_info").unwrap_or(&Value::Null);
+    say!(
+        "server: {} {}",
+        crate::terminal::safe(str_of(info, "name")),
+        crate::terminal::safe(str_of(info, "version"))
+    );
+    if let Some(text) = v.get("instructions").and_then(Value::as_str) {
+        say!("instructions: {}", crate::terminal::safe(text));
+    }
+    say!("capabilities: {}", pretty(v.get("capabilities").unwrap_or(&Value::Null)));
+    for w in v.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+        say!("warning: {}", crate::terminal::safe(w.as_str().unwrap_or("")));
     }
 }
 

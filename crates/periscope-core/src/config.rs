@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::era::EraChoice;
+
 /// A local server started as a child process, spoken to over stdin/stdout.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -206,6 +208,10 @@ pub struct ServerEntry {
     pub id: String,
     pub name: String,
     pub target: ServerTarget,
+    /// Which era of MCP to speak (auto: probe with `server/discover`). Entries written before
+    /// eras existed read as auto.
+    #[serde(default)]
+    pub era: EraChoice,
 }
 
 /// Why a server entry cannot go into the catalog. Its `Display` is the sentence a user reads.
@@ -307,6 +313,7 @@ pub fn parse_entries(value: serde_json::Value) -> Option<ParsedCatalog> {
                         id: old.id,
                         name: old.name,
                         target: ServerTarget::Stdio(old.target),
+                        era: EraChoice::default(),
                     })
                     .map_err(|_| error),
                 Some(_) => Err(error),
@@ -377,6 +384,7 @@ mod tests {
             id: "a".into(),
             name: name.into(),
             target: ServerTarget::Stdio(StdioTarget::new(command, Vec::<String>::new())),
+            era: EraChoice::default(),
         }
     }
 
@@ -391,6 +399,7 @@ mod tests {
                 },
                 mode: HttpMode::Auto,
             },
+            era: EraChoice::default(),
         }
     }
 

@@ -304,8 +304,17 @@ impl Session {
             .await)
     }
 
-    /// `logging/setLevel`: asks the server to send log messages of `level` and above.
+    /// `logging/setLevel`: asks the server to send log messages of `level` and above. In the
+    /// modern era there is no such request: every request from now on asks for `level` in its
+    /// `_meta` instead.
     pub async fn set_log_level(&self, level: LogLevel) -> Result<(), RequestError> {
+        if self.era() == Some(crate::era::Era::Modern) {
+            let word = serde_json::to_value(level)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
+            self.set_request_log_level(word.as_deref());
+            return Ok(());
+        }
         self.request(
             "logging/setLevel",
             Some(json!({ "level": level })),

@@ -13,6 +13,7 @@
 pub mod answering;
 pub mod auth;
 pub mod config;
+pub mod era;
 pub mod event;
 pub mod features;
 pub mod limits;
@@ -20,6 +21,7 @@ pub mod net_guard;
 pub mod private_file;
 pub mod record;
 pub mod redact;
+pub mod request_headers;
 pub mod revision;
 pub mod saved_calls;
 pub mod schema_check;

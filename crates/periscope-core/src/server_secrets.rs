@@ -271,6 +271,7 @@ mod tests {
                 secret_env: secret.iter().map(|s| s.to_string()).collect(),
                 ..StdioTarget::default()
             }),
+            era: Default::default(),
         }
     }
 
@@ -383,6 +384,7 @@ mod tests {
                 },
                 mode: HttpMode::Auto,
             },
+            era: Default::default(),
         };
         let kept = keep(Some(&store), &entry, None).unwrap();
         let ServerTarget::Http { target, .. } = &kept.target else {

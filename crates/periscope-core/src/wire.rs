@@ -83,6 +83,13 @@ pub mod error_code {
     pub const URL_ELICITATION_REQUIRED: i64 = -32042;
     /// MCP: the user rejected the request (e.g. a sampling request).
     pub const USER_REJECTED: i64 = -1;
+    /// MCP 2026-07-28: the HTTP headers do not match the body, or a required one is missing.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// MCP 2026-07-28: the request needs a client capability it did not declare in `_meta`.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// MCP 2026-07-28: the server does not speak the request's protocol version;
+    /// `data.supported` lists the ones it does.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
 /// A request: `{"jsonrpc", "id", "method", "params"?}`, members in that order.

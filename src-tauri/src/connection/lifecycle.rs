@@ -118,6 +118,7 @@ impl AppState {
             authorizer: oauth
                 .clone()
                 .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
+            era: entry.era,
             ..SessionOptions::default()
         };
         let spawned = match &target {
@@ -163,7 +164,7 @@ impl AppState {
             session.clone(),
             self.hub.clone(),
         ));
-        match session.initialize().await {
+        match session.handshake().await {
             Ok(identity) => {
                 *lock(&conn.identity) = Some(identity.clone());
                 self.set_status(

@@ -8,8 +8,26 @@ import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
 import { ServerUtilities } from "./ServerUtilities";
 import type { ServerState } from "../state/connections";
+import type { ServerIdentity } from "../bindings/ServerIdentity";
 
-/** What the server said about itself in the handshake. */
+/** Modern or legacy, and how Periscope came to speak it. */
+function EraFact({ identity }: { identity: ServerIdentity }) {
+  const reason = identity.era_reason;
+  const how =
+    reason.how === "pinned"
+      ? "pinned in the server's settings"
+      : reason.how === "discovered"
+        ? "found by server/discover"
+        : `server/discover failed (${reason.answer}), so Periscope fell back to initialize`;
+  return (
+    <>
+      <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? "Modern (no handshake)" : "Legacy (initialize)"}</span>{" "}
+      <span className="muted">{how}</span>
+    </>
+  );
+}
+
+/** What the server said about itself: in the handshake (legacy) or in server/discover (modern). */
 export function OverviewTab({ server }: { server: ServerState }) {
   const identity = server.identity;
   const status = server.status;
@@ -51,11 +69,23 @@ export function OverviewTab({ server }: { server: ServerState }) {
         <dd data-testid="overview-protocol-version" className="mono">
           {protocol}
         </dd>
-        <dt>Transport</dt>
-        <dd>stdio</dd>
         {identity && (
           <>
-            <dt>Initialize latency</dt>
+            <dt>Era</dt>
+            <dd data-testid="overview-era">
+              <EraFact identity={identity} />
+            </dd>
+            {identity.supported_versions.length > 0 && (
+              <>
+                <dt>Supported revisions</dt>
+                <dd data-testid="overview-supported-versions" className="mono">
+                  {identity.supported_versions.join(", ")}
+                </dd>
+              </>
+            )}
+            <dt>Transport</dt>
+            <dd data-testid="overview-transport">{identity.transport}</dd>
+            <dt>{identity.era === "modern" ? "server/discover latency" : "Initialize latency"}</dt>
             <dd>{formatLatency(identity.latency_us)}</dd>
           </>
         )}

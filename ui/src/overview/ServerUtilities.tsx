@@ -16,6 +16,8 @@ export function ServerUtilities({ server }: { server: ServerState }) {
     set: false,
   });
   const ready = server.status.state === "ready";
+  // 2026-07-28 removed ping and logging/setLevel: the level goes with each request instead.
+  const modern = server.identity?.era === "modern";
   const logging = isObject(server.identity?.capabilities) && server.identity.capabilities.logging !== undefined;
 
   const doPing = async () => {
@@ -41,13 +43,25 @@ export function ServerUtilities({ server }: { server: ServerState }) {
       <h3>Utilities</h3>
       <div className="server-utilities">
         <span className="server-utility">
-          <button type="button" className="button" data-testid="ping-button" onClick={() => void doPing()} disabled={!ready || ping.busy}>
+          <button
+            type="button"
+            className="button"
+            data-testid="ping-button"
+            onClick={() => void doPing()}
+            disabled={!ready || ping.busy || modern}
+            title={modern ? "2026-07-28 removed ping: there is no session to keep alive" : undefined}
+          >
             <Activity size={14} aria-hidden />
             {ping.busy ? "Pinging…" : "Ping"}
           </button>
           {ping.us !== null && (
             <span data-testid="ping-latency" className="mono">
               {formatLatency(ping.us)} round trip
+            </span>
+          )}
+          {modern && (
+            <span className="muted" data-testid="ping-removed">
+              Not in 2026-07-28: there is no session to keep alive.
             </span>
           )}
           {ping.error && (
@@ -76,7 +90,9 @@ export function ServerUtilities({ server }: { server: ServerState }) {
             </select>
             {level.set && (
               <span className="muted" data-testid="log-level-set">
-                The server sends {level.value} and above.
+                {modern
+                  ? `Every request from now on asks for ${level.value} and above (2026-07-28 has no logging/setLevel).`
+                  : `The server sends ${level.value} and above.`}
               </span>
             )}
             {level.error && <span className="inline-error">{level.error}</span>}

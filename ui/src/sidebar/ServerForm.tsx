@@ -10,7 +10,9 @@ import { PairRows } from "./PairRows";
 import {
   emptyForm,
   entryFromForm,
+  ERA_OPTIONS,
   formFromEntry,
+  isEraChoice,
   isHttpMode,
   MODE_OPTIONS,
   TRANSPORT_OPTIONS,
@@ -50,7 +52,7 @@ export function ServerForm({ entry, connected, onClose }: Props) {
   }, [entry]);
   type TextField = Exclude<
     keyof ServerFormValues,
-    "transport" | "mode" | "env" | "headers" | "inheritEnv"
+    "transport" | "mode" | "env" | "headers" | "inheritEnv" | "era"
   >;
   const set = (field: TextField) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
@@ -248,6 +250,22 @@ export function ServerForm({ entry, connected, onClose }: Props) {
               </select>
             </>
           )}
+          <label htmlFor={`${ids}-era`}>MCP era</label>
+          <select
+            id={`${ids}-era`}
+            data-testid="server-form-era"
+            value={values.era}
+            onChange={(e) => {
+              const era = e.target.value;
+              if (isEraChoice(era)) setValues((v) => ({ ...v, era }));
+            }}
+          >
+            {ERA_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
         </div>
         {connected && (
           <p className="modal-note">This server is connected: changes apply the next time it connects.</p>

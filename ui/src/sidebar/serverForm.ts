@@ -1,4 +1,5 @@
 // The add/edit server form's fields, to and from a catalog entry.
+import type { EraChoice } from "../bindings/EraChoice";
 import type { HttpMode } from "../bindings/HttpMode";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
@@ -25,6 +26,8 @@ export const emptyRow: PairRow = { name: "", value: "", secret: false, secretCho
 export interface ServerFormValues {
   name: string;
   transport: Transport;
+  /** Which era of MCP to speak (auto: probe with server/discover). */
+  era: EraChoice;
   // stdio
   command: string;
   /** One argument per line. */
@@ -45,6 +48,7 @@ export interface ServerFormValues {
 export const emptyForm: ServerFormValues = {
   name: "",
   transport: "stdio",
+  era: "auto",
   command: "",
   args: "",
   env: [],
@@ -67,6 +71,16 @@ export const MODE_OPTIONS: ReadonlyArray<{ value: HttpMode; label: string }> = [
   { value: "streamable", label: "Streamable HTTP" },
   { value: "legacy_sse", label: "Legacy HTTP+SSE" },
 ];
+
+export const ERA_OPTIONS: ReadonlyArray<{ value: EraChoice; label: string }> = [
+  { value: "auto", label: "Automatic (server/discover, else initialize)" },
+  { value: "modern", label: "Modern (2026-07-28, no handshake)" },
+  { value: "legacy", label: "Legacy (initialize handshake)" },
+];
+
+export function isEraChoice(value: string): value is EraChoice {
+  return ERA_OPTIONS.some((o) => o.value === value);
+}
 
 export function isHttpMode(value: string): value is HttpMode {
   return MODE_OPTIONS.some((o) => o.value === value);
@@ -216,6 +230,7 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
     return {
       ...emptyForm,
       name: entry.name,
+      era: entry.era,
       transport: "http",
       url: target.url,
       headers: rowsFromPairs("header", target.headers, target.secret_headers),
@@ -227,6 +242,7 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
   return {
     ...emptyForm,
     name: entry.name,
+    era: entry.era,
     transport: "stdio",
     command: target.command,
     args: target.args.join("\n"),
@@ -285,5 +301,5 @@ export function entryFromForm(
     };
   }
   if (errors.length > 0) return { entry: null, errors };
-  return { entry: { id, name, target }, errors: [] };
+  return { entry: { id, name, target, era: values.era }, errors: [] };
 }

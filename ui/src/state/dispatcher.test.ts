@@ -44,6 +44,7 @@ const entry = (id: string, name = id): ServerEntry => ({
   id,
   name,
   target: { transport: "stdio", command: "demo", args: [], env: [], cwd: null, secret_env: [] },
+  era: "auto",
 });
 
 describe("dispatcher and managers: traffic rows", () => {

@@ -210,7 +210,23 @@ impl Shared {
     /// if it was withdrawn.
     async fn answer(self: Arc<Self>, req: ServerRequest, seq: u64) -> Option<Value> {
         let id = req.id.clone();
-        let result = match req.kind() {
+        let result = self.clone().result_for(req, seq).await;
+        self.lock_calls().serving.remove(&id);
+        Some(match result {
+            Ok(result) => wire::result_response(&id, result),
+            Err(error) => wire::error_response(&id, error),
+        })
+    }
+
+    /// What the host answers to a server request (a legacy-era request frame `seq`, or a
+    /// modern `input_required` result's input request): refused as the spec says, or handed
+    /// to the host, with the capability checks either way.
+    pub(super) async fn result_for(
+        self: Arc<Self>,
+        req: ServerRequest,
+        seq: u64,
+    ) -> Result<Value, RpcError> {
+        match req.kind() {
             _ if req.method == "ping" => Ok(json!({})),
             ServerRequestKind::Other => Err(RpcError::method_not_found(&req.method)),
             kind => {
@@ -255,12 +271,7 @@ impl Shared {
                     }
                 }
             }
-        };
-        self.lock_calls().serving.remove(&id);
-        Some(match result {
-            Ok(result) => wire::result_response(&id, result),
-            Err(error) => wire::error_response(&id, error),
-        })
+        }
     }
 
     async fn send_answer(&self, message: Value) {

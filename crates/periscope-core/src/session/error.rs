@@ -67,6 +67,12 @@ pub enum RequestError {
     /// The answer arrived but does not have the shape the protocol requires.
     #[error("{method}: the server's answer breaks the protocol: {detail}")]
     Protocol { method: String, detail: String },
+    /// Periscope did not send it (or stopped going round): the modern era's rules say why.
+    #[error("{method}: {refusal}")]
+    Refused {
+        method: String,
+        refusal: super::modern::ModernRefusal,
+    },
 }
 
 fn humanize(d: Duration) -> String {

@@ -4,6 +4,7 @@
 mod dispatch;
 pub mod error;
 pub mod handler;
+mod modern;
 mod open;
 mod raw;
 mod request;
@@ -29,9 +30,11 @@ pub use raw::RawExchange;
 pub use request::{Timing, timed};
 pub use tracked::{DuplicateCallId, TrackedCall};
 
+use crate::era::{Era, EraChoice, EraReason};
 use crate::event::{Event, Progress, RequestOutcome, SessionState};
 use crate::limits::Limits;
 use crate::record::{Flag, GaveUp};
+use crate::request_headers::{HeaderAnnotationError, HeaderBinding};
 use crate::revision as protocol;
 use crate::traffic::Traffic;
 use crate::transport::stdio::StdioOptions;
@@ -57,6 +60,11 @@ pub struct SessionOptions {
     pub handler: Arc<dyn HostHandler>,
     /// Signs in when an HTTP server answers 401/403 (None: such an answer is an error).
     pub authorizer: Option<Arc<dyn crate::auth::Authorizer>>,
+    /// Which era [`Session::handshake`] speaks (auto: probe with `server/discover`).
+    pub era: EraChoice,
+    /// How long the auto probe waits for `server/discover` before deciding the server is
+    /// legacy (a legacy server may ignore an unknown request before `initialize`).
+    pub discover_timeout: Duration,
 }
 
 impl Default for SessionOptions {
@@ -79,6 +87,8 @@ impl Default for SessionOptions {
             limits: Limits::default(),
             handler: Arc::new(DeclineAll),
             authorizer: None,
+            era: EraChoice::Auto,
+            discover_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -96,10 +106,16 @@ pub struct CallOptions {
     pub cancel: Option<CancellationToken>,
 }
 
-/// What the server said about itself in the handshake.
+/// What the server said about itself in the handshake (`initialize`) or in `server/discover`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ServerIdentity {
+    /// Modern (no handshake, `_meta` on every request) or legacy (`initialize`).
+    pub era: Era,
+    /// Pinned by the user, found by `server/discover`, or fallen back to after the probe.
+    pub era_reason: EraReason,
+    /// The versions the server says it supports (`server/discover`; empty for legacy).
+    pub supported_versions: Vec<String>,
     pub protocol_version: String,
     pub capabilities: Value,
     pub server_info: Value,
@@ -136,7 +152,17 @@ struct Shared {
     bearer_set: std::sync::atomic::AtomicBool,
     /// Calls a host started under its own call id, so it can cancel them by that id.
     tracked: tracked::Tracked,
+    /// The modern version every request declares, once the session speaks the modern era.
+    modern: Mutex<Option<String>>,
+    /// Modern era: the log level every request asks for (`_meta`), if the user set one.
+    log_level: Mutex<Option<String>>,
+    /// Modern era over HTTP: each listed tool's `x-mcp-header` bindings, or why it may not be
+    /// called.
+    tool_headers: Mutex<HashMap<String, ToolHeaders>>,
 }
+
+/// A tool's mirrored arguments, or why it is refused.
+type ToolHeaders = Result<Vec<HeaderBinding>, HeaderAnnotationError>;
 
 #[derive(Default)]
 struct Calls {
@@ -340,7 +366,8 @@ impl Shared {
         if typed_by_user && !frame.verdict.is_valid() {
             self.traffic.flag(frame.seq, Flag::InvalidUserFrame);
         }
-        let delivery = self.transport.send(frame.clone(), patience);
+        let headers = self.mirror_headers(&frame);
+        let delivery = self.transport.send_with(frame.clone(), headers, patience);
         Ok((frame, delivery))
     }
 

@@ -12,6 +12,7 @@ use super::{
     CallOptions, Calls, RequestError, ServerIdentity, Session, SessionOptions, Shared, dispatch,
 };
 use crate::config::{HttpTarget, StdioTarget};
+use crate::era::{Era, EraReason};
 use crate::event::{Event, SessionState};
 use crate::record::Flag;
 use crate::revision as protocol;
@@ -144,16 +145,27 @@ impl Session {
             identity: Mutex::new(None),
             bearer_set: Default::default(),
             tracked: Default::default(),
+            modern: Mutex::new(None),
+            log_level: Mutex::new(None),
+            tool_headers: Mutex::new(Default::default()),
         });
         tokio::spawn(dispatch::run(Arc::downgrade(&shared), inbound));
         Session { shared }
     }
 
-    /// Performs the handshake: `initialize`, then `notifications/initialized`.
+    /// Performs the legacy handshake: `initialize`, then `notifications/initialized` (what
+    /// [`Session::handshake`] does for a legacy server).
     ///
     /// A protocol version Periscope does not speak is a warning (in the result, as an event and
     /// as a flag on the response frame), not an error: an inspector shows mismatches.
     pub async fn initialize(&self) -> Result<ServerIdentity, RequestError> {
+        self.initialize_because(EraReason::Pinned).await
+    }
+
+    pub(super) async fn initialize_because(
+        &self,
+        era_reason: EraReason,
+    ) -> Result<ServerIdentity, RequestError> {
         let s = &self.shared;
         s.set_state(SessionState::Initializing);
         let params = json!({
@@ -192,6 +204,9 @@ impl Session {
             warnings.push(warning);
         }
         let identity = ServerIdentity {
+            era: Era::Legacy,
+            era_reason,
+            supported_versions: Vec::new(),
             protocol_version: version.clone(),
             capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
             server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),

@@ -39,18 +39,83 @@ pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Timing)
 }
 
 impl Session {
-    /// Sends a request and waits for its result.
+    /// Sends a request and waits for its result. In the modern era, a server that needs
+    /// input first (`input_required`) gets it from the host and the request goes again, with a
+    /// new id, until it completes; a server that refuses the protocol version gets the request
+    /// again in one it names.
     pub async fn request(
         &self,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<Value, RequestError> {
+        let s = &self.shared;
+        if let Some(refusal) = s.refusal(method, params.as_ref()).await {
+            return Err(RequestError::Refused {
+                method: method.into(),
+                refusal,
+            });
+        }
+        let mut sent = params.clone();
+        let mut round = 0;
+        let mut version_retried = false;
+        loop {
+            let answer = self.request_once(method, sent.clone(), options.clone()).await;
+            let (result, seq) = match answer {
+                Err(RequestError::Rpc { error, .. })
+                    if !version_retried
+                        && error.code == crate::wire::error_code::UNSUPPORTED_PROTOCOL_VERSION
+                        && s.modern_version().is_some() =>
+                {
+                    let supported = error.data.as_ref().and_then(|d| d.get("supported"));
+                    let Some(version) = supported.and_then(crate::era::pick_modern_version) else {
+                        return Err(RequestError::Rpc {
+                            method: method.into(),
+                            error,
+                        });
+                    };
+                    let _ = s.events.send(Event::Warning(format!(
+                        "{method}: the server refused {} (-32022); asked again with {version}, which it named",
+                        s.modern_version().unwrap_or_default()
+                    )));
+                    s.speak(Some(&version));
+                    version_retried = true;
+                    continue;
+                }
+                other => other?,
+            };
+            if s.modern_version().is_some() && method == "tools/list" {
+                s.learn_tools(&result);
+            }
+            if s.modern_version().is_none() || !super::modern::needs_input(method, &result) {
+                return Ok(result);
+            }
+            round += 1;
+            if round > super::modern::MAX_INPUT_ROUNDS {
+                return Err(RequestError::Refused {
+                    method: method.into(),
+                    refusal: super::modern::ModernRefusal::TooManyRounds { rounds: round - 1 },
+                });
+            }
+            sent = self
+                .answer_inputs(params.as_ref(), &result, seq, round)
+                .await;
+        }
+    }
+
+    /// One request (one id): with the legacy era's single retry after the server forgot our
+    /// HTTP session.
+    async fn request_once(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, u64), RequestError> {
         let first = self
             .request_with_seq(method, params.clone(), options.clone())
             .await;
         let Err(RequestError::SessionExpired { exchange, .. }) = first else {
-            return first.map(|(v, _)| v);
+            return first;
         };
         // The server forgot our HTTP session: start a new one, as the spec says, and send the
         // request again, once. The record shows the 404, the flag, and the new handshake.
@@ -61,9 +126,7 @@ impl Session {
         ));
         s.transport.reset_session().await;
         Box::pin(self.initialize()).await?;
-        self.request_with_seq(method, params, options)
-            .await
-            .map(|(v, _)| v)
+        self.request_with_seq(method, params, options).await
     }
 
     pub(super) async fn request_with_seq(
@@ -108,6 +171,7 @@ impl Session {
                 },
             );
         }
+        s.stamp(&mut params);
         let message = wire::request(&id, method, params);
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
         // The clock starts before the send: a server that does not take the request in time
@@ -155,7 +219,7 @@ impl Session {
             GaveUp::TimedOut => format!("timed out after {} ms", timeout.as_millis()),
             GaveUp::Cancelled => "cancelled by the user".to_string(),
         };
-        if method != "initialize" {
+        if tells_the_server_on_giving_up(method, s).await {
             // The spec forbids cancelling initialize; for it, giving up is all we do. Nobody
             // waits for the cancellation to reach a server that may not be reading.
             let message = wire::notification(
@@ -207,6 +271,18 @@ impl Session {
     ) -> (Result<Value, RequestError>, Timing) {
         timed(self.request(method, params, options)).await
     }
+}
+
+/// Whether giving up on a request sends `notifications/cancelled`: never for `initialize` (the
+/// spec forbids it) nor for the `server/discover` probe (a legacy server may not know what
+/// came before `initialize`), and not over HTTP in the modern era, where the request's own
+/// stream is the only channel and closing it is the cancellation.
+async fn tells_the_server_on_giving_up(method: &str, s: &Shared) -> bool {
+    if matches!(method, "initialize" | "server/discover") {
+        return false;
+    }
+    s.modern_version().is_none()
+        || s.transport.name().await == crate::transport::TransportKind::Stdio
 }
 
 /// Turns a response message into the call's result.

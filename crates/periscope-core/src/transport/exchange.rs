@@ -25,8 +25,11 @@ pub(super) struct HttpConnection {
     pub(super) inbound: mpsc::Sender<Inbound>,
     /// `Mcp-Session-Id` as the server gave it (Streamable HTTP).
     pub(super) session_id: Mutex<Option<String>>,
-    /// Sent as `MCP-Protocol-Version` once negotiated (Streamable HTTP).
+    /// Sent as `MCP-Protocol-Version` once negotiated (Streamable HTTP), or from the first
+    /// request on in the modern era.
     pub(super) protocol_version: Mutex<Option<String>>,
+    /// The modern era's wire (2026-07-28): no session, no standalone stream, no resumption.
+    pub(super) modern: std::sync::atomic::AtomicBool,
     /// The OAuth access token for this server, if signed in.
     pub(super) bearer: Mutex<Option<String>>,
     pub(super) limits: Limits,
@@ -79,6 +82,7 @@ impl HttpConnection {
             inbound,
             session_id: Mutex::new(None),
             protocol_version: Mutex::new(None),
+            modern: Default::default(),
             bearer: Mutex::new(None),
             limits,
         }

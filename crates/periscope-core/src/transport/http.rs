@@ -20,8 +20,8 @@ use super::event_stream::{EventStream, Next, StreamEnd, read_body};
 use super::exchange::{ExchangeError, HttpConnection, headers_of, lock};
 use super::legacy_sse::LegacySse;
 use super::{
-    CloseCause, CloseReport, Delivery, Inbound, SendError, SessionEnd, Stall, Transport,
-    TransportKind,
+    CloseCause, CloseReport, Delivery, Inbound, MirrorHeaders, SendError, SessionEnd, Stall,
+    Transport, TransportKind,
 };
 use crate::config::HttpTarget;
 use crate::limits::Limits;
@@ -137,14 +137,31 @@ impl Inner {
 
     /// One frame as one POST, until the response's headers are in (the body is read by a task
     /// of its own).
-    async fn send(&self, frame: Arc<Frame>, patience: Duration) -> Result<(), SendError> {
+    async fn send(
+        &self,
+        frame: Arc<Frame>,
+        mirrored: MirrorHeaders,
+        patience: Duration,
+    ) -> Result<(), SendError> {
         if self.mode == HttpMode::LegacySse || self.is_legacy.load(Ordering::SeqCst) {
             return self.send_legacy(&frame, patience).await;
         }
-        let extra = headers_of(&[
+        let modern = self.connection.modern.load(Ordering::SeqCst);
+        let mut extra = headers_of(&[
             (ACCEPT, "application/json, text/event-stream"),
             (CONTENT_TYPE, "application/json"),
         ]);
+        for (name, value) in mirrored {
+            // The session built these from the body with the spec's encoding, so they are
+            // valid; a name or value that is not would be a bug, and is left out rather than
+            // sent broken.
+            if let (Ok(name), Ok(value)) = (
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()),
+                reqwest::header::HeaderValue::from_str(&value),
+            ) {
+                extra.insert(name, value);
+            }
+        }
         let connection = &self.connection;
         let had_session = lock(&connection.session_id).is_some();
         let (seq, result) = connection
@@ -169,15 +186,20 @@ impl Inner {
             )),
         })?;
         let status = response.status();
-        if let Some(id) = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
+        if !modern
+            && let Some(id) = response
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
         {
             *lock(&connection.session_id) = Some(id.to_string());
         }
         let first = !self.spoke_streamable.load(Ordering::SeqCst);
-        if self.mode == HttpMode::Auto && first && matches!(status.as_u16(), 400 | 404 | 405) {
+        if !modern
+            && self.mode == HttpMode::Auto
+            && first
+            && matches!(status.as_u16(), 400 | 404 | 405)
+        {
             // A 2024-11-05 server: the same frame goes again, over the legacy transport.
             return self.send_legacy(&frame, patience).await;
         }
@@ -206,6 +228,28 @@ impl Inner {
                 ERROR_BODY_WAIT.min(patience),
             )
             .await;
+            // A modern server answers a request it refuses (unsupported version, header
+            // mismatch, unknown method) with 400/404 and the JSON-RPC error: that is the
+            // request's response, and the session reads it like any other.
+            if modern && body.truncated_from.is_none() {
+                let waiting = request_ids(&frame.verdict);
+                let (verdict, _) = crate::wire::classify(&body.bytes);
+                if !waiting.is_empty()
+                    && response_ids(&verdict).iter().any(|id| waiting.contains(id))
+                {
+                    let (_, verdict) = connection.deliver(body.bytes, None, None, seq).await;
+                    let unanswered: HashSet<RequestId> = waiting
+                        .into_iter()
+                        .filter(|id| !response_ids(&verdict).contains(id))
+                        .collect();
+                    if !unanswered.is_empty() {
+                        connection
+                            .fail_waiting(&unanswered, format!("the server answered HTTP {status}"))
+                            .await;
+                    }
+                    return Ok(());
+                }
+            }
             let quote: String =
                 String::from_utf8_lossy(&body.bytes[..body.bytes.len().min(ERROR_BODY_QUOTE)])
                     .chars()
@@ -341,6 +385,15 @@ impl HttpConnection {
                 if waiting.is_empty() {
                     return;
                 }
+                if self.modern.load(Ordering::SeqCst) {
+                    // 2026-07-28 streams cannot be resumed; the session decides what to do.
+                    let why = match end {
+                        StreamEnd::Closed => "the server closed the response stream before answering (2026-07-28 streams are not resumed)".to_string(),
+                        other => format!("{other} (2026-07-28 streams are not resumed)"),
+                    };
+                    self.fail_waiting(&waiting, why).await;
+                    return;
+                }
                 let resume_from = match (&end, last_id.clone()) {
                     // Cut by a limit: resuming would let the same server do it again.
                     (StreamEnd::Idle(_) | StreamEnd::EventTooSlow(_), _) => {
@@ -463,11 +516,15 @@ impl Transport for StreamableHttp {
     }
 
     fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
+        self.send_with(frame, Vec::new(), patience)
+    }
+
+    fn send_with(&self, frame: Arc<Frame>, headers: MirrorHeaders, patience: Duration) -> Delivery {
         let inner = self.inner.clone();
         Box::pin(async move {
             // The POST itself waits at most `patience` for headers; opening the legacy stream
             // and its POST share the same budget.
-            match tokio::time::timeout(patience, inner.send(frame, patience)).await {
+            match tokio::time::timeout(patience, inner.send(frame, headers, patience)).await {
                 Ok(result) => result,
                 Err(_) => Err(SendError::Stalled(Stall::NoResponseHeaders {
                     method: "POST".into(),
@@ -476,6 +533,15 @@ impl Transport for StreamableHttp {
                 })),
             }
         })
+    }
+
+    fn speak_modern(&self, version: Option<&str>) {
+        let connection = &self.inner.connection;
+        connection.modern.store(version.is_some(), Ordering::SeqCst);
+        *lock(&connection.protocol_version) = version.map(str::to_string);
+        if version.is_some() {
+            *lock(&connection.session_id) = None;
+        }
     }
 
     async fn reset_session(&self) {

@@ -307,6 +307,9 @@ impl fmt::Display for Stall {
     }
 }
 
+/// Header name and value pairs, in order.
+pub type MirrorHeaders = Vec<(String, String)>;
+
 /// What finishes a send: it resolves once the frame is handed over (written to stdin, or the
 /// HTTP response's headers are in), or fails, within the patience given to
 /// [`Transport::send`].
@@ -322,6 +325,15 @@ pub trait Transport: Send + Sync {
     /// [`Delivery`] without the lock, so a stalled send never blocks another request, a
     /// cancellation or a ping. The delivery ends within `patience`, whatever the server does.
     fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery;
+    /// Like [`Transport::send`], with HTTP headers that mirror the frame's body (2026-07-28:
+    /// `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); transports without headers ignore them.
+    fn send_with(&self, frame: Arc<Frame>, _headers: MirrorHeaders, patience: Duration) -> Delivery {
+        self.send(frame, patience)
+    }
+    /// Speak the modern era's wire (`Some(version)`: HTTP sends it as `MCP-Protocol-Version`
+    /// on every POST, takes no session, opens no standalone stream, never resumes, and hands on
+    /// a JSON-RPC error that comes with a 4xx) or the legacy one (`None`, the default).
+    fn speak_modern(&self, _version: Option<&str>) {}
     /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
     /// standalone stream. Nothing to do for stdio.
     async fn negotiated(&self, _protocol_version: &str) {}

@@ -1,0 +1,240 @@
+//! The two eras of MCP (2026-07-28, "Versioning and Compatibility"): modern servers take the
+//! protocol version, the client's capabilities and identity on every request (`_meta`) and
+//! have no handshake; legacy servers (2025-11-25 and older) open a session with `initialize`.
+//! What a user picks per server, what Periscope found, and the small rules of the modern wire.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::revision;
+use crate::wire::error_code;
+
+/// Which era to speak to a server: the user's choice, kept in the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum EraChoice {
+    /// Probe with `server/discover`; fall back to `initialize` when the answer says the server
+    /// is legacy (any error that is not a modern one, or no answer in time).
+    #[default]
+    Auto,
+    /// `server/discover` and per-request metadata only: a legacy server is an error.
+    Modern,
+    /// The `initialize` handshake only, as before 2026-07-28.
+    Legacy,
+}
+
+/// The era a session speaks, once found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Era {
+    Modern,
+    Legacy,
+}
+
+impl std::fmt::Display for Era {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+        })
+    }
+}
+
+/// How Periscope came to speak the era it speaks: what the user set, and for auto what the
+/// probe saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum EraReason {
+    /// The user pinned it.
+    Pinned,
+    /// `server/discover` answered (auto).
+    Discovered,
+    /// Auto, and the probe said legacy: `answer` is what `server/discover` got.
+    ProbeFailed { answer: String },
+}
+
+/// The `_meta` keys every modern request carries.
+pub mod meta_key {
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+}
+
+/// Methods the 2026-07-28 revision removed, with what replaced them (said in the UI and the
+/// CLI when a user asks for one on a modern server).
+pub fn removed_in_modern(method: &str) -> Option<&'static str> {
+    match method {
+        "ping" => Some("2026-07-28 removed ping: there is no session to keep alive"),
+        "logging/setLevel" => Some(
+            "2026-07-28 removed logging/setLevel: the log level goes with each request (_meta io.modelcontextprotocol/logLevel)",
+        ),
+        "resources/subscribe" | "resources/unsubscribe" => Some(
+            "2026-07-28 replaced resource subscriptions with subscriptions/listen (one stream with the kinds you opt in to)",
+        ),
+        "initialize" | "notifications/initialized" => {
+            Some("2026-07-28 has no handshake: every request carries its own version and capabilities")
+        }
+        _ => None,
+    }
+}
+
+/// Adds the modern request metadata to `params` (created when absent), keeping whatever
+/// `_meta` the caller put there (a progress token, say).
+pub fn stamp_request_meta(
+    params: &mut Option<Value>,
+    version: &str,
+    capabilities: &Value,
+    client_info: &Value,
+    log_level: Option<&str>,
+) {
+    let params = params.get_or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(params) = params else {
+        return; // not an object: sent as the caller built it (raw first)
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(meta) = meta else {
+        return;
+    };
+    meta.insert(meta_key::PROTOCOL_VERSION.into(), version.into());
+    meta.insert(meta_key::CLIENT_CAPABILITIES.into(), capabilities.clone());
+    meta.insert(meta_key::CLIENT_INFO.into(), client_info.clone());
+    if let Some(level) = log_level {
+        meta.insert(meta_key::LOG_LEVEL.into(), level.into());
+    }
+}
+
+/// JSON-RPC errors only a modern server sends: an answer with one of these comes from a modern
+/// server, so the client corrects the request instead of falling back to `initialize`.
+pub fn is_modern_error(code: i64) -> bool {
+    matches!(
+        code,
+        error_code::HEADER_MISMATCH
+            | error_code::MISSING_CLIENT_CAPABILITY
+            | error_code::UNSUPPORTED_PROTOCOL_VERSION
+    )
+}
+
+/// The newest modern version both sides speak, from a server's list (`supportedVersions` of
+/// `server/discover`, or `data.supported` of -32022).
+pub fn pick_modern_version(supported: &Value) -> Option<String> {
+    let theirs: Vec<&str> = supported
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    revision::MODERN_VERSIONS
+        .iter()
+        .rev()
+        .find(|v| theirs.contains(v))
+        .map(|v| v.to_string())
+}
+
+/// The newest legacy version both sides speak, from a modern server's list (a dual-era server
+/// that names only legacy versions for us).
+pub fn pick_legacy_version(supported: &Value) -> Option<String> {
+    let theirs: Vec<&str> = supported
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    revision::STATEFUL_VERSIONS
+        .iter()
+        .rev()
+        .find(|v| theirs.contains(v))
+        .map(|v| v.to_string())
+}
+
+/// What a modern result is (`resultType`; absent means complete, for results from servers of
+/// earlier revisions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultKind {
+    Complete,
+    /// The server needs input (elicitation, sampling, roots) before it can finish: the client
+    /// answers `inputRequests` and sends the same request again.
+    InputRequired,
+    /// A kind this revision does not define (an extension's, e.g. a task handle).
+    Other(String),
+}
+
+pub fn result_kind(result: &Value) -> ResultKind {
+    match result.get("resultType").and_then(Value::as_str) {
+        None | Some("complete") => ResultKind::Complete,
+        Some("input_required") => ResultKind::InputRequired,
+        Some(other) => ResultKind::Other(other.to_string()),
+    }
+}
+
+/// Requests a server may answer with `input_required` (multi round-trip requests).
+pub fn may_require_input(method: &str) -> bool {
+    matches!(method, "tools/call" | "resources/read" | "prompts/get")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn metadata_joins_what_the_caller_put_in_meta() {
+        let mut params = Some(json!({"name": "t", "_meta": {"progressToken": "p1"}}));
+        stamp_request_meta(
+            &mut params,
+            "2026-07-28",
+            &json!({"elicitation": {}}),
+            &json!({"name": "periscope", "version": "1"}),
+            Some("info"),
+        );
+        assert_eq!(
+            params.unwrap()["_meta"],
+            json!({
+                "progressToken": "p1",
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+                "io.modelcontextprotocol/clientInfo": {"name": "periscope", "version": "1"},
+                "io.modelcontextprotocol/logLevel": "info",
+            })
+        );
+        let mut none = None;
+        stamp_request_meta(&mut none, "2026-07-28", &json!({}), &json!({}), None);
+        assert_eq!(
+            none.unwrap()["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+    }
+
+    #[test]
+    fn versions_are_picked_from_what_both_speak() {
+        assert_eq!(
+            pick_modern_version(&json!(["2099-01-01", "2026-07-28"])).as_deref(),
+            Some("2026-07-28")
+        );
+        assert_eq!(pick_modern_version(&json!(["2025-11-25"])), None);
+        assert_eq!(
+            pick_legacy_version(&json!(["2025-06-18", "2025-11-25"])).as_deref(),
+            Some("2025-11-25")
+        );
+        assert_eq!(pick_modern_version(&json!("2026-07-28")), None);
+    }
+
+    #[test]
+    fn a_missing_result_type_means_complete() {
+        assert_eq!(result_kind(&json!({"content": []})), ResultKind::Complete);
+        assert_eq!(
+            result_kind(&json!({"resultType": "input_required"})),
+            ResultKind::InputRequired
+        );
+        assert_eq!(
+            result_kind(&json!({"resultType": "task"})),
+            ResultKind::Other("task".into())
+        );
+    }
+}
