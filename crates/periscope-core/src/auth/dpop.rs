@@ -20,7 +20,6 @@ use oauth2::CsrfToken;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::client::now_s;
 use crate::config::DpopMode;
 
 /// The one proof algorithm Periscope signs with (ES256 on P-256: RFC 9449 §11.6's baseline).
@@ -135,6 +134,14 @@ fn htu(url: &str) -> Result<String, String> {
 /// `ath`: base64url of the SHA-256 of the token's ASCII bytes (RFC 9449 §4.2).
 pub(super) fn token_hash(token: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Unix seconds, for `iat`.
+fn now_s() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
 }
 
 fn origin_of(url: &str) -> Option<String> {

@@ -200,10 +200,7 @@ impl OAuthClient {
         // came (rebuilt from what was read of it).
         let status = response.status();
         let headers = response.headers().clone();
-        let body = match read_capped(response).await {
-            Ok(body) => body,
-            Err(_) => Vec::new(),
-        };
+        let body = read_capped(response).await.unwrap_or_default();
         let demanded = serde_json::from_slice::<Value>(&body)
             .ok()
             .and_then(|d| d.get("error").and_then(Value::as_str).map(str::to_string))
