@@ -73,7 +73,7 @@ describe("command lines", () => {
       headers: [],
       secret_headers: [],
       mode: "auto" as const,
-      oauth: { client_id: null, client_metadata_url: null },
+      oauth: { client_id: null, client_metadata_url: null, dpop: "auto" as const, workload_identity: null },
     };
     expect(targetLine(stdio)).toBe("demo 'a b'");
     expect(targetLine(http)).toBe("https://x.test/mcp");

@@ -133,6 +133,22 @@ pub struct Cli {
     /// A Client ID Metadata Document URL to use as client_id where the server supports it.
     #[arg(long, value_name = "URL", global = true)]
     pub client_metadata_url: Option<String>,
+    /// DPoP-bound tokens (RFC 9449): `auto` when the authorization server offers them,
+    /// `required` (a sign-in without them fails), or `off` (bearer tokens).
+    #[arg(long, value_enum, default_value_t = crate::auth::DpopChoice::Auto, global = true)]
+    pub dpop: crate::auth::DpopChoice,
+    /// Workload identity (SEP-1933): sign in with the JWT in FILE, read at each sign-in, through
+    /// the JWT bearer grant instead of a browser.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub workload_token_from_file: Option<String>,
+    /// Workload identity: the JWT in Periscope's environment variable VAR.
+    #[arg(
+        long,
+        value_name = "VAR",
+        global = true,
+        conflicts_with = "workload_token_from_file"
+    )]
+    pub workload_token_from_env: Option<String>,
     /// Sign-in: print the authorization URL instead of opening the browser.
     #[arg(long, global = true)]
     pub no_browser: bool,

@@ -9,11 +9,45 @@ use periscope_core::auth::browser::AuthorizationPrompt;
 use periscope_core::auth::store::SecretStore;
 use periscope_core::auth::{
     HeadlessBrowser, IdentityAssertion, LoopbackBrowser, OAuthClient, OAuthConfig,
+    WorkloadAssertion,
 };
+use periscope_core::config::{DpopMode, WorkloadTokenSource};
 use serde_json::Value;
 
 use crate::app_data::data_dir;
 use crate::args::Cli;
+
+/// `--dpop`: DPoP-bound tokens (RFC 9449).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DpopChoice {
+    /// When the authorization server offers them.
+    Auto,
+    /// Always; a sign-in that gets no DPoP-bound token fails.
+    Required,
+    /// Never: bearer tokens.
+    Off,
+}
+
+impl From<DpopChoice> for DpopMode {
+    fn from(choice: DpopChoice) -> DpopMode {
+        match choice {
+            DpopChoice::Auto => DpopMode::Auto,
+            DpopChoice::Required => DpopMode::Required,
+            DpopChoice::Off => DpopMode::Off,
+        }
+    }
+}
+
+/// `--workload-token-from-file` / `--workload-token-from-env`: where the workload identity
+/// token is read at each sign-in.
+fn workload_identity(cli: &Cli) -> Option<WorkloadAssertion> {
+    let source = match (&cli.workload_token_from_file, &cli.workload_token_from_env) {
+        (Some(path), _) => WorkloadTokenSource::File { path: path.clone() },
+        (None, Some(name)) => WorkloadTokenSource::Env { name: name.clone() },
+        (None, None) => return None,
+    };
+    Some(WorkloadAssertion::Source(source))
+}
 
 /// The store shared with the app: the OS keychain, else an owner-only file.
 pub fn store() -> Arc<SecretStore> {
@@ -58,6 +92,8 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
             client_secret: cli.client_secret.clone(),
             client_metadata_url: cli.client_metadata_url.clone(),
             client_name: "Periscope (CLI)".into(),
+            dpop: cli.dpop.into(),
+            workload_identity: workload_identity(cli),
             ..OAuthConfig::default()
         },
         browser,
@@ -65,8 +101,9 @@ pub fn for_cli(cli: &Cli, url: &str) -> Arc<OAuthClient> {
     ))
 }
 
-/// The conformance suite's way: no browser, no store, the context's credentials, and its
-/// client metadata document URL.
+/// The conformance suite's way: no browser, no store, the context's credentials (a client,
+/// a private key, an IdP's ID token, a workload's JWT: `valid_jwt`), and its client metadata
+/// document URL. DPoP as for anyone: when the authorization server offers it.
 pub fn for_conformance(url: &str) -> Arc<OAuthClient> {
     let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
         .ok()
@@ -90,6 +127,8 @@ pub fn for_conformance(url: &str) -> Arc<OAuthClient> {
                 }),
                 _ => None,
             },
+            workload_identity: field("valid_jwt").map(WorkloadAssertion::Value),
+            ..OAuthConfig::default()
         },
         Arc::new(HeadlessBrowser::new("http://localhost:3000/callback")),
         None,

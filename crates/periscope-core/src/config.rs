@@ -99,6 +99,41 @@ pub struct OAuthSettings {
     /// A Client ID Metadata Document URL, used where the authorization server supports CIMD.
     #[serde(default)]
     pub client_metadata_url: Option<String>,
+    /// Sender-constrained tokens (DPoP, RFC 9449).
+    #[serde(default)]
+    pub dpop: DpopMode,
+    /// Workload identity federation (SEP-1933): sign in with a JWT the workload's platform
+    /// issues (RFC 7523 JWT bearer grant) instead of a browser. Where the token is read from;
+    /// the token itself is never in the catalog.
+    #[serde(default)]
+    pub workload_identity: Option<WorkloadTokenSource>,
+}
+
+/// Whether token requests carry DPoP proofs (RFC 9449) so that the tokens are bound to a key
+/// Periscope holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum DpopMode {
+    /// When the authorization server advertises ES256 in `dpop_signing_alg_values_supported`.
+    #[default]
+    Auto,
+    /// Always: a sign-in with an authorization server that offers no DPoP, or that answers with
+    /// a bearer token, fails (to test a server that must bind its tokens).
+    Required,
+    /// Never: plain bearer tokens (to see how a server treats clients without DPoP).
+    Off,
+}
+
+/// Where a workload identity token is read, afresh at each sign-in (platforms rotate them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum WorkloadTokenSource {
+    /// A file the platform keeps current (e.g. a Kubernetes projected service account token).
+    File { path: String },
+    /// An environment variable of Periscope's own environment.
+    Env { name: String },
 }
 
 impl HttpTarget {

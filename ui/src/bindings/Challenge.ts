@@ -15,4 +15,9 @@ scope: string | null,
 /**
  * The protected resource metadata URL (RFC 9728).
  */
-resource_metadata: string | null, };
+resource_metadata: string | null, 
+/**
+ * The `DPoP-Nonce` header that came with it (RFC 9449 §9): with `error`
+ * `use_dpop_nonce`, the request goes again with a proof carrying it.
+ */
+dpop_nonce: string | null, };

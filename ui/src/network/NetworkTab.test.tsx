@@ -15,7 +15,7 @@ const http: ServerTarget = {
   headers: [],
   secret_headers: [],
   mode: "auto",
-  oauth: { client_id: null, client_metadata_url: null },
+  oauth: { client_id: null, client_metadata_url: null, dpop: "auto", workload_identity: null },
 };
 const stdio: ServerTarget = { transport: "stdio", command: "demo", args: [], env: [], cwd: null, secret_env: [] };
 

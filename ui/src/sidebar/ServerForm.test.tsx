@@ -43,7 +43,7 @@ describe("ServerForm", () => {
         ],
         secret_headers: ["X-Key"],
         mode: "streamable",
-        oauth: { client_id: null, client_metadata_url: null },
+        oauth: { client_id: null, client_metadata_url: null, dpop: "auto", workload_identity: null },
       },
     };
     render(<ServerForm entry={entry} connected={false} onClose={vi.fn()} />);
@@ -63,6 +63,21 @@ describe("ServerForm", () => {
     const era = screen.getByTestId<HTMLSelectElement>("server-form-era");
     expect(era.value).toBe("modern");
     expect(Array.from(era.options).map((o) => o.value)).toEqual(["auto", "modern", "legacy"]);
+  });
+
+  it("offers DPoP and workload identity in the sign-in options", () => {
+    render(<ServerForm entry={null} connected={false} onClose={vi.fn()} />);
+    fireEvent.click(option("http"));
+    const dpop = screen.getByTestId<HTMLSelectElement>("server-form-dpop");
+    expect(dpop.value).toBe("auto");
+    expect([...dpop.options].map((o) => o.value)).toEqual(["auto", "required", "off"]);
+    expect(screen.queryByTestId("server-form-workload-value")).toBeNull();
+    fireEvent.change(screen.getByTestId("server-form-workload"), { target: { value: "file" } });
+    expect(screen.getByTestId<HTMLInputElement>("server-form-workload-value").placeholder).toContain("/var/run/secrets");
+    fireEvent.change(screen.getByTestId("server-form-name"), { target: { value: "R" } });
+    fireEvent.change(screen.getByTestId("server-form-url"), { target: { value: "https://x.test/mcp" } });
+    fireEvent.click(screen.getByTestId("server-form-save"));
+    expect(screen.getByText("Give the path of the workload identity token file.")).toBeTruthy();
   });
 
   it("shows the header errors instead of saving", () => {

@@ -7,6 +7,7 @@ import { errorMessage, ipc } from "../ipc";
 import { ErrorBox } from "../common/ErrorBox";
 import { FormField } from "./FormField";
 import { PairRows } from "./PairRows";
+import { SignInOptions } from "./SignInOptions";
 import {
   emptyForm,
   entryFromForm,
@@ -231,6 +232,7 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                   onChange={set("clientMetadataUrl")}
                   placeholder="https://example.com/periscope-client.json"
                 />
+                <SignInOptions ids={ids} values={values} setValues={setValues} />
               </fieldset>
               <label htmlFor={`${ids}-mode`}>HTTP transport</label>
               <select

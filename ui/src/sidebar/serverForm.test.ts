@@ -135,7 +135,7 @@ describe("server form: HTTP", () => {
         ],
         secret_headers: ["Authorization"],
         mode: "legacy_sse",
-        oauth: { client_id: null, client_metadata_url: null },
+        oauth: { client_id: null, client_metadata_url: null, dpop: "auto", workload_identity: null },
       },
     });
     // The catalog keeps the secret's name only: the form shows it stored, its value masked.
@@ -161,7 +161,7 @@ describe("server form: HTTP", () => {
       headers: [],
       secret_headers: [],
       mode: "auto",
-      oauth: { client_id: null, client_metadata_url: null },
+      oauth: { client_id: null, client_metadata_url: null, dpop: "auto", workload_identity: null },
     });
   });
 
@@ -176,12 +176,36 @@ describe("server form: HTTP", () => {
     };
     const { entry } = entryFromForm(values, "i");
     expect(entry?.target).toMatchObject({
-      oauth: { client_id: "my-client", client_metadata_url: "https://example.com/client.json" },
+      oauth: { client_id: "my-client", client_metadata_url: "https://example.com/client.json", dpop: "auto", workload_identity: null },
     });
     expect(formFromEntry(entry!)).toMatchObject({ clientId: "my-client", clientMetadataUrl: "https://example.com/client.json" });
     expect(entryFromForm({ ...values, clientMetadataUrl: "http://example.com/c.json" }, "i").errors).toEqual([
       "A client ID metadata document URL must be an https:// URL.",
     ]);
+  });
+
+  it("keeps DPoP and the workload identity source, never a token, and says what is missing", () => {
+    const values = { ...emptyForm, name: "R", transport: "http" as const, url: "https://example.com/mcp" };
+    const file = entryFromForm({ ...values, dpop: "required", workloadSource: "file", workloadValue: " /run/token " }, "i");
+    expect(file.entry?.target).toMatchObject({
+      oauth: { dpop: "required", workload_identity: { source: "file", path: "/run/token" } },
+    });
+    expect(formFromEntry(file.entry!)).toMatchObject({ dpop: "required", workloadSource: "file", workloadValue: "/run/token" });
+    const env = entryFromForm({ ...values, dpop: "off", workloadSource: "env", workloadValue: "MCP_TOKEN" }, "i");
+    expect(env.entry?.target).toMatchObject({
+      oauth: { dpop: "off", workload_identity: { source: "env", name: "MCP_TOKEN" } },
+    });
+    expect(formFromEntry(env.entry!)).toMatchObject({ workloadSource: "env", workloadValue: "MCP_TOKEN" });
+    expect(entryFromForm({ ...values, workloadSource: "file" }, "i").errors).toEqual([
+      "Give the path of the workload identity token file.",
+    ]);
+    expect(entryFromForm({ ...values, workloadSource: "env", workloadValue: "A=B" }, "i").errors).toEqual([
+      '"A=B" is not an environment variable name.',
+    ]);
+    // A value typed for a source then set back to none is not kept.
+    expect(entryFromForm({ ...values, workloadSource: "none", workloadValue: "/run/token" }, "i").entry?.target).toMatchObject({
+      oauth: { workload_identity: null },
+    });
   });
 
   it("says what is wrong with the URL and the headers", () => {

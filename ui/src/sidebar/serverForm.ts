@@ -1,8 +1,10 @@
 // The add/edit server form's fields, to and from a catalog entry.
+import type { DpopMode } from "../bindings/DpopMode";
 import type { EraChoice } from "../bindings/EraChoice";
 import type { HttpMode } from "../bindings/HttpMode";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
+import type { WorkloadTokenSource } from "../bindings/WorkloadTokenSource";
 import { looksSecret } from "./secretHint";
 
 export type Transport = ServerTarget["transport"];
@@ -43,7 +45,15 @@ export interface ServerFormValues {
   // Sign-in (OAuth); the client secret is not here: it goes to the secret store.
   clientId: string;
   clientMetadataUrl: string;
+  /** DPoP-bound tokens (RFC 9449). */
+  dpop: DpopMode;
+  /** Workload identity (SEP-1933): where the workload's JWT is read; "none": a browser sign-in. */
+  workloadSource: WorkloadSourceKind;
+  /** The file's path or the variable's name. */
+  workloadValue: string;
 }
+
+export type WorkloadSourceKind = "none" | WorkloadTokenSource["source"];
 
 export const emptyForm: ServerFormValues = {
   name: "",
@@ -59,6 +69,9 @@ export const emptyForm: ServerFormValues = {
   mode: "auto",
   clientId: "",
   clientMetadataUrl: "",
+  dpop: "auto",
+  workloadSource: "none",
+  workloadValue: "",
 };
 
 export const TRANSPORT_OPTIONS: ReadonlyArray<{ value: Transport; label: string }> = [
@@ -77,6 +90,52 @@ export const ERA_OPTIONS: ReadonlyArray<{ value: EraChoice; label: string }> = [
   { value: "modern", label: "Modern (2026-07-28, no handshake)" },
   { value: "legacy", label: "Legacy (initialize handshake)" },
 ];
+
+export const DPOP_OPTIONS: ReadonlyArray<{ value: DpopMode; label: string }> = [
+  { value: "auto", label: "When the authorization server offers it" },
+  { value: "required", label: "Required (fail without a DPoP-bound token)" },
+  { value: "off", label: "Off (bearer tokens)" },
+];
+
+export const WORKLOAD_OPTIONS: ReadonlyArray<{ value: WorkloadSourceKind; label: string }> = [
+  { value: "none", label: "None (sign in in the browser)" },
+  { value: "file", label: "Token file" },
+  { value: "env", label: "Environment variable" },
+];
+
+export function isDpopMode(value: string): value is DpopMode {
+  return DPOP_OPTIONS.some((o) => o.value === value);
+}
+
+export function isWorkloadSourceKind(value: string): value is WorkloadSourceKind {
+  return WORKLOAD_OPTIONS.some((o) => o.value === value);
+}
+
+/** The form's workload identity fields from a catalog entry's source. */
+function workloadFields(source: WorkloadTokenSource | null): Pick<ServerFormValues, "workloadSource" | "workloadValue"> {
+  if (source === null) return { workloadSource: "none", workloadValue: "" };
+  return source.source === "file"
+    ? { workloadSource: "file", workloadValue: source.path }
+    : { workloadSource: "env", workloadValue: source.name };
+}
+
+/** The catalog's workload identity source from the form, or why it cannot be one. */
+function workloadSource(values: ServerFormValues): { source: WorkloadTokenSource | null; error: string | null } {
+  const value = values.workloadValue.trim();
+  switch (values.workloadSource) {
+    case "none":
+      return { source: null, error: null };
+    case "file":
+      return value === ""
+        ? { source: null, error: "Give the path of the workload identity token file." }
+        : { source: { source: "file", path: value }, error: null };
+    case "env":
+      if (value === "") return { source: null, error: "Give the environment variable that holds the workload identity token." };
+      return /[\s=]/.test(value)
+        ? { source: null, error: `"${value}" is not an environment variable name.` }
+        : { source: { source: "env", name: value }, error: null };
+  }
+}
 
 export function isEraChoice(value: string): value is EraChoice {
   return ERA_OPTIONS.some((o) => o.value === value);
@@ -237,6 +296,8 @@ export function formFromEntry(entry: ServerEntry): ServerFormValues {
       mode: target.mode,
       clientId: target.oauth.client_id ?? "",
       clientMetadataUrl: target.oauth.client_metadata_url ?? "",
+      dpop: target.oauth.dpop,
+      ...workloadFields(target.oauth.workload_identity),
     };
   }
   return {
@@ -272,6 +333,8 @@ export function entryFromForm(
     if (clientMetadataUrl !== "" && !clientMetadataUrl.startsWith("https://")) {
       errors.push("A client ID metadata document URL must be an https:// URL.");
     }
+    const workload = workloadSource(values);
+    if (workload.error) errors.push(workload.error);
     target = {
       transport: "http",
       url,
@@ -281,6 +344,8 @@ export function entryFromForm(
       oauth: {
         client_id: clientId === "" ? null : clientId,
         client_metadata_url: clientMetadataUrl === "" ? null : clientMetadataUrl,
+        dpop: values.dpop,
+        workload_identity: workload.source,
       },
     };
   } else {

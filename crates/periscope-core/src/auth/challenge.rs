@@ -1,4 +1,5 @@
-//! `WWW-Authenticate` challenges (RFC 6750 §3, RFC 9728 §5.1): what a 401 or 403 asks for.
+//! `WWW-Authenticate` challenges (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1): what a 401 or
+//! 403 asks for, whether the server challenges with `Bearer`, `DPoP`, or both.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,12 +15,16 @@ pub struct Challenge {
     pub scope: Option<String>,
     /// The protected resource metadata URL (RFC 9728).
     pub resource_metadata: Option<String>,
+    /// The `DPoP-Nonce` header that came with it (RFC 9449 §9): with `error`
+    /// `use_dpop_nonce`, the request goes again with a proof carrying it.
+    #[serde(default)]
+    pub dpop_nonce: Option<String>,
 }
 
 impl Challenge {
-    /// Reads the Bearer challenge out of a `WWW-Authenticate` value (other schemes are
-    /// skipped). A missing or unreadable header gives an empty challenge: the flow then
-    /// discovers everything itself.
+    /// Reads the Bearer and DPoP challenges out of a `WWW-Authenticate` value (other schemes
+    /// are skipped; a parameter both name is taken from the first). A missing or unreadable
+    /// header gives an empty challenge: the flow then discovers everything itself.
     pub fn parse(status: u16, header: Option<&str>) -> Challenge {
         let mut challenge = Challenge {
             status,
@@ -29,21 +34,33 @@ impl Challenge {
             return challenge;
         };
         for (scheme, params) in split_challenges(header) {
-            if !scheme.eq_ignore_ascii_case("bearer") {
+            if !scheme.eq_ignore_ascii_case("bearer") && !scheme.eq_ignore_ascii_case("dpop") {
                 continue;
             }
             for (key, value) in params {
-                match key.to_ascii_lowercase().as_str() {
-                    "error" => challenge.error = Some(value),
-                    "error_description" => challenge.error_description = Some(value),
-                    "scope" => challenge.scope = Some(value),
-                    "resource_metadata" => challenge.resource_metadata = Some(value),
-                    _ => {}
-                }
+                let slot = match key.to_ascii_lowercase().as_str() {
+                    "error" => &mut challenge.error,
+                    "error_description" => &mut challenge.error_description,
+                    "scope" => &mut challenge.scope,
+                    "resource_metadata" => &mut challenge.resource_metadata,
+                    _ => continue,
+                };
+                slot.get_or_insert(value);
             }
-            break;
         }
         challenge
+    }
+
+    /// The same challenge with the response's `DPoP-Nonce` header, if it had one.
+    pub fn with_dpop_nonce(mut self, nonce: Option<&str>) -> Challenge {
+        self.dpop_nonce = nonce.map(str::to_string);
+        self
+    }
+
+    /// 401 `use_dpop_nonce` (RFC 9449 §9): the token is fine, the proof lacked the server's
+    /// nonce.
+    pub fn wants_dpop_nonce(&self) -> bool {
+        self.error.as_deref() == Some(super::dpop::USE_DPOP_NONCE)
     }
 
     /// 403 with `insufficient_scope`: the token is fine, its scopes are not.
@@ -149,5 +166,30 @@ mod tests {
         assert_eq!(Challenge::parse(401, None).scope, None);
         assert_eq!(Challenge::parse(401, Some("Bearer")).error, None);
         assert_eq!(Challenge::parse(401, Some("garbage ,,, ==")).error, None);
+    }
+
+    #[test]
+    fn reads_a_dpop_challenge_and_the_nonce_demand() {
+        let c = Challenge::parse(
+            401,
+            Some(r#"DPoP error="use_dpop_nonce", resource_metadata="http://localhost:1/.well-known/oauth-protected-resource/mcp""#),
+        )
+        .with_dpop_nonce(Some("n-1"));
+        assert!(c.wants_dpop_nonce());
+        assert_eq!(c.dpop_nonce.as_deref(), Some("n-1"));
+        assert_eq!(
+            c.resource_metadata.as_deref(),
+            Some("http://localhost:1/.well-known/oauth-protected-resource/mcp")
+        );
+        // Both schemes (RFC 9449 §7.1): each parameter from the first that names it.
+        let both = Challenge::parse(
+            401,
+            Some(
+                r#"Bearer realm="r", scope="a", DPoP algs="ES256", scope="b", error="invalid_token""#,
+            ),
+        );
+        assert_eq!(both.scope.as_deref(), Some("a"));
+        assert_eq!(both.error.as_deref(), Some("invalid_token"));
+        assert!(!both.wants_dpop_nonce());
     }
 }

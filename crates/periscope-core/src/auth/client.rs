@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::browser::Browser;
+use super::dpop::{Dpop, DpopKey, is_dpop_token_type};
 use super::metadata::AsMeta;
 use super::store::{SecretStore, StoreBackend, StoredCredentials};
 use super::{AuthReport, AuthStep, OAuthConfig, StepOutcome, TokenSummary, mask};
@@ -22,6 +23,11 @@ pub(super) struct State {
     pub(super) client_source: String,
     pub(super) redirect_uris: Vec<String>,
     pub(super) token_auth: Option<String>,
+    /// The protected resource's identifier as its metadata publishes it (the `resource` sent);
+    /// None: the server's URL.
+    pub(super) resource: Option<String>,
+    /// The hash of a workload identity token the authorization server refused: not sent again.
+    pub(super) refused_assertion: Option<String>,
     loaded: bool,
 }
 
@@ -37,6 +43,9 @@ pub struct OAuthClient {
     /// Where this server's sign-in may fetch from (net_guard).
     pub(super) guard: Arc<NetGuard>,
     pub(super) state: tokio::sync::Mutex<State>,
+    /// The DPoP key, the token bound to it and the servers' nonces; read by the transport too
+    /// (through [`Authorizer::present`](super::Authorizer::present)), so not behind `state`.
+    pub(super) dpop: Dpop,
     steps: Mutex<Vec<AuthStep>>,
     /// The URL refused during the current sign-in, if one was: the session flags it.
     refused: Mutex<Option<RefusedUrl>>,
@@ -74,9 +83,19 @@ impl OAuthClient {
             store,
             guard,
             state: tokio::sync::Mutex::new(State::default()),
+            dpop: Dpop::default(),
             steps: Mutex::new(Vec::new()),
             refused: Mutex::new(None),
         }
+    }
+
+    /// The `resource` parameter (RFC 8707) of this sign-in's requests: the identifier the
+    /// resource metadata published, else the server's URL.
+    pub(super) fn resource(&self, state: &State) -> String {
+        state
+            .resource
+            .clone()
+            .unwrap_or_else(|| self.config.server_url.clone())
     }
 
     /// Checks a URL a server named before anything is fetched from it; a refusal is a failed
@@ -192,6 +211,8 @@ impl OAuthClient {
             creds.refresh_token = None;
             creds.expires_at = None;
             creds.scope = None;
+            creds.token_type = None;
+            self.dpop.hold(None, false);
             if let Some(store) = &self.store {
                 store.save(creds).map_err(|e| e.to_string())?;
             }
@@ -203,6 +224,25 @@ impl OAuthClient {
             None,
         );
         Ok(())
+    }
+
+    /// A stored DPoP-bound token comes with its key: both are taken up again, so the token
+    /// is presented as DPoP (a key that no longer reads leaves the token presented as a bearer
+    /// one, which the server refuses, and a new sign-in follows).
+    pub(super) fn restore_dpop(&self, creds: &StoredCredentials) {
+        let bound = creds.token_type.as_deref().is_some_and(is_dpop_token_type);
+        let key = creds.dpop_key.as_deref().map(DpopKey::from_stored);
+        match key {
+            Some(Ok(key)) => {
+                self.dpop.restore(key);
+                self.dpop.hold(creds.access_token.as_deref(), bound);
+            }
+            Some(Err(e)) => {
+                tracing::warn!("stored DPoP key not usable: {e}");
+                self.dpop.hold(None, false);
+            }
+            None => self.dpop.hold(None, false),
+        }
     }
 
     /// Loads the stored credentials for this server, once.
@@ -218,6 +258,7 @@ impl OAuthClient {
                 // A pre-registered client the user entered wins over a stored one.
                 if self.config.client_id.is_none() || creds.client_id == self.config.client_id {
                     state.client_source = "stored registration".into();
+                    self.restore_dpop(&creds);
                     state.creds = Some(creds);
                     break;
                 }

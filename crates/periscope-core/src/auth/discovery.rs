@@ -39,6 +39,15 @@ pub(super) fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     })
 }
 
+/// What discovery found for a sign-in.
+pub(super) struct Discovered {
+    pub(super) meta: AsMeta,
+    /// The resource metadata's `scopes_supported`.
+    pub(super) prm_scopes: Option<Vec<String>>,
+    /// The resource metadata's `resource`, when there is resource metadata.
+    pub(super) resource: Option<String>,
+}
+
 /// Where the issuer a metadata document must name came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum IssuerSource {
@@ -190,9 +199,10 @@ impl OAuthClient {
     }
 
     /// Reads the metadata document found at `doc_url` for `issuer`. Refused when the document
-    /// is another issuer's (RFC 8414 §3.3: identical, a trailing slash aside; for an issuer
-    /// only derived from the server's origin, on that origin), and when an endpoint it names is
-    /// refused by the guard.
+    /// is another issuer's (RFC 8414 §3.3, and the 2026-07-28 discovery rules: identical to the
+    /// issuer the well-known URL was built from, by simple string comparison, so not even a
+    /// trailing slash differs; for an issuer only derived from the server's origin, on that
+    /// origin), and when an endpoint it names is refused by the guard.
     pub(super) async fn read_meta(
         &self,
         issuer: &str,
@@ -202,7 +212,9 @@ impl OAuthClient {
     ) -> Result<AsMeta, String> {
         let title = "Authorization server metadata";
         let field = |k: &str| doc.get(k).and_then(Value::as_str).map(str::to_string);
-        let same = |named: &str| named.trim_end_matches('/') == issuer.trim_end_matches('/');
+        // No normalization at all: a look-alike that only URL normalization would equate is
+        // exactly what an attacker's document would try.
+        let same = |named: &str| named == issuer;
         let on_server_origin = |named: &str| {
             url::Url::parse(named)
                 .is_ok_and(|u| Some(origin(&u)) == url::Url::parse(issuer).ok().map(|i| origin(&i)))
@@ -270,19 +282,19 @@ impl OAuthClient {
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
             grant_types: strings(doc.get("grant_types_supported")),
+            dpop_algs: strings(doc.get("dpop_signing_alg_values_supported")),
             from_document: true,
         })
     }
 
-    /// Finds the authorization server, and the scopes the resource metadata lists (for
-    /// [`OAuthClient::choose_scopes`]).
-    pub(super) async fn discover(
-        &self,
-        challenge: &Challenge,
-    ) -> Result<(AsMeta, Option<Vec<String>>), String> {
+    /// Finds the authorization server, the scopes the resource metadata lists (for
+    /// [`OAuthClient::choose_scopes`]) and the resource identifier it publishes (sent as
+    /// `resource` exactly as published: RFC 8707 / RFC 9728 identifiers are compared as
+    /// strings, and a parser's added "/" would make it another one).
+    pub(super) async fn discover(&self, challenge: &Challenge) -> Result<Discovered, String> {
         let server = url::Url::parse(&self.config.server_url).map_err(|e| e.to_string())?;
         let prm = self.protected_resource(challenge).await?;
-        let (issuer, prm_scopes) = match &prm {
+        let (issuer, prm_scopes, resource) = match &prm {
             Some(doc) => {
                 let resource = doc.get("resource").and_then(Value::as_str).unwrap_or("");
                 if !resource_matches(resource, &self.config.server_url) {
@@ -308,11 +320,15 @@ impl OAuthClient {
                     format!("resource matches; authorization server {issuer}"),
                     None,
                 );
-                (issuer, strings(doc.get("scopes_supported")))
+                (
+                    issuer,
+                    strings(doc.get("scopes_supported")),
+                    Some(resource.to_string()),
+                )
             }
             None => {
                 self.step(StepOutcome::Warning, "Protected resource metadata", "none found → 2025-03-26 behaviour: the server's origin is the authorization server", None);
-                (origin(&server), None)
+                (origin(&server), None, None)
             }
         };
         self.checked(
@@ -359,7 +375,11 @@ impl OAuthClient {
                 "the authorization server does not advertise S256 in code_challenge_methods_supported: refusing to continue without PKCE".into(),
             ));
         }
-        Ok((meta, prm_scopes))
+        Ok(Discovered {
+            meta,
+            prm_scopes,
+            resource,
+        })
     }
 }
 
@@ -409,10 +429,13 @@ mod tests {
         };
         use IssuerSource::*;
         assert_eq!(
-            read(Some("http://127.0.0.1:9/"), Named).await.unwrap(),
-            "http://127.0.0.1:9/"
+            read(Some("http://127.0.0.1:9"), Named).await.unwrap(),
+            "http://127.0.0.1:9"
         );
         for (issuer, source) in [
+            // Equal after normalization only: still another string, still refused.
+            (Some("http://127.0.0.1:9/"), Named),
+            (Some("HTTP://127.0.0.1:9"), Named),
             (Some("https://evil.example"), Named),
             (None, Named),
             (Some("http://127.0.0.1:9/oauth"), Named),

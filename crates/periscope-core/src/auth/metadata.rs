@@ -15,6 +15,8 @@ pub(super) struct AsMeta {
     pub(super) cimd_supported: bool,
     pub(super) iss_parameter_supported: bool,
     pub(super) grant_types: Option<Vec<String>>,
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the server binds tokens to a key.
+    pub(super) dpop_algs: Option<Vec<String>>,
     pub(super) from_document: bool,
 }
 

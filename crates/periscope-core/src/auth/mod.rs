@@ -1,19 +1,23 @@
 //! Signing in to remote servers: the OAuth 2.1 authorization code flow with PKCE as the MCP
 //! authorization spec describes it (RFC 9728 resource metadata, RFC 8414 / OpenID discovery
-//! with the 2025-03-26 fallbacks, pre-registered / CIMD / dynamic client registration, RFC 8707
-//! `resource`, scope selection and step-up, RFC 9207 `iss`), tokens kept in a
-//! [`store::SecretStore`], and a step log a host can show.
+//! with the 2025-03-26 fallbacks and exact issuer checks, pre-registered / CIMD / dynamic client
+//! registration bound to the issuer, RFC 8707 `resource`, scope selection and step-up, RFC 9207
+//! `iss`), the extensions' grants (client credentials, cross-app access, workload identity),
+//! DPoP-bound tokens (RFC 9449), tokens kept in a [`store::SecretStore`], and a step log a host
+//! can show.
 //!
 //! The HTTP transport asks an [`Authorizer`] for a bearer token when a server answers 401 or
 //! 403; [`OAuthClient`] is the authorizer that runs the flow. How the user's browser is
 //! reached is the host's [`Browser`]: a loopback listener for people, a headless follower for
 //! the conformance suite.
 
+mod binding;
 pub mod browser;
 pub mod challenge;
 mod client;
 mod config;
 mod discovery;
+mod dpop;
 mod flow;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
@@ -32,7 +36,7 @@ use serde::{Deserialize, Serialize};
 pub use browser::{Browser, HeadlessBrowser, LoopbackBrowser};
 pub use challenge::Challenge;
 pub use client::OAuthClient;
-pub use config::{IdentityAssertion, OAuthConfig};
+pub use config::{IdentityAssertion, OAuthConfig, WorkloadAssertion};
 
 /// Gives the HTTP transport bearer tokens.
 #[async_trait]
@@ -42,6 +46,24 @@ pub trait Authorizer: Send + Sync {
     async fn current(&self) -> Option<String>;
     /// The server refused with `challenge`; returns a token to retry with, or why not.
     async fn authorize(&self, challenge: &Challenge) -> Result<String, SignInError>;
+    /// The headers that carry `token` on one HTTP request (`method` to `url`), as (lowercase
+    /// name, value). A bearer token: `authorization: Bearer …`. A DPoP-bound token (RFC 9449
+    /// §7.1): `authorization: DPoP …` and a `dpop` proof made for this very request, so this
+    /// is called for every request, never cached.
+    fn present(&self, token: &str, method: &str, url: &str) -> Vec<(String, String)> {
+        let _ = (method, url);
+        vec![bearer(token)]
+    }
+    /// A response from `url` carried a `DPoP-Nonce` header (RFC 9449 §8, §9: a server may hand
+    /// out a new nonce on any response); the next proof to that server carries it.
+    fn remember_dpop_nonce(&self, url: &str, nonce: &str) {
+        let _ = (url, nonce);
+    }
+}
+
+/// `authorization: Bearer <token>` (RFC 6750 §2.1).
+pub fn bearer(token: &str) -> (String, String) {
+    ("authorization".into(), format!("Bearer {token}"))
 }
 
 /// Why a sign-in gave no token: the words for the user, and the URL refused on the way, if

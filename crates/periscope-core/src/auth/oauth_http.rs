@@ -79,7 +79,8 @@ pub(super) fn describe(e: &reqwest::Error) -> String {
 }
 
 impl OAuthClient {
-    /// Sends `request` (a POST to `url`, the `role` it plays) and reads the answer as JSON. A
+    /// Reads the answer to a POST to `url` (the `role` it plays; `sent`: what sending it gave)
+    /// as JSON. A
     /// failed send is a failed `title` step; a refusal (not 2xx) is a failed step naming the
     /// OAuth error, and `Err` with the message `refused` makes of it. Ok: the body and the step
     /// log's HTTP line.
@@ -88,10 +89,10 @@ impl OAuthClient {
         title: &str,
         role: UrlRole,
         url: &str,
-        request: reqwest::RequestBuilder,
+        sent: Result<reqwest::Response, reqwest::Error>,
         refused: impl FnOnce(reqwest::StatusCode, &str) -> String,
     ) -> Result<(Value, Option<String>), String> {
-        let response = match request.send().await {
+        let response = match sent {
             Ok(r) => r,
             Err(e) => {
                 return Err(self.refused_by_dns(title, role, url).unwrap_or_else(|| {
@@ -129,22 +130,99 @@ impl OAuthClient {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form)
             .finish();
-        let mut request = self
-            .http
-            .post(url)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("accept", "application/json")
-            .body(body);
-        if let Some((id, secret)) = basic {
-            request = request.basic_auth(id, Some(secret));
-        }
+        let make = || {
+            let mut request = self
+                .http
+                .post(url)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("accept", "application/json")
+                .body(body.clone());
+            if let Some((id, secret)) = basic {
+                request = request.basic_auth(id, Some(secret));
+            }
+            request
+        };
+        let sent = if role == UrlRole::TokenEndpoint {
+            self.send_token_request(url, make).await
+        } else {
+            make().send().await
+        };
         let (doc, line) = self
-            .post_for_json(title, role, url, request, |status, why| {
+            .post_for_json(title, role, url, sent, |status, why| {
                 format!("{title}: HTTP {status} {why}")
             })
             .await?;
         self.step(StepOutcome::Ok, title, "answered", line);
         Ok(doc)
+    }
+
+    /// Sends a request to a token endpoint. When the sign-in uses DPoP it carries a proof
+    /// (RFC 9449 §5); when the server answers `use_dpop_nonce` with a `DPoP-Nonce` (§8) it
+    /// goes once more, with a fresh proof carrying that nonce. `make` builds the request anew
+    /// for each attempt.
+    pub(super) async fn send_token_request(
+        &self,
+        url: &str,
+        make: impl Fn() -> reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, reqwest::Error> {
+        if !self.dpop.active() {
+            return make().send().await;
+        }
+        let with_proof = || match self.dpop.token_request_proof(url) {
+            Ok(proof) => make().header("dpop", proof),
+            Err(e) => {
+                self.step(
+                    StepOutcome::Warning,
+                    "DPoP",
+                    format!("{e}: the request goes without a proof"),
+                    None,
+                );
+                make()
+            }
+        };
+        let sent_nonce = self.dpop.nonce_for(url);
+        let response = with_proof().send().await?;
+        let Some(nonce) = response
+            .headers()
+            .get("dpop-nonce")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+        else {
+            return Ok(response);
+        };
+        self.dpop.remember_nonce(url, &nonce);
+        if response.status() != reqwest::StatusCode::BAD_REQUEST
+            || sent_nonce.as_deref() == Some(nonce.as_str())
+        {
+            return Ok(response);
+        }
+        // Only a `use_dpop_nonce` refusal is answered with a retry; any other goes back as it
+        // came (rebuilt from what was read of it).
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = read_capped(response).await.unwrap_or_default();
+        let demanded = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|d| d.get("error").and_then(Value::as_str).map(str::to_string))
+            .is_some_and(|e| e == super::dpop::USE_DPOP_NONCE);
+        if demanded {
+            self.step(
+                StepOutcome::Ok,
+                "DPoP",
+                "the token endpoint asks for a nonce of its own (use_dpop_nonce): sending the request again with a proof that carries it",
+                Some(format!("POST {url} → 400")),
+            );
+            return with_proof().send().await;
+        }
+        let mut rebuilt = oauth2::http::Response::builder().status(status);
+        for (k, v) in &headers {
+            rebuilt = rebuilt.header(k, v);
+        }
+        Ok(reqwest::Response::from(
+            rebuilt
+                .body(body)
+                .expect("a response rebuilt from a valid one"),
+        ))
     }
 
     /// `oauth2`'s HTTP hook over this sign-in's client (its token endpoint requests).
@@ -169,26 +247,25 @@ impl<'c> oauth2::AsyncHttpClient<'c> for OauthHttp<'_> {
         Box::pin(async move {
             let (parts, body) = request.into_parts();
             let url = parts.uri.to_string();
-            let response = self
-                .0
-                .http
-                .request(parts.method, &url)
-                .headers(parts.headers)
-                .body(body)
-                .send()
-                .await
-                .map_err(|e| {
-                    // The step is logged by the grant that asked; the refusal is kept here.
-                    let why = match self.0.guard.take_dns_refusal(UrlRole::TokenEndpoint, &url) {
-                        Some(refused) => {
-                            let why = refused.to_string();
-                            self.0.keep_refused(refused);
-                            why
-                        }
-                        None => format!("POST {url}: {}", describe(&e)),
-                    };
-                    oauth2::HttpClientError::Other(why)
-                })?;
+            let make = || {
+                self.0
+                    .http
+                    .request(parts.method.clone(), &url)
+                    .headers(parts.headers.clone())
+                    .body(body.clone())
+            };
+            let response = self.0.send_token_request(&url, make).await.map_err(|e| {
+                // The step is logged by the grant that asked; the refusal is kept here.
+                let why = match self.0.guard.take_dns_refusal(UrlRole::TokenEndpoint, &url) {
+                    Some(refused) => {
+                        let why = refused.to_string();
+                        self.0.keep_refused(refused);
+                        why
+                    }
+                    None => format!("POST {url}: {}", describe(&e)),
+                };
+                oauth2::HttpClientError::Other(why)
+            })?;
             let mut builder = oauth2::http::Response::builder().status(response.status());
             for (k, v) in response.headers() {
                 builder = builder.header(k, v);

@@ -46,17 +46,19 @@ impl OAuthClient {
             "token_endpoint_auth_method": method,
             "application_type": "native",
         });
-        let request = self
+        let sent = self
             .http
             .post(&endpoint)
             .header("content-type", "application/json")
-            .body(serde_json::to_vec(&body).expect("JSON serializes"));
+            .body(serde_json::to_vec(&body).expect("JSON serializes"))
+            .send()
+            .await;
         let (doc, line) = self
             .post_for_json(
                 "Dynamic client registration",
                 UrlRole::RegistrationEndpoint,
                 &endpoint,
-                request,
+                sent,
                 |status, why| {
                     format!("dynamic client registration was refused (HTTP {status}) {why}")
                 },

@@ -33,7 +33,7 @@ impl OAuthClient {
         let mut request = client
             .authorize_url(CsrfToken::new_random)
             .set_pkce_challenge(challenge_pkce)
-            .add_extra_param("resource", self.config.server_url.clone());
+            .add_extra_param("resource", self.resource(state));
         if let Some(s) = &scope {
             request = request.add_scopes(s.split_whitespace().map(|x| Scope::new(x.to_string())));
         }
@@ -44,7 +44,7 @@ impl OAuthClient {
             "Authorization request",
             format!(
                 "PKCE S256, state, resource {}; opening {host}",
-                self.config.server_url
+                self.resource(state)
             ),
             Some(format!("GET {}", redact_url(url.as_str()))),
         );
@@ -57,44 +57,24 @@ impl OAuthClient {
             })
             .await
             .map_err(|e| self.fail("Authorization", e))?;
-        let get = |k: &str| {
-            query
-                .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        };
-        if let Some(error) = get("error") {
-            let description = get("error_description").unwrap_or_default();
-            return Err(self.fail(
-                "Authorization",
-                format!("the authorization server said {error}: {description}"),
-            ));
-        }
-        if get("state").as_deref() != Some(csrf.secret().as_str()) {
-            return Err(self.fail("Authorization", "the redirect's state does not match the one sent: refusing the code (a forged or mixed-up redirect)".into()));
-        }
-        match get("iss") {
-            Some(iss) if iss.trim_end_matches('/') != meta.issuer.trim_end_matches('/') => {
-                return Err(self.fail("Authorization", format!("the redirect's iss {iss:?} is not the authorization server {:?}: refusing the code before redeeming it (mix-up attack)", meta.issuer)));
-            }
-            None if meta.iss_parameter_supported => {
-                return Err(self.fail("Authorization", "the authorization server promises an iss parameter but the redirect has none: refusing the code".into()));
-            }
-            _ => {}
-        }
-        let code = get("code")
-            .ok_or_else(|| self.fail("Authorization", "the redirect has no code".into()))?;
+        let code = read_redirect(
+            &query,
+            csrf.secret(),
+            &meta.issuer,
+            meta.iss_parameter_supported,
+        )
+        .map_err(|refusal| self.fail("Authorization", refusal.to_string()))?;
         self.step(
             StepOutcome::Ok,
             "Authorization",
-            "the redirect came back: state matches, code received",
+            "the redirect came back: state matches, iss is the recorded issuer (or absent and not promised), code received",
             None,
         );
         let http = self.oauth_http();
         let token = client
             .exchange_code(AuthorizationCode::new(code))
             .set_pkce_verifier(verifier)
-            .add_extra_param("resource", self.config.server_url.clone())
+            .add_extra_param("resource", self.resource(state))
             .request_async(&http)
             .await
             .map_err(|e| {
@@ -121,9 +101,81 @@ impl OAuthClient {
             Some(format!("POST {} → 200", meta.token_endpoint)),
         );
         self.store_tokens(state, &meta, &token, scope.as_deref())
-            .await;
+            .await?;
         Ok(token.access_token().secret().clone())
     }
+}
+
+/// Why the code of a redirect is not redeemed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RedirectRefusal {
+    /// Not the `state` this sign-in sent: a forged or mixed-up redirect.
+    StateMismatch,
+    /// RFC 9207 §2.4: `iss` is not the recorded issuer, by simple string comparison.
+    IssMismatch {
+        iss: String,
+        expected: String,
+    },
+    /// The metadata promised `iss` (`authorization_response_iss_parameter_supported`), the
+    /// redirect has none.
+    IssMissing,
+    /// The authorization server refused, and the redirect is provably its own.
+    Refused {
+        error: String,
+        description: String,
+    },
+    NoCode,
+}
+
+impl std::fmt::Display for RedirectRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RedirectRefusal::StateMismatch => f.write_str("the redirect's state does not match the one sent: refusing the code (a forged or mixed-up redirect)"),
+            RedirectRefusal::IssMismatch { iss, expected } => write!(f, "the redirect's iss {iss:?} is not the recorded issuer {expected:?} (compared as plain strings, RFC 9207 §2.4): refusing the redirect before redeeming any code (mix-up attack)"),
+            RedirectRefusal::IssMissing => f.write_str("the authorization server promises an iss parameter but the redirect has none: refusing the code"),
+            RedirectRefusal::Refused { error, description } => write!(f, "the authorization server said {error}: {description}"),
+            RedirectRefusal::NoCode => f.write_str("the redirect has no code"),
+        }
+    }
+}
+
+/// Checks a redirect's query before anything in it is acted on, as the 2026-07-28
+/// authorization spec orders it: the `state`, then `iss` against the recorded issuer (exact
+/// string equality: no case folding, port elision, trailing slash or percent-decoding
+/// beyond the form decoding), and only then an `error` (never shown from an unproven sender)
+/// or the code.
+fn read_redirect(
+    query: &[(String, String)],
+    state: &str,
+    issuer: &str,
+    iss_promised: bool,
+) -> Result<String, RedirectRefusal> {
+    let get = |k: &str| {
+        query
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
+    if get("state").as_deref() != Some(state) {
+        return Err(RedirectRefusal::StateMismatch);
+    }
+    match get("iss") {
+        Some(iss) if iss != issuer => {
+            return Err(RedirectRefusal::IssMismatch {
+                iss,
+                expected: issuer.to_string(),
+            });
+        }
+        None if iss_promised => return Err(RedirectRefusal::IssMissing),
+        _ => {}
+    }
+    if let Some(error) = get("error") {
+        return Err(RedirectRefusal::Refused {
+            error,
+            description: get("error_description").unwrap_or_default(),
+        });
+    }
+    get("code").ok_or(RedirectRefusal::NoCode)
 }
 
 /// The authorization URL without what could be replayed (nothing there is a secret, but the
@@ -146,5 +198,78 @@ fn redact_url(url: &str) -> String {
             u.to_string()
         }
         Err(_) => "(not a URL)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    const ISSUER: &str = "http://localhost:4000";
+
+    #[test]
+    fn an_iss_is_compared_as_a_plain_string_advertised_or_not() {
+        let with = |iss: &str| query(&[("state", "s"), ("code", "c"), ("iss", iss)]);
+        for promised in [true, false] {
+            assert_eq!(
+                read_redirect(&with(ISSUER), "s", ISSUER, promised),
+                Ok("c".into())
+            );
+            for variant in [
+                "http://localhost:4000/",
+                "HTTP://localhost:4000",
+                "http://LOCALHOST:4000",
+                "http://localhost:4000:80",
+                "https://evil.example.com",
+            ] {
+                assert!(
+                    matches!(
+                        read_redirect(&with(variant), "s", ISSUER, promised),
+                        Err(RedirectRefusal::IssMismatch { .. })
+                    ),
+                    "{variant} (promised: {promised})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_iss_is_refused_only_when_promised() {
+        let without = query(&[("state", "s"), ("code", "c")]);
+        assert_eq!(
+            read_redirect(&without, "s", ISSUER, true),
+            Err(RedirectRefusal::IssMissing)
+        );
+        assert_eq!(read_redirect(&without, "s", ISSUER, false), Ok("c".into()));
+    }
+
+    #[test]
+    fn an_error_is_believed_only_from_the_recorded_issuer_with_the_state() {
+        let forged = query(&[
+            ("state", "s"),
+            ("error", "access_denied"),
+            ("error_description", "click here: https://evil.example"),
+            ("iss", "https://evil.example.com"),
+        ]);
+        let refusal = read_redirect(&forged, "s", ISSUER, false).unwrap_err();
+        assert!(matches!(refusal, RedirectRefusal::IssMismatch { .. }));
+        assert!(!refusal.to_string().contains("click here"));
+        let wrong_state = query(&[("state", "x"), ("error", "access_denied")]);
+        assert_eq!(
+            read_redirect(&wrong_state, "s", ISSUER, false),
+            Err(RedirectRefusal::StateMismatch)
+        );
+        let real = query(&[("state", "s"), ("error", "access_denied"), ("iss", ISSUER)]);
+        assert!(matches!(
+            read_redirect(&real, "s", ISSUER, true),
+            Err(RedirectRefusal::Refused { .. })
+        ));
     }
 }

@@ -30,7 +30,7 @@ impl OAuthClient {
         let client = self.oauth_client(state, meta, None)?;
         let mut request = client
             .exchange_client_credentials()
-            .add_extra_param("resource", self.config.server_url.clone());
+            .add_extra_param("resource", self.resource(state));
         if let Some(jwt) = jwt {
             request = request
                 .add_extra_param(
@@ -59,7 +59,7 @@ impl OAuthClient {
             Some(format!("POST {} → 200", meta.token_endpoint)),
         );
         self.store_tokens(state, meta, &token, scope.as_deref())
-            .await;
+            .await?;
         Ok(token.access_token().secret().clone())
     }
 }

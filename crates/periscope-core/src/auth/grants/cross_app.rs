@@ -27,6 +27,7 @@ impl OAuthClient {
             .client_id
             .clone()
             .ok_or_else(|| self.fail("Client", "cross-app access needs a client ID".into()))?;
+        let resource = self.resource(state);
         let mut form = vec![
             (
                 "grant_type",
@@ -42,7 +43,7 @@ impl OAuthClient {
                 "urn:ietf:params:oauth:token-type:id-jag",
             ),
             ("audience", meta.issuer.as_str()),
-            ("resource", self.config.server_url.as_str()),
+            ("resource", resource.as_str()),
         ];
         if let Some(id) = &assertion.idp_client_id {
             form.push(("client_id", id.as_str()));
@@ -72,7 +73,7 @@ impl OAuthClient {
         let mut form = vec![
             ("grant_type", JWT_BEARER),
             ("assertion", jag.as_str()),
-            ("resource", self.config.server_url.as_str()),
+            ("resource", resource.as_str()),
         ];
         if let Some(s) = &scope {
             form.push(("scope", s.as_str()));
@@ -95,7 +96,7 @@ impl OAuthClient {
         creds.client_secret = self.config.client_secret.clone();
         state.meta = Some(meta.clone());
         self.store_tokens(state, meta, &token, scope.as_deref())
-            .await;
+            .await?;
         Ok(token.access_token().secret().clone())
     }
 }

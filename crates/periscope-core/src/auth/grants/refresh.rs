@@ -7,6 +7,7 @@ use super::describe_token_error;
 use crate::auth::StepOutcome;
 use crate::auth::client::{OAuthClient, State};
 use crate::auth::discovery::IssuerSource;
+use crate::auth::dpop::{decide, is_dpop_token_type};
 use crate::auth::identity::pick_secret_method;
 
 impl OAuthClient {
@@ -48,11 +49,21 @@ impl OAuthClient {
                 },
             );
         }
+        // A refresh token bound to the DPoP key is only honoured with a proof of it (RFC 9449
+        // §5); otherwise proofs go when the server offers DPoP, as at sign-in.
+        let bound = state
+            .creds
+            .as_ref()
+            .and_then(|c| c.token_type.as_deref())
+            .is_some_and(is_dpop_token_type);
+        self.dpop.set_active(
+            bound || decide(self.config.dpop, meta.dpop_algs.as_deref()).unwrap_or(false),
+        );
         let client = self.oauth_client(state, &meta, None)?;
         let http = self.oauth_http();
         let token = client
             .exchange_refresh_token(&RefreshToken::new(refresh))
-            .add_extra_param("resource", self.config.server_url.clone())
+            .add_extra_param("resource", self.resource(state))
             .request_async(&http)
             .await
             .map_err(|e| {
@@ -70,7 +81,7 @@ impl OAuthClient {
             "a new access token from the refresh token",
             Some(format!("POST {} → 200", meta.token_endpoint)),
         );
-        self.store_tokens(state, &meta, &token, None).await;
+        self.store_tokens(state, &meta, &token, None).await?;
         Ok(token.access_token().secret().clone())
     }
 }

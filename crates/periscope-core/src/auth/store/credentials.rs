@@ -18,15 +18,28 @@ pub struct StoredCredentials {
     /// Unix seconds.
     pub expires_at: Option<u64>,
     pub scope: Option<String>,
+    /// The access token's `token_type` when it is not a bearer token: "DPoP" for a token bound
+    /// to `dpop_key` (RFC 9449).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_type: Option<String>,
+    /// The private key a DPoP-bound token (and its refresh token) is bound to, as a base64url
+    /// PKCS#8 document: without it the tokens are of no use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_key: Option<String>,
 }
 
 impl StoredCredentials {
     /// The secret values held, for scrubbing them out of platform messages.
     pub(super) fn secrets(&self) -> impl Iterator<Item = &str> {
-        [&self.client_secret, &self.access_token, &self.refresh_token]
-            .into_iter()
-            .filter_map(|s| s.as_deref())
-            .filter(|s| !s.is_empty())
+        [
+            &self.client_secret,
+            &self.access_token,
+            &self.refresh_token,
+            &self.dpop_key,
+        ]
+        .into_iter()
+        .filter_map(|s| s.as_deref())
+        .filter(|s| !s.is_empty())
     }
 }
 
@@ -46,6 +59,8 @@ impl fmt::Debug for StoredCredentials {
             .field("refresh_token", &redact(&self.refresh_token))
             .field("expires_at", &self.expires_at)
             .field("scope", &self.scope)
+            .field("token_type", &self.token_type)
+            .field("dpop_key", &redact(&self.dpop_key))
             .finish()
     }
 }

@@ -10,6 +10,7 @@ use super::keychain::Vault;
 pub(super) const SECRET_CLIENT: &str = "cs-3f9a-very-secret-client";
 pub(super) const SECRET_ACCESS: &str = "at-71b2-very-secret-access";
 pub(super) const SECRET_REFRESH: &str = "rt-c0d4-very-secret-refresh";
+pub(super) const SECRET_DPOP_KEY: &str = "dk-5e6f-very-secret-dpop-key";
 
 pub(super) fn creds(server: &str, issuer: &str) -> StoredCredentials {
     StoredCredentials {
@@ -21,11 +22,18 @@ pub(super) fn creds(server: &str, issuer: &str) -> StoredCredentials {
         refresh_token: Some(SECRET_REFRESH.to_string()),
         expires_at: Some(1_900_000_000),
         scope: Some("read write".to_string()),
+        token_type: Some("DPoP".to_string()),
+        dpop_key: Some(SECRET_DPOP_KEY.to_string()),
     }
 }
 
 pub(super) fn assert_no_secret(text: &str) {
-    for secret in [SECRET_CLIENT, SECRET_ACCESS, SECRET_REFRESH] {
+    for secret in [
+        SECRET_CLIENT,
+        SECRET_ACCESS,
+        SECRET_REFRESH,
+        SECRET_DPOP_KEY,
+    ] {
         assert!(!text.contains(secret), "{text:?} contains a secret");
     }
 }
