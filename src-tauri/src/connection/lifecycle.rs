@@ -95,9 +95,8 @@ impl AppState {
                         .client_id
                         .as_ref()
                         .and_then(|_| self.client_secret(&target.url)),
-                    client_metadata_url: target.oauth.client_metadata_url.clone(),
                     client_name: "Periscope".into(),
-                    ..OAuthConfig::default()
+                    ..OAuthConfig::from_settings(&target.url, &target.oauth)
                 },
                 Arc::new(LoopbackBrowser::new(
                     sign_in_opener(

@@ -31,6 +31,7 @@ impl Shared {
             && !self.bearer_set.swap(true, Ordering::SeqCst)
         {
             // The first request: a stored (or refreshed) token, if there is one.
+            self.transport.set_presenter(auth.clone());
             self.transport.set_bearer(auth.current().await);
         }
         let mut attempts = 0;

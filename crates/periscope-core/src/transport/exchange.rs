@@ -32,6 +32,9 @@ pub(super) struct HttpConnection {
     pub(super) modern: std::sync::atomic::AtomicBool,
     /// The OAuth access token for this server, if signed in.
     pub(super) bearer: Mutex<Option<String>>,
+    /// How the token goes on each request (bearer, or DPoP with a proof per request); None:
+    /// as a bearer token.
+    pub(super) presenter: Mutex<Option<Arc<dyn crate::auth::Authorizer>>>,
     pub(super) limits: Limits,
 }
 
@@ -84,6 +87,7 @@ impl HttpConnection {
             protocol_version: Mutex::new(None),
             modern: Default::default(),
             bearer: Mutex::new(None),
+            presenter: Mutex::new(None),
             limits,
         }
     }
@@ -108,13 +112,29 @@ impl HttpConnection {
         {
             headers.insert("mcp-protocol-version", v);
         }
-        // Only ever to this server's URL (the record shows it redacted).
-        if let Some(token) = lock(&self.bearer).as_deref()
-            && let Ok(v) = format!("Bearer {token}").parse()
-        {
-            headers.insert(reqwest::header::AUTHORIZATION, v);
-        }
         headers
+    }
+
+    /// The headers that carry the token on a request with `method` to `url` (only ever this
+    /// server's URL; the record shows them redacted): made per request, as a DPoP proof is.
+    fn token_headers(&self, method: &Method, url: &str) -> HeaderMap {
+        let Some(token) = lock(&self.bearer).clone() else {
+            return HeaderMap::new();
+        };
+        let presenter = lock(&self.presenter).clone();
+        let pairs = match presenter {
+            Some(p) => p.present(&token, method.as_str(), url),
+            None => vec![crate::auth::bearer(&token)],
+        };
+        pairs
+            .into_iter()
+            .filter_map(|(name, value)| {
+                Some((
+                    HeaderName::from_bytes(name.as_bytes()).ok()?,
+                    HeaderValue::from_str(&value).ok()?,
+                ))
+            })
+            .collect()
     }
 
     /// Sends one HTTP request (to `url`, default the target's) and records the exchange once
@@ -139,8 +159,9 @@ impl HttpConnection {
             (Ok(a), Ok(b)) => a.origin() == b.origin(),
             _ => false,
         };
-        if !same_origin(&url, &self.target.url) {
-            headers.remove(reqwest::header::AUTHORIZATION);
+        if same_origin(&url, &self.target.url) {
+            headers.extend(self.token_headers(&method, &url));
+        } else {
             for (name, _) in &self.target.headers {
                 headers.remove(name.as_str());
             }
@@ -157,7 +178,18 @@ impl HttpConnection {
         let mono_us = self.traffic.mono_now_us();
         let started = Instant::now();
         let result = match tokio::time::timeout(patience, request.send()).await {
-            Ok(Ok(response)) => Ok(response),
+            Ok(Ok(response)) => {
+                // RFC 9449 §8, §9: any response may hand out the nonce for the next proof.
+                if let Some(nonce) = response
+                    .headers()
+                    .get("dpop-nonce")
+                    .and_then(|v| v.to_str().ok())
+                    && let Some(p) = lock(&self.presenter).clone()
+                {
+                    p.remember_dpop_nonce(&url, nonce);
+                }
+                Ok(response)
+            }
             Ok(Err(e)) => Err(ExchangeError::Failed(describe(&e))),
             Err(_) => Err(ExchangeError::NoHeaders(patience)),
         };
@@ -309,5 +341,88 @@ mod tests {
         assert!(!at_other.contains("key-for-the-server"), "{at_other}");
         assert!(!at_other.contains("authorization"), "{at_other}");
         assert!(at_other.contains("accept: application/json"), "{at_other}");
+    }
+
+    /// Presents tokens as DPoP does: a header made for each request's method and URL.
+    struct PerRequest(Mutex<Vec<String>>);
+
+    #[async_trait::async_trait]
+    impl crate::auth::Authorizer for PerRequest {
+        async fn current(&self) -> Option<String> {
+            None
+        }
+        async fn authorize(
+            &self,
+            _: &crate::auth::Challenge,
+        ) -> Result<String, crate::auth::SignInError> {
+            Err("no".into())
+        }
+        fn present(&self, token: &str, method: &str, url: &str) -> Vec<(String, String)> {
+            vec![
+                ("authorization".into(), format!("DPoP {token}")),
+                ("dpop".into(), format!("proof-for-{method}-{url}")),
+            ]
+        }
+        fn remember_dpop_nonce(&self, _url: &str, nonce: &str) {
+            lock(&self.0).push(nonce.to_string());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_presenter_makes_the_token_headers_of_each_request_to_the_server_only() {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server_url = format!("http://{}/mcp", server.local_addr().unwrap());
+        let other_url = format!("http://{}/messages", elsewhere.local_addr().unwrap());
+        let (events, _) = tokio::sync::broadcast::channel(16);
+        let (inbound, _rx) = mpsc::channel(16);
+        let connection = HttpConnection::new(
+            reqwest::Client::new(),
+            HttpTarget {
+                url: server_url.clone(),
+                ..HttpTarget::default()
+            },
+            Arc::new(Traffic::new(events)),
+            inbound,
+            Limits::default(),
+        );
+        let presenter = Arc::new(PerRequest(Mutex::new(Vec::new())));
+        *lock(&connection.presenter) = Some(presenter.clone());
+        *lock(&connection.bearer) = Some("tok".into());
+        let at_server = tokio::spawn(async move {
+            let (mut stream, _) = server.accept().await.unwrap();
+            let mut buf = vec![0; 8192];
+            let n = stream.read(&mut buf).await.unwrap();
+            let _ = stream
+                .write_all(
+                    b"HTTP/1.1 204 No Content\r\ndpop-nonce: n-1\r\nconnection: close\r\n\r\n",
+                )
+                .await;
+            String::from_utf8_lossy(&buf[..n]).to_ascii_lowercase()
+        });
+        let at_other = tokio::spawn(request_head(elsewhere));
+        for url in [None, Some(other_url.as_str())] {
+            let (_, sent) = connection
+                .exchange(
+                    Method::POST,
+                    HeaderMap::new(),
+                    Some(b"{}".to_vec()),
+                    None,
+                    url,
+                    Duration::from_secs(5),
+                )
+                .await;
+            sent.unwrap();
+        }
+        let at_server = at_server.await.unwrap();
+        let at_other = at_other.await.unwrap();
+        assert!(at_server.contains("authorization: dpop tok"), "{at_server}");
+        let expected = format!("dpop: proof-for-post-{server_url}").to_ascii_lowercase();
+        assert!(at_server.contains(&expected), "{at_server}");
+        assert!(
+            !at_other.contains("authorization") && !at_other.contains("dpop"),
+            "{at_other}"
+        );
+        assert_eq!(*lock(&presenter.0), vec!["n-1".to_string()]);
     }
 }

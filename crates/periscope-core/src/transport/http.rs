@@ -216,7 +216,13 @@ impl Inner {
                 .and_then(|v| v.to_str().ok());
             if status == reqwest::StatusCode::UNAUTHORIZED || header.is_some() {
                 return Err(SendError::Unauthorized {
-                    challenge: crate::auth::Challenge::parse(status.as_u16(), header),
+                    challenge: crate::auth::Challenge::parse(status.as_u16(), header)
+                        .with_dpop_nonce(
+                            response
+                                .headers()
+                                .get("dpop-nonce")
+                                .and_then(|v| v.to_str().ok()),
+                        ),
                     exchange: seq,
                 });
             }
@@ -513,6 +519,10 @@ impl HttpConnection {
 impl Transport for StreamableHttp {
     fn set_bearer(&self, token: Option<String>) {
         *lock(&self.inner.connection.bearer) = token;
+    }
+
+    fn set_presenter(&self, presenter: Arc<dyn crate::auth::Authorizer>) {
+        *lock(&self.inner.connection.presenter) = Some(presenter);
     }
 
     fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {

@@ -346,6 +346,9 @@ pub trait Transport: Send + Sync {
     async fn reset_session(&self) {}
     /// The bearer token to send from now on (HTTP); stdio ignores it.
     fn set_bearer(&self, _token: Option<String>) {}
+    /// Who says how the token goes on each request (HTTP): `Authorizer::present`, and where
+    /// `DPoP-Nonce` headers go. Without one, the token goes as a bearer token.
+    fn set_presenter(&self, _presenter: Arc<dyn crate::auth::Authorizer>) {}
     /// Whether the transport ends its inbound feed with [`Inbound::Closed`] (stdio does, when
     /// the server's stdout ends), so a closing session can wait for the last frames.
     fn reports_close(&self) -> bool {
