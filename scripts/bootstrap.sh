@@ -63,3 +63,9 @@ if [ ! -x tests/conformance/node_modules/node/bin/node ] || [ ! -d tests/conform
   echo "bootstrap: installing the MCP conformance suite and Node 22 from npm"
   (cd tests/conformance && npm install --no-fund --no-audit --loglevel=error)
 fi
+# Its newest pre-release (the 2026-07-28 scenarios), pinned beside it in tests/conformance/next.
+if [ ! -x tests/conformance/next/node_modules/node/bin/node ] || [ ! -d tests/conformance/next/node_modules/@modelcontextprotocol/conformance ] \
+   || [ tests/conformance/next/package-lock.json -nt tests/conformance/next/node_modules/.package-lock.json ]; then
+  echo "bootstrap: installing the MCP conformance pre-release from npm"
+  (cd tests/conformance/next && npm install --no-fund --no-audit --loglevel=error)
+fi
