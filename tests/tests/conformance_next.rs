@@ -30,8 +30,8 @@ fn run_next(args: &[&str]) -> (Option<i32>, String) {
         .args(args)
         .output()
         .expect("the conformance runner starts");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), strip_colour(&text))
 }
 

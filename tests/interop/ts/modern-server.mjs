@@ -24,7 +24,8 @@ import {
     acceptedContent,
     createMcpHandler,
     createRequestStateCodec,
-    inputRequired
+    inputRequired,
+    inputResponse
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod/v4';
@@ -37,6 +38,13 @@ const stateCodec = createRequestStateCodec({ key: crypto.getRandomValues(new Uin
 
 const guestSchema = z.object({ name: z.string().meta({ title: 'Who is the table for?' }) });
 const confirmSchema = z.object({ confirm: z.boolean().meta({ title: 'Book it?' }) });
+
+/** True when the client answered the input request under `key` with decline or cancel: the
+ *  call ends there (asking again would loop until the client's round limit). */
+function refused(responses, key) {
+    const view = inputResponse(responses, key);
+    return view.kind === 'elicit' && view.action !== 'accept';
+}
 
 /** How touch_note tells listen streams: through the HTTP handler's notifier, or (stdio) the
  *  instance itself, which serveStdio routes onto the open subscription stream. */
@@ -72,6 +80,9 @@ function build() {
         },
         async ({ party }, ctx) => {
             const state = ctx.mcpReq.requestState();
+            if (refused(ctx.mcpReq.inputResponses, 'guest') || refused(ctx.mcpReq.inputResponses, 'confirm')) {
+                return { content: [{ type: 'text', text: 'Not booked: the question was declined.' }], isError: true };
+            }
             if (state?.guest === undefined) {
                 const guest = acceptedContent(ctx.mcpReq.inputResponses, 'guest', guestSchema);
                 if (guest === undefined) {
