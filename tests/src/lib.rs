@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod chaos;
+pub mod modern;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
