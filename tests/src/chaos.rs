@@ -136,6 +136,9 @@ impl Case<'_> {
             .arg("--")
             .arg(bin("periscope"))
             .args(self.args)
+            // The fixtures are legacy servers scripted from initialize on: what they test is
+            // the transport and its limits, not the era probe (engine_eras.rs does that).
+            .args(["--era", "legacy"])
             .arg("--record")
             .arg(&record)
             .envs(self.env.iter().copied())

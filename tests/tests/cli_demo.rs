@@ -172,7 +172,8 @@ fn a_server_that_dies_before_initialize_exits_3_with_its_status_and_stderr() {
     assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
     assert!(
-        err.contains("server exited with status 7 before answering initialize"),
+        // Auto: the first request is the server/discover probe.
+        err.contains("server exited with status 7 before answering server/discover"),
         "{err}"
     );
     assert!(err.contains("fatal: missing API key in /tmp"), "{err}");

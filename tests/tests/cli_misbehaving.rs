@@ -8,6 +8,8 @@ use periscope_tests::{bin, stderr};
 fn against(mode: &str, extra: &[&str]) -> Output {
     Command::new(bin("periscope"))
         .args(["tools", "list"])
+        // The fixture is a legacy server whose script starts at initialize.
+        .args(["--era", "legacy"])
         .args(extra)
         .arg("--")
         .arg(bin("misbehaving-server"))

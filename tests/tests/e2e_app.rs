@@ -123,7 +123,8 @@ async fn a_flooding_server_and_a_dying_server_leave_the_app_responsive_and_say_w
         let entry = |id: &str, name: &str, mode: &str, extra: &[&str]| {
             let mut args = vec![mode.to_string()];
             args.extend(extra.iter().map(|s| s.to_string()));
-            serde_json::json!({"id": id, "name": name, "target": {"transport": "stdio",
+            // Legacy fixtures, scripted from initialize on.
+            serde_json::json!({"id": id, "name": name, "era": "legacy", "target": {"transport": "stdio",
                 "command": periscope_tests::bin_str("misbehaving-server"), "args": args, "env": [], "cwd": null}})
         };
         let catalog = serde_json::json!({"servers": [

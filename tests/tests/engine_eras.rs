@@ -78,9 +78,15 @@ async fn auto_finds_a_modern_server_by_server_discover_and_sends_no_handshake() 
     // Every request declares the version, the capabilities and who is asking.
     for frame in &frames {
         let meta = &frame["params"]["_meta"];
-        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
         assert!(meta["io.modelcontextprotocol/clientCapabilities"]["elicitation"].is_object());
-        assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "periscope");
+        assert_eq!(
+            meta["io.modelcontextprotocol/clientInfo"]["name"],
+            "periscope"
+        );
     }
     session.close().await;
 }
@@ -138,11 +144,11 @@ async fn removed_methods_are_refused_with_the_reason_without_being_sent() {
         matches!(err, RequestError::Refused { .. }) && err.to_string().contains("removed ping"),
         "{err}"
     );
-    let err = session.subscribe_resource("demo://text/1").await.unwrap_err();
-    assert!(
-        err.to_string().contains("subscriptions/listen"),
-        "{err}"
-    );
+    let err = session
+        .subscribe_resource("demo://text/1")
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("subscriptions/listen"), "{err}");
     assert_eq!(sent(&session).len(), before, "nothing went to the server");
     session.close().await;
 }
@@ -200,8 +206,14 @@ async fn multi_round_trip_requests_are_answered_through_the_host_and_retried() {
     assert_eq!(calls.len(), 3, "{calls:?}");
     assert!(calls[0]["params"].get("requestState").is_none());
     assert!(calls[1]["params"]["requestState"].is_string());
-    assert_eq!(calls[1]["params"]["inputResponses"]["city"]["action"], "accept");
-    assert_ne!(calls[1]["params"]["requestState"], calls[2]["params"]["requestState"]);
+    assert_eq!(
+        calls[1]["params"]["inputResponses"]["city"]["action"],
+        "accept"
+    );
+    assert_ne!(
+        calls[1]["params"]["requestState"],
+        calls[2]["params"]["requestState"]
+    );
     let ids: std::collections::HashSet<String> =
         calls.iter().map(|c| c["id"].to_string()).collect();
     assert_eq!(ids.len(), 3, "each round is a new request id");
@@ -211,9 +223,15 @@ async fn multi_round_trip_requests_are_answered_through_the_host_and_retried() {
         .await
         .unwrap();
     let text = result["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("Ada") && text.contains("Hello, Ada"), "{text}");
+    assert!(
+        text.contains("Ada") && text.contains("Hello, Ada"),
+        "{text}"
+    );
     let asked = answers.asked.lock().unwrap().clone();
-    assert!(asked.contains(&"sampling/createMessage".to_string()), "{asked:?}");
+    assert!(
+        asked.contains(&"sampling/createMessage".to_string()),
+        "{asked:?}"
+    );
     session.close().await;
 }
 
@@ -253,7 +271,10 @@ async fn over_http_requests_mirror_their_names_and_arguments_into_headers() {
     assert!(text.contains("mcp-param-region: =?base64?"), "{text}");
     // No session: the server gave none, and Periscope never opened a GET stream.
     let exchanges = session.traffic().exchanges();
-    assert!(exchanges.iter().all(|e| e.method == "POST"), "{exchanges:?}");
+    assert!(
+        exchanges.iter().all(|e| e.method == "POST"),
+        "{exchanges:?}"
+    );
     // The record keeps the headers each POST carried.
     let header = |e: &periscope_core::record::HttpExchange, name: &str| {
         e.request_headers
@@ -266,7 +287,10 @@ async fn over_http_requests_mirror_their_names_and_arguments_into_headers() {
         .find(|e| header(e, "mcp-method").as_deref() == Some("tools/call"))
         .expect("the tools/call POST is recorded");
     assert_eq!(header(call, "mcp-name").as_deref(), Some("regional_lookup"));
-    assert_eq!(header(call, "mcp-protocol-version").as_deref(), Some("2026-07-28"));
+    assert_eq!(
+        header(call, "mcp-protocol-version").as_deref(),
+        Some("2026-07-28")
+    );
     assert_eq!(header(call, "mcp-param-tenant").as_deref(), Some("42"));
     // A tool with broken x-mcp-header annotations is refused, not sent.
     let err = session
@@ -321,7 +345,9 @@ async fn the_log_level_goes_with_each_request_in_the_modern_era() {
         "warning"
     );
     assert!(
-        sent(&session).iter().all(|f| f["method"] != "logging/setLevel"),
+        sent(&session)
+            .iter()
+            .all(|f| f["method"] != "logging/setLevel"),
         "no logging/setLevel in this era"
     );
     session.close().await;

@@ -169,9 +169,17 @@ fn the_record_holds_every_frame_of_the_session_in_order() {
             _ => None,
         })
         .collect();
+    // Auto (the default) probes with server/discover first; server-everything is a legacy
+    // server, refuses it with an error, and the handshake follows.
     let first: Value = serde_json::from_slice(&frames[0].bytes).unwrap();
-    assert_eq!(first["method"], "initialize");
+    assert_eq!(first["method"], "server/discover");
     assert_eq!(frames[0].direction, Direction::Out);
+    assert!(matches!(
+        frames[1].verdict,
+        Verdict::Response { is_error: true, .. }
+    ));
+    let third: Value = serde_json::from_slice(&frames[2].bytes).unwrap();
+    assert_eq!(third["method"], "initialize");
     assert!(frames.iter().any(|f| f.verdict
         == Verdict::Notification {
             method: "notifications/initialized".into()

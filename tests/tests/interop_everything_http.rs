@@ -124,6 +124,9 @@ fn the_record_holds_each_http_exchange_with_session_and_version_headers_and_a_fi
         &server.url,
         &[
             "ping",
+            // The legacy era's session: its id, the negotiated version header, the DELETE.
+            "--era",
+            "legacy",
             "--record",
             record.to_str().unwrap(),
             "--header",
@@ -243,12 +246,14 @@ fn a_legacy_sse_server_is_detected_and_spoken_to() {
             )
         })
         .collect();
-    // The Streamable HTTP POST is refused, the stream is opened, and the same initialize frame
-    // goes to the endpoint the stream named.
+    // The server/discover probe is refused without a modern error (so: legacy), then the
+    // Streamable HTTP initialize is refused too, the stream is opened, and the same initialize
+    // frame goes to the endpoint the stream named.
     assert_eq!((http[0].0.as_str(), http[0].2), ("POST", 404), "{http:?}");
-    assert_eq!((http[1].0.as_str(), http[1].2), ("GET", 200), "{http:?}");
-    assert!(http[2].1.contains("/message?sessionId="), "{http:?}");
-    assert_eq!(http[2].2, 202);
+    assert_eq!((http[1].0.as_str(), http[1].2), ("POST", 404), "{http:?}");
+    assert_eq!((http[2].0.as_str(), http[2].2), ("GET", 200), "{http:?}");
+    assert!(http[3].1.contains("/message?sessionId="), "{http:?}");
+    assert_eq!(http[3].2, 202);
 
     let forced = periscope_at(&server.url, &["tools", "list", "--transport", "sse"]);
     assert!(stdout_of_success(&forced).contains("echo(message)"));

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::request_headers::HeaderAnnotationError;
 use crate::revision;
 use crate::wire::error_code;
 
@@ -170,6 +171,21 @@ pub fn result_kind(result: &Value) -> ResultKind {
         Some("input_required") => ResultKind::InputRequired,
         Some(other) => ResultKind::Other(other.to_string()),
     }
+}
+
+/// Why a modern-era call ended without a result of its own.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModernRefusal {
+    /// Over HTTP, a tool whose `x-mcp-header` annotations break the spec's rules is not called.
+    #[error("the tool {tool:?} is refused: {reason}")]
+    InvalidHeaderAnnotation {
+        tool: String,
+        reason: HeaderAnnotationError,
+    },
+    #[error("{0}")]
+    RemovedMethod(&'static str),
+    #[error("the server asked for input {rounds} times in a row; Periscope stopped answering")]
+    TooManyRounds { rounds: usize },
 }
 
 /// Requests a server may answer with `input_required` (multi round-trip requests).

@@ -71,7 +71,7 @@ pub enum RequestError {
     #[error("{method}: {refusal}")]
     Refused {
         method: String,
-        refusal: super::modern::ModernRefusal,
+        refusal: crate::era::ModernRefusal,
     },
 }
 

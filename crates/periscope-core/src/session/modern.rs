@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::handler::ServerRequest;
 use super::{CallOptions, RequestError, ServerIdentity, Session, Shared};
+use crate::era::ModernRefusal;
 use crate::era::{
     self, Era, EraChoice, EraReason, ResultKind, meta_key, pick_legacy_version,
     pick_modern_version, result_kind,
@@ -21,21 +22,6 @@ use crate::wire::{Frame, RequestId, Verdict, error_code};
 /// Rounds of `input_required` one call may go through before Periscope stops answering: a
 /// server that keeps asking must not keep a call (and its user) forever.
 pub const MAX_INPUT_ROUNDS: usize = 16;
-
-/// Why a modern-era call ended without a result of its own.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ModernRefusal {
-    /// Over HTTP, a tool whose `x-mcp-header` annotations break the spec's rules is not called.
-    #[error("the tool {tool:?} is refused: {reason}")]
-    InvalidHeaderAnnotation {
-        tool: String,
-        reason: HeaderAnnotationError,
-    },
-    #[error("{0}")]
-    RemovedMethod(&'static str),
-    #[error("the server asked for input {rounds} times in a row; Periscope stopped answering")]
-    TooManyRounds { rounds: usize },
-}
 
 impl Session {
     /// Opens the protocol the way the options say ([`SessionOptions::era`]): for a modern

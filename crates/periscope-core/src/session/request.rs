@@ -96,7 +96,7 @@ impl Session {
             if round > super::modern::MAX_INPUT_ROUNDS {
                 return Err(RequestError::Refused {
                     method: method.into(),
-                    refusal: super::modern::ModernRefusal::TooManyRounds { rounds: round - 1 },
+                    refusal: crate::era::ModernRefusal::TooManyRounds { rounds: round - 1 },
                 });
             }
             sent = self.answer_inputs(params.as_ref(), &result, seq).await;
