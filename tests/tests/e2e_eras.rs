@@ -1,0 +1,81 @@
+//! End-to-end: the real app speaks the modern era (2026-07-28) to a dual-era server when its
+//! entry says auto, shows which era and how it was found, answers a multi round-trip tool
+//! through the same form dialog as the legacy era's elicitation, and still speaks the legacy
+//! era to the same server when the entry pins it. Screenshots under test-artifacts/e2e/.
+
+use periscope_tests::app::{Harness, ONE_AT_A_TIME};
+
+const DIALOG: &str = r#"[data-testid="ask-dialog"]"#;
+
+fn catalog(data: &std::path::Path) {
+    let dir = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&dir).unwrap();
+    let entry = |id: &str, name: &str, era: &str| {
+        serde_json::json!({"id": id, "name": name, "era": era, "target": {"transport": "stdio",
+            "command": periscope_tests::bin_str("periscope-demo-server"),
+            "args": ["--eras", "dual"], "env": [], "cwd": null}})
+    };
+    let catalog = serde_json::json!({"servers": [
+        entry("auto", "Dual-era demo", "auto"),
+        entry("legacy", "Dual-era demo, pinned legacy", "legacy"),
+    ]});
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn auto_lands_in_the_modern_era_and_a_multi_round_trip_tool_completes_through_the_form() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start_with("eras", catalog).await;
+
+    h.click(r#"[data-testid="server-item"][data-server-id="auto"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    let era = h
+        .text_containing(r#"[data-testid="overview-era"]"#, "Modern")
+        .await;
+    assert!(era.contains("found by server/discover"), "{era}");
+    let version = h.text(r#"[data-testid="overview-protocol-version"]"#).await;
+    assert_eq!(version, "2026-07-28");
+    let supported = h
+        .text(r#"[data-testid="overview-supported-versions"]"#)
+        .await;
+    assert!(supported.contains("2025-11-25"), "{supported}");
+    // 2026-07-28 removed ping: the button says why instead of failing.
+    h.find(r#"[data-testid="ping-removed"]"#).await;
+    h.shot("modern-overview").await;
+
+    // Two rounds of input_required: each opens the form dialog; the answers go back with the
+    // retried call, and the server's result comes at the end.
+    h.call_tool("mrtr_two_rounds").await;
+    h.find(r#"[data-testid="ask-dialog"][data-kind="elicit_form"]"#)
+        .await;
+    h.type_into(r#"[data-testid="elicit-field-city"]"#, "Oslo")
+        .await;
+    h.shot("modern-round-1").await;
+    h.click(r#"[data-testid="elicit-accept"]"#).await;
+    let second = h
+        .text_containing(DIALOG, "Round 2 of 2: book a trip to Oslo?")
+        .await;
+    assert!(second.contains("Dual-era demo"), "{second}");
+    h.shot("modern-round-2").await;
+    h.click(r#"[data-testid="elicit-accept"]"#).await;
+    h.gone(DIALOG).await;
+    h.result_saying("booked a trip to Oslo after 2 rounds")
+        .await;
+    h.shot("modern-round-trip-done").await;
+
+    // The same server, pinned legacy: the initialize handshake, and ping is back.
+    h.click(r#"[data-testid="server-item"][data-server-id="legacy"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    let era = h
+        .text_containing(r#"[data-testid="overview-era"]"#, "Legacy")
+        .await;
+    assert!(era.contains("pinned"), "{era}");
+    h.click(r#"[data-testid="ping-button"]"#).await;
+    h.find(r#"[data-testid="ping-latency"]"#).await;
+    h.shot("legacy-overview").await;
+    h.stop().await;
+}
