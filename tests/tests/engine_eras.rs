@@ -131,6 +131,11 @@ async fn pinned_eras_do_what_they_say() {
         matches!(&err, RequestError::Rpc { method, error } if method == "server/discover" && error.code == -32601),
         "{err}"
     );
+    // The code is named as the spec names it.
+    assert!(
+        err.to_string().contains("error -32601 (MethodNotFound)"),
+        "{err}"
+    );
     modern.close().await;
 }
 

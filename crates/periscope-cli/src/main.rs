@@ -448,6 +448,23 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                 );
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),
+            Event::InputRound {
+                method,
+                round,
+                asked,
+                ..
+            } if !quiet => {
+                let asked: Vec<String> = asked
+                    .iter()
+                    .map(|(key, m)| format!("{key} ({m})"))
+                    .collect();
+                let asked = if asked.is_empty() {
+                    "nothing, only its requestState back".to_string()
+                } else {
+                    asked.join(", ")
+                };
+                tell!("periscope: {method}: round {round}: the server asks for {asked}");
+            }
             Event::FrameFlagged(record) => {
                 if let Some(text) = output::flag_text(&record.flag) {
                     tell!("periscope: warning: frame {}: {text}", record.seq);

@@ -157,6 +157,15 @@ pub enum Event {
         params: Option<Value>,
     },
     Notification(ServerNotification),
+    /// Modern era: a request came back `input_required` (round 1 is the first such answer);
+    /// its inputs go to the host, then the request goes again. `asked` holds the
+    /// `inputRequests` keys with their methods; `seq` is the frame that asked.
+    InputRound {
+        method: String,
+        round: usize,
+        asked: Vec<(String, String)>,
+        seq: u64,
+    },
     /// Something the user should see that is not an error, e.g. an unknown protocol version.
     Warning(String),
 }

@@ -90,6 +90,23 @@ pub mod error_code {
     /// MCP 2026-07-28: the server does not speak the request's protocol version;
     /// `data.supported` lists the ones it does.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+    /// The name the specs give a code, for messages (2026-07-28 also uses INVALID_PARAMS for a
+    /// resource that does not exist).
+    pub fn name(code: i64) -> Option<&'static str> {
+        Some(match code {
+            PARSE_ERROR => "ParseError",
+            INVALID_REQUEST => "InvalidRequest",
+            METHOD_NOT_FOUND => "MethodNotFound",
+            INVALID_PARAMS => "InvalidParams",
+            INTERNAL_ERROR => "InternalError",
+            URL_ELICITATION_REQUIRED => "URLElicitationRequired",
+            HEADER_MISMATCH => "HeaderMismatch",
+            MISSING_CLIENT_CAPABILITY => "MissingRequiredClientCapability",
+            UNSUPPORTED_PROTOCOL_VERSION => "UnsupportedProtocolVersion",
+            _ => return None,
+        })
+    }
 }
 
 /// A request: `{"jsonrpc", "id", "method", "params"?}`, members in that order.

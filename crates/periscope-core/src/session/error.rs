@@ -6,9 +6,10 @@ use serde_json::Value;
 use crate::transport::{CloseReport, SendError};
 use crate::wire::error_code;
 
-/// A JSON-RPC error object.
+/// A JSON-RPC error object. Its text names the codes JSON-RPC and MCP define, e.g.
+/// "error -32022 (UnsupportedProtocolVersion): …".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
-#[error("error {code}: {message}")]
+#[error("error {code}{}: {message}", error_code::name(*code).map(|n| format!(" ({n})")).unwrap_or_default())]
 pub struct RpcError {
     pub code: i64,
     pub message: String,

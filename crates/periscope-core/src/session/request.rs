@@ -99,6 +99,25 @@ impl Session {
                     refusal: crate::era::ModernRefusal::TooManyRounds { rounds: round - 1 },
                 });
             }
+            let asked = result
+                .get("inputRequests")
+                .and_then(Value::as_object)
+                .map(|requests| {
+                    requests
+                        .iter()
+                        .map(|(key, r)| {
+                            let method = r.get("method").and_then(Value::as_str).unwrap_or("?");
+                            (key.clone(), method.to_string())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = s.events.send(Event::InputRound {
+                method: method.into(),
+                round,
+                asked,
+                seq,
+            });
             sent = self.answer_inputs(params.as_ref(), &result, seq).await;
         }
     }
