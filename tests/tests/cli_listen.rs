@@ -14,7 +14,14 @@ fn listen_prints_notifications_as_they_arrive_until_the_duration() {
             .stderr(Stdio::null()),
     );
     let listener = Command::new(bin("periscope"))
-        .args(["listen", "--tools", "--resource", "demo://text/5", "--for", "6"])
+        .args([
+            "listen",
+            "--tools",
+            "--resource",
+            "demo://text/5",
+            "--for",
+            "6",
+        ])
         .args(["--url", &server.url, "--timeout", "30"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

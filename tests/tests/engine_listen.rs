@@ -85,9 +85,18 @@ async fn listen_end_to_end(session: Session) {
         ];
         seen.push(notification(&mut events, |n| kinds.contains(n)).await);
     }
-    assert!(seen.contains(&ServerNotification::ToolsListChanged), "{seen:?}");
-    assert!(seen.contains(&ServerNotification::PromptsListChanged), "{seen:?}");
-    assert!(seen.contains(&ServerNotification::ResourcesListChanged), "{seen:?}");
+    assert!(
+        seen.contains(&ServerNotification::ToolsListChanged),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&ServerNotification::PromptsListChanged),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&ServerNotification::ResourcesListChanged),
+        "{seen:?}"
+    );
     assert_eq!(
         tags(&session, "notifications/tools/list_changed"),
         [id.to_value()]
@@ -115,7 +124,10 @@ async fn listen_end_to_end(session: Session) {
         matches!(n, ServerNotification::ResourceUpdated { .. })
     })
     .await;
-    assert_eq!(updated, ServerNotification::ResourceUpdated { uri: URI.into() });
+    assert_eq!(
+        updated,
+        ServerNotification::ResourceUpdated { uri: URI.into() }
+    );
 
     session.unsubscribe_resource(URI).await.unwrap();
     assert!(session.listen_filter().resource_subscriptions.is_empty());
