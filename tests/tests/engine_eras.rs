@@ -149,8 +149,13 @@ async fn removed_methods_are_refused_with_the_reason_without_being_sent() {
         matches!(err, RequestError::Refused { .. }) && err.to_string().contains("removed ping"),
         "{err}"
     );
+    // (`subscribe_resource` maps onto the listen stream in this era: engine_listen.rs.)
     let err = session
-        .subscribe_resource("demo://text/1")
+        .request(
+            "resources/subscribe",
+            Some(json!({"uri": "demo://text/1"})),
+            CallOptions::default(),
+        )
         .await
         .unwrap_err();
     assert!(err.to_string().contains("subscriptions/listen"), "{err}");

@@ -195,6 +195,26 @@ pub enum Action {
     Info,
     /// Ping the server (legacy era only: 2026-07-28 removed ping).
     Ping,
+    /// Print the server's notifications as they arrive, until Ctrl-C or --for: a 2026-07-28
+    /// listen stream (`subscriptions/listen`) with the kinds asked for (none: all three list
+    /// changes); a legacy server sends list changes unasked, and --resource subscribes.
+    Listen {
+        /// Tools list changes.
+        #[arg(long)]
+        tools: bool,
+        /// Prompts list changes.
+        #[arg(long)]
+        prompts: bool,
+        /// Resources list changes.
+        #[arg(long)]
+        resources: bool,
+        /// Updates of this resource (repeatable).
+        #[arg(long = "resource", value_name = "URI")]
+        resource: Vec<String>,
+        /// Stop after this many seconds.
+        #[arg(long = "for", value_name = "SECONDS")]
+        duration: Option<f64>,
+    },
     /// The calls saved in the desktop app's Saved tab (saved.json in its data folder).
     #[command(subcommand)]
     Saved(SavedAction),

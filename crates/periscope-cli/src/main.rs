@@ -32,6 +32,7 @@ mod auth;
 mod browser;
 mod conformance;
 mod exit;
+mod listen;
 mod output;
 mod saved_command;
 mod secrets;
@@ -293,6 +294,22 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             )
         }
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
+        Action::Listen {
+            tools,
+            prompts,
+            resources,
+            resource,
+            duration,
+        } => {
+            let asked = listen::Asked {
+                tools: *tools,
+                prompts: *prompts,
+                resources: *resources,
+                resource,
+                duration: *duration,
+            };
+            listen::run(session, asked, cli.format, cli.quiet).await
+        }
         Action::Info => {
             // The handshake succeeded, so the identity is there.
             let identity = serde_json::to_value(session.identity()).unwrap_or(Value::Null);

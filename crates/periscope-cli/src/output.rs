@@ -336,6 +336,9 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         }
         .to_string(),
         Flag::UrlRefused { refused } => refused.to_string(),
+        Flag::UnknownSubscriptionId { id } => format!(
+            "a notification tagged with subscription id {id}, which names no listen stream Periscope opened"
+        ),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

@@ -168,4 +168,7 @@ pub enum Event {
     },
     /// Something the user should see that is not an error, e.g. an unknown protocol version.
     Warning(String),
+    /// Modern era: the listen stream opened, was acknowledged, broke and is re-opening, or
+    /// gave up.
+    Listen(crate::subscription::ListenState),
 }

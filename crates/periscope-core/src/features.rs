@@ -228,7 +228,23 @@ impl Session {
     }
 
     /// `resources/subscribe`: the server sends `notifications/resources/updated` for the URI.
+    /// In the modern era, which removed it, the URI joins the listen stream's filter instead
+    /// (the stream is re-opened with it); an error if the server leaves it out.
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), RequestError> {
+        if self.era() == Some(crate::era::Era::Modern) {
+            let mut filter = self.listen_filter();
+            filter.resource_subscriptions.insert(uri.to_string());
+            let acknowledged = self.listen(filter).await?;
+            if !acknowledged.resource_subscriptions.contains(uri) {
+                return Err(RequestError::Transport {
+                    method: "subscriptions/listen".into(),
+                    reason: format!(
+                        "the server left {uri} out of its acknowledgement: it does not send updates for it"
+                    ),
+                });
+            }
+            return Ok(());
+        }
         self.request(
             "resources/subscribe",
             Some(json!({"uri": uri})),
@@ -238,7 +254,13 @@ impl Session {
         .map(|_| ())
     }
 
+    /// `resources/unsubscribe`; in the modern era, the URI leaves the listen stream's filter.
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), RequestError> {
+        if self.era() == Some(crate::era::Era::Modern) {
+            let mut filter = self.listen_filter();
+            filter.resource_subscriptions.remove(uri);
+            return self.listen(filter).await.map(|_| ());
+        }
         self.request(
             "resources/unsubscribe",
             Some(json!({"uri": uri})),

@@ -76,6 +76,10 @@ pub enum Flag {
     UrlRefused {
         refused: crate::net_guard::RefusedUrl,
     },
+    /// A notification tagged with a subscription id (`_meta`
+    /// `io.modelcontextprotocol/subscriptionId`, as JSON text) that names no listen request
+    /// Periscope sent.
+    UnknownSubscriptionId { id: String },
 }
 
 impl From<crate::net_guard::RefusedUrl> for Flag {

@@ -253,6 +253,14 @@ pub enum AppEvent {
         server_id: String,
         notification: ServerNotification,
     },
+    /// Modern era: where the server's listen stream is (opened, acknowledged, re-opening,
+    /// given up).
+    Listen {
+        server_id: String,
+        state: crate::subscription::ListenState,
+        /// The state in words, for the Overview line.
+        text: String,
+    },
     /// A server request waits for the user.
     Ask { ask: PendingAsk },
     /// A waiting request is settled (answered, or gone with its connection).

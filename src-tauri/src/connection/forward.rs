@@ -63,6 +63,11 @@ pub(super) async fn forward(
                 server_id: server_id.clone(),
                 notification,
             }),
+            Ok(Event::Listen(state)) => hub.send(AppEvent::Listen {
+                server_id: server_id.clone(),
+                text: state.describe(),
+                state,
+            }),
             Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
                 message,

@@ -166,6 +166,16 @@ impl AppState {
         match session.handshake().await {
             Ok(identity) => {
                 *lock(&conn.identity) = Some(identity.clone());
+                if identity.era == periscope_core::era::Era::Modern {
+                    // Modern servers send list changes only on a listen stream: open one so
+                    // the lists refresh as in the legacy era. Not awaited: connecting does not
+                    // wait for the acknowledgement; the Overview line shows how it goes.
+                    let listening = session.clone();
+                    tauri::async_runtime::spawn(async move {
+                        let filter = periscope_core::subscription::ListenFilter::list_changes();
+                        let _ = listening.listen(filter).await;
+                    });
+                }
                 self.set_status(
                     server_id,
                     &conn,

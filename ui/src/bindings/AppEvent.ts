@@ -6,6 +6,7 @@ import type { Flag } from "./Flag";
 import type { FrameRow } from "./FrameRow";
 import type { HistoryEntry } from "./HistoryEntry";
 import type { HttpExchange } from "./HttpExchange";
+import type { ListenState } from "./ListenState";
 import type { PendingAsk } from "./PendingAsk";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
@@ -13,4 +14,8 @@ import type { StderrLine } from "./StderrLine";
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "history", server_id: string, entry: HistoryEntry, };
+export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "listen", server_id: string, state: ListenState, 
+/**
+ * The state in words, for the Overview line.
+ */
+text: string, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "history", server_id: string, entry: HistoryEntry, };

@@ -85,6 +85,14 @@ export function OverviewTab({ server }: { server: ServerState }) {
             )}
             <dt>Transport</dt>
             <dd data-testid="overview-transport">{identity.transport}</dd>
+            {server.listen && (
+              <>
+                <dt>Listen stream</dt>
+                <dd data-testid="overview-listen" className={`listen-${server.listen.state}`}>
+                  {server.listen.text}
+                </dd>
+              </>
+            )}
             <dt>{identity.era === "modern" ? "server/discover latency" : "Initialize latency"}</dt>
             <dd>{formatLatency(identity.latency_us)}</dd>
           </>

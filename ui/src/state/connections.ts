@@ -4,6 +4,7 @@
 //
 // A new connection starts a new session: the other managers register with `onSessionStart`
 // to start their per-server record afresh (traffic seqs restart, lists load again).
+import type { ListenState } from "../bindings/ListenState";
 import type { ConnectionInfo } from "../bindings/ConnectionInfo";
 import type { ConnectionStatus } from "../bindings/ConnectionStatus";
 import type { ServerEntry } from "../bindings/ServerEntry";
@@ -50,6 +51,8 @@ export interface ServerState {
     selected: string | null;
     args: Record<string, Record<string, string>>;
   };
+  /** Modern era: the listen stream's state, in words (AppEvent "listen"). */
+  listen?: { state: ListenState["state"]; text: string };
 }
 
 export interface ConnectionsState {
@@ -107,7 +110,7 @@ export function onSessionStart(listener: (serverId: string, wallUs: number) => v
 
 function startSession(server: ServerState, wallUs: number): ServerState {
   for (const listener of sessionListeners) listener(server.id, wallUs);
-  return { ...server, session: server.session + 1, identity: null, resources: { ...server.resources, subscribed: [], updated: {} } };
+  return { ...server, session: server.session + 1, identity: null, listen: undefined, resources: { ...server.resources, subscribed: [], updated: {} } };
 }
 
 function applyStatus(server: ServerState, status: ConnectionStatus, wallUs: number): ServerState {

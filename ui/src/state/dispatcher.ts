@@ -58,6 +58,11 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
       case "decision":
         addDecision(event.server_id, event.decision);
         break;
+      case "listen": {
+        const listen = { state: event.state.state, text: event.text };
+        updateServerSoon(event.server_id, (server) => ({ ...server, listen }));
+        break;
+      }
       case "warning":
         addWarning(event.server_id, event.message, nowUs);
         break;

@@ -11,6 +11,8 @@ export function describeFlag(flag: Flag): string {
   switch (flag.kind) {
     case "unknown_response_id":
       return `Response to an id nobody sent (${id(flag.id)})`;
+    case "unknown_subscription_id":
+      return `Notification tagged with subscription id ${flag.id}, which names no listen stream Periscope opened`;
     case "duplicate_response":
       return `Second response to request ${id(flag.id)} (the first one won)`;
     case "late_response":

@@ -91,6 +91,8 @@ impl Shared {
                 None
             }
             Verdict::Notification { method } => {
+                // Modern era: a listen stream's acknowledgement, or a tag naming no stream.
+                self.on_tagged_notification(seq, method, value.get("params"));
                 self.on_notification(method, value.get("params"));
                 None
             }

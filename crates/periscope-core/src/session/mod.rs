@@ -4,6 +4,7 @@
 mod dispatch;
 pub mod error;
 pub mod handler;
+mod listen;
 mod modern;
 mod open;
 mod raw;
@@ -159,6 +160,8 @@ struct Shared {
     /// Modern era over HTTP: each listed tool's `x-mcp-header` bindings, or why it may not be
     /// called.
     tool_headers: Mutex<HashMap<String, ToolHeaders>>,
+    /// Modern era: the listen stream (`subscriptions/listen`), see listen.rs.
+    listen: listen::Listen,
 }
 
 /// A tool's mirrored arguments, or why it is refused.

@@ -148,6 +148,7 @@ impl Session {
             modern: Mutex::new(None),
             log_level: Mutex::new(None),
             tool_headers: Mutex::new(Default::default()),
+            listen: Default::default(),
         });
         tokio::spawn(dispatch::run(Arc::downgrade(&shared), inbound));
         Session { shared }

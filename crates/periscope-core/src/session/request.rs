@@ -322,7 +322,8 @@ fn response_result(method: &str, message: Value) -> Result<Value, RequestError> 
 }
 impl Shared {
     /// The error a request gets when its frame could not be sent.
-    async fn send_failed(&self, method: &str, source: SendError) -> RequestError {
+    // pub(super): the listen stream (listen.rs) words its send failures the same way.
+    pub(super) async fn send_failed(&self, method: &str, source: SendError) -> RequestError {
         let s = self;
         match source {
             // The pipe broke because the server is going away: wait briefly for the
