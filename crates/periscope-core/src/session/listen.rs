@@ -407,6 +407,8 @@ async fn open_once(
 async fn cancel(s: &Arc<Shared>, id: &RequestId) {
     let waited = s.forget(id, Some(GaveUp::Cancelled));
     s.retire(id);
+    // HTTP: closing the stream ends the subscription (and its notifications).
+    s.transport.abandon(id);
     if s.transport.name().await == TransportKind::Stdio {
         let message = wire::notification(
             "notifications/cancelled",

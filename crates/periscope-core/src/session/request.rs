@@ -234,6 +234,9 @@ impl Session {
             return response_result(method, message).map(|v| (v, seq));
         }
         let waited = s.forget(&id, Some(gave_up));
+        // HTTP: the request's own stream is closed (the modern era's cancellation; in the
+        // legacy era the notification below says it too).
+        s.transport.abandon(&id);
         let reason = match gave_up {
             GaveUp::TimedOut => format!("timed out after {} ms", timeout.as_millis()),
             GaveUp::Cancelled => "cancelled by the user".to_string(),

@@ -62,6 +62,9 @@ struct Inner {
     is_legacy: AtomicBool,
     /// Whether a POST ever succeeded: only the first one may trigger the fallback.
     spoke_streamable: AtomicBool,
+    /// The task reading each request's response (JSON or SSE), so abandoning the request
+    /// closes its stream.
+    readers: Mutex<std::collections::HashMap<RequestId, tokio::task::AbortHandle>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -113,6 +116,7 @@ impl StreamableHttp {
                 legacy: tokio::sync::Mutex::new(None),
                 is_legacy: AtomicBool::new(false),
                 spoke_streamable: AtomicBool::new(false),
+                readers: Mutex::new(Default::default()),
             }),
         })
     }
@@ -129,10 +133,13 @@ impl Inner {
         legacy.send(&self.connection, frame, patience).await
     }
 
-    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> tokio::task::AbortHandle {
         let mut tasks = lock(&self.tasks);
         tasks.retain(|t| !t.is_finished());
-        tasks.push(tokio::spawn(task));
+        let handle = tokio::spawn(task);
+        let abort = handle.abort_handle();
+        tasks.push(handle);
+        abort
     }
 
     /// One frame as one POST, until the response's headers are in (the body is read by a task
@@ -283,7 +290,13 @@ impl Inner {
             return Ok(());
         }
         let shared = connection.clone();
-        self.spawn(shared.read_response(response, seq, waiting, patience));
+        let ids: Vec<RequestId> = waiting.iter().cloned().collect();
+        let reader = self.spawn(shared.read_response(response, seq, waiting, patience));
+        let mut readers = lock(&self.readers);
+        readers.retain(|_, r| !r.is_finished());
+        for id in ids {
+            readers.insert(id, reader.clone());
+        }
         Ok(())
     }
 }
@@ -543,6 +556,16 @@ impl Transport for StreamableHttp {
                 })),
             }
         })
+    }
+
+    fn abandon(&self, id: &RequestId) {
+        // Only a stream that carries nothing else: a batch's stream may still answer others.
+        let mut readers = lock(&self.inner.readers);
+        if let Some(reader) = readers.remove(id)
+            && !readers.values().any(|r| r.id() == reader.id())
+        {
+            reader.abort();
+        }
     }
 
     fn speak_modern(&self, version: Option<&str>) {

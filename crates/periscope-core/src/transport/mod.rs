@@ -339,6 +339,10 @@ pub trait Transport: Send + Sync {
     /// on every POST, takes no session, opens no standalone stream, never resumes, and hands on
     /// a JSON-RPC error that comes with a 4xx) or the legacy one (`None`, the default).
     fn speak_modern(&self, _version: Option<&str>) {}
+    /// The session no longer waits for request `id`: HTTP closes the response stream that
+    /// would carry its answer (in the modern era, closing it is how a client cancels); stdio
+    /// has nothing to close (the session sends `notifications/cancelled`).
+    fn abandon(&self, _id: &crate::wire::RequestId) {}
     /// The handshake is done: HTTP transports now send `MCP-Protocol-Version` and open their
     /// standalone stream. Nothing to do for stdio.
     async fn negotiated(&self, _protocol_version: &str) {}
