@@ -28,6 +28,7 @@ pub mod schema_check;
 pub mod schema_worker;
 pub mod server_secrets;
 pub mod session;
+pub mod tasks;
 pub mod traffic;
 pub mod transport;
 pub mod view;
