@@ -68,7 +68,7 @@ async fn start(session: &Session, arguments: Value) -> Task {
         .await
         .unwrap()
     {
-        CallOutcome::Task(task) => task,
+        CallOutcome::Task(task) => *task,
         CallOutcome::Result(r) => panic!("long_job answered without a task: {r}"),
     }
 }
@@ -81,7 +81,10 @@ async fn run_to_completion(session: &Session) {
     assert_eq!(task.poll_interval_ms, Some(500));
     let mut seen = Vec::new();
     let end = tasks::follow(session, task, FollowOptions::default(), |t| {
-        seen.push((t.status.clone(), t.status_message.clone().unwrap_or_default()))
+        seen.push((
+            t.status.clone(),
+            t.status_message.clone().unwrap_or_default(),
+        ))
     })
     .await
     .unwrap();
@@ -131,7 +134,10 @@ async fn answer_halfway(session: &Session, host: &Confirm) {
     })
     .await
     .unwrap();
-    assert!(statuses.contains(&TaskStatus::InputRequired), "{statuses:?}");
+    assert!(
+        statuses.contains(&TaskStatus::InputRequired),
+        "{statuses:?}"
+    );
     assert_eq!(end.task.status, TaskStatus::Completed);
     assert_eq!(
         end.result.unwrap()["content"][0]["text"],

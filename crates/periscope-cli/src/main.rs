@@ -35,6 +35,7 @@ mod exit;
 mod output;
 mod saved_command;
 mod secrets;
+mod task_command;
 mod terminal;
 
 use std::process::ExitCode;
@@ -254,6 +255,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             args,
             args_file,
             arg,
+            task,
         }) => {
             let arguments = match args_file {
                 Some(file) => saved_command::file_arguments(file, arg),
@@ -266,6 +268,9 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                     return Exit::Usage;
                 }
             };
+            if *task {
+                return task_command::call_as_task(session, &out, name, arguments).await;
+            }
             call_tool(session, &out, name, arguments).await
         }
         Action::Resources(ResourcesAction::List) => {

@@ -401,7 +401,10 @@ mod tests {
     fn task_requests_carry_the_task_id_as_their_name() {
         for method in ["tasks/get", "tasks/update", "tasks/cancel", "tasks/result"] {
             assert_eq!(
-                standard_headers(method, Some(&json!({"taskId": "t-1", "inputResponses": {}}))),
+                standard_headers(
+                    method,
+                    Some(&json!({"taskId": "t-1", "inputResponses": {}}))
+                ),
                 [
                     ("Mcp-Method".to_string(), method.to_string()),
                     ("Mcp-Name".to_string(), "t-1".to_string())

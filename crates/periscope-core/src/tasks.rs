@@ -190,7 +190,8 @@ impl Task {
 pub enum CallOutcome {
     /// The server answered at once (the extension lets it decide per call).
     Result(Value),
-    Task(Task),
+    /// Boxed: a task is much larger than a result handle.
+    Task(Box<Task>),
 }
 
 /// Whether a tool may run as a task in the legacy flavour (`execution.taskSupport`).
@@ -214,7 +215,10 @@ pub fn legacy_task_support(server_capabilities: &Value, tool: &Value) -> TaskSup
     {
         return TaskSupport::NotOffered;
     }
-    match tool.pointer("/execution/taskSupport").and_then(Value::as_str) {
+    match tool
+        .pointer("/execution/taskSupport")
+        .and_then(Value::as_str)
+    {
         Some("optional") => TaskSupport::Optional,
         Some("required") => TaskSupport::Required,
         _ => TaskSupport::Forbidden,
@@ -253,7 +257,7 @@ pub async fn call_tool(
     name: &str,
     arguments: Value,
     options: CallOptions,
-) -> Result<CallOutcome, RequestError> {
+) -> Result<CallOutcome, TaskCallError> {
     let flavour = flavour(session).unwrap_or(TaskFlavour::Legacy);
     let mut params = json!({ "name": name, "arguments": arguments });
     if flavour == TaskFlavour::Legacy {
@@ -262,16 +266,25 @@ pub async fn call_tool(
             .map(|i| i.capabilities)
             .unwrap_or(Value::Null);
         if capabilities.pointer("/tasks/requests/tools/call").is_none() {
-            return Err(protocol_error(
-                "tools/call",
-                "the server does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call), so Periscope does not ask for a task",
-            ));
+            return Err(TaskCallError::NotOffered);
         }
         // No ttl: the server picks how long it keeps the task.
         params["task"] = json!({});
     }
     let result = session.request("tools/call", Some(params), options).await?;
-    call_outcome(flavour, result)
+    Ok(call_outcome(flavour, result)?)
+}
+
+/// Why a tool call as a task did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskCallError {
+    /// Legacy: Periscope did not send it, as the spec says.
+    #[error(
+        "the server does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call), so Periscope does not ask for a task; call the tool without --task"
+    )]
+    NotOffered,
+    #[error(transparent)]
+    Request(#[from] RequestError),
 }
 
 /// Tells a task handle from a plain result, for either flavour.
@@ -281,7 +294,7 @@ pub fn call_outcome(flavour: TaskFlavour, result: Value) -> Result<CallOutcome, 
         TaskFlavour::Legacy => result.get("task").is_some_and(Value::is_object),
     };
     if is_task {
-        read_task("tools/call", &result).map(CallOutcome::Task)
+        read_task("tools/call", &result).map(|t| CallOutcome::Task(Box::new(t)))
     } else {
         Ok(CallOutcome::Result(result))
     }
