@@ -185,6 +185,37 @@ impl Task {
     }
 }
 
+/// A task as a host shows it: which tool started it, the latest look, and how following it
+/// went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TaskEntry {
+    /// The tool it runs (empty when the task was found with `tasks/list`).
+    pub tool: String,
+    pub flavour: TaskFlavour,
+    pub task: Task,
+    /// Periscope sent `tasks/cancel` for it.
+    pub cancel_sent: bool,
+    /// Whether Periscope is still polling it.
+    pub following: bool,
+    /// Why following it stopped early (a failed poll, the deadline).
+    pub error: Option<String>,
+}
+
+/// What "Run as task" gave back: the task, or the result when the server answered at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TaskStart {
+    Task {
+        entry: Box<TaskEntry>,
+    },
+    Result {
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+        result: Value,
+    },
+}
+
 /// What a tool call asked to run as a task gave back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallOutcome {

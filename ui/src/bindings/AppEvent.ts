@@ -9,8 +9,9 @@ import type { HttpExchange } from "./HttpExchange";
 import type { PendingAsk } from "./PendingAsk";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
+import type { TaskEntry } from "./TaskEntry";
 
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "history", server_id: string, entry: HistoryEntry, };
+export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "task", server_id: string, entry: TaskEntry, } | { "type": "history", server_id: string, entry: HistoryEntry, };
