@@ -1,4 +1,4 @@
-import { Activity, Bookmark, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
@@ -11,6 +11,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "prompts", label: "Prompts", icon: MessageSquare },
   { id: "saved", label: "Saved", icon: Bookmark },
   { id: "requests", label: "Requests", icon: Reply },
+  { id: "tasks", label: "Tasks", icon: ListChecks },
   { id: "oauth", label: "OAuth", icon: KeyRound },
   { id: "traffic", label: "Traffic", icon: Activity },
   { id: "network", label: "Network", icon: Globe },

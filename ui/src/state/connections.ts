@@ -18,6 +18,7 @@ export type TabId =
   | "prompts"
   | "saved"
   | "requests"
+  | "tasks"
   | "oauth"
   | "traffic"
   | "network"
