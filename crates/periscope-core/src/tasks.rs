@@ -493,7 +493,18 @@ pub async fn follow(
             let result = match (flavour, &current.status) {
                 (TaskFlavour::Legacy, TaskStatus::Completed | TaskStatus::Failed) => {
                     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-                    Some(result(session, &current.task_id, left.max(MIN_POLL_INTERVAL)).await?)
+                    match result(session, &current.task_id, left.max(MIN_POLL_INTERVAL)).await {
+                        Ok(value) => Some(value),
+                        // A failed task's tasks/result is the request's own error: the
+                        // task's outcome, not a failure to follow it.
+                        Err(RequestError::Rpc { error, .. })
+                            if current.status == TaskStatus::Failed =>
+                        {
+                            current.error = serde_json::to_value(&error).ok();
+                            None
+                        }
+                        Err(e) => return Err(e),
+                    }
                 }
                 _ => current.result.clone(),
             };
@@ -506,7 +517,11 @@ pub async fn follow(
         if current.status == TaskStatus::InputRequired {
             match flavour {
                 TaskFlavour::Extension => {
-                    answered.extend(answer_input(session, &current, &answered).await?);
+                    // The host may wait for a person; Cancel still works meanwhile.
+                    tokio::select! {
+                        keys = answer_input(session, &current, &answered) => answered.extend(keys?),
+                        () = options.cancel.cancelled() => {}
+                    }
                 }
                 TaskFlavour::Legacy => {
                     // tasks/result carries the server's questions and returns when the task
