@@ -27,6 +27,10 @@ export const tasks = new Notifier<TasksState>({ servers: {} });
 
 export const useServerTasks = (id: string): ServerTasks => useNotifier(tasks, (s) => s.servers[id] ?? EMPTY);
 
+/** How many of a server's tasks wait for input. */
+export const useWaitingTasks = (id: string): number =>
+  useNotifier(tasks, (s) => Object.values(s.servers[id]?.byId ?? {}).filter((e) => e.task.status === "input_required").length);
+
 function change(id: string, f: (s: ServerTasks) => ServerTasks, soon = false): void {
   const apply = (state: TasksState) => ({ ...state, servers: withEntry(state.servers, id, fresh, f) });
   if (soon) tasks.updateSoon(apply);
