@@ -10,6 +10,7 @@ mod connection;
 mod events;
 mod json_file;
 mod saved_store;
+mod task_board;
 
 use tauri::{Builder, Manager, Runtime};
 
@@ -20,6 +21,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
     builder
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
+        .manage(task_board::TaskBoard::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -70,6 +72,10 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // Tools.
             commands::tools::call_tool,
             commands::tools::cancel_call,
+            commands::tasks::call_tool_as_task,
+            commands::tasks::follow_task,
+            commands::tasks::task_list,
+            commands::tasks::cancel_task,
             commands::tools::validate_json,
             // Resources.
             commands::resources::read_resource,

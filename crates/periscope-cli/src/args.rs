@@ -247,6 +247,9 @@ pub enum ToolsAction {
         /// One argument, key=value; the value is read as JSON if it parses, else as a string.
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
         arg: Vec<(String, String)>,
+        /// Run it as a task: poll it, print each status change on stderr; Ctrl-C cancels it.
+        #[arg(long)]
+        task: bool,
     },
 }
 

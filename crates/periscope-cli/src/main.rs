@@ -36,6 +36,7 @@ mod listen;
 mod output;
 mod saved_command;
 mod secrets;
+mod task_command;
 mod terminal;
 
 use std::process::ExitCode;
@@ -255,6 +256,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             args,
             args_file,
             arg,
+            task,
         }) => {
             let arguments = match args_file {
                 Some(file) => saved_command::file_arguments(file, arg),
@@ -267,6 +269,9 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                     return Exit::Usage;
                 }
             };
+            if *task {
+                return task_command::call_as_task(session, &out, name, arguments).await;
+            }
             call_tool(session, &out, name, arguments).await
         }
         Action::Resources(ResourcesAction::List) => {

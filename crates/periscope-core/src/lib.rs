@@ -29,6 +29,7 @@ pub mod schema_worker;
 pub mod server_secrets;
 pub mod session;
 pub mod subscription;
+pub mod tasks;
 pub mod traffic;
 pub mod transport;
 pub mod view;

@@ -1,6 +1,6 @@
 //! The HTTP headers that mirror a 2026-07-28 request's body (Streamable HTTP, "Request
-//! Metadata"): `Mcp-Method` on every request, `Mcp-Name` on `tools/call`, `resources/read` and
-//! `prompts/get`, and `Mcp-Param-{name}` for each tool argument whose schema carries an
+//! Metadata"): `Mcp-Method` on every request, `Mcp-Name` on `tools/call`, `resources/read`,
+//! `prompts/get` and the tasks extension's `tasks/*` (the task id), and `Mcp-Param-{name}` for each tool argument whose schema carries an
 //! `x-mcp-header` annotation. Also the rules such an annotation must follow: a tool that breaks
 //! them must not be called (the spec says drop it from `tools/list`; an inspector lists it,
 //! refused, with the reason).
@@ -251,6 +251,9 @@ pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, St
     let field = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        // The tasks extension ("Streamable HTTP: Routing Headers"): Mcp-Name is the task id,
+        // so an intermediary can route every poll to the instance that holds the task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result" => "taskId",
         _ => return headers,
     };
     if let Some(name) = params.and_then(|p| p.get(field)).and_then(Value::as_str) {
@@ -392,5 +395,22 @@ mod tests {
             "file:///a b"
         );
         assert_eq!(standard_headers("tools/list", None).len(), 1);
+    }
+
+    #[test]
+    fn task_requests_carry_the_task_id_as_their_name() {
+        for method in ["tasks/get", "tasks/update", "tasks/cancel", "tasks/result"] {
+            assert_eq!(
+                standard_headers(
+                    method,
+                    Some(&json!({"taskId": "t-1", "inputResponses": {}}))
+                ),
+                [
+                    ("Mcp-Method".to_string(), method.to_string()),
+                    ("Mcp-Name".to_string(), "t-1".to_string())
+                ]
+            );
+        }
+        assert_eq!(standard_headers("tasks/list", Some(&json!({}))).len(), 1);
     }
 }

@@ -284,6 +284,11 @@ pub enum AppEvent {
         total: Option<f64>,
         message: Option<String>,
     },
+    /// A task changed (status, progress, result) or stopped being followed.
+    Task {
+        server_id: String,
+        entry: crate::tasks::TaskEntry,
+    },
     /// A tool call, resource read or prompt get finished and went into the history.
     History {
         server_id: String,

@@ -12,6 +12,7 @@ pub mod prompts;
 pub mod resources;
 pub mod saved_calls;
 pub mod settings;
+pub mod tasks;
 pub mod tools;
 pub mod traffic;
 pub mod utilities;

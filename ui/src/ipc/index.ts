@@ -12,6 +12,7 @@ export { LOG_LEVELS, type JsonObject, type ListKind, type LogLevel, type PagedKi
 export { serverIpc } from "./connections";
 export { resourcesIpc, toolsIpc } from "./requests";
 export { savedIpc } from "./saved";
+export { tasksIpc } from "./tasks";
 
 /** The commands most of the app uses, as one object. */
 export const ipc = {

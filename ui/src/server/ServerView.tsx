@@ -9,6 +9,7 @@ import { ResourcesTab } from "../resources/ResourcesTab";
 import { ListChangedNotice } from "../saved/ListChangedNotice";
 import { SaveCallDialog } from "../saved/SaveCallDialog";
 import { SavedTab } from "../saved/SavedTab";
+import { TasksTab } from "../tasks/TasksTab";
 import { ToolsTab } from "../tools/ToolsTab";
 import { TrafficTab } from "../traffic/TrafficTab";
 import { ConnectionError } from "./ConnectionError";
@@ -36,6 +37,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
         {server.tab === "saved" && <SavedTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
+        {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "network" && <NetworkTab key={entry.id} server={server} target={entry.target} />}

@@ -1,7 +1,8 @@
-import { Activity, Bookmark, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType } from "react";
 import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
+import { useWaitingTasks } from "../state/tasks";
 import type { TabId } from "../state/connections";
 
 const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: number }> }> = [
@@ -11,6 +12,7 @@ const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: numbe
   { id: "prompts", label: "Prompts", icon: MessageSquare },
   { id: "saved", label: "Saved", icon: Bookmark },
   { id: "requests", label: "Requests", icon: Reply },
+  { id: "tasks", label: "Tasks", icon: ListChecks },
   { id: "oauth", label: "OAuth", icon: KeyRound },
   { id: "traffic", label: "Traffic", icon: Activity },
   { id: "network", label: "Network", icon: Globe },
@@ -21,6 +23,8 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
   // Refusals (e.g. an elicitation outside the spec's subset) are counted on the Requests tab,
   // so the user sees that something was said without watching that tab.
   const warnings = useAsks((s) => s.servers[serverId]?.warnings.length ?? 0);
+  // Tasks waiting for the user's answer are counted on the Tasks tab.
+  const waiting = useWaitingTasks(serverId);
   return (
     <nav className="tab-bar" role="tablist" aria-label="Server views">
       {TABS.filter(({ id }) => remote || id !== "oauth").map(({ id, label, icon: Icon }) => (
@@ -38,6 +42,11 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
           {id === "requests" && warnings > 0 && (
             <span className="tab-count warning" data-testid="requests-warning-count" title="Requests the client refused">
               {warnings}
+            </span>
+          )}
+          {id === "tasks" && waiting > 0 && (
+            <span className="tab-count warning" data-testid="tasks-waiting-count" title="Tasks waiting for your answer">
+              {waiting}
             </span>
           )}
         </button>

@@ -9,6 +9,7 @@ import { applyStatusEvent, ensureServer, updateServerSoon } from "./connections"
 import { noteListChange, refetchKinds } from "./lists";
 import { addNotification, addStderr } from "./logs";
 import { addHistoryEntry } from "./saved";
+import { noteTask } from "./tasks";
 import { appendExchanges, appendFrames, flagFrame } from "./traffic";
 
 
@@ -68,6 +69,9 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
         break;
       case "call_progress":
         noteCallProgress(event.server_id, event.call_id, event.progress, event.total, event.message);
+        break;
+      case "task":
+        noteTask(event.server_id, event.entry, true);
         break;
       case "history":
         addHistoryEntry(event.server_id, event.entry);

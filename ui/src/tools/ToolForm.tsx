@@ -1,6 +1,6 @@
 import Form from "@rjsf/core";
 import type { IChangeEvent } from "@rjsf/core";
-import { AlertTriangle, Play } from "lucide-react";
+import { AlertTriangle, ListChecks, Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { ErrorBoundary } from "../common/ErrorBoundary";
@@ -23,6 +23,8 @@ interface Props {
   running: boolean;
   onChange: (formData: JsonValue) => void;
   onCall: (args: JsonObject) => void;
+  /** Offered when the tool may run as a task: "Run as task" beside Call. */
+  onCallAsTask?: (args: JsonObject) => void;
   /** Checks the arguments (the Rust validator by default; none outside the app). */
   validate?: Validate | null;
 }
@@ -34,7 +36,17 @@ function toJson(data: unknown): JsonValue {
 
 const uiSchema = { "ui:submitButtonOptions": { norender: true } };
 
-function CallButton({ running, anyway, onSave }: { running: boolean; anyway: boolean; onSave?: () => void }) {
+function CallButton({
+  running,
+  anyway,
+  onSave,
+  onTask,
+}: {
+  running: boolean;
+  anyway: boolean;
+  onSave?: () => void;
+  onTask?: () => void;
+}) {
   return (
     <div className="form-actions">
       <button
@@ -47,6 +59,12 @@ function CallButton({ running, anyway, onSave }: { running: boolean; anyway: boo
         {anyway ? <AlertTriangle size={14} aria-hidden /> : <Play size={14} aria-hidden />}
         {running ? "Calling…" : anyway ? "Call anyway" : "Call"}
       </button>
+      {onTask && (
+        <button type="button" className="button" data-testid="run-as-task-button" disabled={running} onClick={onTask}>
+          <ListChecks size={14} aria-hidden />
+          Run as task
+        </button>
+      )}
       {onSave && <SaveCallButton onClick={onSave} />}
     </div>
   );
@@ -57,7 +75,7 @@ function CallButton({ running, anyway, onSave }: { running: boolean; anyway: boo
  * edit the same data. The arguments are checked against the schema (in Rust) and problems are
  * shown as warnings: the user may send invalid arguments on purpose.
  */
-export function ToolForm({ toolName, inputSchema, formData, running, onChange, onCall, validate }: Props) {
+export function ToolForm({ toolName, inputSchema, formData, running, onChange, onCall, onCallAsTask, validate }: Props) {
   const guard = useMemo(() => guardSchema(inputSchema), [inputSchema]);
   const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
   const checkSchema = useMemo(() => schemaForCheck(inputSchema), [inputSchema]);
@@ -94,7 +112,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
     }
   };
 
-  const submitJson = (event?: FormEvent) => {
+  const submitJson = (event?: FormEvent, send: (args: JsonObject) => void = onCall) => {
     event?.preventDefault();
     if (running) return;
     const parsed = parseArguments(jsonText);
@@ -104,8 +122,10 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
     }
     setJsonError(null);
     onChange(parsed.args);
-    onCall(parsed.args);
+    send(parsed.args);
   };
+  const formTask = onCallAsTask && (() => onCallAsTask(isObject(formData) ? formData : {}));
+  const jsonTask = onCallAsTask && (() => submitJson(undefined, onCallAsTask));
 
   const formAllowed = guard === null && !formBroken;
 
@@ -188,7 +208,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
               consequence="You can still send them."
               testId="args-verdict"
             />
-            <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} />
+            <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} onTask={formTask} />
           </Form>
         </ErrorBoundary>
       ) : (
@@ -208,7 +228,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
             consequence="You can still send them."
             testId="args-verdict"
           />
-          <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} />
+          <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} onTask={jsonTask} />
         </form>
       )}
     </div>

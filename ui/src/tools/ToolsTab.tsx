@@ -1,5 +1,5 @@
-import { useMemo } from "react";
-import { loadList, selectTool, setToolForm } from "../actions";
+import { useMemo, useState } from "react";
+import { loadList, selectTool, setTab, setToolForm } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
@@ -15,7 +15,10 @@ import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitati
 import { loadArgs, saveArgs } from "./remembered";
 import { toolInfo, type ToolInfo } from "./tools";
 import "../styles/tools.css";
-import { callTool, markCancelled, startCall, useRunningCall } from "../state/calls";
+import { callTool, markCancelled, serverCalls, startCall, useRunningCall } from "../state/calls";
+import { followHandle, isTaskHandle, runAsTask, taskSupport } from "../state/tasks";
+import type { TaskStart } from "../bindings/TaskStart";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
 import { useServerLists } from "../state/lists";
@@ -67,7 +70,19 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
   const onCall = (args: JsonObject) => {
     saveArgs(server.id, tool.name, args);
     const callId = startCall(server.id, tool.name);
-    void callTool(server.id, tool.name, args, callId);
+    void callTool(server.id, tool.name, args, callId).then(() => {
+      // The tasks extension lets the server answer any call with a task: follow it as one.
+      const call = serverCalls(server.id).tools[tool.name];
+      if (call?.status === "done" && isTaskHandle(call.result)) void followHandle(server.id, tool.name, call.result);
+    });
+  };
+  const supportsTask = taskSupport(server.identity, tool.raw);
+  const [started, setStarted] = useState<TaskStart | null>(null);
+  const onCallAsTask = (args: JsonObject) => {
+    saveArgs(server.id, tool.name, args);
+    setStarted(null);
+    // A failure to start is shown in the Tasks tab, with the tasks.
+    void runAsTask(server.id, tool.name, args).then((start) => (start === null ? setTab(server.id, "tasks") : setStarted(start)));
   };
   const onCancel = () => {
     const current = markCancelled(server.id, tool.name);
@@ -101,7 +116,18 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
           saveArgs(server.id, tool.name, data);
         }}
         onCall={onCall}
+        onCallAsTask={supportsTask ? onCallAsTask : undefined}
       />
+      {started && <TaskStarted serverId={server.id} start={started} />}
+      {call?.status === "done" && isTaskHandle(call.result) && (
+        <p className="muted" data-testid="call-became-task">
+          The server answered with a task; Periscope follows it in the{" "}
+          <button type="button" className="link-button" onClick={() => setTab(server.id, "tasks")}>
+            Tasks tab
+          </button>
+          .
+        </p>
+      )}
       {call?.rpcError?.code === URL_ELICITATION_REQUIRED && (
         <UrlElicitationRequired
           server={server}
@@ -160,5 +186,26 @@ export function ToolClaims({ tool }: { tool: ToolInfo }) {
       <RemoteIcons urls={tool.remoteIcons} className="tool-icon" />
       <span className="muted small">(unverified)</span>
     </div>
+  );
+}
+
+/** What "Run as task" started: a task (followed in the Tasks tab), or the server's answer at once. */
+function TaskStarted({ serverId, start }: { serverId: string; start: TaskStart }) {
+  if (start.kind === "result") {
+    return (
+      <div data-testid="task-answered-at-once">
+        <p className="muted">The server answered at once, without a task:</p>
+        <ToolResult call={{ status: "done", result: start.result as JsonValue, error: null, durationMs: null }} />
+      </div>
+    );
+  }
+  return (
+    <p className="muted" data-testid="task-started">
+      Running as task <span className="mono">{start.entry.task.task_id}</span>: follow it in the{" "}
+      <button type="button" className="link-button" onClick={() => setTab(serverId, "tasks")}>
+        Tasks tab
+      </button>
+      .
+    </p>
   );
 }

@@ -203,7 +203,7 @@ impl Session {
     /// Answers an `input_required` result's `inputRequests` through the host (the same panels
     /// and flags as the legacy era's server requests) and returns the params for the retry:
     /// the original ones, the answers, and the server's `requestState` unchanged.
-    pub(super) async fn answer_inputs(
+    pub(crate) async fn answer_inputs(
         &self,
         original: Option<&Value>,
         result: &Value,

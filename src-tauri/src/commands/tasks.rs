@@ -1,0 +1,187 @@
+//! The Tasks view and "Run as task": a tool call run as a task (either flavour, see
+//! `periscope_core::tasks`), followed in the background until it ends, each change sent as
+//! `AppEvent::Task`; the list of a server's tasks; and Cancel (`tasks/cancel`). The task's
+//! questions reach the user through the session's host handler, i.e. the Requests panels.
+
+use std::sync::Arc;
+
+use periscope_core::session::{CallOptions, Session};
+use periscope_core::tasks::{
+    self, CallOutcome, FollowOptions, Task, TaskCallError, TaskEntry, TaskFlavour, TaskStart,
+};
+use periscope_core::view::{AppEvent, CallError};
+use serde_json::{Map, Value};
+use tauri::{AppHandle, Manager, Runtime, State};
+
+use crate::AppState;
+use crate::task_board::TaskBoard;
+
+fn flavour_of(session: &Session) -> TaskFlavour {
+    tasks::flavour(session).unwrap_or(TaskFlavour::Legacy)
+}
+
+/// `tools/call` as a task: the task (followed from now on), or the result when the server
+/// answered at once.
+#[tauri::command]
+pub async fn call_tool_as_task<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    server_id: String,
+    name: String,
+    arguments: Map<String, Value>,
+) -> Result<TaskStart, CallError> {
+    let session = state.session(&server_id).map_err(CallError::from)?;
+    let outcome = tasks::call_tool(
+        &session,
+        &name,
+        Value::Object(arguments),
+        CallOptions::default(),
+    )
+    .await
+    .map_err(|e| match e {
+        TaskCallError::Request(e) => CallError::from(e),
+        e @ TaskCallError::NotOffered => CallError::from(e.to_string()),
+    })?;
+    match outcome {
+        CallOutcome::Result(result) => Ok(TaskStart::Result { result }),
+        CallOutcome::Task(task) => Ok(TaskStart::Task {
+            entry: Box::new(follow(&app, &server_id, session, name, *task)),
+        }),
+    }
+}
+
+/// Follows a task an ordinary call came back with (modern era: `resultType: "task"`).
+#[tauri::command]
+pub async fn follow_task<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    server_id: String,
+    tool: String,
+    handle: Value,
+) -> Result<TaskEntry, CallError> {
+    let session = state.session(&server_id).map_err(CallError::from)?;
+    let task = Task::from_wire(&handle)
+        .map_err(|why| CallError::from(format!("the answer is not a task: {why}")))?;
+    Ok(follow(&app, &server_id, session, tool, task))
+}
+
+/// The tasks the app knows for a server; for a legacy server that offers `tasks/list`, the
+/// ones it lists too (first page).
+#[tauri::command]
+pub async fn task_list(
+    state: State<'_, AppState>,
+    board: State<'_, TaskBoard>,
+    server_id: String,
+) -> Result<Vec<TaskEntry>, String> {
+    let mut known = board.list(&server_id);
+    let Ok(session) = state.session(&server_id) else {
+        return Ok(known);
+    };
+    let offers_list = session
+        .identity()
+        .is_some_and(|i| i.capabilities.pointer("/tasks/list").is_some());
+    if flavour_of(&session) == TaskFlavour::Legacy && offers_list {
+        let (listed, _next) = tasks::list(&session, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        for task in listed {
+            if !known.iter().any(|e| e.task.task_id == task.task_id) {
+                known.push(TaskEntry {
+                    tool: String::new(),
+                    flavour: TaskFlavour::Legacy,
+                    task,
+                    cancel_sent: false,
+                    following: false,
+                    error: None,
+                });
+            }
+        }
+    }
+    Ok(known)
+}
+
+/// Cancel: stops following the task, which sends `tasks/cancel` and looks once more; a task
+/// the app does not follow gets `tasks/cancel` directly.
+#[tauri::command]
+pub async fn cancel_task<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    board: State<'_, TaskBoard>,
+    server_id: String,
+    task_id: String,
+) -> Result<(), CallError> {
+    if let Some(stop) = board.stop_token(&server_id, &task_id) {
+        stop.cancel();
+        return Ok(());
+    }
+    let session = state.session(&server_id).map_err(CallError::from)?;
+    tasks::cancel(&session, &task_id)
+        .await
+        .map_err(CallError::from)?;
+    if let Some(entry) = board.update(&server_id, &task_id, |e| e.cancel_sent = true) {
+        send(&app, &server_id, entry);
+    }
+    Ok(())
+}
+
+fn send<R: Runtime>(app: &AppHandle<R>, server_id: &str, entry: TaskEntry) {
+    app.state::<AppState>().hub.send(AppEvent::Task {
+        server_id: server_id.to_string(),
+        entry,
+    });
+}
+
+/// Puts the task on the board and polls it in the background until it ends.
+fn follow<R: Runtime>(
+    app: &AppHandle<R>,
+    server_id: &str,
+    session: Arc<Session>,
+    tool: String,
+    task: Task,
+) -> TaskEntry {
+    let entry = TaskEntry {
+        tool,
+        flavour: flavour_of(&session),
+        task: task.clone(),
+        cancel_sent: false,
+        following: true,
+        error: None,
+    };
+    let board = app.state::<TaskBoard>();
+    let stop = board.insert(server_id, entry.clone());
+    send(app, server_id, entry.clone());
+    let (app, server_id) = (app.clone(), server_id.to_string());
+    tauri::async_runtime::spawn(async move {
+        let board = app.state::<TaskBoard>();
+        let task_id = task.task_id.clone();
+        let options = FollowOptions {
+            cancel: stop,
+            ..FollowOptions::default()
+        };
+        let ended = tasks::follow(&session, task, options, |look| {
+            if let Some(entry) = board.update(&server_id, &look.task_id, |e| {
+                e.task = look.clone();
+            }) {
+                send(&app, &server_id, entry);
+            }
+        })
+        .await;
+        let entry = board.update(&server_id, &task_id, |e| {
+            e.following = false;
+            match ended {
+                Ok(end) => {
+                    e.cancel_sent = end.cancelled_by_user;
+                    e.task = end.task;
+                    if end.result.is_some() {
+                        e.task.result = end.result;
+                    }
+                }
+                Err(error) => e.error = Some(error.to_string()),
+            }
+        });
+        if let Some(entry) = entry {
+            send(&app, &server_id, entry);
+        }
+    });
+    entry
+}

@@ -1,0 +1,123 @@
+// A server's tasks (tools run as tasks, and calls the server turned into tasks): status,
+// progress (the status message), the input a task waits for, the result, and Cancel.
+import { CircleStop, RefreshCw } from "lucide-react";
+import { useEffect } from "react";
+import type { TaskEntry } from "../bindings/TaskEntry";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { EmptyState } from "../common/EmptyState";
+import { ErrorBox } from "../common/ErrorBox";
+import { JsonBlock } from "../common/JsonBlock";
+import { ipc } from "../ipc";
+import { isObject } from "../json";
+import type { ServerState } from "../state/connections";
+import { cancelTask, isTerminal, loadTasks, statusText, useServerTasks } from "../state/tasks";
+import { ToolResult } from "../tools/ToolResult";
+import "../styles/tasks.css";
+
+export function TasksTab({ server }: { server: ServerState }) {
+  const { byId, error } = useServerTasks(server.id);
+  const ready = server.status.state === "ready";
+  useEffect(() => {
+    if (ready) void loadTasks(server.id);
+  }, [server.id, ready]);
+  const entries = Object.values(byId).reverse();
+  return (
+    <div className="tasks-tab scroll-area" data-testid="tasks-tab">
+      <header className="tasks-header">
+        <h2>Tasks</h2>
+        <button type="button" className="button" onClick={() => void loadTasks(server.id)} disabled={!ready}>
+          <RefreshCw size={14} aria-hidden /> Refresh
+        </button>
+      </header>
+      <p className="muted small">
+        Tools run as tasks from the Tools tab (<b>Run as task</b>), and calls the server answered with a task, are
+        polled here at the interval the server suggests.
+      </p>
+      {error && <ErrorBox message={error} />}
+      {entries.length === 0 && <EmptyState>No tasks yet.</EmptyState>}
+      <ul className="task-list">
+        {entries.map((entry) => (
+          <TaskCard key={entry.task.task_id} serverId={server.id} entry={entry} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
+  const { task } = entry;
+  const done = isTerminal(task.status);
+  const status = typeof task.status === "string" ? task.status : "unknown";
+  return (
+    <li className="task-card" data-testid="task-card" data-status={status}>
+      <div className="task-line">
+        <span className={`badge task-status task-${status}`} data-testid="task-status">
+          {statusText(task.status)}
+        </span>
+        <span className="mono">{entry.tool || "(listed by the server)"}</span>
+        <span className="muted small mono" title="Task id">
+          {task.task_id}
+        </span>
+        <span className="muted small">{entry.flavour === "extension" ? "tasks extension" : "2025-11-25 tasks"}</span>
+        {!done && (
+          <button
+            type="button"
+            className="button"
+            data-testid="task-cancel"
+            disabled={entry.cancel_sent}
+            onClick={() => void cancelTask(serverId, task.task_id)}
+          >
+            <CircleStop size={14} aria-hidden /> {entry.cancel_sent ? "Cancelling…" : "Cancel"}
+          </button>
+        )}
+      </div>
+      {task.status_message && (
+        <p className="task-message" data-testid="task-message">
+          {task.status_message}
+        </p>
+      )}
+      {entry.cancel_sent && <p className="muted small">Periscope sent tasks/cancel.</p>}
+      {task.status === "input_required" && <InputNote entry={entry} />}
+      {entry.error && <ErrorBox title="Periscope stopped following this task" message={entry.error} />}
+      {task.status === "failed" && task.error !== null && (
+        <ErrorBox title="The task failed" message={JSON.stringify(task.error)} />
+      )}
+      {task.result !== null && task.result !== undefined && (
+        <ToolResult
+          call={{ status: "done", result: task.result as JsonValue, error: null, durationMs: null }}
+          onRead={(uri) => ipc.readResource(serverId, uri)}
+        />
+      )}
+    </li>
+  );
+}
+
+/** What the task waits for; the question itself opens in the answering dialog. */
+function InputNote({ entry }: { entry: TaskEntry }) {
+  const requests = isObject(entry.task.input_requests as JsonValue) ? (entry.task.input_requests as Record<string, JsonValue>) : {};
+  const keys = Object.keys(requests);
+  return (
+    <div className="task-input" data-testid="task-input">
+      <p>
+        {entry.flavour === "extension"
+          ? "The task waits for your answer. Periscope asks you in the answering dialog; the answer goes back with tasks/update."
+          : "The task waits for your answer: the server's request opens the answering dialog while Periscope waits on tasks/result."}
+      </p>
+      {keys.map((key) => {
+        const request = requests[key];
+        const method = isObject(request) && typeof request.method === "string" ? request.method : "?";
+        const params = isObject(request) && isObject(request.params) ? request.params : null;
+        const message = params && typeof params.message === "string" ? params.message : null;
+        return (
+          <details key={key}>
+            <summary>
+              <span className="mono">{key}</span>: {method}
+              {message && <> — {message}</>}
+            </summary>
+            <JsonBlock value={request} />
+          </details>
+        );
+      })}
+    </div>
+  );
+}
