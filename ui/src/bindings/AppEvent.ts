@@ -10,6 +10,7 @@ import type { ListenState } from "./ListenState";
 import type { PendingAsk } from "./PendingAsk";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
+import type { TaskEntry } from "./TaskEntry";
 
 /**
  * What the app pushes to the UI, in batches.
@@ -18,4 +19,4 @@ export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameR
 /**
  * The state in words, for the Overview line.
  */
-text: string, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "history", server_id: string, entry: HistoryEntry, };
+text: string, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "task", server_id: string, entry: TaskEntry, } | { "type": "history", server_id: string, entry: HistoryEntry, };
