@@ -36,7 +36,11 @@ fuzz_target!(|bytes: &[u8]| {
         for b in &bindings {
             assert!(!b.header.is_empty());
             assert!(reqwest_like_token(&b.header), "{:?}", b.header);
-            assert!(seen.insert(b.header.to_ascii_lowercase()), "duplicate {:?}", b.header);
+            assert!(
+                seen.insert(b.header.to_ascii_lowercase()),
+                "duplicate {:?}",
+                b.header
+            );
         }
         for (name, value) in param_headers(&bindings, &arguments) {
             assert!(name.starts_with("Mcp-Param-"));
