@@ -57,6 +57,10 @@ pub enum EraReason {
     ProbeFailed { answer: String },
 }
 
+/// The 2026-07-28 tasks extension's identifier, in `capabilities.extensions` (the session
+/// declares it; `tasks.rs` follows the task handles it brings).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 /// The `_meta` keys every modern request carries.
 pub mod meta_key {
     pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";

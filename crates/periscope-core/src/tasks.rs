@@ -26,8 +26,7 @@ use crate::era::Era;
 use crate::session::{CallOptions, RequestError, Session};
 use crate::wire::Direction;
 
-/// The 2026-07-28 extension's identifier, in `capabilities.extensions`.
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub use crate::era::TASKS_EXTENSION;
 /// However short an interval the server suggests (0 included), Periscope waits at least this
 /// long between polls, so a server cannot make it spin.
 pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(100);

@@ -82,7 +82,7 @@ impl Default for SessionOptions {
                 "elicitation": {"form": {}, "url": {}},
                 // Modern era: Periscope follows task handles (crate::tasks), so it declares
                 // the 2026-07-28 tasks extension; legacy servers ignore the key.
-                "extensions": {crate::tasks::TASKS_EXTENSION: {}},
+                "extensions": {crate::era::TASKS_EXTENSION: {}},
             }),
             protocol_version: protocol::LATEST_STATEFUL.to_string(),
             request_timeout: Duration::from_secs(60),
