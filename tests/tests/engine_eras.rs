@@ -362,3 +362,65 @@ async fn the_log_level_goes_with_each_request_in_the_modern_era() {
     );
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_fresh_result_is_reused_until_a_notification_or_the_caller_says_otherwise() {
+    use periscope_core::event::{Event, ServerNotification};
+    use periscope_core::subscription::ListenFilter;
+    let session = stdio("dual", options(EraChoice::Modern));
+    session.handshake().await.unwrap();
+    let mut events = session.subscribe();
+    let lists = |s: &Session| {
+        sent(s)
+            .iter()
+            .filter(|f| f["method"] == "tools/list")
+            .count()
+    };
+    // The demo says its tools list stays fresh for 60 s (public): the second list is not sent.
+    session.list_tools().await.unwrap();
+    session.list_tools().await.unwrap();
+    assert_eq!(lists(&session), 1);
+    let mut said = false;
+    while let Ok(e) = events.try_recv() {
+        if let Event::FromCache {
+            method, left_ms, ..
+        } = e
+        {
+            assert_eq!(method, "tools/list");
+            assert!(left_ms > 50_000 && left_ms <= 60_000, "{left_ms}");
+            said = true;
+        }
+    }
+    assert!(said, "a reuse is said");
+    // The caller may insist.
+    session
+        .request(
+            "tools/list",
+            None,
+            CallOptions {
+                fresh: true,
+                ..CallOptions::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(lists(&session), 2);
+    // A list change makes the cached list stale at once.
+    session.listen(ListenFilter::list_changes()).await.unwrap();
+    session
+        .call_tool("trigger_list_changed", Map::new(), CallOptions::default())
+        .await
+        .unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Ok(Event::Notification(ServerNotification::ToolsListChanged))) => break,
+            Ok(_) => {}
+            Err(_) => panic!("no tools list change"),
+        }
+    }
+    let tools = session.list_tools().await.unwrap();
+    assert_eq!(lists(&session), 3);
+    assert!(tools.iter().any(|t| t["name"] == "bonus"), "the new list");
+    session.close().await;
+}

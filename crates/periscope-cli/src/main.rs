@@ -470,6 +470,12 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                 );
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),
+            Event::FromCache {
+                method, left_ms, ..
+            } if !quiet => tell!(
+                "periscope: {method}: from cache, {} s left",
+                left_ms.div_ceil(1000)
+            ),
             Event::InputRound {
                 method,
                 round,

@@ -166,6 +166,14 @@ pub enum Event {
         asked: Vec<(String, String)>,
         seq: u64,
     },
+    /// Modern era: a request was answered from a result the server said was still fresh
+    /// (`ttlMs`), without asking the server.
+    FromCache {
+        method: String,
+        age_ms: u64,
+        left_ms: u64,
+        private: bool,
+    },
     /// Something the user should see that is not an error, e.g. an unknown protocol version.
     Warning(String),
     /// Modern era: the listen stream opened, was acknowledged, broke and is re-opening, or

@@ -72,6 +72,16 @@ pub(super) async fn forward(
                 server_id: server_id.clone(),
                 message,
             }),
+            // Said where warnings are said: what is shown did not come from the server just now.
+            Ok(Event::FromCache {
+                method, left_ms, ..
+            }) => hub.send(AppEvent::Warning {
+                server_id: server_id.clone(),
+                message: format!(
+                    "{method}: from cache, {} s left (the server said the result stays fresh that long)",
+                    left_ms.div_ceil(1000)
+                ),
+            }),
             Ok(Event::StateChanged(SessionState::Closed { reason })) => {
                 if !conn.user_closed.load(Ordering::SeqCst) {
                     let status = ConnectionStatus::Failed {

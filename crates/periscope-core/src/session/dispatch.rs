@@ -176,6 +176,18 @@ impl Shared {
                     task.abort();
                 }
             }
+            // A change makes cached results stale before anyone hears of it (a host that
+            // re-lists on the notification must get the new list).
+            ServerNotification::ToolsListChanged => self.lock_cache().list_changed("tools/list"),
+            ServerNotification::PromptsListChanged => {
+                self.lock_cache().list_changed("prompts/list")
+            }
+            ServerNotification::ResourcesListChanged => {
+                let mut cache = self.lock_cache();
+                cache.list_changed("resources/list");
+                cache.list_changed("resources/templates/list");
+            }
+            ServerNotification::ResourceUpdated { uri } => self.lock_cache().resource_updated(uri),
             _ => {}
         }
         let _ = self.events.send(Event::Notification(typed));

@@ -1,6 +1,7 @@
 //! A client session with one server: lifecycle, ids, pairing, timeouts, cancellation, progress,
 //! and dispatch of what the server sends.
 
+mod cache;
 mod dispatch;
 pub mod error;
 pub mod handler;
@@ -24,6 +25,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
+pub use cache::CacheHit;
 pub use error::{RequestError, RpcError};
 pub use handler::{DeclineAll, HostHandler, ServerRequest, ServerRequestKind};
 pub use open::ConnectError;
@@ -108,6 +110,8 @@ pub struct CallOptions {
     pub progress: Option<mpsc::Sender<Progress>>,
     /// Cancelling it sends `notifications/cancelled` and ends the call.
     pub cancel: Option<CancellationToken>,
+    /// Ask the server even when a result it said was cacheable is still fresh (modern era).
+    pub fresh: bool,
 }
 
 /// What the server said about itself in the handshake (`initialize`) or in `server/discover`.
@@ -163,6 +167,10 @@ struct Shared {
     /// Modern era over HTTP: each listed tool's `x-mcp-header` bindings, or why it may not be
     /// called.
     tool_headers: Mutex<HashMap<String, ToolHeaders>>,
+    /// Modern era: results the server said stay fresh (`ttlMs`, `cacheScope`).
+    cache: Mutex<cache::ResultCache>,
+    /// Counts sign-ins: a private cached result is reused only under the one it came with.
+    sign_ins: std::sync::atomic::AtomicU64,
     /// Modern era: the listen stream (`subscriptions/listen`), see listen.rs.
     listen: listen::Listen,
 }

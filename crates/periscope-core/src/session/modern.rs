@@ -297,6 +297,10 @@ impl Shared {
             .clone()
     }
 
+    pub(super) fn lock_cache(&self) -> std::sync::MutexGuard<'_, super::cache::ResultCache> {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn lock_tool_headers(
         &self,
     ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, super::ToolHeaders>> {

@@ -148,6 +148,8 @@ impl Session {
             modern: Mutex::new(None),
             log_level: Mutex::new(None),
             tool_headers: Mutex::new(Default::default()),
+            cache: Mutex::new(Default::default()),
+            sign_ins: Default::default(),
             listen: Default::default(),
         });
         tokio::spawn(dispatch::run(Arc::downgrade(&shared), inbound));

@@ -56,6 +56,19 @@ impl Session {
                 refusal,
             });
         }
+        if s.modern_version().is_some() && !options.fresh {
+            let generation = s.sign_ins.load(std::sync::atomic::Ordering::SeqCst);
+            let hit = s.lock_cache().get(method, params.as_ref(), generation);
+            if let Some(hit) = hit {
+                let _ = s.events.send(Event::FromCache {
+                    method: method.into(),
+                    age_ms: hit.age.as_millis() as u64,
+                    left_ms: hit.left.as_millis() as u64,
+                    private: hit.private,
+                });
+                return Ok(hit.result);
+            }
+        }
         let mut sent = params.clone();
         let mut round = 0;
         let mut version_retried = false;
@@ -90,6 +103,11 @@ impl Session {
                 s.learn_tools(&result).await;
             }
             if s.modern_version().is_none() || !super::modern::needs_input(method, &result) {
+                if s.modern_version().is_some() && round == 0 {
+                    let generation = s.sign_ins.load(std::sync::atomic::Ordering::SeqCst);
+                    s.lock_cache()
+                        .put(method, params.as_ref(), &result, generation);
+                }
                 return Ok(result);
             }
             round += 1;

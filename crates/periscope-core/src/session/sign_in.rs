@@ -59,7 +59,11 @@ impl Shared {
                     }
                     attempts += 1;
                     match auth.authorize(&challenge).await {
-                        Ok(token) => self.transport.set_bearer(Some(token)),
+                        Ok(token) => {
+                            // Perhaps another user now: private cached results are not theirs.
+                            self.sign_ins.fetch_add(1, Ordering::SeqCst);
+                            self.transport.set_bearer(Some(token));
+                        }
                         Err(why) => {
                             if let Some(refused) = why.refused {
                                 self.traffic.flag(exchange, refused.into());
