@@ -286,25 +286,54 @@ mod tests {
         String::from_utf8_lossy(&head).to_ascii_lowercase()
     }
 
-    #[tokio::test]
-    async fn static_headers_and_the_token_go_to_the_server_origin_only() {
+    /// Two listeners (the server's origin and another) and a connection to the first.
+    struct TwoOrigins {
+        server: tokio::net::TcpListener,
+        elsewhere: tokio::net::TcpListener,
+        server_url: String,
+        other_url: String,
+        connection: HttpConnection,
+        _inbound: mpsc::Receiver<Inbound>,
+    }
+
+    async fn two_origins(headers: Vec<(String, String)>) -> TwoOrigins {
         let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server_url = format!("http://{}/mcp", server.local_addr().unwrap());
         let other_url = format!("http://{}/messages", elsewhere.local_addr().unwrap());
         let (events, _) = tokio::sync::broadcast::channel(16);
-        let (inbound, _rx) = mpsc::channel(16);
+        let (inbound, _inbound) = mpsc::channel(16);
         let connection = HttpConnection::new(
             reqwest::Client::new(),
             HttpTarget {
                 url: server_url.clone(),
-                headers: vec![("X-Api-Key".into(), "key-for-the-server".into())],
+                headers,
                 ..HttpTarget::default()
             },
             Arc::new(Traffic::new(events)),
             inbound,
             Limits::default(),
         );
+        TwoOrigins {
+            server,
+            elsewhere,
+            server_url,
+            other_url,
+            connection,
+            _inbound,
+        }
+    }
+
+    #[tokio::test]
+    async fn static_headers_and_the_token_go_to_the_server_origin_only() {
+        let TwoOrigins {
+            server,
+            elsewhere,
+            server_url: _,
+            other_url,
+            connection,
+            _inbound,
+        } = two_origins(vec![("X-Api-Key".into(), "key-for-the-server".into())]).await;
         *lock(&connection.bearer) = Some("token-for-the-server".into());
         let at_server = tokio::spawn(request_head(server));
         let at_other = tokio::spawn(request_head(elsewhere));
@@ -370,22 +399,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_presenter_makes_the_token_headers_of_each_request_to_the_server_only() {
-        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let server_url = format!("http://{}/mcp", server.local_addr().unwrap());
-        let other_url = format!("http://{}/messages", elsewhere.local_addr().unwrap());
-        let (events, _) = tokio::sync::broadcast::channel(16);
-        let (inbound, _rx) = mpsc::channel(16);
-        let connection = HttpConnection::new(
-            reqwest::Client::new(),
-            HttpTarget {
-                url: server_url.clone(),
-                ..HttpTarget::default()
-            },
-            Arc::new(Traffic::new(events)),
-            inbound,
-            Limits::default(),
-        );
+        let TwoOrigins {
+            server,
+            elsewhere,
+            server_url,
+            other_url,
+            connection,
+            _inbound,
+        } = two_origins(Vec::new()).await;
         let presenter = Arc::new(PerRequest(Mutex::new(Vec::new())));
         *lock(&connection.presenter) = Some(presenter.clone());
         *lock(&connection.bearer) = Some("tok".into());
