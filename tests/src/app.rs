@@ -383,13 +383,34 @@ impl Harness {
         self.call_tool_button().await;
     }
 
-    pub async fn stop(mut self) {
-        let _ = self.client.close().await;
+    /// Ends the WebDriver session (which quits the app), then the driver and the display.
+    pub async fn stop(self) {
+        let _ = self.client.clone().close().await;
+        // Drop does the rest.
+    }
+}
+
+/// Runs on `stop` and on a panic alike: a failed test must not leave a display, a driver or an
+/// app running to slow (or confuse) the tests after it.
+impl Drop for Harness {
+    fn drop(&mut self) {
+        // After a normal stop the app is quitting on its own (and may still be saving); after a
+        // panic nothing closed the session, so the app is killed once the driver is gone.
+        let app = if std::thread::panicking() {
+            descendants(self.driver.id())
+        } else {
+            Vec::new()
+        };
         // tauri-driver stops WebKitWebDriver only on SIGTERM (a SIGKILL would leave it running).
         let _ = Command::new("kill")
             .arg(self.driver.id().to_string())
             .status();
         let _ = self.driver.wait();
+        for pid in app {
+            if Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        }
         let _ = self.xvfb.kill();
         let _ = self.xvfb.wait();
     }

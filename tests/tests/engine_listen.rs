@@ -75,7 +75,7 @@ async fn listen_end_to_end(session: Session) {
         panic!("not open: {:?}", session.listen_state())
     };
     let text = call(&session, "trigger_list_changed", json!({})).await;
-    assert!(text.contains("listen stream"), "{text}");
+    assert!(text.contains("sent to 1 listen stream(s)"), "{text}");
     let mut seen = Vec::new();
     for _ in 0..3 {
         let kinds = [

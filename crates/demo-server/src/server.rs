@@ -370,9 +370,14 @@ impl ServerHandler for DemoServer {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.eras
+        let accepted = self
+            .eras
             .serves_modern()
-            .then(|| modern::listen::accepted_filter(requested, self.modern.demo.bonus()))
+            .then(|| modern::listen::accepted_filter(requested, self.modern.demo.bonus()));
+        if accepted.is_some() {
+            self.modern.listeners.accepting();
+        }
+        accepted
     }
 
     /// Holds the listen stream open until the client cancels it, or closes

@@ -8,11 +8,18 @@
 //! subscription did not accept. The registry is shared by every request of
 //! the process, so a `tools/call` in one HTTP POST reaches a listen stream
 //! opened by another.
+//!
+//! rmcp sends the acknowledgement before [`Listeners::hold`] registers the
+//! stream, so a client that acts on the acknowledgement at once (as it may)
+//! could otherwise trigger a change that reaches no stream: a listen accepted
+//! by [`Listeners::accepting`] counts as pending, and a change waits (briefly)
+//! for pending streams to register before it is sent.
 
 use std::{
     collections::BTreeMap,
     future::Future,
     sync::{Mutex, PoisonError},
+    time::Duration,
 };
 
 use rmcp::{
@@ -27,7 +34,14 @@ use crate::resources;
 pub struct Listeners {
     open: Mutex<BTreeMap<u64, SubscriptionSink>>,
     next: Mutex<u64>,
+    /// Listens accepted but not yet registered by [`Listeners::hold`].
+    pending: tokio::sync::watch::Sender<usize>,
 }
+
+/// How long a change waits for accepted listens to register: far longer than
+/// the acknowledgement-to-registration gap, short enough that a listen which
+/// failed after acceptance delays nothing noticeably.
+const REGISTRATION_GRACE: Duration = Duration::from_secs(2);
 
 /// What a change reached: how many open streams were sent a notification.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,6 +61,12 @@ pub fn accepted_filter(requested: &SubscriptionFilter, bonus: bool) -> Subscript
 }
 
 impl Listeners {
+    /// Notes that a listen request was accepted; [`Listeners::hold`] will
+    /// register it.
+    pub fn accepting(&self) {
+        self.pending.send_modify(|pending| *pending += 1);
+    }
+
     /// Keeps `subscription` registered until the client cancels it or
     /// `ended` resolves (the server is going away); rmcp then answers the
     /// listen request with its closing result.
@@ -57,6 +77,8 @@ impl Listeners {
             *next
         };
         lock(&self.open).insert(number, subscription.sink().clone());
+        self.pending
+            .send_modify(|pending| *pending = pending.saturating_sub(1));
         tracing::info!(
             subscription_id = ?subscription.sink().id(),
             accepted = ?subscription.accepted(),
@@ -74,7 +96,7 @@ impl Listeners {
     /// every stream that opted in to each.
     pub async fn lists_changed(&self) -> Reach {
         let mut reach = Reach::default();
-        for sink in self.sinks() {
+        for sink in self.sinks().await {
             let sent = [
                 sink.notify_tool_list_changed().await,
                 sink.notify_resource_list_changed().await,
@@ -91,7 +113,7 @@ impl Listeners {
     /// subscribed to it.
     pub async fn resource_updated(&self, uri: &str) -> Reach {
         let mut reach = Reach::default();
-        for sink in self.sinks() {
+        for sink in self.sinks().await {
             if count_sent(&[sink.notify_resource_updated(uri).await]) > 0 {
                 reach.notified += 1;
             }
@@ -99,7 +121,18 @@ impl Listeners {
         reach
     }
 
-    fn sinks(&self) -> Vec<SubscriptionSink> {
+    /// The registered streams, once no accepted listen is still on its way
+    /// (or the grace is over).
+    async fn sinks(&self) -> Vec<SubscriptionSink> {
+        let mut pending = self.pending.subscribe();
+        let registered = pending.wait_for(|pending| *pending == 0);
+        if tokio::time::timeout(REGISTRATION_GRACE, registered)
+            .await
+            .is_err()
+        {
+            tracing::warn!("an accepted listen stream did not register in time");
+            self.pending.send_replace(0);
+        }
         lock(&self.open).values().cloned().collect()
     }
 }
