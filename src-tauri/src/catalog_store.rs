@@ -5,6 +5,7 @@
 //! in a problem the UI shows and written back unchanged on every save.
 
 use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
+use periscope_core::era::EraChoice;
 use serde_json::Value;
 use tauri::{AppHandle, Runtime};
 
@@ -16,6 +17,9 @@ const KEY: &str = "servers";
 /// Per-server roots and reply rules.
 const HOST_KEY: &str = "host_settings";
 pub const DEMO_ID: &str = "demo";
+/// The same demo server, pinned to the legacy era (the `initialize` handshake), so both eras
+/// can be explored from the first launch.
+pub const DEMO_LEGACY_ID: &str = "demo-legacy";
 
 /// What loading the catalog found wrong, for the UI, and the stored entries this build cannot
 /// read, kept to be written back as they were.
@@ -25,23 +29,37 @@ pub struct LoadIssues {
     pub unreadable: Vec<Value>,
 }
 
-/// The demo server, from beside the app's own binary (where the build and the package put
-/// it), else from PATH.
-pub fn demo_entry() -> ServerEntry {
+/// The built-in demo server entries: "Demo server" (era auto, which lands in 2026-07-28) and
+/// "Demo server (legacy era)" (pinned legacy). Both run the demo with `--eras dual`, which
+/// speaks both eras.
+pub fn demo_entries() -> Vec<ServerEntry> {
+    let command = demo_command();
+    let entry = |id: &str, name: &str, era: EraChoice| ServerEntry {
+        id: id.into(),
+        name: name.into(),
+        target: ServerTarget::Stdio(StdioTarget::new(command.clone(), ["--eras", "dual"])),
+        era,
+    };
+    vec![
+        entry(DEMO_ID, "Demo server", EraChoice::Auto),
+        entry(
+            DEMO_LEGACY_ID,
+            "Demo server (legacy era)",
+            EraChoice::Legacy,
+        ),
+    ]
+}
+
+/// The demo server's path, from beside the app's own binary (where the build and the package
+/// put it), else its name (found on PATH).
+fn demo_command() -> String {
     let name = "periscope-demo-server";
     let exe = std::env::current_exe().ok();
-    let command = exe
-        .iter()
+    exe.iter()
         .flat_map(|e| e.ancestors().skip(1).take(2))
         .map(|dir| dir.join(name))
         .find(|p| p.exists())
-        .map_or_else(|| name.to_string(), |p| p.to_string_lossy().into_owned());
-    ServerEntry {
-        id: DEMO_ID.into(),
-        name: "Demo server".into(),
-        target: ServerTarget::Stdio(StdioTarget::new(command, Vec::<String>::new())),
-        era: Default::default(),
-    }
+        .map_or_else(|| name.to_string(), |p| p.to_string_lossy().into_owned())
 }
 
 /// How the catalog file reads: the entries, whether this is the first launch (no file, or no
@@ -102,7 +120,7 @@ pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
     (parsed.entries, false, issues)
 }
 
-/// Loads the catalog into `state`; on first launch, seeds it with the demo server. Returns
+/// Loads the catalog into `state`; on first launch, seeds it with the demo server entries. Returns
 /// whether this was the first launch.
 pub fn load<R: Runtime>(
     app: &AppHandle<R>,
@@ -114,7 +132,7 @@ pub fn load<R: Runtime>(
         eprintln!("periscope: {problem}");
     }
     let entries = if first_launch {
-        vec![demo_entry()]
+        demo_entries()
     } else {
         entries
     };

@@ -363,6 +363,16 @@ impl Harness {
         self.click(r#"[data-testid="connect-button"]"#).await;
     }
 
+    /// Selects the built-in "Demo server (legacy era)" entry (pinned to the `initialize`
+    /// handshake), connects it and waits until it is ready: for what only the legacy era has
+    /// (server-to-client requests, ping, logging/setLevel, resources/subscribe).
+    pub async fn connect_legacy_demo(&self) {
+        let item = r#"[data-testid="server-item"][data-server-id="demo-legacy"]"#;
+        self.click(item).await;
+        self.click(r#"[data-testid="connect-button"]"#).await;
+        self.find(&format!(r#"{item}[data-status="ready"]"#)).await;
+    }
+
     /// Opens the Tools tab on `tool`.
     pub async fn pick_tool(&self, tool: &str) {
         self.click(r#"[data-testid="tab-tools"]"#).await;

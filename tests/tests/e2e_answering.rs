@@ -16,6 +16,8 @@ async fn a_form_elicitation_is_filled_and_accepted_declined_and_cancelled() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("elicit-form").await;
     h.ready_demo().await;
+    // Server-to-client requests are the legacy era's; the modern one is in e2e_eras.rs.
+    h.connect_legacy_demo().await;
     h.pick_tool("elicit_form").await;
     h.call_tool_button().await;
 
@@ -101,6 +103,8 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("elicit-url").await;
     h.ready_demo().await;
+    // Server-to-client requests are the legacy era's; the modern one is in e2e_eras.rs.
+    h.connect_legacy_demo().await;
 
     // A look-alike host.
     h.pick_tool("elicit_url").await;
@@ -221,6 +225,8 @@ async fn sampling_is_answered_rejected_and_ruled_and_roots_reach_the_server() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("sampling-roots").await;
     h.ready_demo().await;
+    // Server-to-client requests are the legacy era's; the modern one is in e2e_eras.rs.
+    h.connect_legacy_demo().await;
 
     // Answered by the user.
     h.pick_tool("sample").await;

@@ -33,10 +33,16 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     assert!(text.contains("42"), "the result shows the sum: {text}");
     h.shot("add-result").await;
 
-    // Traffic: initialize went out, and the call's response is paired with its latency.
+    // Traffic: the era probe (server/discover, answered: 2026-07-28) went out, no
+    // initialize, and the call's response is paired with its latency.
     h.click(r#"[data-testid="tab-traffic"]"#).await;
-    h.find(r#"[data-testid="traffic-row"][data-method="initialize"][data-direction="out"]"#)
+    h.find(r#"[data-testid="traffic-row"][data-method="server/discover"][data-direction="out"]"#)
         .await;
+    assert_eq!(
+        h.count(r#"[data-testid="traffic-row"][data-method="initialize"]"#)
+            .await,
+        0
+    );
     let answer = h
         .find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
         .await;
@@ -52,20 +58,25 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
         .await;
     h.shot("traffic").await;
 
-    // A second server beside the first: duplicate the demo entry and connect it too.
+    // The legacy-era demo entry beside it: the initialize handshake, and the era said.
+    h.connect_legacy_demo().await;
+    h.text_containing(r#"[data-testid="overview-era"]"#, "Legacy (initialize)")
+        .await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(r#"[data-testid="traffic-row"][data-method="initialize"][data-direction="out"]"#)
+        .await;
+
+    // A third server beside them: duplicate the demo entry and connect it too.
     h.click(r#"[data-testid="duplicate-server"]"#).await;
     let deadline = Instant::now() + WAIT;
-    while h.count(r#"[data-testid="server-item"]"#).await < 2 {
+    while h.count(r#"[data-testid="server-item"]"#).await < 3 {
         assert!(Instant::now() < deadline, "the duplicate did not appear");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let second = h
-        .find(r#"[data-testid="server-item"]:not([data-server-id="demo"])"#)
-        .await;
-    second.click().await.unwrap();
+    let copy = r#"[data-testid="server-item"]:not([data-server-id^="demo"])"#;
+    h.click(copy).await;
     h.click(r#"[data-testid="connect-button"]"#).await;
-    h.find(r#"[data-testid="server-item"]:not([data-server-id="demo"])[data-status="ready"]"#)
-        .await;
+    h.find(&format!("{copy}[data-status=\"ready\"]")).await;
     h.find(DEMO_READY).await;
     h.click(r#"[data-testid="tab-tools"]"#).await;
     h.find(r#"[data-testid="tool-item"][data-tool-name="echo"]"#)

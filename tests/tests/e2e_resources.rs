@@ -1,7 +1,8 @@
 //! End-to-end: resources and prompts in depth in the real app against the demo server. The
 //! resource list pages (Load more, Load all: 26 resources), a template is filled in with a
 //! completion suggestion and read, a PNG blob shows as an image and as a hex dump, a
-//! subscription shows the update `touch_resource` causes and Re-read clears it, and prompt
+//! subscription (in 2026-07-28, the listen stream's filter) shows the update `touch_resource`
+//! causes and Re-read clears it, and prompt
 //! arguments complete and render every message with its role and content type. Screenshots
 //! under test-artifacts/e2e/resources-* and prompts-*.
 
@@ -128,6 +129,30 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
     h.find(r#"[data-testid="resource-item"][data-uri="demo://text/3"] [data-testid="resource-updated-badge"]"#)
         .await;
     h.shot("update-arrived").await;
+    // The built-in demo entry is in the 2026-07-28 era: the subscription is the listen
+    // stream's filter (re-opened with the URI), and the update came on that stream.
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    h.text_containing(
+        r#"[data-testid="overview-listen"]"#,
+        "list changes; 1 resource",
+    )
+    .await;
+    h.shot("listen-with-subscription").await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(r#"[data-testid="traffic-row"][data-method="notifications/resources/updated"][data-direction="in"]"#)
+        .await;
+    assert!(
+        h.count(r#"[data-testid="traffic-row"][data-method="subscriptions/listen"][data-direction="out"]"#)
+            .await
+            >= 2,
+        "the listen stream was re-opened with the subscription"
+    );
+    assert_eq!(
+        h.count(r#"[data-testid="traffic-row"][data-method="resources/subscribe"]"#)
+            .await,
+        0
+    );
+    h.click(r#"[data-testid="tab-resources"]"#).await;
     h.click(r#"[data-testid="reread"]"#).await;
     h.find(r#"[data-testid="resource-update"][data-stale="false"]"#)
         .await;

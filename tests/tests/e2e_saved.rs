@@ -2,7 +2,7 @@
 //! server utilities (ping with its latency, the log level `emit_logs` then respects) and the
 //! list_changed notice. Screenshots under test-artifacts/e2e/saved/.
 
-use periscope_tests::app::{DEMO_READY, Harness, ONE_AT_A_TIME};
+use periscope_tests::app::{Harness, ONE_AT_A_TIME};
 
 /// Selects all of an input's text, deletes it and types `text`, as a user does (WebDriver's
 /// clear() changes the DOM value behind React's back).
@@ -23,6 +23,8 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start("saved").await;
     h.ready_demo().await;
+    // Ping and logging/setLevel are the legacy era's (2026-07-28 removed them).
+    h.connect_legacy_demo().await;
 
     // Overview: ping shows a round trip; the log level goes to warning.
     h.click(r#"[data-testid="ping-button"]"#).await;
@@ -111,8 +113,7 @@ async fn saved_calls_and_history_survive_a_restart_and_the_overview_pings_and_se
 
     // Restart on the same data folder: both lists are still there.
     let mut h = h.restart().await;
-    h.connect_demo().await;
-    h.find(DEMO_READY).await;
+    h.connect_legacy_demo().await;
     h.click(r#"[data-testid="tab-saved"]"#).await;
     let forty_two = r#"[data-testid="saved-row"][data-name="forty two"]"#;
     h.find(forty_two).await;
