@@ -40,7 +40,13 @@ pub async fn recorded<R: Runtime>(
         timing.duration_us,
         &result,
     );
-    let server_id = call.server_id.to_string();
+    record(app, state, entry);
+    result
+}
+
+/// Keeps `entry` in the history and tells the UI (or says why it could not be kept).
+pub fn record<R: Runtime>(app: &AppHandle<R>, state: &AppState, entry: HistoryEntry) {
+    let server_id = entry.server_id.clone();
     match saved_store::record(app, entry) {
         Ok(entry) => state.hub.send(AppEvent::History { server_id, entry }),
         Err(error) => state.hub.send(AppEvent::Warning {
@@ -48,7 +54,40 @@ pub async fn recorded<R: Runtime>(
             message: format!("could not record the call in the history: {error}"),
         }),
     }
-    result
+}
+
+/// A call that ends later than it returns (a tool run as a task): when it started, to be
+/// recorded with [`StartedCall::finished`] once it ends.
+pub struct StartedCall {
+    started_wall_us: u64,
+    started: std::time::Instant,
+}
+
+impl StartedCall {
+    pub fn now() -> Self {
+        let started_wall_us = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros() as u64);
+        Self {
+            started_wall_us,
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// The history entry of the call, which ended now with `result`.
+    pub fn finished(
+        &self,
+        call: &CallTarget<'_>,
+        result: &Result<Value, CallError>,
+    ) -> HistoryEntry {
+        history_entry(
+            call,
+            new_id(self.started_wall_us),
+            self.started_wall_us,
+            self.started.elapsed().as_micros() as u64,
+            result,
+        )
+    }
 }
 
 /// A history id unique across runs: the start time and a per-run counter.

@@ -1,7 +1,8 @@
 //! End-to-end: tasks in the real app against the demo server in its modern era
 //! (`--eras dual`, the tasks extension): `long_job` run as a task from the Tools tab runs to
 //! completion with its progress in the Tasks tab; another is cancelled there; one that asks
-//! halfway is answered in the answering dialog and completes. Screenshots under
+//! halfway is answered in the answering dialog and completes; each run is in the history once
+//! it ended. Screenshots under
 //! test-artifacts/e2e/tasks/.
 
 use periscope_tests::app::{Harness, ONE_AT_A_TIME};
@@ -83,5 +84,14 @@ async fn tasks_run_with_progress_are_cancelled_and_answered() {
     )
     .await;
     h.shot("task-answered").await;
+
+    // Each run is in the history once it ended: the two completed with their results, the
+    // cancelled one as an error that says so.
+    h.click(r#"[data-testid="tab-saved"]"#).await;
+    let runs = r#"[data-testid="history-row"][data-target="long_job"]"#;
+    h.count_is(&format!(r#"{runs}[data-outcome="ok"]"#), 2).await;
+    h.count_is(&format!(r#"{runs}[data-outcome="protocol_error"]"#), 1)
+        .await;
+    h.shot("task-history").await;
     h.stop().await;
 }

@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use periscope_core::session::{CallOptions, Session};
+use periscope_core::saved_calls::CallKind;
+use periscope_core::session::{CallOptions, RequestError, Session};
 use periscope_core::tasks::{
     self, CallOutcome, FollowOptions, Task, TaskCallError, TaskEntry, TaskFlavour, TaskStart,
 };
@@ -14,6 +15,7 @@ use serde_json::{Map, Value};
 use tauri::{AppHandle, Manager, Runtime, State};
 
 use crate::AppState;
+use crate::call_history::{self, CallTarget, StartedCall};
 use crate::task_board::TaskBoard;
 
 fn flavour_of(session: &Session) -> TaskFlavour {
@@ -30,23 +32,71 @@ pub async fn call_tool_as_task<R: Runtime>(
     name: String,
     arguments: Map<String, Value>,
 ) -> Result<TaskStart, CallError> {
-    let session = state.session(&server_id).map_err(CallError::from)?;
-    let outcome = tasks::call_tool(
-        &session,
-        &name,
-        Value::Object(arguments),
-        CallOptions::default(),
-    )
-    .await
-    .map_err(|e| match e {
-        TaskCallError::Request(e) => CallError::from(e),
-        e @ TaskCallError::NotOffered => CallError::from(e.to_string()),
-    })?;
+    let started = StartedCall::now();
+    let arguments = Value::Object(arguments);
+    let history = |result: &Result<Value, CallError>| {
+        let call = CallTarget {
+            server_id: &server_id,
+            kind: CallKind::Tool,
+            target: &name,
+            arguments: arguments.clone(),
+        };
+        call_history::record(&app, &state, started.finished(&call, result));
+    };
+    let session = match state.session(&server_id) {
+        Ok(session) => session,
+        Err(error) => {
+            let error = CallError::from(error);
+            history(&Err(error.clone()));
+            return Err(error);
+        }
+    };
+    let outcome = tasks::call_tool(&session, &name, arguments.clone(), CallOptions::default())
+        .await
+        .map_err(|e| match e {
+            TaskCallError::Request(e) => CallError::from(e),
+            e @ TaskCallError::NotOffered => CallError::from(e.to_string()),
+        });
     match outcome {
-        CallOutcome::Result(result) => Ok(TaskStart::Result { result }),
-        CallOutcome::Task(task) => Ok(TaskStart::Task {
-            entry: Box::new(follow(&app, &server_id, session, name, *task)),
-        }),
+        Err(error) => {
+            history(&Err(error.clone()));
+            Err(error)
+        }
+        Ok(CallOutcome::Result(result)) => {
+            history(&Ok(result.clone()));
+            Ok(TaskStart::Result { result })
+        }
+        Ok(CallOutcome::Task(task)) => {
+            // The history entry is written when the task ends, with its result.
+            let record = HistoryRecord { started, arguments };
+            Ok(TaskStart::Task {
+                entry: Box::new(follow(&app, &server_id, session, name, *task, Some(record))),
+            })
+        }
+    }
+}
+
+/// What a "Run as task" keeps to write its history entry when the task ends.
+struct HistoryRecord {
+    started: StartedCall,
+    arguments: Value,
+}
+
+/// How a task ended, as a call's outcome: its result, or why there is none.
+fn task_outcome(ended: &Result<tasks::TaskEnd, RequestError>) -> Result<Value, CallError> {
+    match ended {
+        Ok(end) => match &end.result {
+            Some(result) => Ok(result.clone()),
+            None => {
+                let status = &end.task.status;
+                let message = match &end.task.status_message {
+                    Some(message) => format!("the task ended {status}: {message}"),
+                    None => format!("the task ended {status}"),
+                };
+                Err(CallError::from(message))
+            }
+        },
+        Err(error) => Err(CallError::from(error.to_string())),
     }
 }
 
@@ -62,7 +112,8 @@ pub async fn follow_task<R: Runtime>(
     let session = state.session(&server_id).map_err(CallError::from)?;
     let task = Task::from_wire(&handle)
         .map_err(|why| CallError::from(format!("the answer is not a task: {why}")))?;
-    Ok(follow(&app, &server_id, session, tool, task))
+    // The call that answered with this task is in the history already.
+    Ok(follow(&app, &server_id, session, tool, task, None))
 }
 
 /// The tasks the app knows for a server; for a legacy server that offers `tasks/list`, the
@@ -138,7 +189,9 @@ fn follow<R: Runtime>(
     session: Arc<Session>,
     tool: String,
     task: Task,
+    history: Option<HistoryRecord>,
 ) -> TaskEntry {
+    let tool_name = tool.clone();
     let entry = TaskEntry {
         tool,
         flavour: flavour_of(&session),
@@ -166,6 +219,16 @@ fn follow<R: Runtime>(
             }
         })
         .await;
+        if let Some(record) = history {
+            let call = CallTarget {
+                server_id: &server_id,
+                kind: CallKind::Tool,
+                target: &tool_name,
+                arguments: record.arguments,
+            };
+            let entry = record.started.finished(&call, &task_outcome(&ended));
+            call_history::record(&app, &app.state::<AppState>(), entry);
+        }
         let entry = board.update(&server_id, &task_id, |e| {
             e.following = false;
             match ended {
