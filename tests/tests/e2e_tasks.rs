@@ -89,7 +89,8 @@ async fn tasks_run_with_progress_are_cancelled_and_answered() {
     // cancelled one as an error that says so.
     h.click(r#"[data-testid="tab-saved"]"#).await;
     let runs = r#"[data-testid="history-row"][data-target="long_job"]"#;
-    h.count_is(&format!(r#"{runs}[data-outcome="ok"]"#), 2).await;
+    h.count_is(&format!(r#"{runs}[data-outcome="ok"]"#), 2)
+        .await;
     h.count_is(&format!(r#"{runs}[data-outcome="protocol_error"]"#), 1)
         .await;
     h.shot("task-history").await;

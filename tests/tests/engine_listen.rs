@@ -198,3 +198,45 @@ async fn a_broken_stream_is_reopened_then_given_up() {
     );
     session.close().await;
 }
+
+/// A listen stream may be silent for as long as nothing changes: over HTTP it outlives the
+/// request timeout (no idle limit, no re-opening), and still delivers afterwards.
+#[tokio::test]
+async fn a_silent_http_listen_stream_outlives_the_request_timeout() {
+    let server = HttpServerProcess::start(
+        Command::new(bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
+            .stderr(Stdio::null()),
+    );
+    let target = HttpTarget {
+        url: server.url.clone(),
+        ..HttpTarget::default()
+    };
+    let options = SessionOptions {
+        request_timeout: Duration::from_secs(1),
+        ..options()
+    };
+    let session = Session::connect_http(&target, HttpMode::Auto, options, None).unwrap();
+    session.handshake().await.unwrap();
+    let mut events = session.subscribe();
+    session.listen(ListenFilter::list_changes()).await.unwrap();
+    let ListenState::Open { id, .. } = session.listen_state() else {
+        panic!("not open: {:?}", session.listen_state())
+    };
+    // Three request timeouts of silence.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    match session.listen_state() {
+        ListenState::Open { id: now, .. } => assert_eq!(now, id, "the same stream"),
+        other => panic!("the stream did not stay open: {other:?}"),
+    }
+    let text = call(&session, "trigger_list_changed", json!({})).await;
+    assert!(text.contains("sent to 1 listen stream(s)"), "{text}");
+    notification(&mut events, |n| *n == ServerNotification::ToolsListChanged).await;
+    while let Ok(event) = events.try_recv() {
+        assert!(
+            !matches!(event, Event::Listen(ListenState::Reopening { .. })),
+            "the stream was re-opened: {event:?}"
+        );
+    }
+    session.close().await;
+}

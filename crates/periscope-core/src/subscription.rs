@@ -4,6 +4,9 @@
 
 use std::collections::BTreeSet;
 
+/// The 2026-07-28 method that opens a listen stream.
+pub const LISTEN_METHOD: &str = "subscriptions/listen";
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -25,7 +25,7 @@ use crate::subscription::{ListenFilter, ListenState};
 use crate::transport::{SendError, TransportKind};
 use crate::wire::{self, RequestId};
 
-const METHOD: &str = "subscriptions/listen";
+const METHOD: &str = crate::subscription::LISTEN_METHOD;
 const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 /// Opens in a row without an acknowledgement before Periscope stops re-opening the stream.
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -366,9 +366,8 @@ async fn open_once(
     s.stamp(&mut params);
     let message = wire::request(&id, METHOD, params);
     let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
-    // The patience bounds the send (over HTTP: until the response headers) and, over HTTP, the
-    // stream's silences; a server that sends nothing (no keep-alive) for that long has its
-    // stream re-opened.
+    // The patience bounds the send (over HTTP: until the response headers). The stream itself
+    // may be silent for as long as nothing changes: the HTTP transport sets it no idle limit.
     let patience = s.options.request_timeout;
     if let Err(source) = s.send_authorized(bytes, patience).await {
         s.forget(&id, None);

@@ -291,7 +291,10 @@ impl Inner {
         }
         let shared = connection.clone();
         let ids: Vec<RequestId> = waiting.iter().cloned().collect();
-        let reader = self.spawn(shared.read_response(response, seq, waiting, patience));
+        // A 2026-07-28 listen stream may rightly be silent for hours (as the legacy GET stream
+        // may): no idle limit, but each event must still arrive within its time.
+        let idle = (!is_listen(&frame.verdict)).then_some(patience);
+        let reader = self.spawn(shared.read_response(response, seq, waiting, patience, idle));
         let mut readers = lock(&self.readers);
         readers.retain(|_, r| !r.is_finished());
         for id in ids {
@@ -308,6 +311,11 @@ fn request_ids(verdict: &Verdict) -> HashSet<RequestId> {
         Verdict::Batch { items } => items.iter().flat_map(request_ids).collect(),
         _ => HashSet::new(),
     }
+}
+
+/// Whether the frame opens a 2026-07-28 listen stream (`subscriptions/listen`).
+fn is_listen(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Request { method, .. } if method == crate::subscription::LISTEN_METHOD)
 }
 
 fn response_ids(verdict: &Verdict) -> Vec<RequestId> {
@@ -371,13 +379,14 @@ impl HttpConnection {
 
     /// Reads a POST's response body, resuming with GET + `Last-Event-ID` when an SSE stream
     /// ends before all the requests it carried were answered. `patience`: the request's
-    /// timeout, which bounds a JSON body's arrival and an SSE stream's silences.
+    /// timeout, which bounds a JSON body's arrival; `idle`: an SSE stream's longest silence.
     async fn read_response(
         self: Arc<Self>,
         response: Response,
         exchange: u64,
         mut waiting: HashSet<RequestId>,
         patience: Duration,
+        idle: Option<Duration>,
     ) {
         let content_type = response
             .headers()
@@ -395,7 +404,7 @@ impl HttpConnection {
                     .read_sse(
                         response,
                         exchange,
-                        Some(patience),
+                        idle,
                         &mut waiting,
                         &mut last_id,
                         &mut retry,
