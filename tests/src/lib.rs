@@ -49,10 +49,34 @@ pub fn server_everything() -> PathBuf {
 
 /// A fresh, empty directory for one test's files.
 pub fn scratch_dir(test: &str) -> PathBuf {
+    remove_stale_scratch(test);
     let dir = std::env::temp_dir().join(format!("periscope-test-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir is writable");
     dir
+}
+
+/// Removes the folders of `test` that earlier runs left (their process is gone): CI runs on
+/// the same machine again and again, and a flood test's folder holds 100 MB.
+fn remove_stale_scratch(test: &str) {
+    let suffix = format!("-{test}");
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("periscope-test-"))
+            .and_then(|n| n.strip_suffix(&suffix))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// A server process that serves HTTP and printed its URL as its first stdout line; killed
