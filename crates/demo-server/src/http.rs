@@ -249,11 +249,19 @@ fn streamable_router(check_host: bool, shutdown: CancellationToken, eras: Eras) 
     sessions.session_config.keep_alive = Some(SESSION_IDLE_TIMEOUT);
     let modern = Arc::new(ModernState::default());
     let service = StreamableHttpService::new(
-        move || Ok(DemoServer::with_eras(eras, modern.clone())),
+        {
+            let modern = modern.clone();
+            move || Ok(DemoServer::with_eras(eras, modern.clone()))
+        },
         Arc::new(sessions),
         config,
     );
-    Router::new().route_service(MCP_PATH, service)
+    Router::new()
+        .route_service(MCP_PATH, service)
+        .route_layer(middleware::from_fn_with_state(
+            modern,
+            crate::modern::stream_break::cut_if_armed,
+        ))
 }
 
 /// Streamable HTTP behind a bearer check, plus the authorization server's

@@ -67,6 +67,7 @@ pub fn exit_for(e: &RequestError) -> Exit {
         RequestError::Closed { .. }
         | RequestError::Send { .. }
         | RequestError::Transport { .. }
+        | RequestError::StreamBroke { .. }
         | RequestError::SessionExpired { .. } => Exit::Connect,
         RequestError::Rpc { .. }
         | RequestError::Protocol { .. }
@@ -339,6 +340,15 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::UnknownSubscriptionId { id } => format!(
             "a notification tagged with subscription id {id}, which names no listen stream Periscope opened"
         ),
+        Flag::StreamBroke {
+            reissued_as: Some(i),
+        } => format!(
+            "a request whose response stream broke before its response; re-issued as request id {}",
+            id(i)
+        ),
+        Flag::StreamBroke { reissued_as: None } => {
+            "a request whose response stream broke before its response; not re-issued".to_string()
+        }
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

@@ -197,11 +197,50 @@ pub fn may_require_input(method: &str) -> bool {
     matches!(method, "tools/call" | "resources/read" | "prompts/get")
 }
 
+/// Requests Periscope sends again, once and as a new request, when their response stream breaks
+/// before the answer (2026-07-28 streams are not resumed). Only methods that read: whether the
+/// server handled the first one or not, asking again changes nothing on it. Never `tools/call`
+/// (a tool's `readOnlyHint` is the server's claim, not a promise), `tasks/cancel`,
+/// `tasks/update` or anything else that changes state: the first request may have done it.
+/// `subscriptions/listen` is not here: the listen stream re-opens itself (`session/listen.rs`).
+pub fn safe_to_reissue(method: &str) -> bool {
+    matches!(
+        method,
+        "server/discover"
+            | "tools/list"
+            | "prompts/list"
+            | "prompts/get"
+            | "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "completion/complete"
+            | "tasks/get"
+            | "tasks/list"
+            | "tasks/result"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn only_requests_that_read_are_reissued() {
+        for method in ["tools/list", "resources/read", "prompts/get", "tasks/get"] {
+            assert!(safe_to_reissue(method), "{method}");
+        }
+        for method in [
+            "tools/call",
+            "tasks/cancel",
+            "tasks/update",
+            "subscriptions/listen",
+            "x/y",
+        ] {
+            assert!(!safe_to_reissue(method), "{method}");
+        }
+    }
 
     #[test]
     fn metadata_joins_what_the_caller_put_in_meta() {

@@ -80,6 +80,10 @@ pub enum Flag {
     /// `io.modelcontextprotocol/subscriptionId`, as JSON text) that names no listen request
     /// Periscope sent.
     UnknownSubscriptionId { id: String },
+    /// 2026-07-28 over HTTP: this request's response stream ended before its response (streams
+    /// are not resumed in this era). `reissued_as`: the id of the new request Periscope sent in
+    /// its place; none when it did not (the call's error says why).
+    StreamBroke { reissued_as: Option<RequestId> },
 }
 
 impl From<crate::net_guard::RefusedUrl> for Flag {

@@ -39,6 +39,10 @@ export function describeFlag(flag: Flag): string {
       return flag.cut === "stream_ended"
         ? "Incomplete: the stream ended in the middle of it"
         : "Incomplete: it arrived slower than the time limit and was cut";
+    case "stream_broke":
+      return flag.reissued_as === null
+        ? "Its response stream broke before the response (2026-07-28 streams are not resumed); not sent again"
+        : `Its response stream broke before the response (2026-07-28 streams are not resumed); re-issued as request ${id(flag.reissued_as)}`;
     case "url_refused":
       return `Refused the ${ROLE_LABELS[flag.refused.role]} ${flag.refused.url}: ${describeRefusal(flag.refused.refusal)}`;
   }

@@ -16,6 +16,7 @@ pub mod header_tool;
 pub mod listen;
 pub mod mrtr;
 pub mod request_state;
+pub mod stream_break;
 pub mod tasks;
 
 use std::{fmt, sync::Arc};
@@ -53,7 +54,8 @@ const INSTRUCTIONS: &str = "This is the Periscope demo server, a test fixture fo
 and inspectors, here in the stateless 2026-07-28 era. Multi round-trip input: mrtr_form (one \
 elicitation), mrtr_two_inputs (elicitation + sampling in one round), mrtr_two_rounds (two rounds \
 with requestState). Tasks: long_job (extension io.modelcontextprotocol/tasks). HTTP header \
-mirroring: regional_lookup (x-mcp-header; broken_headers is invalid on purpose). Change \
+mirroring: regional_lookup (x-mcp-header; broken_headers is invalid on purpose). A broken \
+response stream over HTTP: break_next_stream. Change \
 notifications arrive on subscriptions/listen: trigger_list_changed toggles the bonus items, \
 touch_resource marks a resource updated. Lists and reads carry ttlMs and cacheScope. Nothing it \
 does has side effects outside this process.";
@@ -67,6 +69,8 @@ pub struct ModernState {
     pub tasks: TaskManager,
     pub listeners: listen::Listeners,
     pub state_key: request_state::StateKey,
+    /// Methods whose next HTTP request gets a broken response stream.
+    pub stream_breaks: stream_break::Armed,
 }
 
 impl fmt::Debug for ModernState {
@@ -88,6 +92,7 @@ pub fn tools(bonus: bool) -> Vec<Tool> {
     list.push(tasks::tool());
     list.push(header_tool::regional_lookup_tool());
     list.push(header_tool::broken_headers_tool());
+    list.push(stream_break::tool());
     if bonus {
         list.extend(tools::find(tools::BONUS_TOOL, true));
     }
@@ -119,6 +124,7 @@ pub async fn call(
         tasks::LONG_JOB => return tasks::call(&args, capabilities.as_ref(), &shared.tasks),
         header_tool::REGIONAL_LOOKUP => header_tool::regional_lookup(&args, context),
         header_tool::BROKEN_HEADERS => header_tool::broken_headers(),
+        stream_break::BREAK_NEXT_STREAM => stream_break::call(&args, &shared.stream_breaks),
         "trigger_list_changed" => trigger_list_changed(shared).await,
         "touch_resource" => touch_resource(shared, &args).await,
         "emit_logs" => match request_log_level(context)? {
@@ -218,6 +224,7 @@ mod tests {
                 "long_job",
                 "regional_lookup",
                 "broken_headers",
+                "break_next_stream",
                 "bonus"
             ]
         );

@@ -66,11 +66,11 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
             },
             // Not JSON: recorded and classified already; there is nothing to act on.
             Inbound::Frame(_, None) => {}
-            Inbound::Undeliverable { ids, reason } => {
+            Inbound::Undeliverable { ids, why } => {
                 for id in ids {
                     let pending = s.lock_calls().pending.remove(&id);
                     if let Some(p) = pending {
-                        p.end_unanswered(id, &s.events, Reply::Undeliverable(reason.clone()));
+                        p.end_unanswered(id, &s.events, Reply::Undeliverable(why.clone()));
                     }
                 }
             }

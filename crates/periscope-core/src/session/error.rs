@@ -65,6 +65,16 @@ pub enum RequestError {
     /// The transport could not deliver the answer (e.g. a broken HTTP stream).
     #[error("{method}: {reason}")]
     Transport { method: String, reason: String },
+    /// 2026-07-28 over HTTP: the request's response stream ended before its answer (streams
+    /// are not resumed in this era). `seq`: the request's frame. `not_reissued`: why Periscope
+    /// did not send it again as a new request (none: nobody asked).
+    #[error("{method}: {reason}{}", not_reissued.map(|n| format!("; {n}")).unwrap_or_default())]
+    StreamBroke {
+        method: String,
+        reason: String,
+        seq: u64,
+        not_reissued: Option<NotReissued>,
+    },
     /// The answer arrived but does not have the shape the protocol requires.
     #[error("{method}: the server's answer breaks the protocol: {detail}")]
     Protocol { method: String, detail: String },
@@ -74,6 +84,18 @@ pub enum RequestError {
         method: String,
         refusal: crate::era::ModernRefusal,
     },
+}
+
+/// Why a request whose response stream broke was not sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotReissued {
+    /// Its method changes state (a tool call, a task update): the server may have done it
+    /// already, and a second request could do it twice (`era::safe_to_reissue`).
+    #[error("not re-issued: sending it again could repeat its effect")]
+    MayRepeatEffect,
+    /// It was itself the re-issue of a request whose stream broke: once is enough.
+    #[error("not re-issued again: it already was the re-issue of a request whose stream broke")]
+    AlreadyReissued,
 }
 
 fn humanize(d: Duration) -> String {

@@ -396,7 +396,7 @@ async fn open_once(
             Some(error) => End::Refused(format!("the server refused it: {error}")),
             None => End::Broke("the server ended the stream".into()),
         },
-        Ok(Reply::Undeliverable(reason)) => End::Broke(reason),
+        Ok(Reply::Undeliverable(why)) => End::Broke(why.to_string()),
         Ok(Reply::Closed(_)) | Err(_) => End::SessionOver,
     }
 }

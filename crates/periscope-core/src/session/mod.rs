@@ -26,7 +26,7 @@ use tokio::sync::{Notify, broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
 pub use cache::CacheHit;
-pub use error::{RequestError, RpcError};
+pub use error::{NotReissued, RequestError, RpcError};
 pub use handler::{DeclineAll, HostHandler, ServerRequest, ServerRequestKind};
 pub use open::ConnectError;
 pub use raw::RawExchange;
@@ -227,8 +227,8 @@ enum Reply {
         seq: u64,
     },
     Closed(CloseReport),
-    /// The transport will not deliver an answer; the text says why.
-    Undeliverable(String),
+    /// The transport will not deliver an answer; it says why.
+    Undeliverable(crate::transport::Unanswered),
 }
 
 impl Session {

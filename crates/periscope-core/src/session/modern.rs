@@ -278,6 +278,7 @@ fn is_legacy_answer(e: &RequestError) -> bool {
         RequestError::Rpc { error, .. } => !era::is_modern_error(error.code),
         RequestError::TimedOut { .. }
         | RequestError::Transport { .. }
+        | RequestError::StreamBroke { .. }
         | RequestError::Protocol { .. } => true,
         _ => false,
     }

@@ -13,8 +13,8 @@ use super::{CallOptions, Pending, Reply, RequestError, RpcError, Session, Shared
 use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
-use crate::transport::SendError;
-use crate::wire;
+use crate::transport::{SendError, Unanswered};
+use crate::wire::{self, RequestId};
 
 /// When a request started and how long it took to its outcome (result, error, timeout, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,11 +72,48 @@ impl Session {
         let mut sent = params.clone();
         let mut round = 0;
         let mut version_retried = false;
+        let mut reissued = false;
+        let mut next_id = None;
         loop {
             let answer = self
-                .request_once(method, sent.clone(), options.clone())
+                .request_once(method, sent.clone(), options.clone(), next_id.take())
                 .await;
             let (result, seq) = match answer {
+                Err(RequestError::StreamBroke {
+                    reason,
+                    seq: broken,
+                    ..
+                }) => {
+                    // 2026-07-28 streams are not resumed: a request that only reads goes again,
+                    // once, as a new request; the record flags the broken one with its successor.
+                    if !reissued && crate::era::safe_to_reissue(method) {
+                        let id = s.fresh_id();
+                        s.traffic.flag(
+                            broken,
+                            Flag::StreamBroke {
+                                reissued_as: Some(id.clone()),
+                            },
+                        );
+                        let _ = s.events.send(Event::Warning(format!(
+                            "{method}: {reason}; re-issued as a new request (id {id})"
+                        )));
+                        reissued = true;
+                        next_id = Some(id);
+                        continue;
+                    }
+                    s.traffic
+                        .flag(broken, Flag::StreamBroke { reissued_as: None });
+                    return Err(RequestError::StreamBroke {
+                        method: method.into(),
+                        reason,
+                        seq: broken,
+                        not_reissued: Some(if reissued {
+                            super::NotReissued::AlreadyReissued
+                        } else {
+                            super::NotReissued::MayRepeatEffect
+                        }),
+                    });
+                }
                 Err(RequestError::Rpc { error, .. })
                     if !version_retried
                         && error.code == crate::wire::error_code::UNSUPPORTED_PROTOCOL_VERSION
@@ -140,16 +177,18 @@ impl Session {
         }
     }
 
-    /// One request (one id): with the legacy era's single retry after the server forgot our
-    /// HTTP session.
+    /// One request (one id: `id`, or a fresh one): with the legacy era's single retry after the
+    /// server forgot our HTTP session.
     async fn request_once(
         &self,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
+        id: Option<RequestId>,
     ) -> Result<(Value, u64), RequestError> {
+        let id = id.unwrap_or_else(|| self.shared.fresh_id());
         let first = self
-            .request_with_seq(method, params.clone(), options.clone())
+            .request_as(id, method, params.clone(), options.clone())
             .await;
         let Err(RequestError::SessionExpired { exchange, .. }) = first else {
             return first;
@@ -172,8 +211,20 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<(Value, u64), RequestError> {
+        let id = self.shared.fresh_id();
+        self.request_as(id, method, params, options).await
+    }
+
+    /// One request with id `id` (fresh from `Shared::fresh_id`): sends it and waits for its
+    /// response, its timeout or its cancellation.
+    async fn request_as(
+        &self,
+        id: RequestId,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, u64), RequestError> {
         let s = &self.shared;
-        let id = s.fresh_id();
         let progress_seen = Arc::new(Notify::new());
         let mut params = params;
         let mut progress_token = None;
@@ -236,7 +287,8 @@ impl Session {
                     return match reply {
                         Ok(Reply::Response { message, seq }) => response_result(method, message).map(|v| (v, seq)),
                         Ok(Reply::Closed(report)) => Err(RequestError::Closed { method: method.into(), report }),
-                        Ok(Reply::Undeliverable(reason)) => Err(RequestError::Transport { method: method.into(), reason }),
+                        Ok(Reply::Undeliverable(Unanswered::StreamBroke { reason, request_seq })) => Err(RequestError::StreamBroke { method: method.into(), reason, seq: request_seq, not_reissued: None }),
+                        Ok(Reply::Undeliverable(Unanswered::Other(reason))) => Err(RequestError::Transport { method: method.into(), reason }),
                         Err(_) => Err(RequestError::Closed { method: method.into(), report: s.close_report().unwrap_or_default() }),
                     };
                 }

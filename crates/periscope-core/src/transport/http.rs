@@ -21,7 +21,7 @@ use super::exchange::{ExchangeError, HttpConnection, headers_of, lock};
 use super::legacy_sse::LegacySse;
 use super::{
     CloseCause, CloseReport, Delivery, Inbound, MirrorHeaders, SendError, SessionEnd, Stall,
-    Transport, TransportKind,
+    Transport, TransportKind, Unanswered,
 };
 use crate::config::HttpTarget;
 use crate::limits::Limits;
@@ -294,7 +294,8 @@ impl Inner {
         // A 2026-07-28 listen stream may rightly be silent for hours (as the legacy GET stream
         // may): no idle limit, but each event must still arrive within its time.
         let idle = (!is_listen(&frame.verdict)).then_some(patience);
-        let reader = self.spawn(shared.read_response(response, seq, waiting, patience, idle));
+        let reader =
+            self.spawn(shared.read_response(response, seq, frame.seq, waiting, patience, idle));
         let mut readers = lock(&self.readers);
         readers.retain(|_, r| !r.is_finished());
         for id in ids {
@@ -384,6 +385,7 @@ impl HttpConnection {
         self: Arc<Self>,
         response: Response,
         exchange: u64,
+        request_seq: u64,
         mut waiting: HashSet<RequestId>,
         patience: Duration,
         idle: Option<Duration>,
@@ -414,12 +416,23 @@ impl HttpConnection {
                     return;
                 }
                 if self.modern.load(Ordering::SeqCst) {
-                    // 2026-07-28 streams cannot be resumed; the session decides what to do.
+                    // 2026-07-28 streams cannot be resumed; the session decides whether to send
+                    // the request again. A stream cut by a limit is not worth a new request:
+                    // the same server would do it again.
                     let why = match end {
-                        StreamEnd::Closed => "the server closed the response stream before answering (2026-07-28 streams are not resumed)".to_string(),
-                        other => format!("{other} (2026-07-28 streams are not resumed)"),
+                        StreamEnd::Idle(_) | StreamEnd::EventTooSlow(_) => Unanswered::Other(
+                            format!("{end} (2026-07-28 streams are not resumed)"),
+                        ),
+                        StreamEnd::Closed => Unanswered::StreamBroke {
+                            reason: "the server closed the response stream before answering (2026-07-28 streams are not resumed)".into(),
+                            request_seq,
+                        },
+                        StreamEnd::Broke(_) => Unanswered::StreamBroke {
+                            reason: format!("{end} (2026-07-28 streams are not resumed)"),
+                            request_seq,
+                        },
                     };
-                    self.fail_waiting(&waiting, why).await;
+                    self.fail_with(&waiting, why).await;
                     return;
                 }
                 let resume_from = match (&end, last_id.clone()) {
@@ -527,11 +540,15 @@ impl HttpConnection {
     /// Tells the session that requests carried by a broken exchange will get no answer. No
     /// error response is invented (raw first): the session fails those calls with `reason`.
     async fn fail_waiting(&self, waiting: &HashSet<RequestId>, reason: String) {
+        self.fail_with(waiting, Unanswered::Other(reason)).await;
+    }
+
+    async fn fail_with(&self, waiting: &HashSet<RequestId>, why: Unanswered) {
         let _ = self
             .inbound
             .send(Inbound::Undeliverable {
                 ids: waiting.iter().cloned().collect(),
-                reason,
+                why,
             })
             .await;
     }

@@ -29,10 +29,32 @@ pub enum Inbound {
     /// not be resumed).
     Undeliverable {
         ids: Vec<crate::wire::RequestId>,
-        reason: String,
+        why: Unanswered,
     },
     /// The connection is gone; nothing follows.
     Closed(CloseReport),
+}
+
+/// Why requests will get no answer on a transport.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unanswered {
+    /// 2026-07-28 over HTTP: the request's response stream ended before its answer. Streams
+    /// are not resumed in this era, but the session may send the request again, as a new one.
+    /// `request_seq`: the seq of the request's frame.
+    StreamBroke { reason: String, request_seq: u64 },
+    /// Anything else (a refusal, an answer without the response, a stream cut by a limit or
+    /// that could not be resumed); the text says what.
+    Other(String),
+}
+
+impl fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unanswered::StreamBroke { reason, .. } | Unanswered::Other(reason) => {
+                f.write_str(reason)
+            }
+        }
+    }
 }
 
 /// Why and how a connection ended, with what the user needs to understand it.
