@@ -100,11 +100,13 @@ def serve_http() -> None:
     import anyio
     import uvicorn
 
-    # Bind first, so the port is known before uvicorn starts, and print the URL as the first
-    # stdout line (the tests wait for it).
+    # Bind and listen first, so the port is known before uvicorn starts and a client that
+    # connects at once waits in the backlog instead of being refused; then print the URL as the
+    # first stdout line (the tests wait for it).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
     port = sock.getsockname()[1]
     app = mcp.streamable_http_app(host="127.0.0.1")
     config = uvicorn.Config(app, log_level="warning")
