@@ -71,10 +71,13 @@ impl Session {
         }
         let mut sent = params.clone();
         let mut round = 0;
+        // The response frame whose inputs the next sending answers: it makes that request a
+        // round of this call in the record.
+        let mut asked_by = None;
         let mut version_retried = false;
         loop {
             let answer = self
-                .request_once(method, sent.clone(), options.clone())
+                .request_once(method, sent.clone(), options.clone(), asked_by)
                 .await;
             let (result, seq) = match answer {
                 Err(RequestError::Rpc { error, .. })
@@ -137,19 +140,21 @@ impl Session {
                 seq,
             });
             sent = self.answer_inputs(params.as_ref(), &result, seq).await;
+            asked_by = Some(seq);
         }
     }
 
     /// One request (one id): with the legacy era's single retry after the server forgot our
-    /// HTTP session.
+    /// HTTP session. `asked_by`: the `input_required` response it answers, if any.
     async fn request_once(
         &self,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
+        asked_by: Option<u64>,
     ) -> Result<(Value, u64), RequestError> {
         let first = self
-            .request_with_seq(method, params.clone(), options.clone())
+            .request_as_round(method, params.clone(), options.clone(), asked_by)
             .await;
         let Err(RequestError::SessionExpired { exchange, .. }) = first else {
             return first;
@@ -166,14 +171,30 @@ impl Session {
         self.request_with_seq(method, params, options).await
     }
 
+    /// One request; the result comes with the seq of the response frame.
     pub(super) async fn request_with_seq(
         &self,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<(Value, u64), RequestError> {
+        self.request_as_round(method, params, options, None).await
+    }
+
+    /// Like [`Session::request_with_seq`]; with `asked_by`, the request answers the inputs that
+    /// response frame asked for, and the record links it to that call as its next round.
+    async fn request_as_round(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+        asked_by: Option<u64>,
+    ) -> Result<(Value, u64), RequestError> {
         let s = &self.shared;
         let id = s.fresh_id();
+        if let Some(asked_by) = asked_by {
+            s.traffic.expect_round(&id, asked_by);
+        }
         let progress_seen = Arc::new(Notify::new());
         let mut params = params;
         let mut progress_token = None;
