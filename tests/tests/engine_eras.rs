@@ -492,3 +492,46 @@ async fn a_fresh_result_is_reused_until_a_notification_or_the_caller_says_otherw
     assert!(tools.iter().any(|t| t["name"] == "bonus"), "the new list");
     session.close().await;
 }
+
+#[tokio::test]
+async fn lists_and_reads_come_with_their_caching_hints_and_say_when_they_were_reused() {
+    use periscope_core::cache_hint::CacheScope;
+    let session = stdio("dual", options(EraChoice::Modern));
+    session.handshake().await.unwrap();
+    let first = session
+        .list_all_cached("tools/list", "tools")
+        .await
+        .unwrap();
+    let hint = first.cache.expect("the demo's tools list carries hints");
+    assert_eq!(
+        (hint.ttl_ms, hint.scope, hint.reused),
+        (60_000, Some(CacheScope::Public), None)
+    );
+    let again = session
+        .list_all_cached("tools/list", "tools")
+        .await
+        .unwrap();
+    assert_eq!(again.items, first.items);
+    let reused = again
+        .cache
+        .unwrap()
+        .reused
+        .expect("the second list is the cached one");
+    assert!(
+        reused.left_ms <= 60_000 && reused.left_ms > 50_000,
+        "{reused:?}"
+    );
+    let read = session.read_resource_cached("demo://text/1").await.unwrap();
+    let hint = read.cache.unwrap();
+    assert_eq!(
+        (hint.ttl_ms, hint.scope),
+        (300_000, Some(CacheScope::Public))
+    );
+    assert!(read.result["contents"].is_array());
+    let page = session
+        .list_page("resources/list", "resources", None)
+        .await
+        .unwrap();
+    assert_eq!(page.cache.map(|h| h.ttl_ms), Some(30_000));
+    session.close().await;
+}

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use super::{CallOptions, Pending, Reply, RequestError, RpcError, Session, Shared};
+use crate::cache_hint::CacheReuse;
 use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
@@ -49,6 +50,21 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<Value, RequestError> {
+        self.request_cached(method, params, options)
+            .await
+            .map(|(result, _)| result)
+    }
+
+    /// Like [`Session::request`], and says when the result came from the cache rather than
+    /// the server (a host shows it, with the result's own hints: [`CacheHint::of`]).
+    ///
+    /// [`CacheHint::of`]: crate::cache_hint::CacheHint::of
+    pub async fn request_cached(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, Option<CacheReuse>), RequestError> {
         let s = &self.shared;
         if let Some(refusal) = s.refusal(method, params.as_ref()).await {
             return Err(RequestError::Refused {
@@ -60,13 +76,17 @@ impl Session {
             let generation = s.sign_ins.load(std::sync::atomic::Ordering::SeqCst);
             let hit = s.lock_cache().get(method, params.as_ref(), generation);
             if let Some(hit) = hit {
-                let _ = s.events.send(Event::FromCache {
-                    method: method.into(),
+                let reuse = CacheReuse {
                     age_ms: hit.age.as_millis() as u64,
                     left_ms: hit.left.as_millis() as u64,
+                };
+                let _ = s.events.send(Event::FromCache {
+                    method: method.into(),
+                    age_ms: reuse.age_ms,
+                    left_ms: reuse.left_ms,
                     private: hit.private,
                 });
-                return Ok(hit.result);
+                return Ok((hit.result, Some(reuse)));
             }
         }
         let mut sent = params.clone();
@@ -111,7 +131,7 @@ impl Session {
                     s.lock_cache()
                         .put(method, params.as_ref(), &result, generation);
                 }
-                return Ok(result);
+                return Ok((result, None));
             }
             round += 1;
             if round > super::modern::MAX_INPUT_ROUNDS {
