@@ -149,6 +149,17 @@ pub struct CallRound {
     pub asked_by: u64,
 }
 
+/// One round of a multi round-trip call, as a frame's detail lists it: its request frame and the
+/// response frame, once it came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RoundFrames {
+    /// 1 is the first request.
+    pub round: u32,
+    pub request_seq: u64,
+    pub response_seq: Option<u64>,
+}
+
 /// A record line: request frame `seq` is round `call.round` of the call `call.first_seq` began.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {

@@ -15,9 +15,9 @@ use tokio::sync::broadcast;
 
 use crate::event::Event;
 use crate::record::{
-    CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundRecord, StderrLine,
+    CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
+    StderrLine,
 };
-use crate::view::RoundFrames;
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
 
 /// Rounds announced for requests not yet sent that the record remembers; a request whose send

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::answering::PendingAsk;
 use crate::event::ServerNotification;
-use crate::record::{CallRound, Decision, Flag, HttpExchange, StderrLine};
+use crate::record::{CallRound, Decision, Flag, HttpExchange, RoundFrames, StderrLine};
 use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;
 use crate::wire::{Direction, Frame, RequestId, Verdict};
@@ -56,17 +56,6 @@ pub struct FrameRow {
     /// are named by the later rounds (`first_seq`, `asked_by`): when they were recorded,
     /// nobody knew yet.
     pub call: Option<CallRound>,
-}
-
-/// One round of a multi round-trip call, for the detail pane: its request frame and the
-/// response frame, once it came.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct RoundFrames {
-    /// 1 is the first request.
-    pub round: u32,
-    pub request_seq: u64,
-    pub response_seq: Option<u64>,
 }
 
 /// Everything about one frame, for the detail pane.

@@ -46,10 +46,15 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected
       <span className="col-kind">
         <span className={`kind-badge kind-${row.kind}`}>{KIND_LABELS[row.kind]}</span>
       </span>
-      <span className="col-method">
-        {row.method ?? <span className="muted">{row.preview}</span>}
+      <span className={`col-method${round !== null ? " with-chip" : ""}`}>
+        <span className="method-text">{row.method ?? <span className="muted">{row.preview}</span>}</span>
         {round !== null && (
-          <span className="round-chip" data-testid="round-chip" title="A multi round-trip call: the server asked for input, and the request went again">
+          <span
+            className="round-chip"
+            data-testid="round-chip"
+            data-round-label={round}
+            title={`${round}: a multi round-trip call (the server asked for input, and the request went again)`}
+          >
             {round}
           </span>
         )}
