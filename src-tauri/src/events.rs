@@ -103,6 +103,7 @@ mod tests {
                     latency_us: None,
                     problem: None,
                     preview: String::new(),
+                    call: None,
                 })
                 .collect(),
         };

@@ -35,7 +35,13 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         json!({"serverId": "demo", "kind": "tools"}),
     )
     .unwrap();
-    assert!(tools.as_array().unwrap().iter().any(|t| t["name"] == "add"));
+    assert!(
+        tools["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "add")
+    );
 
     let sum = invoke(
         &webview,

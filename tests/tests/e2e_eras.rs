@@ -77,5 +77,41 @@ async fn auto_lands_in_the_modern_era_and_a_multi_round_trip_tool_completes_thro
     h.click(r#"[data-testid="ping-button"]"#).await;
     h.find(r#"[data-testid="ping-latency"]"#).await;
     h.shot("legacy-overview").await;
+
+    // Back to the modern connection. Its tools list carries the server's caching hints.
+    h.click(r#"[data-testid="server-item"][data-server-id="auto"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-tools"]"#).await;
+    let hint = h
+        .text_containing(r#"[data-testid="cache-hint"]"#, "cacheable")
+        .await;
+    assert!(hint.contains("cacheable 60 s · shared"), "{hint}");
+    h.shot("modern-tools-cache-hint").await;
+    // The Traffic view shows the three sendings of mrtr_two_rounds as one call with its rounds.
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    let last_round = r#"[data-testid="round-chip"][data-round-label^="round 3 of #"]"#;
+    // The attribute, not the text: a narrow column may cut the chip's text short.
+    let label = h
+        .find(last_round)
+        .await
+        .attr("data-round-label")
+        .await
+        .unwrap()
+        .unwrap();
+    let first_seq: u64 = label.rsplit('#').next().unwrap().parse().unwrap();
+    h.find(r#"[data-testid="round-chip"][data-round-label="call with 3 rounds"]"#)
+        .await;
+    h.shot("traffic-rounds").await;
+    h.click(last_round).await;
+    h.text_containing(r#"[data-testid="call-rounds"]"#, "Call in 3 rounds")
+        .await;
+    h.count_is(r#"[data-testid="round-link"]"#, 5).await;
+    h.shot("traffic-call-rounds").await;
+    // The first link is round 1's request: the detail pane moves to it.
+    h.click(r#"[data-testid="round-link"]"#).await;
+    h.find(&format!(
+        r#"[data-testid="frame-detail"][aria-label="Frame {first_seq}"]"#
+    ))
+    .await;
     h.stop().await;
 }

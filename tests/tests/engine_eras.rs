@@ -246,6 +246,74 @@ async fn multi_round_trip_requests_are_answered_through_the_host_and_retried() {
 }
 
 #[tokio::test]
+async fn the_record_links_the_rounds_of_a_multi_round_trip_call() {
+    use periscope_core::view::{FrameDetail, RowBuilder};
+    let session = stdio(
+        "dual",
+        SessionOptions {
+            handler: Arc::new(Answers {
+                asked: Default::default(),
+            }),
+            ..options(EraChoice::Auto)
+        },
+    );
+    session.handshake().await.unwrap();
+    session
+        .call_tool("mrtr_two_rounds", Map::new(), CallOptions::default())
+        .await
+        .unwrap();
+    let traffic = session.traffic();
+    let frames = traffic.frames();
+    let calls: Vec<u64> = frames
+        .iter()
+        .filter(|f| {
+            f.direction == Direction::Out
+                && serde_json::from_slice::<Value>(&f.bytes).unwrap()["method"] == "tools/call"
+        })
+        .map(|f| f.seq)
+        .collect();
+    assert_eq!(calls.len(), 3, "three sendings");
+    // The first request is the call; the two sent again are its rounds 2 and 3, each naming
+    // the input_required response it answers.
+    assert_eq!(traffic.round_of(calls[0]), None);
+    let second = traffic.round_of(calls[1]).expect("round 2 is linked");
+    let third = traffic.round_of(calls[2]).expect("round 3 is linked");
+    assert_eq!((second.first_seq, second.round), (calls[0], 2));
+    assert_eq!((third.first_seq, third.round), (calls[0], 3));
+    assert!(calls[0] < second.asked_by && second.asked_by < calls[1]);
+    assert!(calls[1] < third.asked_by && third.asked_by < calls[2]);
+    // Any frame of the call lists all rounds, each with its request and response.
+    let rounds = traffic.call_of(second.asked_by);
+    assert_eq!(rounds.len(), 3, "{rounds:?}");
+    assert_eq!(traffic.call_of(calls[2]), rounds);
+    let requests: Vec<u64> = rounds.iter().map(|r| r.request_seq).collect();
+    assert_eq!(requests, calls);
+    assert_eq!(rounds[0].response_seq, Some(second.asked_by));
+    assert_eq!(rounds[1].response_seq, Some(third.asked_by));
+    let last = rounds[2].response_seq.expect("the last round was answered");
+    assert_eq!(traffic.call_of(last), rounds);
+    let detail = FrameDetail::of(&traffic.frame(last).unwrap(), vec![], traffic.call_of(last));
+    assert_eq!(detail.rounds, rounds);
+    // Rows: a later round's request and its response carry the link; the raw bytes are as sent.
+    let mut builder = RowBuilder::default();
+    let rows: Vec<_> = frames
+        .iter()
+        .map(|f| builder.row_in_call(f, traffic.round_of(f.seq)))
+        .collect();
+    let linked: Vec<(u64, u32)> = rows
+        .iter()
+        .filter_map(|r| r.call.map(|c| (r.seq, c.round)))
+        .collect();
+    assert_eq!(
+        linked,
+        [(calls[1], 2), (third.asked_by, 2), (calls[2], 3), (last, 3)]
+    );
+    // Unrelated requests belong to no call.
+    assert!(traffic.call_of(frames[0].seq).is_empty());
+    session.close().await;
+}
+
+#[tokio::test]
 async fn a_declined_input_goes_back_as_declined() {
     // DeclineAll: the form is declined, and the server says so in its result.
     let session = stdio("dual", options(EraChoice::Modern));
@@ -422,5 +490,48 @@ async fn a_fresh_result_is_reused_until_a_notification_or_the_caller_says_otherw
     let tools = session.list_tools().await.unwrap();
     assert_eq!(lists(&session), 3);
     assert!(tools.iter().any(|t| t["name"] == "bonus"), "the new list");
+    session.close().await;
+}
+
+#[tokio::test]
+async fn lists_and_reads_come_with_their_caching_hints_and_say_when_they_were_reused() {
+    use periscope_core::cache_hint::CacheScope;
+    let session = stdio("dual", options(EraChoice::Modern));
+    session.handshake().await.unwrap();
+    let first = session
+        .list_all_cached("tools/list", "tools")
+        .await
+        .unwrap();
+    let hint = first.cache.expect("the demo's tools list carries hints");
+    assert_eq!(
+        (hint.ttl_ms, hint.scope, hint.reused),
+        (60_000, Some(CacheScope::Public), None)
+    );
+    let again = session
+        .list_all_cached("tools/list", "tools")
+        .await
+        .unwrap();
+    assert_eq!(again.items, first.items);
+    let reused = again
+        .cache
+        .unwrap()
+        .reused
+        .expect("the second list is the cached one");
+    assert!(
+        reused.left_ms <= 60_000 && reused.left_ms > 50_000,
+        "{reused:?}"
+    );
+    let read = session.read_resource_cached("demo://text/1").await.unwrap();
+    let hint = read.cache.unwrap();
+    assert_eq!(
+        (hint.ttl_ms, hint.scope),
+        (300_000, Some(CacheScope::Public))
+    );
+    assert!(read.result["contents"].is_array());
+    let page = session
+        .list_page("resources/list", "resources", None)
+        .await
+        .unwrap();
+    assert_eq!(page.cache.map(|h| h.ttl_ms), Some(30_000));
     session.close().await;
 }

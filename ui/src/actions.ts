@@ -278,9 +278,9 @@ export async function loadList(id: string, kind: ListKind): Promise<void> {
   const previous = serverLists(id)[kind];
   setList(id, kind, { ...previous, status: "loading", error: null });
   try {
-    const items = await ipc.listItems(id, kind);
+    const listed = await ipc.listItems(id, kind);
     if (serverState(id)?.session !== session) return;
-    setList(id, kind, { status: "loaded", items, error: null });
+    setList(id, kind, { status: "loaded", items: listed.items, error: null, cache: listed.cache });
   } catch (error) {
     if (serverState(id)?.session !== session) return;
     setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::Sender;
 
+use crate::cache_hint::CacheHint;
 use crate::event::Progress;
 use crate::session::{CallOptions, DuplicateCallId, RequestError, Session, Timing};
 
@@ -17,6 +18,26 @@ use crate::session::{CallOptions, DuplicateCallId, RequestError, Session, Timing
 pub struct ListPage {
     pub items: Vec<Value>,
     pub next_cursor: Option<String>,
+    /// Modern era: how long the page stays fresh and who may reuse it; whether it came from
+    /// the cache.
+    pub cache: Option<CacheHint>,
+}
+
+/// A resource read's result as the server sent it, with its caching hints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ResourceRead {
+    pub result: Value,
+    pub cache: Option<CacheHint>,
+}
+
+/// A whole list (every page), with the caching hints of its pages as one
+/// ([`CacheHint::of_pages`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Listed {
+    pub items: Vec<Value>,
+    pub cache: Option<CacheHint>,
 }
 
 /// What a `completion/complete` request completes: a prompt's argument or a resource
@@ -113,12 +134,23 @@ impl Session {
     /// Lists every item of a paginated list method (`tools/list` → `tools`), following
     /// `nextCursor` until the server stops.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, RequestError> {
+        self.list_all_cached(method, key)
+            .await
+            .map(|listed| listed.items)
+    }
+
+    /// Like [`Session::list_all`], with the list's caching hints.
+    pub async fn list_all_cached(&self, method: &str, key: &str) -> Result<Listed, RequestError> {
         let mut items = Vec::new();
+        let mut hints = Vec::new();
         let mut cursor: Option<Value> = None;
         let mut seen_cursors = Vec::new();
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({"cursor": c}));
-            let result = self.request(method, params, CallOptions::default()).await?;
+            let (result, reused) = self
+                .request_cached(method, params, CallOptions::default())
+                .await?;
+            hints.push(CacheHint::of(&result, reused));
             let page = result.get(key).and_then(Value::as_array).ok_or_else(|| {
                 RequestError::Protocol {
                     method: method.into(),
@@ -137,7 +169,12 @@ impl Session {
                     seen_cursors.push(next.clone());
                     cursor = Some(next.clone());
                 }
-                _ => return Ok(items),
+                _ => {
+                    return Ok(Listed {
+                        items,
+                        cache: CacheHint::of_pages(&hints),
+                    });
+                }
             }
         }
         Err(RequestError::Protocol {
@@ -155,7 +192,9 @@ impl Session {
         cursor: Option<&str>,
     ) -> Result<ListPage, RequestError> {
         let params = cursor.map(|c| json!({"cursor": c}));
-        let result = self.request(method, params, CallOptions::default()).await?;
+        let (result, reused) = self
+            .request_cached(method, params, CallOptions::default())
+            .await?;
         let items = result
             .get(key)
             .and_then(Value::as_array)
@@ -180,7 +219,11 @@ impl Session {
                 detail: "nextCursor repeats the cursor of this page".into(),
             });
         }
-        Ok(ListPage { items, next_cursor })
+        Ok(ListPage {
+            items,
+            next_cursor,
+            cache: CacheHint::of(&result, reused),
+        })
     }
 
     /// Asks the server to complete one argument (`completion/complete`). `context` holds the
@@ -347,12 +390,20 @@ impl Session {
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<Value, RequestError> {
-        self.request(
-            "resources/read",
-            Some(json!({"uri": uri})),
-            CallOptions::default(),
-        )
-        .await
+        self.read_resource_cached(uri).await.map(|read| read.result)
+    }
+
+    /// Like [`Session::read_resource`], with the read's caching hints.
+    pub async fn read_resource_cached(&self, uri: &str) -> Result<ResourceRead, RequestError> {
+        let (result, reused) = self
+            .request_cached(
+                "resources/read",
+                Some(json!({"uri": uri})),
+                CallOptions::default(),
+            )
+            .await?;
+        let cache = CacheHint::of(&result, reused);
+        Ok(ResourceRead { result, cache })
     }
 
     pub async fn get_prompt(

@@ -12,6 +12,7 @@
 
 pub mod answering;
 pub mod auth;
+pub mod cache_hint;
 pub mod config;
 pub mod era;
 pub mod event;

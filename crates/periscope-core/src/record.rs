@@ -135,6 +135,41 @@ pub enum RecordLine {
     Flag(FlagRecord),
     Http(HttpExchange),
     Decision(Decision),
+    /// A request that is a later round of a multi round-trip call.
+    Round(RoundRecord),
+}
+
+/// Modern era: a request the server answered `input_required` goes again with a new id (with
+/// `inputResponses` and `requestState`); each sending is one round of one logical call. The
+/// frames alone do not say which requests belong together, so the record does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CallRound {
+    /// The call's first request frame (round 1).
+    pub first_seq: u64,
+    /// Which sending this is: 1 is the first request, 2 the first one sent again.
+    pub round: u32,
+    /// The response frame (`input_required`) whose inputs this round answers.
+    pub asked_by: u64,
+}
+
+/// One round of a multi round-trip call, as a frame's detail lists it: its request frame and the
+/// response frame, once it came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RoundFrames {
+    /// 1 is the first request.
+    pub round: u32,
+    pub request_seq: u64,
+    pub response_seq: Option<u64>,
+}
+
+/// A record line: request frame `seq` is round `call.round` of the call `call.first_seq` began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub seq: u64,
+    #[serde(flatten)]
+    pub call: CallRound,
 }
 
 /// What the user decided about a server's request (consent, answers, refusals): kept in the

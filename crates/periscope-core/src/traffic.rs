@@ -4,6 +4,7 @@
 //! Transports append here first, before anything interprets a frame. With a record file the
 //! same entries go to disk as JSON Lines in the same order (format: docs/engine.md).
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -13,8 +14,15 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
 
 use crate::event::Event;
-use crate::record::{Decision, Flag, FlagRecord, HttpExchange, RecordLine, StderrLine};
-use crate::wire::{Direction, Frame, Verdict, classify};
+use crate::record::{
+    CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
+    StderrLine,
+};
+use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
+
+/// Rounds announced for requests not yet sent that the record remembers; a request whose send
+/// failed before its frame was recorded leaves its announcement behind, so past this they go.
+const MAX_AWAITED_ROUNDS: usize = 1024;
 
 /// The record of one session. Cheap to share; all methods take `&self`.
 pub struct Traffic {
@@ -31,6 +39,10 @@ struct Inner {
     flags: Vec<FlagRecord>,
     exchanges: Vec<Arc<HttpExchange>>,
     decisions: Vec<Decision>,
+    /// Announced rounds, by the id their request will carry (see [`Traffic::expect_round`]).
+    awaited_rounds: HashMap<RequestId, CallRound>,
+    /// Requests that are a later round of a multi round-trip call, by their frame's seq.
+    rounds: HashMap<u64, CallRound>,
     file: Option<BufWriter<File>>,
     file_error: Option<String>,
 }
@@ -126,6 +138,7 @@ impl Traffic {
         });
         inner.frames.push(frame.clone());
         inner.write(&RecordLine::Frame((*frame).clone()));
+        inner.link_round(&frame);
         let limit = frame.bytes.len() as u64;
         drop(inner);
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
@@ -203,10 +216,87 @@ impl Traffic {
 
     /// The frame with sequence number `seq`, if it is a frame (not a stderr line).
     pub fn frame(&self, seq: u64) -> Option<Arc<Frame>> {
+        self.lock().frame_at(seq)
+    }
+
+    /// Says that the request about to go out with `id` answers the inputs the response frame
+    /// `asked_by` asked for: it becomes the next round of that response's call. Called before
+    /// the send, so the frame is linked the moment it is recorded (a host building rows from
+    /// the record never sees it unlinked).
+    pub fn expect_round(&self, id: &RequestId, asked_by: u64) {
+        let mut inner = self.lock();
+        let Some(request_seq) = inner.frame_at(asked_by).and_then(|f| inner.request_of(&f)) else {
+            return;
+        };
+        let call = match inner.rounds.get(&request_seq) {
+            Some(previous) => CallRound {
+                first_seq: previous.first_seq,
+                round: previous.round + 1,
+                asked_by,
+            },
+            None => CallRound {
+                first_seq: request_seq,
+                round: 2,
+                asked_by,
+            },
+        };
+        if inner.awaited_rounds.len() >= MAX_AWAITED_ROUNDS {
+            inner.awaited_rounds.clear();
+        }
+        inner.awaited_rounds.insert(id.clone(), call);
+    }
+
+    /// Which round of which call the request frame `seq` is, when it is a later round (the
+    /// first request of a call is not linked: it was sent before anyone knew).
+    pub fn round_of(&self, seq: u64) -> Option<CallRound> {
+        self.lock().rounds.get(&seq).copied()
+    }
+
+    /// Every round of the multi round-trip call frame `seq` (a request or its response) belongs
+    /// to, in order; empty when it belongs to none. It scans the record for the last round's
+    /// response, so it is for a detail view, not for every row.
+    pub fn call_of(&self, seq: u64) -> Vec<RoundFrames> {
         let inner = self.lock();
-        // seq grows with position, so a binary search finds it.
-        let i = inner.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
-        Some(inner.frames[i].clone())
+        let Some(frame) = inner.frame_at(seq) else {
+            return Vec::new();
+        };
+        let Some(request_seq) = inner.request_of(&frame) else {
+            return Vec::new();
+        };
+        let first_seq = inner
+            .rounds
+            .get(&request_seq)
+            .map_or(request_seq, |c| c.first_seq);
+        let mut later: Vec<(u64, CallRound)> = inner
+            .rounds
+            .iter()
+            .filter(|(_, c)| c.first_seq == first_seq)
+            .map(|(s, c)| (*s, *c))
+            .collect();
+        if later.is_empty() {
+            return Vec::new();
+        }
+        later.sort_by_key(|(_, c)| c.round);
+        let mut rounds = vec![RoundFrames {
+            round: 1,
+            request_seq: first_seq,
+            response_seq: None,
+        }];
+        for (request_seq, call) in later {
+            // The response that asked for this round's inputs answered the round before.
+            if let Some(previous) = rounds.last_mut() {
+                previous.response_seq = Some(call.asked_by);
+            }
+            rounds.push(RoundFrames {
+                round: call.round,
+                request_seq,
+                response_seq: None,
+            });
+        }
+        if let Some(last) = rounds.last_mut() {
+            last.response_seq = inner.response_of(last.request_seq);
+        }
+        rounds
     }
 
     pub fn stderr_from(&self, index: usize) -> Vec<Arc<StderrLine>> {
@@ -268,6 +358,64 @@ fn from_index<T: Clone>(entries: &[T], index: usize) -> Vec<T> {
 }
 
 impl Inner {
+    fn frame_at(&self, seq: u64) -> Option<Arc<Frame>> {
+        // seq grows with position, so a binary search finds it.
+        let i = self.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
+        Some(self.frames[i].clone())
+    }
+
+    /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
+    /// incoming response), if it is in the record.
+    fn request_of(&self, frame: &Frame) -> Option<u64> {
+        match (&frame.verdict, frame.direction) {
+            (Verdict::Request { .. }, Direction::Out) => Some(frame.seq),
+            (Verdict::Response { id: Some(id), .. }, Direction::In) => {
+                let end = self.frames.partition_point(|f| f.seq < frame.seq);
+                self.frames[..end]
+                    .iter()
+                    .rev()
+                    .find(|f| {
+                        f.direction == Direction::Out
+                            && matches!(&f.verdict, Verdict::Request { id: i, .. } if i == id)
+                    })
+                    .map(|f| f.seq)
+            }
+            _ => None,
+        }
+    }
+
+    /// The seq of the first response to our request frame `request_seq`, once it came.
+    fn response_of(&self, request_seq: u64) -> Option<u64> {
+        let request = self.frame_at(request_seq)?;
+        let Verdict::Request { id, .. } = &request.verdict else {
+            return None;
+        };
+        let start = self.frames.partition_point(|f| f.seq <= request_seq);
+        self.frames[start..]
+            .iter()
+            .find(|f| {
+                f.direction == Direction::In
+                    && matches!(&f.verdict, Verdict::Response { id: Some(i), .. } if i == id)
+            })
+            .map(|f| f.seq)
+    }
+
+    /// Links an outgoing request to the round announced for its id, and records the link.
+    fn link_round(&mut self, frame: &Frame) {
+        let (Direction::Out, Verdict::Request { id, .. }) = (frame.direction, &frame.verdict)
+        else {
+            return;
+        };
+        let Some(call) = self.awaited_rounds.remove(id) else {
+            return;
+        };
+        self.rounds.insert(frame.seq, call);
+        self.write(&RecordLine::Round(RoundRecord {
+            seq: frame.seq,
+            call,
+        }));
+    }
+
     /// The next sequence number: frames, stderr lines and exchanges share one sequence.
     fn take_seq(&mut self) -> u64 {
         let seq = self.next_seq;
@@ -333,6 +481,50 @@ mod tests {
             panic!()
         };
         assert_eq!(&*back.bytes, b"\xffbanner");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_request_announced_as_a_round_is_linked_and_the_link_is_recorded() {
+        let (tx, _rx) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let dir = std::env::temp_dir().join(format!("periscope-rounds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        traffic
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        let out = |t: &str| {
+            traffic
+                .append_frame(Direction::Out, t.as_bytes().to_vec(), None)
+                .0
+        };
+        let first = out(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#);
+        let (asking, _) = traffic.append_frame(
+            Direction::In,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#.to_vec(),
+            None,
+        );
+        traffic.expect_round(&RequestId::Number(2), asking.seq);
+        let again = out(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#);
+        let call = traffic.round_of(again.seq).unwrap();
+        assert_eq!(
+            call,
+            CallRound {
+                first_seq: first.seq,
+                round: 2,
+                asked_by: asking.seq
+            }
+        );
+        assert_eq!(traffic.call_of(first.seq).len(), 2);
+        traffic.flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(
+            last,
+            serde_json::json!({"type": "round", "seq": again.seq, "first_seq": first.seq,
+                "round": 2, "asked_by": asking.seq})
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 

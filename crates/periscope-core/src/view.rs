@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::answering::PendingAsk;
 use crate::event::ServerNotification;
-use crate::record::{Decision, Flag, HttpExchange, StderrLine};
+use crate::record::{CallRound, Decision, Flag, HttpExchange, RoundFrames, StderrLine};
 use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;
 use crate::wire::{Direction, Frame, RequestId, Verdict};
@@ -51,6 +51,11 @@ pub struct FrameRow {
     pub problem: Option<String>,
     /// The start of the frame's text, on one line.
     pub preview: String,
+    /// Modern era: on a request sent again after `input_required`, and on its response, the
+    /// call it is a round of. The call's first request and the responses that asked for input
+    /// are named by the later rounds (`first_seq`, `asked_by`): when they were recorded,
+    /// nobody knew yet.
+    pub call: Option<CallRound>,
 }
 
 /// Everything about one frame, for the detail pane.
@@ -71,10 +76,13 @@ pub struct FrameDetail {
     pub base64: Option<String>,
     /// Indented JSON, when the bytes parse.
     pub pretty: Option<String>,
+    /// The rounds of the multi round-trip call the frame belongs to, in order; empty when it
+    /// belongs to none.
+    pub rounds: Vec<RoundFrames>,
 }
 
 impl FrameDetail {
-    pub fn of(frame: &Frame, flags: Vec<Flag>) -> FrameDetail {
+    pub fn of(frame: &Frame, flags: Vec<Flag>, rounds: Vec<RoundFrames>) -> FrameDetail {
         let text = std::str::from_utf8(&frame.bytes).ok().map(str::to_string);
         let pretty = text
             .as_deref()
@@ -94,6 +102,7 @@ impl FrameDetail {
                 .then(|| base64::engine::general_purpose::STANDARD.encode(&frame.bytes)),
             text,
             pretty,
+            rounds,
         }
     }
 }
@@ -118,12 +127,19 @@ fn clip(text: &str) -> String {
 /// the method it answers.
 #[derive(Default)]
 pub struct RowBuilder {
-    /// (direction the request travelled, id) → (method, mono_us sent)
-    open: HashMap<(Direction, RequestId), (String, u64)>,
+    /// (direction the request travelled, id) → (method, mono_us sent, round of a call)
+    open: HashMap<(Direction, RequestId), (String, u64, Option<CallRound>)>,
 }
 
 impl RowBuilder {
     pub fn row(&mut self, frame: &Frame) -> FrameRow {
+        self.row_in_call(frame, None)
+    }
+
+    /// Like [`RowBuilder::row`], for a request the record links to a call
+    /// ([`Traffic::round_of`](crate::traffic::Traffic::round_of)); its response row gets the
+    /// same link.
+    pub fn row_in_call(&mut self, frame: &Frame, call: Option<CallRound>) -> FrameRow {
         let mut row = FrameRow {
             seq: frame.seq,
             direction: frame.direction,
@@ -136,17 +152,21 @@ impl RowBuilder {
             latency_us: None,
             problem: None,
             preview: preview(&frame.bytes),
+            call: None,
         };
         match &frame.verdict {
             Verdict::Request { id, method } => {
                 row.kind = FrameKind::Request;
                 row.method = Some(clip(method));
                 row.id = Some(clip(&id.to_string()));
+                row.call = call;
                 if self.open.len() >= MAX_OPEN_REQUESTS {
                     self.open.clear();
                 }
-                self.open
-                    .insert((frame.direction, id.clone()), (clip(method), frame.mono_us));
+                self.open.insert(
+                    (frame.direction, id.clone()),
+                    (clip(method), frame.mono_us, call),
+                );
             }
             Verdict::Notification { method } => {
                 row.kind = FrameKind::Notification;
@@ -166,12 +186,13 @@ impl RowBuilder {
                     Direction::In => Direction::Out,
                     Direction::Out => Direction::In,
                 };
-                if let Some((method, sent)) = id
+                if let Some((method, sent, call)) = id
                     .as_ref()
                     .and_then(|i| self.open.remove(&(asked, i.clone())))
                 {
                     row.method = Some(method);
                     row.latency_us = Some(frame.mono_us.saturating_sub(sent));
+                    row.call = call;
                 }
             }
             Verdict::Batch { items } => {

@@ -1,9 +1,8 @@
 //! The server's lists (tools, resources, resource templates, prompts): whole, or one page at
 //! a time.
 
-use periscope_core::features::ListPage;
+use periscope_core::features::{ListPage, Listed};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tauri::State;
 
 use crate::AppState;
@@ -24,15 +23,18 @@ pub async fn list_items(
     state: State<'_, AppState>,
     server_id: String,
     kind: ListKind,
-) -> Result<Vec<Value>, String> {
+) -> Result<Listed, String> {
     let session = state.session(&server_id)?;
-    let result = match kind {
-        ListKind::Tools => session.list_tools().await,
-        ListKind::Resources => session.list_resources().await,
-        ListKind::ResourceTemplates => session.list_resource_templates().await,
-        ListKind::Prompts => session.list_prompts().await,
+    let (method, key) = match kind {
+        ListKind::Tools => ("tools/list", "tools"),
+        ListKind::Resources => ("resources/list", "resources"),
+        ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
+        ListKind::Prompts => ("prompts/list", "prompts"),
     };
-    result.map_err(|e| e.to_string())
+    session
+        .list_all_cached(method, key)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// The lists that can be paged from the UI.

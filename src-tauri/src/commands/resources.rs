@@ -2,10 +2,11 @@
 //! resource to a file the user picks.
 
 use base64::Engine;
+use periscope_core::features::ResourceRead;
 use periscope_core::saved_calls::CallKind;
 use periscope_core::session::timed;
 use periscope_core::view::CallError;
-use serde_json::{Value, json};
+use serde_json::json;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
@@ -18,20 +19,27 @@ pub async fn read_resource<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
     uri: String,
-) -> Result<Value, String> {
+) -> Result<ResourceRead, String> {
     let call = CallTarget {
         server_id: &server_id,
         kind: CallKind::Resource,
         target: &uri,
         arguments: json!({}),
     };
+    let mut cache = None;
     let request = timed(async {
         let session = state.session(&server_id)?;
-        session.read_resource(&uri).await.map_err(CallError::from)
+        let read = session
+            .read_resource_cached(&uri)
+            .await
+            .map_err(CallError::from)?;
+        cache = read.cache;
+        Ok(read.result)
     });
-    call_history::recorded(&app, &state, call, request)
+    let result = call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.message)
+        .map_err(|e| e.message)?;
+    Ok(ResourceRead { result, cache })
 }
 
 #[tauri::command]

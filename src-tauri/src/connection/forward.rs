@@ -28,7 +28,10 @@ pub(super) async fn forward(
         let frames = traffic.frames_from(frames_seen);
         if !frames.is_empty() {
             frames_seen += frames.len();
-            let rows: Vec<FrameRow> = frames.iter().map(|f| builder.row(f)).collect();
+            let rows: Vec<FrameRow> = frames
+                .iter()
+                .map(|f| builder.row_in_call(f, traffic.round_of(f.seq)))
+                .collect();
             lock(&conn.rows).extend(rows.iter().cloned());
             hub.send(AppEvent::Frames {
                 server_id: server_id.clone(),

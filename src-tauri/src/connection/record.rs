@@ -28,7 +28,11 @@ impl AppState {
         let frame = traffic
             .frame(seq)
             .ok_or_else(|| format!("no frame {seq} in the record"))?;
-        Ok(FrameDetail::of(&frame, traffic.flags_of(seq)))
+        Ok(FrameDetail::of(
+            &frame,
+            traffic.flags_of(seq),
+            traffic.call_of(seq),
+        ))
     }
 
     pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {

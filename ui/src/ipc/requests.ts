@@ -2,17 +2,22 @@
 import { invoke } from "@tauri-apps/api/core";
 import type { Completion } from "../bindings/Completion";
 import type { CompletionRef } from "../bindings/CompletionRef";
+import type { Listed } from "../bindings/Listed";
 import type { ListPage } from "../bindings/ListPage";
+import type { ResourceRead } from "../bindings/ResourceRead";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { JsonObject, ListKind, PagedKind } from "./types";
 
 export const requestsIpc = {
-  listItems: (serverId: string, kind: ListKind) => invoke<JsonValue[]>("list_items", { serverId, kind }),
+  listItems: (serverId: string, kind: ListKind) => invoke<Listed>("list_items", { serverId, kind }),
   /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
   callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
     invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
-  readResource: (serverId: string, uri: string) => invoke<JsonValue>("read_resource", { serverId, uri }),
+  readResource: (serverId: string, uri: string) =>
+    invoke<ResourceRead>("read_resource", { serverId, uri }).then((read) => read.result),
+  /** The read with its caching hints (how long it stays fresh, whether it came from the cache). */
+  readResourceCached: (serverId: string, uri: string) => invoke<ResourceRead>("read_resource", { serverId, uri }),
   getPrompt: (serverId: string, name: string, args: Record<string, string>) =>
     invoke<JsonValue>("get_prompt", { serverId, name, arguments: args }),
 };

@@ -1,5 +1,6 @@
 import { parseReadResult } from "../content/blocks";
 import { ResourceBodyView } from "../content/ResourceBodyView";
+import { CacheHintLine } from "../common/CacheHintLine";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import type { RequestState } from "../state/calls";
@@ -17,6 +18,7 @@ export function ResourceContents({ uri, read }: { uri: string; read: RequestStat
   const contents = read.result === null ? [] : parseReadResult(read.result);
   return (
     <div className="resource-contents" data-testid="resource-contents" data-is-error="false">
+      <CacheHintLine hint={read.cache} />
       {contents.length === 0 && <p className="muted">The server returned no contents.</p>}
       {contents.map((body, index) =>
         "problem" in body ? (

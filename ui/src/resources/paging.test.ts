@@ -11,7 +11,9 @@ const resource = (n: number) => ({ uri: `demo://text/${n}` });
 function page(cursor: string | null): ListPage {
   const from = cursor === null ? 0 : Number(cursor.slice(1));
   const items = Array.from({ length: Math.min(10, 26 - from) }, (_, i) => resource(from + i + 1));
-  return { items, next_cursor: from + 10 < 26 ? `c${from + 10}` : null };
+  // The engine's caching hints: the first page fresh from the server, later ones from its cache.
+  const reused = cursor === null ? null : { age_ms: 1_000, left_ms: 29_000 };
+  return { items, next_cursor: from + 10 < 26 ? `c${from + 10}` : null, cache: { ttl_ms: 30_000, scope: "public", reused } };
 }
 
 const list = () => serverLists(ID).resources;
@@ -27,7 +29,9 @@ describe("paging", () => {
     await loadFirstPage(ID, "resources");
     expect(list()).toMatchObject({ status: "loaded", nextCursor: "c10" });
     expect(list().items).toHaveLength(10);
+    expect(list().cache).toEqual({ ttl_ms: 30_000, scope: "public", reused: null });
     await loadMore(ID, "resources");
+    expect(list().cache?.reused).toEqual({ age_ms: 1_000, left_ms: 29_000 });
     expect(list().items).toHaveLength(20);
     await loadAll(ID, "resources");
     expect(list().items).toHaveLength(26);
@@ -43,7 +47,7 @@ describe("paging", () => {
 
   it("stops when the server repeats a cursor, keeping the pages so far", async () => {
     vi.spyOn(resourcesIpc, "listPage").mockImplementation((_id, _kind, cursor) =>
-      Promise.resolve({ items: [resource(cursor === null ? 1 : 2)], next_cursor: "same" }),
+      Promise.resolve({ items: [resource(cursor === null ? 1 : 2)], next_cursor: "same", cache: null }),
     );
     await loadFirstPage(ID, "resources");
     await loadAll(ID, "resources");

@@ -48,7 +48,7 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
       items = [...items, ...page.items];
       cursor = page.next_cursor;
       const done = how !== "all" || cursor === null;
-      setList(id, kind, { status: done ? "loaded" : "loading", items, error: null, nextCursor: cursor });
+      setList(id, kind, { status: done ? "loaded" : "loading", items, error: null, nextCursor: cursor, cache: page.cache });
       if (done) return;
     }
   } catch (error) {

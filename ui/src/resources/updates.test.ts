@@ -26,10 +26,12 @@ describe("resource updates and subscriptions", () => {
       count: 2,
       stale: true,
     });
-    vi.spyOn(ipc, "readResource").mockResolvedValue({ contents: [] });
+    const cache = { ttl_ms: 300_000, scope: "public" as const, reused: null };
+    vi.spyOn(ipc, "readResourceCached").mockResolvedValue({ result: { contents: [] }, cache });
     await readFresh(ID, "demo://text/3");
     expect(server().resources.updated?.["demo://text/3"]?.stale).toBe(false);
-    expect(serverCalls(ID).reads["demo://text/3"]?.status).toBe("done");
+    // The read keeps the engine's caching hints for the result's line.
+    expect(serverCalls(ID).reads["demo://text/3"]).toMatchObject({ status: "done", cache });
   });
 
   it("keeps the subscriptions the server agreed to, and says when it refused", async () => {

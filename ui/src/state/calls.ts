@@ -3,6 +3,7 @@
 // to `call_tool`, the latest `notifications/progress` and whether the user cancelled it. The
 // progress entry stays after the call ends, so the result can say it was cancelled; the next
 // call of the same tool replaces it. The history of calls is the Rust side's (state/saved.ts).
+import type { CacheHint } from "../bindings/CacheHint";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
@@ -17,6 +18,8 @@ export interface RequestState {
   durationMs: number | null;
   /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
   rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
+  /** For a resource read: its caching hints, from the engine. */
+  cache?: CacheHint | null;
 }
 
 export interface ServerCalls {
@@ -97,7 +100,13 @@ export function callTool(id: string, name: string, args: JsonObject, callId?: st
 }
 
 export function readResource(id: string, uri: string): Promise<void> {
-  return track(() => ipc.readResource(id, uri), (s) => save(id, "reads", uri, s));
+  let cache: CacheHint | null = null;
+  const run = async () => {
+    const read = await ipc.readResourceCached(id, uri);
+    cache = read.cache;
+    return read.result;
+  };
+  return track(run, (s) => save(id, "reads", uri, s.status === "done" ? { ...s, cache } : s));
 }
 
 export function getPrompt(id: string, name: string, args: Record<string, string>): Promise<void> {

@@ -1,6 +1,7 @@
 // Server lists: each server's tools, resources, resource templates and prompts as last listed,
 // and the notices of the server's list_changed notifications ("Tools list changed at 12:03:04
 // — refreshed"). A list_changed for a list already loaded asks for it again (`refetchKinds`).
+import type { CacheHint } from "../bindings/CacheHint";
 import type { ServerNotification } from "../bindings/ServerNotification";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ListKind } from "../ipc";
@@ -14,6 +15,8 @@ export interface ListState {
   error: string | null;
   /** For a list loaded page by page: the server's opaque cursor of the next page (never saved). */
   nextCursor?: string | null;
+  /** The list's caching hints (modern era), from the engine; for a paged list, the last page's. */
+  cache?: CacheHint | null;
 }
 
 export type ServerLists = Record<ListKind, ListState>;

@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { FrameDetail } from "../bindings/FrameDetail";
+import type { RoundFrames } from "../bindings/RoundFrames";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
 import { formatBytes, formatTime } from "../format";
@@ -10,7 +11,18 @@ import { describeFlag, describeVerdict } from "./describe";
 type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; detail: FrameDetail };
 
 /** Everything about one frame. Mount it with `key={seq}`: it fetches once. */
-export function FrameDetailPane({ serverId, seq, onClose }: { serverId: string; seq: number; onClose: () => void }) {
+export function FrameDetailPane({
+  serverId,
+  seq,
+  onSelect,
+  onClose,
+}: {
+  serverId: string;
+  seq: number;
+  /** Selects another frame (a round of the same call). */
+  onSelect: (seq: number) => void;
+  onClose: () => void;
+}) {
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   useEffect(() => {
     let live = true;
@@ -34,13 +46,13 @@ export function FrameDetailPane({ serverId, seq, onClose }: { serverId: string; 
       <div className="frame-detail-body scroll-area">
         {load.kind === "loading" && <p className="muted">Loading…</p>}
         {load.kind === "error" && <ErrorBox title="Could not load the frame" message={load.message} />}
-        {load.kind === "loaded" && <FrameDetailBody detail={load.detail} />}
+        {load.kind === "loaded" && <FrameDetailBody detail={load.detail} onSelect={onSelect} />}
       </div>
     </aside>
   );
 }
 
-function FrameDetailBody({ detail }: { detail: FrameDetail }) {
+function FrameDetailBody({ detail, onSelect }: { detail: FrameDetail; onSelect: (seq: number) => void }) {
   const exact = detail.text ?? detail.base64 ?? "";
   const verdictBad = ["not_utf8", "not_json", "not_json_rpc"].includes(detail.verdict.kind);
   return (
@@ -72,6 +84,7 @@ function FrameDetailBody({ detail }: { detail: FrameDetail }) {
           </ul>
         </section>
       )}
+      {detail.rounds.length > 0 && <CallRounds rounds={detail.rounds} current={detail.seq} onSelect={onSelect} />}
       {detail.pretty !== null && (
         <section className="section">
           <h3>JSON</h3>
@@ -86,5 +99,41 @@ function FrameDetailBody({ detail }: { detail: FrameDetail }) {
         <pre className="code-block raw-bytes">{exact}</pre>
       </section>
     </>
+  );
+}
+
+/** The rounds of the multi round-trip call the frame belongs to, each frame a link. */
+function CallRounds({
+  rounds,
+  current,
+  onSelect,
+}: {
+  rounds: RoundFrames[];
+  current: number;
+  onSelect: (seq: number) => void;
+}) {
+  const link = (seq: number) =>
+    seq === current ? (
+      <span className="mono" aria-current="true">
+        #{seq}
+      </span>
+    ) : (
+      <button type="button" className="link-button mono" data-testid="round-link" onClick={() => onSelect(seq)}>
+        #{seq}
+      </button>
+    );
+  return (
+    <section className="section" data-testid="call-rounds">
+      <h3>Call in {rounds.length} rounds</h3>
+      <p className="muted">The server asked for input; each round sent the request again with the answers.</p>
+      <ol className="call-rounds">
+        {rounds.map((r) => (
+          <li key={r.round}>
+            Round {r.round}: request {link(r.request_seq)} →{" "}
+            {r.response_seq === null ? <span className="muted">no response yet</span> : <>response {link(r.response_seq)}</>}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import type { Flag } from "../bindings/Flag";
 import type { RowsView } from "./filter";
+import type { RoundIndex } from "./rounds";
 import { TrafficHeader, TrafficRow } from "./TrafficRow";
 import { useFollowTail } from "../common/useFollowTail";
 
@@ -10,6 +11,7 @@ export const ROW_HEIGHT = 28;
 interface Props {
   view: RowsView;
   flags: ReadonlyMap<number, Flag[]>;
+  rounds: RoundIndex;
   selectedSeq: number | null;
   follow: boolean;
   onSelect: (seq: number) => void;
@@ -21,7 +23,7 @@ interface Props {
  * like 100. With `follow` on, the newest frame stays in view; scrolling up turns it off and
  * scrolling back to the bottom turns it on again.
  */
-export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFollowChange }: Props) {
+export function TrafficList({ view, flags, rounds, selectedSeq, follow, onSelect, onFollowChange }: Props) {
   const { ref: scrollRef, onScroll } = useFollowTail(view.count, ROW_HEIGHT / 2, follow, onFollowChange);
   const headerRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this app; the virtualizer re-renders through its own state.
@@ -82,6 +84,7 @@ export function TrafficList({ view, flags, selectedSeq, follow, onSelect, onFoll
                 key={row.seq}
                 row={row}
                 flags={flags.get(row.seq)}
+                round={rounds.label(row.seq)}
                 selected={row.seq === selectedSeq}
                 onSelect={onSelect}
                 top={item.start}

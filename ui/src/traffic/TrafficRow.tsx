@@ -8,6 +8,8 @@ import { describeFlag, KIND_LABELS } from "./describe";
 interface Props {
   row: FrameRow;
   flags: Flag[] | undefined;
+  /** Which round of a multi round-trip call the frame is ("round 2 of #3"), if it is one. */
+  round: string | null;
   selected: boolean;
   /** Offset from the top of the list, in px. */
   top: number;
@@ -16,7 +18,7 @@ interface Props {
 }
 
 /** One frame, on one 28px line. */
-export const TrafficRow = memo(function TrafficRow({ row, flags, selected, top, height, onSelect }: Props) {
+export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected, top, height, onSelect }: Props) {
   const warnings = [
     ...(row.problem ? [`Malformed: ${row.problem}`] : []),
     ...(flags ?? []).map(describeFlag),
@@ -44,7 +46,19 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, selected, top, 
       <span className="col-kind">
         <span className={`kind-badge kind-${row.kind}`}>{KIND_LABELS[row.kind]}</span>
       </span>
-      <span className="col-method">{row.method ?? <span className="muted">{row.preview}</span>}</span>
+      <span className={`col-method${round !== null ? " with-chip" : ""}`}>
+        <span className="method-text">{row.method ?? <span className="muted">{row.preview}</span>}</span>
+        {round !== null && (
+          <span
+            className="round-chip"
+            data-testid="round-chip"
+            data-round-label={round}
+            title={`${round}: a multi round-trip call (the server asked for input, and the request went again)`}
+          >
+            {round}
+          </span>
+        )}
+      </span>
       <span className="col-id">{row.id ?? ""}</span>
       <span className="col-size">{formatBytes(row.size)}</span>
       <span className="col-latency">{row.latency_us === null ? "" : formatLatency(row.latency_us)}</span>

@@ -40,6 +40,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
         <TrafficList
           view={rows}
           flags={log.flags}
+          rounds={log.rounds}
           selectedSeq={selectedSeq}
           follow={follow}
           onSelect={select}
@@ -50,6 +51,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
             key={selectedSeq}
             serverId={id}
             seq={selectedSeq}
+            onSelect={select}
             onClose={() => setTrafficView(id, { selectedSeq: null })}
           />
         )}

@@ -3,12 +3,15 @@
 // shows changed (rows, flags), so views re-render by watching one number.
 import type { Flag } from "../bindings/Flag";
 import type { FrameRow } from "../bindings/FrameRow";
+import { RoundIndex } from "./rounds";
 
 export class TrafficLog {
   /** In record order, seq strictly increasing. Never copied on append. */
   rows: FrameRow[] = [];
   /** seq → flags raised on that frame (flags may arrive before or after their frame). */
   readonly flags = new Map<number, Flag[]>();
+  /** Which frames are rounds of a multi round-trip call. */
+  rounds = new RoundIndex();
   /** Bumped on every change a view can see. */
   version = 0;
 
@@ -27,6 +30,7 @@ export class TrafficLog {
     for (const row of batch) {
       if (row.seq > last) {
         this.rows.push(row);
+        this.rounds.add(row);
         last = row.seq;
         added += 1;
       }
@@ -53,6 +57,7 @@ export class TrafficLog {
     const added = bySeq.size - before;
     if (added > 0) {
       this.rows = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+      this.rounds = RoundIndex.of(this.rows);
       this.version += 1;
     }
     return added;

@@ -14,6 +14,7 @@ export function row(seq: number, extra: Partial<FrameRow> = {}): FrameRow {
     latency_us: seq % 2 === 1 ? null : 1500,
     problem: null,
     preview: `{"jsonrpc":"2.0","id":${seq}}`,
+    call: null,
     ...extra,
   };
 }

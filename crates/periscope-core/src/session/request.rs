@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use super::{CallOptions, Pending, Reply, RequestError, RpcError, Session, Shared};
+use crate::cache_hint::CacheReuse;
 use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
@@ -49,6 +50,21 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<Value, RequestError> {
+        self.request_cached(method, params, options)
+            .await
+            .map(|(result, _)| result)
+    }
+
+    /// Like [`Session::request`], and says when the result came from the cache rather than
+    /// the server (a host shows it, with the result's own hints: [`CacheHint::of`]).
+    ///
+    /// [`CacheHint::of`]: crate::cache_hint::CacheHint::of
+    pub async fn request_cached(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, Option<CacheReuse>), RequestError> {
         let s = &self.shared;
         if let Some(refusal) = s.refusal(method, params.as_ref()).await {
             return Err(RequestError::Refused {
@@ -60,23 +76,36 @@ impl Session {
             let generation = s.sign_ins.load(std::sync::atomic::Ordering::SeqCst);
             let hit = s.lock_cache().get(method, params.as_ref(), generation);
             if let Some(hit) = hit {
-                let _ = s.events.send(Event::FromCache {
-                    method: method.into(),
+                let reuse = CacheReuse {
                     age_ms: hit.age.as_millis() as u64,
                     left_ms: hit.left.as_millis() as u64,
+                };
+                let _ = s.events.send(Event::FromCache {
+                    method: method.into(),
+                    age_ms: reuse.age_ms,
+                    left_ms: reuse.left_ms,
                     private: hit.private,
                 });
-                return Ok(hit.result);
+                return Ok((hit.result, Some(reuse)));
             }
         }
         let mut sent = params.clone();
         let mut round = 0;
+        // The response frame whose inputs the next sending answers: it makes that request a
+        // round of this call in the record.
+        let mut asked_by = None;
         let mut version_retried = false;
         let mut reissued = false;
         let mut next_id = None;
         loop {
             let answer = self
-                .request_once(method, sent.clone(), options.clone(), next_id.take())
+                .request_once(
+                    method,
+                    sent.clone(),
+                    options.clone(),
+                    next_id.take(),
+                    asked_by,
+                )
                 .await;
             let (result, seq) = match answer {
                 Err(RequestError::StreamBroke {
@@ -145,7 +174,7 @@ impl Session {
                     s.lock_cache()
                         .put(method, params.as_ref(), &result, generation);
                 }
-                return Ok(result);
+                return Ok((result, None));
             }
             round += 1;
             if round > super::modern::MAX_INPUT_ROUNDS {
@@ -174,21 +203,24 @@ impl Session {
                 seq,
             });
             sent = self.answer_inputs(params.as_ref(), &result, seq).await;
+            asked_by = Some(seq);
         }
     }
 
     /// One request (one id: `id`, or a fresh one): with the legacy era's single retry after the
-    /// server forgot our HTTP session.
+    /// server forgot our HTTP session. `asked_by`: the `input_required` response it answers, if
+    /// any.
     async fn request_once(
         &self,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
         id: Option<RequestId>,
+        asked_by: Option<u64>,
     ) -> Result<(Value, u64), RequestError> {
         let id = id.unwrap_or_else(|| self.shared.fresh_id());
         let first = self
-            .request_as(id, method, params.clone(), options.clone())
+            .request_as(id, method, params.clone(), options.clone(), asked_by)
             .await;
         let Err(RequestError::SessionExpired { exchange, .. }) = first else {
             return first;
@@ -205,6 +237,7 @@ impl Session {
         self.request_with_seq(method, params, options).await
     }
 
+    /// One request; the result comes with the seq of the response frame.
     pub(super) async fn request_with_seq(
         &self,
         method: &str,
@@ -212,19 +245,25 @@ impl Session {
         options: CallOptions,
     ) -> Result<(Value, u64), RequestError> {
         let id = self.shared.fresh_id();
-        self.request_as(id, method, params, options).await
+        self.request_as(id, method, params, options, None).await
     }
 
     /// One request with id `id` (fresh from `Shared::fresh_id`): sends it and waits for its
-    /// response, its timeout or its cancellation.
+    /// response, its timeout or its cancellation. With `asked_by`, the request answers the
+    /// inputs that response frame asked for, and the record links it to that call as its next
+    /// round.
     async fn request_as(
         &self,
         id: RequestId,
         method: &str,
         params: Option<Value>,
         options: CallOptions,
+        asked_by: Option<u64>,
     ) -> Result<(Value, u64), RequestError> {
         let s = &self.shared;
+        if let Some(asked_by) = asked_by {
+            s.traffic.expect_round(&id, asked_by);
+        }
         let progress_seen = Arc::new(Notify::new());
         let mut params = params;
         let mut progress_token = None;
