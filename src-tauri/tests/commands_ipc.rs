@@ -19,6 +19,9 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         catalog[0]["id"], "demo",
         "first launch seeds the demo server: {catalog}"
     );
+    assert_eq!(catalog[0]["era"], "auto");
+    assert_eq!(catalog[1]["id"], "demo-legacy");
+    assert_eq!(catalog[1]["era"], "legacy");
     assert!(
         catalog[0]["target"]["command"]
             .as_str()
@@ -71,11 +74,16 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let rows = rows.as_array().unwrap();
-    let init = rows
+    // The demo entry's era is auto and the demo speaks 2026-07-28: no initialize, a probe.
+    assert!(
+        !rows.iter().any(|r| r["method"] == "initialize"),
+        "{rows:?}"
+    );
+    let probe = rows
         .iter()
-        .find(|r| r["method"] == "initialize" && r["kind"] == "request")
+        .find(|r| r["method"] == "server/discover" && r["kind"] == "request")
         .unwrap();
-    assert_eq!(init["direction"], "out");
+    assert_eq!(probe["direction"], "out");
     let answer = rows
         .iter()
         .find(|r| r["method"] == "tools/call" && r["kind"] == "response")
@@ -85,14 +93,14 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
     let detail = invoke(
         &webview,
         "frame_detail",
-        json!({"serverId": "demo", "seq": init["seq"]}),
+        json!({"serverId": "demo", "seq": probe["seq"]}),
     )
     .unwrap();
     assert!(
         detail["text"]
             .as_str()
             .unwrap()
-            .contains("\"method\":\"initialize\"")
+            .contains("\"method\":\"server/discover\"")
     );
 
     let bad = invoke(

@@ -20,7 +20,7 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     unsafe { std::env::set_var("XDG_DATA_HOME", &data) };
 
     let (app, webview) = start_app();
-    let one = saved("1", "demo", "forty two", json!({"a": 40, "b": 2}));
+    let one = saved("1", "demo-legacy", "forty two", json!({"a": 40, "b": 2}));
     let put = invoke(&webview, "saved_put", json!({"call": one})).unwrap();
     assert_eq!(put, json!([one]));
     invoke(
@@ -32,19 +32,19 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     let error = invoke(
         &webview,
         "saved_put",
-        json!({"call": saved("3", "demo", "bad", json!([1]))}),
+        json!({"call": saved("3", "demo-legacy", "bad", json!([1]))}),
     )
     .unwrap_err();
     assert!(error.as_str().unwrap().contains("JSON object"), "{error}");
     let error = invoke(
         &webview,
         "saved_put",
-        json!({"call": saved("3", "demo", " ", json!({}))}),
+        json!({"call": saved("3", "demo-legacy", " ", json!({}))}),
     )
     .unwrap_err();
     assert!(error.as_str().unwrap().contains("name"), "{error}");
     // Editing replaces by id.
-    let renamed = saved("1", "demo", "forty-two", json!({"a": 40, "b": 2}));
+    let renamed = saved("1", "demo-legacy", "forty-two", json!({"a": 40, "b": 2}));
     invoke(&webview, "saved_put", json!({"call": renamed})).unwrap();
     let all = invoke(&webview, "saved_list", json!({"serverId": null})).unwrap();
     assert_eq!(all.as_array().unwrap().len(), 2);
@@ -54,28 +54,28 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     );
 
     // The calls record themselves in the history, timed in Rust, each exactly once.
-    invoke(&webview, "connect", json!({"serverId": "demo"})).unwrap();
+    invoke(&webview, "connect", json!({"serverId": "demo-legacy"})).unwrap();
     let big = "x".repeat(100_000);
     let echoed = invoke(
         &webview,
         "call_tool",
-        json!({"serverId": "demo", "name": "echo", "arguments": {"message": big}}),
+        json!({"serverId": "demo-legacy", "name": "echo", "arguments": {"message": big}}),
     )
     .unwrap();
     assert!(echoed["content"][0]["text"].as_str().unwrap().len() > 100_000);
     invoke(
         &webview,
         "get_prompt",
-        json!({"serverId": "demo", "name": "greeting", "arguments": {"name": "Ada"}}),
+        json!({"serverId": "demo-legacy", "name": "greeting", "arguments": {"name": "Ada"}}),
     )
     .unwrap();
     invoke(
         &webview,
         "read_resource",
-        json!({"serverId": "demo", "uri": "demo://no-such-resource"}),
+        json!({"serverId": "demo-legacy", "uri": "demo://no-such-resource"}),
     )
     .unwrap_err();
-    let recorded = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
+    let recorded = invoke(&webview, "history_list", json!({"serverId": "demo-legacy"})).unwrap();
     let recorded = recorded.as_array().unwrap().clone();
     assert_eq!(recorded.len(), 3, "one entry per call: {recorded:?}");
     // Newest first: the failed read, the prompt, the tool call.
@@ -100,39 +100,45 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     // No command takes a history entry from the UI any more.
     assert!(invoke(&webview, "history_record", json!({"entry": stored})).is_err());
 
-    // The utilities of the Overview tab, on the demo server.
-    let latency = invoke(&webview, "ping_server", json!({"serverId": "demo"})).unwrap();
+    // The utilities of the Overview tab, on the demo server in the legacy era (2026-07-28
+    // removed ping and logging/setLevel): the built-in "Demo server (legacy era)" entry.
+    let latency = invoke(&webview, "ping_server", json!({"serverId": "demo-legacy"})).unwrap();
     assert!(latency.as_u64().unwrap() > 0, "{latency}");
     invoke(
         &webview,
         "set_log_level",
-        json!({"serverId": "demo", "level": "warning"}),
+        json!({"serverId": "demo-legacy", "level": "warning"}),
     )
     .unwrap();
     let error = invoke(
         &webview,
         "set_log_level",
-        json!({"serverId": "demo", "level": "loud"}),
+        json!({"serverId": "demo-legacy", "level": "loud"}),
     )
     .unwrap_err();
     assert!(
         error.as_str().unwrap().contains("not a log level"),
         "{error}"
     );
-    invoke(&webview, "disconnect", json!({"serverId": "demo"})).unwrap();
-    let error = invoke(&webview, "ping_server", json!({"serverId": "demo"})).unwrap_err();
+    invoke(&webview, "disconnect", json!({"serverId": "demo-legacy"})).unwrap();
+    let error = invoke(&webview, "ping_server", json!({"serverId": "demo-legacy"})).unwrap_err();
     assert!(error.as_str().unwrap().contains("connect"), "{error}");
     drop(webview);
     drop(app);
 
     // A restart: a new app over the same folder reads both files back.
     let (_app, webview) = start_app();
-    let calls = invoke(&webview, "saved_list", json!({"serverId": "demo"})).unwrap();
+    let calls = invoke(&webview, "saved_list", json!({"serverId": "demo-legacy"})).unwrap();
     assert_eq!(calls, json!([renamed]));
-    let history = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
+    let history = invoke(&webview, "history_list", json!({"serverId": "demo-legacy"})).unwrap();
     assert_eq!(history, Value::Array(recorded));
-    invoke(&webview, "history_clear", json!({"serverId": "demo"})).unwrap();
-    let history = invoke(&webview, "history_list", json!({"serverId": "demo"})).unwrap();
+    invoke(
+        &webview,
+        "history_clear",
+        json!({"serverId": "demo-legacy"}),
+    )
+    .unwrap();
+    let history = invoke(&webview, "history_list", json!({"serverId": "demo-legacy"})).unwrap();
     assert_eq!(history, json!([]));
     // The mock context has no identifier: its data folder is XDG_DATA_HOME itself.
     let file = std::fs::read_to_string(data.join("saved.json")).unwrap();
