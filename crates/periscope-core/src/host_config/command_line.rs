@@ -3,7 +3,7 @@
 //! `code --add-mcp '{…}'`. Words are split as a POSIX shell would (no expansion: `$VAR` stays
 //! as written, since the shell that would expand it is not the one that will run the server).
 
-use super::draft::{self, Collector, Draft, DraftTransport};
+use super::draft::{self, Collector, Draft, DraftTransport, quote};
 use super::variables::{Expander, Syntax};
 use super::{
     Dialect, ImportContext, ImportError, ImportPreview, ImportRefusal, secret_placeholder,
@@ -224,13 +224,6 @@ fn claude_mcp_add(words: &[String]) -> Result<Draft, (String, ImportRefusal)> {
         notes,
         ..Draft::default()
     })
-}
-
-/// A word as a POSIX shell reads it back.
-pub(super) fn quote(word: &str) -> String {
-    shlex::try_quote(word)
-        .map(|q| q.into_owned())
-        .unwrap_or_else(|_| format!("'{}'", word.replace('\0', "").replace('\'', r"'\''")))
 }
 
 fn env_words(pairs: &[(String, String)], secret: &[String]) -> Vec<(String, String)> {

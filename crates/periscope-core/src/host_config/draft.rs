@@ -413,3 +413,10 @@ pub(super) fn note_unexported(entry: &ServerEntry, format: ExportFormat, notes: 
         }
     }
 }
+
+/// A word as a POSIX shell reads it back.
+pub(super) fn quote(word: &str) -> String {
+    shlex::try_quote(word)
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| format!("'{}'", word.replace('\0', "").replace('\'', r"'\''")))
+}

@@ -455,7 +455,7 @@ pub fn export(entries: &[ServerEntry], format: ExportFormat) -> Result<Exported,
     let text = match format {
         ExportFormat::File(Dialect::Registry) => return Err(ExportError::RegistryNotWritable),
         ExportFormat::File(Dialect::VsCode) => vscode::export(entries),
-        ExportFormat::File(Dialect::Zed) => zed::export(entries),
+        ExportFormat::File(Dialect::Zed) => zed::export(entries, &mut notes),
         ExportFormat::File(Dialect::CommandLine) => command_line::export(entries, &mut notes),
         ExportFormat::File(dialect) => mcp_servers::export(entries, dialect, &mut notes),
         ExportFormat::ClaudeMcpAdd => command_line::export_claude_mcp_add(entries, &mut notes),

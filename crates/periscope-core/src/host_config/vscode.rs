@@ -164,7 +164,7 @@ pub(super) fn export_add_mcp(entries: &[ServerEntry]) -> String {
         object.extend(config);
         let json = Value::Object(object).to_string();
         text.push_str("code --add-mcp ");
-        text.push_str(&super::command_line::quote(&json));
+        text.push_str(&draft::quote(&json));
         text.push('\n');
     }
     text

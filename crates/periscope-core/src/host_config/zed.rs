@@ -101,7 +101,7 @@ fn draft(name: &str, config: &Value) -> Result<Draft, ImportRefusal> {
     })
 }
 
-pub(super) fn export(entries: &[ServerEntry]) -> String {
+pub(super) fn export(entries: &[ServerEntry], notes: &mut Vec<String>) -> String {
     let mut servers = Map::new();
     for entry in entries {
         let mut config = Map::new();
@@ -111,8 +111,20 @@ pub(super) fn export(entries: &[ServerEntry]) -> String {
                 config.insert("args".into(), json!(t.args));
                 let env = draft::exported_pairs(&t.env, &t.secret_env, false, secret_placeholder);
                 config.insert("env".into(), Value::Object(env));
+                if t.cwd.is_some() {
+                    notes.push(format!(
+                        "{}: Zed's settings have no working directory: not written",
+                        entry.name
+                    ));
+                }
             }
-            ServerTarget::Http { target, .. } => {
+            ServerTarget::Http { target, mode } => {
+                if *mode == HttpMode::LegacySse {
+                    notes.push(format!(
+                        "{}: Zed picks the transport itself; the legacy SSE choice is not written",
+                        entry.name
+                    ));
+                }
                 config.insert("url".into(), json!(target.url));
                 if !target.headers.is_empty() {
                     let headers = draft::exported_pairs(
