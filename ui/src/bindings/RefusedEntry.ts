@@ -4,4 +4,8 @@ import type { ImportRefusal } from "./ImportRefusal";
 /**
  * A server in the input that cannot become a catalog entry.
  */
-export type RefusedEntry = { name: string, reason: ImportRefusal, };
+export type RefusedEntry = { name: string, reason: ImportRefusal, 
+/**
+ * The reason in words (`reason`'s `Display`), for hosts that show it as is.
+ */
+message: string, };

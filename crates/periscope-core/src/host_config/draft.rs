@@ -181,6 +181,7 @@ impl Collector {
     pub fn refuse(&mut self, name: &str, reason: ImportRefusal) {
         self.preview.refused.push(RefusedEntry {
             name: name.to_string(),
+            message: reason.to_string(),
             reason,
         });
     }

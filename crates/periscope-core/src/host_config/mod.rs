@@ -246,6 +246,8 @@ impl std::fmt::Display for ValuePlace {
 pub struct RefusedEntry {
     pub name: String,
     pub reason: ImportRefusal,
+    /// The reason in words (`reason`'s `Display`), for hosts that show it as is.
+    pub message: String,
 }
 
 impl std::fmt::Display for RefusedEntry {
