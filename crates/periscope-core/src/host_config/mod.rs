@@ -351,6 +351,14 @@ pub fn import(
     if text.is_empty() {
         return Err(ImportError::Empty);
     }
+    // A fragment copied from a README, `"name": {"command": …}`, is read inside braces.
+    let wrapped;
+    let text = if text.starts_with('"') && parse_jsonc(&format!("{{{text}}}")).is_ok() {
+        wrapped = format!("{{{text}}}");
+        wrapped.as_str()
+    } else {
+        text
+    };
     let looks_like_json =
         text.starts_with(['{', '[']) || text.starts_with("//") || text.starts_with("/*");
     if source.dialect == Some(Dialect::CommandLine)

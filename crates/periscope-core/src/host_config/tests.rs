@@ -432,6 +432,13 @@ fn pasted_json_of_one_server_or_a_bare_map_is_detected() {
         &[],
     );
     assert_eq!(names(&bare), ["svelte"]);
+    let fragment = read_with(
+        r#""github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"]},"#,
+        None,
+        None,
+        &[],
+    );
+    assert_eq!(names(&fragment), ["github"]);
     let error = import(
         ImportSource {
             text: r#"{"theme": "dark"}"#,
