@@ -56,6 +56,11 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_remove,
             commands::catalog::catalog_problems,
             commands::catalog::catalog_secret,
+            // Import from other hosts' configs.
+            commands::host_import::import_host_files,
+            commands::host_import::import_preview,
+            commands::host_import::import_preview_file,
+            commands::host_import::import_save,
             // Connections and the event feed.
             commands::connection::subscribe_events,
             commands::connection::connections,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use periscope_core::host_config::{Dialect, ExportFormat};
 use serde_json::{Map, Value};
 
 #[derive(Parser, Debug)]
@@ -21,6 +22,8 @@ periscope tools call add -a a=2 -a b=3 -- periscope-demo-server\n  \
 periscope tools call add --args-file args.json -- periscope-demo-server\n  \
 periscope saved list\n  \
 periscope saved run 'two plus three'\n  \
+periscope import ~/.config/Claude/claude_desktop_config.json\n  \
+periscope export --to vscode\n  \
 periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
 )]
 pub struct Cli {
@@ -218,6 +221,32 @@ pub enum Action {
     /// The calls saved in the desktop app's Saved tab (saved.json in its data folder).
     #[command(subcommand)]
     Saved(SavedAction),
+    /// Preview the servers in another MCP host's config (Claude Desktop, Claude Code, Cursor,
+    /// Windsurf, Cline, VS Code, Zed, a registry server.json) or in a pasted command line:
+    /// commands, URLs, env and header names (values masked), which values would go to the
+    /// secret store, and what is refused and why. Nothing is written: import in the app.
+    Import {
+        /// The config file, or `-` for standard input (pasted JSON or a command line).
+        #[arg(required_unless_present = "detect")]
+        file: Option<PathBuf>,
+        /// The file's dialect (default: detected from its shape and name): claude-desktop,
+        /// claude-code, cursor, windsurf, cline, vscode, zed, registry, command-line.
+        #[arg(long, value_name = "DIALECT", value_parser = dialect)]
+        from: Option<Dialect>,
+        /// List the usual config files of installed hosts that exist here, instead.
+        #[arg(long, conflicts_with_all = ["file", "from"])]
+        detect: bool,
+    },
+    /// Write the desktop app's servers (all, or those named by id or name) in another host's
+    /// dialect, secret values as placeholders (`<secret: NAME>`, `${input:…}` for VS Code).
+    Export {
+        /// claude-desktop, claude-code, cursor, windsurf, cline, vscode, zed, command-line, or
+        /// claude-mcp-add / code-add-mcp for one `claude mcp add` / `code --add-mcp` line each.
+        #[arg(long, value_name = "FORMAT", value_parser = export_format)]
+        to: ExportFormat,
+        /// Servers by id or name (default: all).
+        servers: Vec<String>,
+    },
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -291,6 +320,18 @@ pub enum PromptsAction {
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value)]
         arg: Vec<(String, String)>,
     },
+}
+
+fn dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::from_id(s).ok_or_else(|| {
+        let ids: Vec<&str> = Dialect::ALL.iter().map(|d| d.id()).collect();
+        format!("unknown dialect {s:?}; one of: {}", ids.join(", "))
+    })
+}
+
+fn export_format(s: &str) -> Result<ExportFormat, String> {
+    ExportFormat::from_id(s)
+        .ok_or_else(|| format!("unknown format {s:?}; one of: {}", ExportFormat::IDS))
 }
 
 fn header(s: &str) -> Result<(String, String), String> {

@@ -32,6 +32,7 @@ mod auth;
 mod browser;
 mod conformance;
 mod exit;
+mod host_command;
 mod listen;
 mod output;
 mod saved_command;
@@ -73,6 +74,19 @@ fn main() -> ExitCode {
     if let Err(e) = secrets::read_into(&mut cli) {
         eprintln!("periscope: {e}");
         return Exit::Usage.into();
+    }
+    // Import and export read files and the app's catalog; no server.
+    match &cli.action {
+        Action::Import { detect: true, .. } => return host_command::detect(cli.format).into(),
+        Action::Import {
+            file: Some(file),
+            from,
+            ..
+        } => return host_command::import(file, *from, cli.format).into(),
+        Action::Export { to, servers } => {
+            return host_command::export(*to, servers, cli.format).into();
+        }
+        _ => {}
     }
     // `saved list` reads the app's file and needs no server.
     if let Action::Saved(SavedAction::List { server }) = &cli.action {
@@ -348,7 +362,10 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
                 ),
             }
         }
-        Action::Saved(SavedAction::List { .. }) => Exit::Ok,
+        // Handled in `main`, before any server.
+        Action::Saved(SavedAction::List { .. }) | Action::Import { .. } | Action::Export { .. } => {
+            Exit::Ok
+        }
         Action::Raw { json } => raw(cli, session, json).await,
         Action::ConformanceClient { .. } => conformance::run(session).await,
     }

@@ -5,6 +5,7 @@
 pub mod asks;
 pub mod catalog;
 pub mod connection;
+pub mod host_import;
 pub mod icons;
 pub mod lists;
 pub mod oauth;

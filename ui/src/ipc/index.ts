@@ -2,6 +2,7 @@
 // per concern. Commands reject with a user-readable string (see errors.ts).
 import { asksIpc } from "./asks";
 import { catalogIpc } from "./catalog";
+import { hostImportIpc } from "./hostImport";
 import { connectionsIpc } from "./connections";
 import { oauthIpc } from "./oauth";
 import { recordIpc } from "./record";
@@ -17,6 +18,7 @@ export { tasksIpc } from "./tasks";
 /** The commands most of the app uses, as one object. */
 export const ipc = {
   ...catalogIpc,
+  ...hostImportIpc,
   ...connectionsIpc,
   ...requestsIpc,
   ...recordIpc,

@@ -1,8 +1,9 @@
-import { Plus, Telescope } from "lucide-react";
+import { Download, Plus, Telescope } from "lucide-react";
 import { useCallback, useState } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import { ImportDialog } from "./ImportDialog";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
 import { useConnections } from "../state/connections";
@@ -17,6 +18,8 @@ export function Sidebar() {
   const selectedId = useConnections((s) => s.selectedId);
   const [form, setForm] = useState<FormState>({ open: false });
   const close = useCallback(() => setForm({ open: false }), []);
+  const [importing, setImporting] = useState(false);
+  const closeImport = useCallback(() => setImporting(false), []);
 
   const editingId = form.open ? form.entry?.id : undefined;
   const editingState = useConnections((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
@@ -28,15 +31,27 @@ export function Sidebar() {
           <Telescope size={16} aria-hidden />
           Periscope
         </span>
-        <button
-          type="button"
-          className="button button-small"
-          data-testid="add-server-button"
-          onClick={() => setForm({ open: true, entry: null })}
-        >
-          <Plus size={14} aria-hidden />
-          Add server
-        </button>
+        <span className="sidebar-actions">
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="import-button"
+            onClick={() => setImporting(true)}
+            title="Import servers from Claude, Cursor, VS Code, Zed… or a command line"
+            aria-label="Import servers"
+          >
+            <Download size={14} aria-hidden />
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="add-server-button"
+            onClick={() => setForm({ open: true, entry: null })}
+          >
+            <Plus size={14} aria-hidden />
+            Add server
+          </button>
+        </span>
       </header>
       {catalogError && <ErrorBox message={catalogError} />}
       {catalogStatus === "loading" && <EmptyState>Loading servers…</EmptyState>}
@@ -53,6 +68,7 @@ export function Sidebar() {
           />
         ))}
       </ul>
+      {importing && <ImportDialog onClose={closeImport} />}
       {form.open && (
         <ServerForm
           key={form.entry?.id ?? "new"}

@@ -1,4 +1,5 @@
 // Whether an environment variable or header looks like it holds a secret, so the server form
+// (and the engine's import: crates/periscope-core/src/secret_hint.rs, which checks the same cases)
 // offers to keep it in the OS keychain by default. A guess, and only a default: the user's own
 // choice always wins.
 
