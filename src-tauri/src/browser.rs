@@ -30,3 +30,28 @@ fn log_instead(log: std::ffi::OsString) -> Opener {
         writeln!(file, "{url}").map_err(|e| e.to_string())
     })
 }
+
+/// Opens a folder of the app's own (its data folder) in the desktop's file manager: the path is
+/// an argument of the platform's opener, never a shell string. In test builds,
+/// `PERISCOPE_OPEN_URL_LOG` gets a line `folder:PATH` instead.
+pub fn open_folder(path: &std::path::Path) -> Result<(), String> {
+    #[cfg(feature = "test-seams")]
+    if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
+        return log_instead(log)(&format!("folder:{}", path.display()));
+    }
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    std::process::Command::new(opener)
+        .arg(path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .map_err(|e| format!("could not start {opener}: {e}"))
+}

@@ -1,6 +1,7 @@
 //! Periscope's desktop shell: a window, a store for the catalog, and thin commands over
 //! `periscope-core`. Protocol logic lives in the core; this crate only hosts it.
 
+mod app_settings;
 mod asks;
 mod browser;
 mod call_history;
@@ -37,6 +38,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
                     force_file,
                 ),
             ));
+            state.settings.set(app_settings::load(app.handle()));
             let first_launch = catalog_store::load(app.handle(), &state)?;
             if first_launch {
                 // The built-in demo server connects by itself on first launch, so a new user
@@ -56,6 +58,13 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_remove,
             commands::catalog::catalog_problems,
             commands::catalog::catalog_secret,
+            // The app's settings.
+            commands::settings::app_settings_get,
+            commands::settings::app_settings_save,
+            commands::settings::data_places,
+            commands::settings::open_data_folder,
+            commands::settings::clear_all_history,
+            commands::settings::clear_sign_ins,
             // Import from other hosts' configs.
             commands::host_import::import_host_files,
             commands::host_import::import_preview,

@@ -113,6 +113,14 @@ pub fn record<R: Runtime>(app: &AppHandle<R>, entry: HistoryEntry) -> Result<His
     Ok(entry)
 }
 
+/// Forgets every server's history; returns how many entries there were.
+pub fn clear_all_history<R: Runtime>(app: &AppHandle<R>) -> Result<usize, String> {
+    let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    let entries: Vec<HistoryEntry> = read(app, HISTORY_FILE, HISTORY_KEY)?;
+    write::<R, HistoryEntry>(app, HISTORY_FILE, HISTORY_KEY, &[], "call history")?;
+    Ok(entries.len())
+}
+
 /// Forgets `server_id`'s history.
 pub fn clear_history<R: Runtime>(app: &AppHandle<R>, server_id: &str) -> Result<(), String> {
     let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());

@@ -9,8 +9,9 @@ import type { UrlDecision } from "./bindings/UrlDecision";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
-import { errorMessage, hasTauri, ipc, type ListKind } from "./ipc";
+import { errorMessage, hasTauri, ipc, settingsIpc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
+import { setAppSettings } from "./settings/appSettings";
 import { addAsks, removeAsk, setHostSettings } from "./state/asks";
 import {
   addAppError,
@@ -52,7 +53,16 @@ export async function start(): Promise<void> {
   } catch (error) {
     addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
   }
-  await Promise.all([loadCatalog(), refreshConnections(true), loadAsks()]);
+  await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings()]);
+}
+
+/** The app's settings (theme, default era, timeout); the defaults stay if they cannot be read. */
+async function loadAppSettings(): Promise<void> {
+  try {
+    setAppSettings(await settingsIpc.appSettingsGet());
+  } catch (error) {
+    addAppError(`Could not read the app's settings: ${errorMessage(error)}`);
+  }
 }
 
 /** Server requests that were waiting before the UI subscribed (e.g. after a reload). */

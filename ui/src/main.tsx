@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { applyTheme } from "./settings/theme";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/components.css";
@@ -8,6 +9,9 @@ import "./styles/traffic.css";
 import "./styles/network.css";
 import "./styles/form.css";
 import "./styles/asks.css";
+
+// The desktop's light or dark until the stored setting is read (actions.start).
+applyTheme("system");
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -1,10 +1,19 @@
-//! A server's host settings: the roots it is shown and the reply rule for its sampling
-//! requests, kept in the catalog's store.
+//! A server's host settings (the roots it is shown and the reply rule for its sampling
+//! requests, kept in the catalog's store), and the app's own settings (`app_settings`): the
+//! request timeout, the default era, the theme, where data and secrets live, and clearing the
+//! history and the saved sign-ins.
 
 use periscope_core::answering::HostSettings;
 use tauri::{AppHandle, Runtime, State};
 
-use crate::{AppState, catalog_store};
+use periscope_core::auth::store::StoreBackend;
+use periscope_core::config::ServerTarget;
+use serde::Serialize;
+
+use crate::app_settings::{self, AppSettings};
+use tauri::Manager;
+
+use crate::{AppState, browser, catalog_store, saved_store};
 
 #[tauri::command]
 pub fn host_settings(state: State<'_, AppState>, server_id: String) -> HostSettings {
@@ -26,4 +35,98 @@ pub async fn save_host_settings<R: Runtime>(
         state.roots_changed(&server_id).await?;
     }
     Ok(())
+}
+
+#[tauri::command]
+pub fn app_settings_get(state: State<'_, AppState>) -> AppSettings {
+    state.settings.get()
+}
+
+/// Saves the app's settings; the request timeout applies to connections made from now on.
+#[tauri::command]
+pub fn app_settings_save<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    settings: AppSettings,
+) -> Result<(), String> {
+    if let Some(problem) = settings.problem() {
+        return Err(problem);
+    }
+    app_settings::save(&app, &settings)?;
+    state.settings.set(settings);
+    Ok(())
+}
+
+/// Where the app keeps what it keeps, for the Settings view.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct DataPlaces {
+    /// The data folder: the catalog, saved calls, history, settings.
+    pub data_folder: String,
+    /// Whether secrets (tokens, client secrets, secret header and environment values) are in
+    /// the OS keychain or in an owner-only file.
+    pub secrets_in_keychain: bool,
+    /// With the file: its path and why the keychain was not used.
+    pub secrets_file: Option<String>,
+    pub keychain_unavailable_because: Option<String>,
+}
+
+#[tauri::command]
+pub fn data_places<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<DataPlaces, String> {
+    let folder = data_folder(&app)?;
+    let store = state.secrets.get();
+    Ok(DataPlaces {
+        data_folder: folder.display().to_string(),
+        secrets_in_keychain: store.is_some_and(|s| s.backend() == StoreBackend::Keychain),
+        secrets_file: store
+            .and_then(|s| s.file_path())
+            .map(|p| p.display().to_string()),
+        keychain_unavailable_because: store.and_then(|s| s.fallback_reason()).map(str::to_string),
+    })
+}
+
+fn data_folder<R: Runtime>(app: &AppHandle<R>) -> Result<std::path::PathBuf, String> {
+    app.path()
+        .app_data_dir()
+        .map_err(|e| format!("the app's data folder is unknown: {e}"))
+}
+
+/// Opens the data folder in the file manager (the user clicked "Open folder").
+#[tauri::command]
+pub fn open_data_folder<R: Runtime>(app: AppHandle<R>) -> Result<(), String> {
+    let folder = data_folder(&app)?;
+    std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    browser::open_folder(&folder)
+}
+
+/// Forgets every server's call history; returns how many entries went.
+#[tauri::command]
+pub fn clear_all_history<R: Runtime>(app: AppHandle<R>) -> Result<usize, String> {
+    saved_store::clear_all_history(&app)
+}
+
+/// Forgets the stored sign-ins (tokens) of every remote server in the catalog; returns how
+/// many. A connected server keeps the token it holds until it disconnects.
+#[tauri::command]
+pub fn clear_sign_ins(state: State<'_, AppState>) -> Result<usize, String> {
+    let Some(store) = state.secrets.get() else {
+        return Ok(0);
+    };
+    let mut cleared = 0;
+    for entry in state.catalog() {
+        let ServerTarget::Http { target, .. } = &entry.target else {
+            continue;
+        };
+        let issuers = store.issuers(&target.url).map_err(|e| e.to_string())?;
+        for issuer in issuers {
+            store
+                .delete(&target.url, &issuer)
+                .map_err(|e| e.to_string())?;
+            cleared += 1;
+        }
+    }
+    Ok(cleared)
 }

@@ -118,6 +118,7 @@ impl AppState {
                 .clone()
                 .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
             era: entry.era,
+            request_timeout: self.settings.get().request_timeout(),
             ..SessionOptions::default()
         };
         let spawned = match &target {

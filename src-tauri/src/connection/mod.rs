@@ -41,6 +41,8 @@ pub struct AppState {
     pub secrets: OnceLock<Arc<SecretStore>>,
     /// What loading the catalog file found wrong, and the entries it could not read.
     catalog_issues: Mutex<LoadIssues>,
+    /// The app's settings (`settings.json`), loaded at start.
+    pub settings: crate::app_settings::SettingsCell,
 }
 
 struct Conn {

@@ -13,6 +13,7 @@ export { LOG_LEVELS, type JsonObject, type ListKind, type LogLevel, type PagedKi
 export { serverIpc } from "./connections";
 export { resourcesIpc, toolsIpc } from "./requests";
 export { savedIpc } from "./saved";
+export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
 
 /** The commands most of the app uses, as one object. */

@@ -20,6 +20,7 @@ import {
   type ServerFormValues,
   type Transport,
 } from "./serverForm";
+import { appSettings } from "../settings/appSettings";
 
 interface Props {
   /** The entry to edit; none to add a new one. */
@@ -31,7 +32,9 @@ interface Props {
 
 /** Add or edit a catalog entry, in a dialog. */
 export function ServerForm({ entry, connected, onClose }: Props) {
-  const [values, setValues] = useState<ServerFormValues>(() => (entry ? formFromEntry(entry) : emptyForm));
+  const [values, setValues] = useState<ServerFormValues>(() =>
+    entry ? formFromEntry(entry) : { ...emptyForm, era: appSettings().default_era },
+  );
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
   const ids = useId();
@@ -280,7 +283,7 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           </div>
         )}
         <footer className="modal-footer">
-          <button type="button" className="button" onClick={onClose}>
+          <button type="button" className="button" data-testid="server-form-cancel" onClick={onClose}>
             Cancel
           </button>
           <button type="submit" className="button button-primary" data-testid="server-form-save" disabled={saving}>

@@ -112,6 +112,16 @@ export async function clearHistory(serverId: string): Promise<void> {
   }
 }
 
+/** After Settings cleared every server's history: the lists shown empty too. */
+export function historyClearedEverywhere(): void {
+  saved.update((state) => ({
+    ...state,
+    servers: Object.fromEntries(
+      Object.entries(state.servers).map(([id, s]) => [id, { ...s, history: [], runs: {} }]),
+    ),
+  }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // History
 
