@@ -1,8 +1,14 @@
 import { useEffect } from "react";
+import { Toaster } from "sonner";
+import { AboutDialog } from "./about/AboutDialog";
 import { start } from "./actions";
 import { AskDialog } from "./asks/AskDialog";
 import { AppErrors } from "./common/AppErrors";
 import { EmptyState } from "./common/EmptyState";
+import { AppMenu } from "./keyboard/AppMenu";
+import { CommandPalette } from "./keyboard/CommandPalette";
+import { ShortcutsSheet } from "./keyboard/ShortcutsSheet";
+import { useShortcuts } from "./keyboard/useShortcuts";
 import { ServerView } from "./server/ServerView";
 import { Sidebar } from "./sidebar/Sidebar";
 import { useConnections } from "./state/connections";
@@ -11,6 +17,7 @@ export function App() {
   useEffect(() => {
     void start();
   }, []);
+  useShortcuts();
   const selected = useConnections((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
   return (
     <div className="app">
@@ -23,7 +30,12 @@ export function App() {
           <EmptyState>Select a server on the left, or add one.</EmptyState>
         )}
       </main>
+      <AppMenu />
       <AskDialog />
+      <CommandPalette />
+      <ShortcutsSheet />
+      <AboutDialog />
+      <Toaster position="bottom-right" closeButton richColors containerAriaLabel="Notifications" />
     </div>
   );
 }

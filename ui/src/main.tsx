@@ -8,6 +8,9 @@ import "./styles/traffic.css";
 import "./styles/network.css";
 import "./styles/form.css";
 import "./styles/asks.css";
+import "./styles/keyboard.css";
+// Last: the focus ring wins over the softer shadows above.
+import "./styles/focus.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
