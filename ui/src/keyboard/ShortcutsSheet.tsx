@@ -44,7 +44,9 @@ export function ShortcutsSheet() {
                 ))}
               </tbody>
             </table>
-            <p className="muted small">`?` and `/` work when the focus is not in a text field.</p>
+            <p className="muted small">
+              <kbd className="kbd">?</kbd> and <kbd className="kbd">/</kbd> work when the focus is not in a text field.
+            </p>
           </div>
         </Dialog.Content>
       </Dialog.Portal>
