@@ -8,6 +8,8 @@
 
 /// Every command the UI may call.
 const COMMANDS: &[&str] = &[
+    "about",
+    "open_about_link",
     "catalog_list",
     "catalog_save",
     "catalog_remove",

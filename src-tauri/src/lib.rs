@@ -52,6 +52,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
+            // The About dialog.
+            commands::about::about,
+            commands::about::open_about_link,
             // The server catalog.
             commands::catalog::catalog_list,
             commands::catalog::catalog_save,

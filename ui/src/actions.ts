@@ -28,6 +28,8 @@ import {
   type TabId,
 } from "./state/connections";
 import { dispatchEvents } from "./state/dispatcher";
+import { answerFrame, catalogToast, showToast, toastsForEvents } from "./feedback/toasts";
+import type { HistoryEntry } from "./bindings/HistoryEntry";
 import { offers, serverLists, setList } from "./state/lists";
 import { logsChanged, serverConsole } from "./state/logs";
 import { serverTraffic, setTrafficView, trafficChanged } from "./state/traffic";
@@ -54,6 +56,7 @@ export async function start(): Promise<void> {
     addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
   }
   await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings()]);
+  watchCatalog();
 }
 
 /** The app's settings (theme, default era, timeout); the defaults stay if they cannot be read. */
@@ -63,6 +66,31 @@ async function loadAppSettings(): Promise<void> {
   } catch (error) {
     addAppError(`Could not read the app's settings: ${errorMessage(error)}`);
   }
+}
+
+const serverName = (id: string): string => connections.getState().catalog.find((e) => e.id === id)?.name ?? id;
+
+/** A toast when servers join the loaded catalog (an import, the server form, a duplicate). */
+function watchCatalog(): void {
+  let known = connections.getState().catalog;
+  connections.subscribe(() => {
+    const { catalog, catalogStatus } = connections.getState();
+    if (catalog === known || catalogStatus !== "loaded") return;
+    const toast = catalogToast(known, catalog);
+    known = catalog;
+    if (toast) showToast(toast);
+  });
+}
+
+/** A toast's "Show frame": the frame that answered the call, selected in Traffic. */
+function showAnswerFrame(serverId: string, entry: HistoryEntry): void {
+  select(serverId);
+  const seq = answerFrame(serverTraffic(serverId).traffic.rows, entry);
+  if (seq === null) {
+    setTab(serverId, "traffic");
+    return;
+  }
+  showFrame(serverId, seq);
 }
 
 /** Server requests that were waiting before the UI subscribed (e.g. after a reload). */
@@ -109,7 +137,10 @@ export async function saveHostSettings(id: string, settings: HostSettings): Prom
 
 /** Every batch of live events: routed by the dispatcher, then what it asks to fetch. */
 export function handleEvents(events: AppEvent[]): void {
+  // The states before the batch tell a dropped connection from one the user closed.
+  const before = connections.getState().servers;
   const effects = dispatchEvents(events);
+  for (const toast of toastsForEvents(events, (id) => before[id], serverName)) showToast(toast, showAnswerFrame);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
 }

@@ -9,6 +9,9 @@ import "./styles/traffic.css";
 import "./styles/network.css";
 import "./styles/form.css";
 import "./styles/asks.css";
+import "./styles/keyboard.css";
+// Last: the focus ring wins over the softer shadows above.
+import "./styles/focus.css";
 
 // The desktop's light or dark until the stored setting is read (actions.start).
 applyTheme("system");

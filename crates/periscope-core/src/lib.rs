@@ -10,6 +10,9 @@
 // so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+/// The engine's version (this crate's), which the app's About dialog shows beside its own.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod answering;
 pub mod auth;
 pub mod cache_hint;

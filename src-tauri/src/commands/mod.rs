@@ -2,6 +2,7 @@
 //! or the engine; errors are user-readable strings (or a `CallError` where the UI needs the
 //! JSON-RPC code).
 
+pub mod about;
 pub mod asks;
 pub mod catalog;
 pub mod connection;

@@ -1,5 +1,5 @@
 import { Activity, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
-import type { ComponentType } from "react";
+import type { ComponentType, KeyboardEvent } from "react";
 import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
 import { useWaitingTasks } from "../state/tasks";
@@ -25,14 +25,24 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
   const warnings = useAsks((s) => s.servers[serverId]?.warnings.length ?? 0);
   // Tasks waiting for the user's answer are counted on the Tasks tab.
   const waiting = useWaitingTasks(serverId);
+  const tabs = TABS.filter(({ id }) => remote || id !== "oauth");
+  // The tab list's keys (WAI-ARIA tabs): arrows and Home/End move and show; one Tab stop.
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const next = nextTab(tabs.map((t) => t.id), active, event.key);
+    if (next === null) return;
+    event.preventDefault();
+    setTab(serverId, next);
+    event.currentTarget.querySelector<HTMLElement>(`[data-testid="tab-${next}"]`)?.focus();
+  };
   return (
-    <nav className="tab-bar" role="tablist" aria-label="Server views">
-      {TABS.filter(({ id }) => remote || id !== "oauth").map(({ id, label, icon: Icon }) => (
+    <nav className="tab-bar" role="tablist" aria-label="Server views" onKeyDown={onKeyDown}>
+      {tabs.map(({ id, label, icon: Icon }) => (
         <button
           key={id}
           type="button"
           role="tab"
           aria-selected={active === id}
+          tabIndex={active === id ? 0 : -1}
           className={`tab${active === id ? " active" : ""}`}
           data-testid={`tab-${id}`}
           onClick={() => setTab(serverId, id)}
@@ -53,4 +63,13 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
       ))}
     </nav>
   );
+}
+
+/** The tab an arrow, Home or End key moves to (wrapping), or null for other keys. */
+export function nextTab(ids: readonly TabId[], active: TabId, key: string): TabId | null {
+  const at = Math.max(0, ids.indexOf(active));
+  const to: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 };
+  const index = to[key];
+  if (index === undefined || ids.length === 0) return null;
+  return ids[(index + ids.length) % ids.length] ?? null;
 }

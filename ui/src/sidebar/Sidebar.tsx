@@ -1,9 +1,8 @@
-import { Download, Plus, Settings, Telescope } from "lucide-react";
+import { Download, Plus, Telescope } from "lucide-react";
 import { useCallback, useState } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
-import { SettingsDialog } from "../settings/SettingsDialog";
 import { ImportDialog } from "./ImportDialog";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
@@ -21,8 +20,6 @@ export function Sidebar() {
   const close = useCallback(() => setForm({ open: false }), []);
   const [importing, setImporting] = useState(false);
   const closeImport = useCallback(() => setImporting(false), []);
-  const [settingsOpen, setSettingsOpen] = useState(false);
-  const closeSettings = useCallback(() => setSettingsOpen(false), []);
 
   const editingId = form.open ? form.entry?.id : undefined;
   const editingState = useConnections((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
@@ -35,16 +32,6 @@ export function Sidebar() {
           Periscope
         </span>
         <span className="sidebar-actions">
-          <button
-            type="button"
-            className="button button-small"
-            data-testid="settings-button"
-            onClick={() => setSettingsOpen(true)}
-            title="Settings"
-            aria-label="Settings"
-          >
-            <Settings size={14} aria-hidden />
-          </button>
           <button
             type="button"
             className="button button-small"
@@ -82,7 +69,7 @@ export function Sidebar() {
         ))}
       </ul>
       {importing && <ImportDialog onClose={closeImport} />}
-      {settingsOpen && <SettingsDialog onClose={closeSettings} />}
+
       {form.open && (
         <ServerForm
           key={form.entry?.id ?? "new"}
