@@ -21,6 +21,8 @@ const COMMANDS: &[&str] = &[
     "open_data_folder",
     "clear_all_history",
     "clear_sign_ins",
+    "remembered_args_all",
+    "remembered_args_put",
     "import_host_files",
     "import_preview",
     "import_preview_file",

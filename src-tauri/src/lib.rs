@@ -10,6 +10,7 @@ pub mod commands;
 mod connection;
 mod events;
 mod json_file;
+mod remembered_args;
 mod saved_store;
 mod task_board;
 
@@ -68,6 +69,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::settings::open_data_folder,
             commands::settings::clear_all_history,
             commands::settings::clear_sign_ins,
+            commands::settings::remembered_args_all,
+            commands::settings::remembered_args_put,
             // Import from other hosts' configs.
             commands::host_import::import_host_files,
             commands::host_import::import_preview,

@@ -2,7 +2,7 @@
 //! once; the request timeout and the default era are saved to `settings.json` and survive a
 //! restart; a new server's form starts in the default era; the data folder is shown and opened
 //! only on the click (the opener is the harness's seam); clearing the history says how much it
-//! removed, and the history is then empty. Screenshots under test-artifacts/e2e/settings/.
+//! removed, and the history is then empty; a tool's last arguments are kept in `remembered.json`. Screenshots under test-artifacts/e2e/settings/.
 
 use periscope_tests::app::{Harness, ONE_AT_A_TIME};
 
@@ -105,6 +105,18 @@ async fn settings_are_applied_saved_and_survive_a_restart() {
     assert_eq!(
         stored["settings"],
         serde_json::json!({"request_timeout_s": 45, "default_era": "legacy", "theme": "dark"})
+    );
+    // The tool's last arguments are kept beside them, not in the web view's storage.
+    let remembered = std::fs::read_to_string(h.data.join("data/dev.periscope.app/remembered.json"))
+        .expect("remembered.json is written");
+    let remembered: serde_json::Value = serde_json::from_str(&remembered).unwrap();
+    assert!(
+        remembered["tool_args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["server_id"] == "demo" && e["tool"] == "echo"),
+        "{remembered}"
     );
     let h = h.restart().await;
     h.find(r#"[data-testid="server-item"][data-server-id="demo"]"#)

@@ -12,6 +12,7 @@ import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri, ipc, settingsIpc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
 import { setAppSettings } from "./settings/appSettings";
+import { loadRemembered } from "./tools/remembered";
 import { addAsks, removeAsk, setHostSettings } from "./state/asks";
 import {
   addAppError,
@@ -55,8 +56,17 @@ export async function start(): Promise<void> {
   } catch (error) {
     addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
   }
-  await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings()]);
+  await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings(), loadToolArgs()]);
   watchCatalog();
+}
+
+/** The last arguments of each tool, for the forms; none if they cannot be read. */
+async function loadToolArgs(): Promise<void> {
+  try {
+    loadRemembered(await settingsIpc.rememberedArgsAll(), settingsIpc.rememberedArgsPut);
+  } catch (error) {
+    addAppError(`Could not read the remembered tool arguments: ${errorMessage(error)}`);
+  }
 }
 
 /** The app's settings (theme, default era, timeout); the defaults stay if they cannot be read. */

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::app_settings::{self, AppSettings};
 use tauri::Manager;
 
+use crate::remembered_args::{self, RememberedArgs};
 use crate::{AppState, browser, catalog_store, saved_store};
 
 #[tauri::command]
@@ -129,4 +130,19 @@ pub fn clear_sign_ins(state: State<'_, AppState>) -> Result<usize, String> {
         }
     }
     Ok(cleared)
+}
+
+/// The last arguments of every tool the user filled in, oldest first.
+#[tauri::command]
+pub fn remembered_args_all<R: Runtime>(app: AppHandle<R>) -> Vec<RememberedArgs> {
+    remembered_args::all(&app)
+}
+
+/// Keeps a tool's latest arguments (the form as the user left it).
+#[tauri::command]
+pub fn remembered_args_put<R: Runtime>(
+    app: AppHandle<R>,
+    entry: RememberedArgs,
+) -> Result<(), String> {
+    remembered_args::put(&app, entry)
 }

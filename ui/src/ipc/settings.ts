@@ -3,6 +3,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import type { AppSettings } from "../bindings/AppSettings";
 import type { DataPlaces } from "../bindings/DataPlaces";
+import type { RememberedArgs } from "../bindings/RememberedArgs";
 
 export const settingsIpc = {
   appSettingsGet: () => invoke<AppSettings>("app_settings_get"),
@@ -11,4 +12,6 @@ export const settingsIpc = {
   openDataFolder: () => invoke<void>("open_data_folder"),
   clearAllHistory: () => invoke<number>("clear_all_history"),
   clearSignIns: () => invoke<number>("clear_sign_ins"),
+  rememberedArgsAll: () => invoke<RememberedArgs[]>("remembered_args_all"),
+  rememberedArgsPut: (entry: RememberedArgs) => invoke<void>("remembered_args_put", { entry }),
 };

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { loadArgs, saveArgs } from "./remembered";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { RememberedArgs } from "../bindings/RememberedArgs";
+import { loadArgs, loadRemembered, resetRemembered, saveArgs } from "./remembered";
 import { toolInfo } from "./tools";
 
 describe("toolInfo", () => {
@@ -33,7 +34,10 @@ describe("toolInfo", () => {
 });
 
 describe("remembered arguments", () => {
-  afterEach(() => localStorage.clear());
+  afterEach(() => {
+    localStorage.clear();
+    resetRemembered();
+  });
 
   it("keeps arguments per server and tool", () => {
     saveArgs("demo", "add", { a: 2, b: 40 });
@@ -43,10 +47,31 @@ describe("remembered arguments", () => {
     expect(loadArgs("demo", "echo")).toBeUndefined();
   });
 
-  it("does not keep huge values, and survives garbage in storage", () => {
+  it("does not keep huge values", () => {
     saveArgs("demo", "big", { text: "x".repeat(300 * 1024) });
     expect(loadArgs("demo", "big")).toBeUndefined();
+  });
+
+  it("loads the stored ones, writes changes after a pause, and moves the old storage over once", async () => {
+    vi.useFakeTimers();
+    localStorage.setItem(`periscope.toolArgs.v1:${JSON.stringify(["demo", "echo"])}`, '{"message":"hi"}');
+    localStorage.setItem(`periscope.toolArgs.v1:${JSON.stringify(["demo", "add"])}`, '{"a":0}');
     localStorage.setItem(`periscope.toolArgs.v1:${JSON.stringify(["demo", "bad"])}`, "{not json");
+    const written: RememberedArgs[] = [];
+    loadRemembered([{ server_id: "demo", tool: "add", args: { a: 1 } }], (entry) => {
+      written.push(entry);
+      return Promise.resolve();
+    });
+    expect(loadArgs("demo", "add")).toEqual({ a: 1 }); // the stored one wins
+    expect(loadArgs("demo", "echo")).toEqual({ message: "hi" });
     expect(loadArgs("demo", "bad")).toBeUndefined();
+    expect(written).toEqual([{ server_id: "demo", tool: "echo", args: { message: "hi" } }]);
+    expect(Object.keys(localStorage)).toEqual([]);
+    saveArgs("demo", "add", { a: 2 });
+    saveArgs("demo", "add", { a: 3 });
+    expect(written).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(written.slice(1)).toEqual([{ server_id: "demo", tool: "add", args: { a: 3 } }]);
+    vi.useRealTimers();
   });
 });
