@@ -13,6 +13,8 @@ const COMMANDS: &[&str] = &[
     "catalog_remove",
     "catalog_problems",
     "catalog_secret",
+    "catalog_temporary",
+    "catalog_keep",
     "import_host_files",
     "import_preview",
     "import_preview_file",

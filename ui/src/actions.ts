@@ -102,6 +102,7 @@ export function handleEvents(events: AppEvent[]): void {
   const effects = dispatchEvents(events);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
+  if (effects.reloadCatalog) void loadCatalog();
 }
 
 export async function loadCatalog(): Promise<void> {
