@@ -144,17 +144,22 @@ pub fn run() {
             let cwd = (!cwd.is_empty()).then(|| cwd.into());
             temporary::open_from_argv(app, &argv, cwd);
         }));
-    let app = setup(builder)
+    setup(builder)
         .build(context())
-        .expect("Periscope's window starts");
-    // Read here, not in `setup`, which tests share: only the real app has a command line.
-    let argv: Vec<String> = std::env::args().collect();
-    temporary::open_from_argv(app.handle(), &argv, std::env::current_dir().ok());
-    app.run(|app, event| {
-        if let tauri::RunEvent::Exit = event {
-            // Shut every server down politely (stdin, SIGTERM, SIGKILL) before leaving.
-            let state = app.state::<AppState>();
-            tauri::async_runtime::block_on(state.disconnect_all());
-        }
-    });
+        .expect("Periscope's window starts")
+        .run(|app, event| match event {
+            // After `setup` has loaded the catalog (it runs when the loop starts, not in
+            // `build`). Read here, not in `setup`, which tests share: only the real app has a
+            // command line.
+            tauri::RunEvent::Ready => {
+                let argv: Vec<String> = std::env::args().collect();
+                temporary::open_from_argv(app, &argv, std::env::current_dir().ok());
+            }
+            tauri::RunEvent::Exit => {
+                // Shut every server down politely (stdin, SIGTERM, SIGKILL) before leaving.
+                let state = app.state::<AppState>();
+                tauri::async_runtime::block_on(state.disconnect_all());
+            }
+            _ => {}
+        });
 }
