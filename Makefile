@@ -9,7 +9,7 @@ PERISCOPE := $(TARGET)/debug/periscope
 # these features: the test build has them, `make run` and releases do not (docs/testing.md).
 TEST_SEAMS := --features periscope-cli/test-seams,periscope-app/test-seams
 
-.PHONY: run test bootstrap ui lint unit fuzz-smoke bench demo-cli
+.PHONY: run test bootstrap ui lint unit fuzz-smoke bench demo-cli package
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -54,6 +54,11 @@ fuzz-smoke: bootstrap
 	scripts/fuzz.sh smoke
 
 test: bootstrap lint unit fuzz-smoke
+
+# The release .deb (the app, its desktop entry and icons, the `periscope` CLI and the demo
+# server), in dist/ (docs/packaging.md).
+package: ui
+	scripts/package.sh
 
 bench: bootstrap
 	benches/run.sh

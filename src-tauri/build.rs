@@ -23,6 +23,8 @@ const COMMANDS: &[&str] = &[
     "clear_sign_ins",
     "remembered_args_all",
     "remembered_args_put",
+    "catalog_temporary",
+    "catalog_keep",
     "import_host_files",
     "import_preview",
     "import_preview_file",

@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use periscope_tests::app::Harness;
+use periscope_tests::app::{Harness, Launch};
 use periscope_tests::bin_str;
 
 const RUNS: usize = 5;
@@ -113,7 +113,17 @@ async fn main() {
     {
         return;
     }
-    println!("periscope app benchmarks (debug build of the app with embedded UI, Xvfb, WebKitGTK)");
+    // benches/package.sh points this at the release package's app: start and idle only.
+    let packaged = std::env::var_os("PERISCOPE_BENCH_APP").map(std::path::PathBuf::from);
+    match &packaged {
+        Some(app) => println!(
+            "periscope app benchmarks ({}, Xvfb, WebKitGTK)",
+            app.display()
+        ),
+        None => println!(
+            "periscope app benchmarks (debug build of the app with embedded UI, Xvfb, WebKitGTK)"
+        ),
+    }
 
     let mut paint = Vec::new();
     let mut ready = Vec::new();
@@ -121,7 +131,11 @@ async fn main() {
     let mut web_rss = Vec::new();
     let mut demo_rss = Vec::new();
     for run in 0..RUNS {
-        let h = Harness::start(&format!("bench-start-{run}")).await;
+        let launch = Launch {
+            app: packaged.clone(),
+            ..Launch::default()
+        };
+        let h = Harness::start_launch(&format!("bench-start-{run}"), launch, |_| {}).await;
         h.find(r#"[data-testid="server-item"]"#).await;
         paint.push(h.launched_at.elapsed().as_secs_f64() * 1e3);
         h.find(r#"[data-testid="server-item"][data-status="ready"]"#)
@@ -167,6 +181,9 @@ async fn main() {
     println!("  app process RSS:          {:6.1} MiB", median(app_rss));
     println!("  WebKit web processes RSS: {:6.1} MiB", median(web_rss));
     println!("  demo server RSS:          {:6.1} MiB", median(demo_rss));
+    if packaged.is_some() {
+        return;
+    }
 
     let mut all_rows = Vec::new();
     let mut filter_ms = Vec::new();

@@ -7,10 +7,11 @@
 use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
 use periscope_core::era::EraChoice;
 use serde_json::Value;
-use tauri::{AppHandle, Runtime};
+use tauri::{AppHandle, Manager, Runtime};
 
 use crate::AppState;
 use crate::json_file::{self, Contents};
+use crate::temporary::Temporary;
 
 const STORE: &str = "catalog.json";
 const KEY: &str = "servers";
@@ -155,6 +156,12 @@ pub fn save<R: Runtime>(
     entries: &[ServerEntry],
 ) -> Result<(), String> {
     let path = json_file::path(app, STORE)?;
+    // Servers opened from the command line stay out of the file until the user saves them.
+    let temporary = app.try_state::<Temporary>();
+    let entries: Vec<&ServerEntry> = entries
+        .iter()
+        .filter(|e| !temporary.as_ref().is_some_and(|t| t.contains(&e.id)))
+        .collect();
     let Value::Array(mut list) = serde_json::to_value(entries).map_err(|e| e.to_string())? else {
         return Err("the catalog did not encode as a list".into());
     };

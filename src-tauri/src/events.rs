@@ -36,6 +36,9 @@ impl EventHub {
     /// Points the feed at the UI's channel (a reloaded UI subscribes again).
     pub fn attach(&self, channel: Channel<Vec<AppEvent>>) {
         *self.channel.lock().unwrap_or_else(|p| p.into_inner()) = Some(channel);
+        // A server opened from the command line may have joined the catalog after the UI read
+        // it and before it subscribed (its `Catalog` event then went nowhere): read it again.
+        self.send(AppEvent::Catalog);
     }
 }
 

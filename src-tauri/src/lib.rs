@@ -10,9 +10,11 @@ pub mod commands;
 mod connection;
 mod events;
 mod json_file;
+mod launch_args;
 mod remembered_args;
 mod saved_store;
 mod task_board;
+mod temporary;
 
 use tauri::{Builder, Manager, Runtime};
 
@@ -24,6 +26,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
         .manage(task_board::TaskBoard::default())
+        .manage(temporary::Temporary::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -62,6 +65,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_remove,
             commands::catalog::catalog_problems,
             commands::catalog::catalog_secret,
+            commands::catalog::catalog_temporary,
+            commands::catalog::catalog_keep,
             // The app's settings.
             commands::settings::app_settings_get,
             commands::settings::app_settings_save,
@@ -144,21 +149,32 @@ pub fn context<R: Runtime>() -> tauri::Context<R> {
 
 pub fn run() {
     let builder =
-        tauri::Builder::default().plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
-            // A second launch focuses the running window instead of opening another app.
+        tauri::Builder::default().plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            // A second launch focuses the running window instead of opening another app, and
+            // hands over the server it names (`periscope-app -- …`, `--url …`), if any.
             if let Some(window) = app.get_webview_window("main") {
                 let _ = window.unminimize();
                 let _ = window.set_focus();
             }
+            let cwd = (!cwd.is_empty()).then(|| cwd.into());
+            temporary::open_from_argv(app, &argv, cwd);
         }));
     setup(builder)
         .build(context())
         .expect("Periscope's window starts")
-        .run(|app, event| {
-            if let tauri::RunEvent::Exit = event {
+        .run(|app, event| match event {
+            // After `setup` has loaded the catalog (it runs when the loop starts, not in
+            // `build`). Read here, not in `setup`, which tests share: only the real app has a
+            // command line.
+            tauri::RunEvent::Ready => {
+                let argv: Vec<String> = std::env::args().collect();
+                temporary::open_from_argv(app, &argv, std::env::current_dir().ok());
+            }
+            tauri::RunEvent::Exit => {
                 // Shut every server down politely (stdin, SIGTERM, SIGKILL) before leaving.
                 let state = app.state::<AppState>();
                 tauri::async_runtime::block_on(state.disconnect_all());
             }
+            _ => {}
         });
 }

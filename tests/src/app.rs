@@ -22,8 +22,20 @@ const TOOL_RESULT: &str = r#"[data-testid="tool-result"]"#;
 /// One app at a time: the app is single-instance, and two would fight over two cores.
 pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// Which app to start and how: the build's app by default; the installed one for the package
+/// test; arguments (`tauri:options.args`) and extra environment for the launch tests.
+#[derive(Clone, Default)]
+pub struct Launch {
+    /// None: the workspace build's `periscope-app`.
+    pub app: Option<PathBuf>,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+}
+
 pub struct Harness {
     pub client: Client,
+    /// The X display the app runs on (e.g. `:7`), for a second process on the same screen.
+    pub display: String,
     /// The app's data folder (XDG_DATA_HOME).
     pub data: PathBuf,
     /// When the WebDriver session (and so the app) was asked to start.
@@ -32,6 +44,7 @@ pub struct Harness {
     driver: Child,
     shots: PathBuf,
     step: usize,
+    launch: Launch,
 }
 
 fn which(name: &str) -> PathBuf {
@@ -83,6 +96,25 @@ fn descendants(pid: u32) -> Vec<u32> {
     found
 }
 
+fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi::OsString)> {
+    let mut env: Vec<(String, std::ffi::OsString)> = vec![
+        ("DISPLAY".into(), display.into()),
+        ("XDG_DATA_HOME".into(), data.join("data").into()),
+        ("XDG_CONFIG_HOME".into(), data.join("config").into()),
+        ("XDG_CACHE_HOME".into(), data.join("cache").into()),
+        // The app's browser opener writes here instead: no browser ever starts under test,
+        // and the test sees exactly what would have been opened, and when.
+        (
+            "PERISCOPE_OPEN_URL_LOG".into(),
+            data.join("opened-urls.txt").into(),
+        ),
+        // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
+        ("PERISCOPE_CREDENTIALS_FILE_ONLY".into(), "1".into()),
+    ];
+    env.extend(launch.env.iter().map(|(k, v)| (k.clone(), v.into())));
+    env
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -95,6 +127,11 @@ impl Harness {
     /// Starts a display, the driver and the app. `prepare` runs on the data folder first
     /// (e.g. to write a catalog).
     pub async fn start_with(name: &str, prepare: impl FnOnce(&Path)) -> Harness {
+        Self::start_launch(name, Launch::default(), prepare).await
+    }
+
+    /// Like `start_with`, with another app binary, arguments or environment.
+    pub async fn start_launch(name: &str, launch: Launch, prepare: impl FnOnce(&Path)) -> Harness {
         let data = scratch_dir(&format!("e2e-{name}"));
         prepare(&data.join("data"));
         let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -102,13 +139,14 @@ impl Harness {
             .join(name);
         let _ = std::fs::remove_dir_all(&shots);
         std::fs::create_dir_all(&shots).unwrap();
-        Self::launch(data, shots, 0).await
+        Self::launch(data, shots, 0, launch).await
     }
 
     /// Quits the app (and its display and driver), waits until it is gone, and starts it again
     /// on the same data folder: what the user sees after a restart. Screenshots carry on.
     pub async fn restart(self) -> Harness {
         let (data, shots, step) = (self.data.clone(), self.shots.clone(), self.step);
+        let launch = self.launch.clone();
         let app = descendants(self.driver.id());
         self.stop().await;
         // The app is single-instance: a new one would hand over to the old one if it lingered.
@@ -120,11 +158,17 @@ impl Harness {
             assert!(Instant::now() < deadline, "the app did not quit");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        Self::launch(data, shots, step).await
+        Self::launch(data, shots, step, launch).await
     }
 
-    async fn launch(data: PathBuf, shots: PathBuf, step: usize) -> Harness {
-        let app = bin("periscope-app");
+    /// The environment the app runs in (display, data folders, test switches, the launch's
+    /// own), for another process that must see the same app.
+    pub fn app_env(&self) -> Vec<(String, std::ffi::OsString)> {
+        app_env(&self.data, &self.display, &self.launch)
+    }
+
+    async fn launch(data: PathBuf, shots: PathBuf, step: usize, launch: Launch) -> Harness {
+        let app = launch.app.clone().unwrap_or_else(|| bin("periscope-app"));
         // Xvfb picks a free display and tells us its number.
         let mut xvfb = Command::new(which("Xvfb"))
             .args([
@@ -155,15 +199,7 @@ impl Harness {
                 "--native-port",
                 &native_port.to_string(),
             ])
-            .env("DISPLAY", &display)
-            .env("XDG_DATA_HOME", data.join("data"))
-            .env("XDG_CONFIG_HOME", data.join("config"))
-            .env("XDG_CACHE_HOME", data.join("cache"))
-            // The app's browser opener writes here instead: no browser ever starts under test,
-            // and the test sees exactly what would have been opened, and when.
-            .env("PERISCOPE_OPEN_URL_LOG", data.join("opened-urls.txt"))
-            // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
-            .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1")
+            .envs(app_env(&data, &display, &launch))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -179,7 +215,7 @@ impl Harness {
         let mut caps = serde_json::Map::new();
         caps.insert(
             "tauri:options".into(),
-            serde_json::json!({"application": app.to_string_lossy()}),
+            serde_json::json!({"application": app.to_string_lossy(), "args": launch.args}),
         );
         let launched_at = Instant::now();
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
@@ -190,12 +226,14 @@ impl Harness {
             .expect("a WebDriver session on the app starts");
         Harness {
             client,
+            display,
             data,
             launched_at,
             xvfb,
             driver,
             shots,
             step,
+            launch,
         }
     }
 

@@ -56,14 +56,14 @@ async fn settings_are_applied_saved_and_survive_a_restart() {
     let timeout = h.find(r#"[data-testid="settings-timeout"]"#).await;
     timeout.clear().await.unwrap();
     timeout.send_keys("0").await.unwrap();
-    assert_eq!(
+    assert!(
         h.find(r#"[data-testid="settings-save"]"#)
             .await
             .attr("disabled")
             .await
             .unwrap()
             .is_some(),
-        true
+        "Save is disabled for a timeout of 0"
     );
     timeout.clear().await.unwrap();
     timeout.send_keys("45").await.unwrap();

@@ -153,6 +153,16 @@ export function handleEvents(events: AppEvent[]): void {
   for (const toast of toastsForEvents(events, (id) => before[id], serverName)) showToast(toast, showAnswerFrame);
   for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
+  if (effects.reloadCatalog) void reloadCatalog();
+}
+
+/** The catalog again, after it changed outside the UI (a server opened from the command line). */
+async function reloadCatalog(): Promise<void> {
+  try {
+    setCatalog(await ipc.catalogList());
+  } catch (error) {
+    setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
+  }
 }
 
 export async function loadCatalog(): Promise<void> {

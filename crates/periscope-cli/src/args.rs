@@ -24,6 +24,7 @@ periscope saved list\n  \
 periscope saved run 'two plus three'\n  \
 periscope import ~/.config/Claude/claude_desktop_config.json\n  \
 periscope export --to vscode\n  \
+periscope open-app -- periscope-demo-server\n  \
 periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
 )]
 pub struct Cli {
@@ -237,6 +238,9 @@ pub enum Action {
         #[arg(long, conflicts_with_all = ["file", "from"])]
         detect: bool,
     },
+    /// Open the server in the desktop app (periscope-app, beside this program or on PATH) as a
+    /// temporary entry, connected; a running app gets it instead of a second one starting.
+    OpenApp,
     /// Write the desktop app's servers (all, or those named by id or name) in another host's
     /// dialect, secret values as placeholders (`<secret: NAME>`, `${input:…}` for VS Code).
     Export {

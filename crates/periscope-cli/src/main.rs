@@ -34,6 +34,7 @@ mod conformance;
 mod exit;
 mod host_command;
 mod listen;
+mod open_app;
 mod output;
 mod saved_command;
 mod secrets;
@@ -86,6 +87,8 @@ fn main() -> ExitCode {
         Action::Export { to, servers } => {
             return host_command::export(*to, servers, cli.format).into();
         }
+        // The desktop app connects, not this process.
+        Action::OpenApp => return open_app::run(cli.url.as_deref(), &server).into(),
         _ => {}
     }
     // `saved list` reads the app's file and needs no server.
@@ -363,9 +366,10 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
             }
         }
         // Handled in `main`, before any server.
-        Action::Saved(SavedAction::List { .. }) | Action::Import { .. } | Action::Export { .. } => {
-            Exit::Ok
-        }
+        Action::Saved(SavedAction::List { .. })
+        | Action::Import { .. }
+        | Action::Export { .. }
+        | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::ConformanceClient { .. } => conformance::run(session).await,
     }

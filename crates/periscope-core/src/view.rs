@@ -315,6 +315,9 @@ pub enum AppEvent {
         server_id: String,
         entry: HistoryEntry,
     },
+    /// The catalog changed outside the UI (a server opened from the command line joined it as
+    /// a temporary entry): the UI fetches it again.
+    Catalog,
 }
 
 /// How a waiting server request was settled.

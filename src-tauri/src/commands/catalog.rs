@@ -1,10 +1,12 @@
 //! The server catalog: list, add or edit (validated by the engine's `config::validate_entry`),
-//! remove; what loading it found wrong; a secret value shown on request.
+//! remove; keep a temporary entry (opened from the command line); what loading it found wrong;
+//! a secret value shown on request.
 
 use periscope_core::config::ServerEntry;
 use periscope_core::server_secrets::SecretSlot;
 use tauri::{AppHandle, Runtime, State};
 
+use crate::temporary::{Temporary, TemporaryEntry};
 use crate::{AppState, catalog_store};
 
 #[tauri::command]
@@ -16,9 +18,13 @@ pub fn catalog_list(state: State<'_, AppState>) -> Vec<ServerEntry> {
 pub fn catalog_save<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
+    temporary: State<'_, Temporary>,
     entry: ServerEntry,
 ) -> Result<Vec<ServerEntry>, String> {
+    let id = entry.id.clone();
     let entries = state.save_entry(entry)?;
+    // Saving a temporary entry from the form is the user's choice to keep it.
+    temporary.forget(&id);
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }
@@ -27,10 +33,32 @@ pub fn catalog_save<R: Runtime>(
 pub async fn catalog_remove<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
+    temporary: State<'_, Temporary>,
     id: String,
 ) -> Result<Vec<ServerEntry>, String> {
     state.disconnect(&id).await?;
     let entries = state.remove_entry(&id)?;
+    temporary.forget(&id);
+    catalog_store::save(&app, &state, &entries)?;
+    Ok(entries)
+}
+
+/// The entries opened from the command line and not saved yet, with the command line.
+#[tauri::command]
+pub fn catalog_temporary(temporary: State<'_, Temporary>) -> Vec<TemporaryEntry> {
+    temporary.list()
+}
+
+/// Keeps a temporary entry: from now on it is written to the catalog file like any other.
+#[tauri::command]
+pub fn catalog_keep<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    temporary: State<'_, Temporary>,
+    id: String,
+) -> Result<Vec<ServerEntry>, String> {
+    temporary.forget(&id);
+    let entries = state.catalog();
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }

@@ -1,14 +1,18 @@
 import { Copy, Pencil, Play, Square, Trash2 } from "lucide-react";
 import { useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { ServerEntry } from "../bindings/ServerEntry";
+import type { TemporaryEntry } from "../bindings/TemporaryEntry";
 import { connect, disconnect, duplicateEntry, removeEntry } from "../actions";
 import { StatusDot } from "../common/StatusDot";
 import { targetLine } from "../format";
 import { select, useConnections } from "../state/connections";
+import { keepEntry } from "./useTemporaryEntries";
 
 interface Props {
   entry: ServerEntry;
   selected: boolean;
+  /** Set when the entry was opened from the command line and is not saved yet. */
+  temporary?: TemporaryEntry;
   onEdit: (entry: ServerEntry) => void;
 }
 
@@ -18,7 +22,7 @@ const stop = (run: () => void) => (event: MouseEvent) => {
 };
 
 /** One catalog entry: status, name, command line or URL, and its actions. */
-export function ServerItem({ entry, selected, onEdit }: Props) {
+export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
   const state = useConnections((s) => s.servers[entry.id]?.status.state ?? "disconnected");
   const busy = useConnections((s) => s.servers[entry.id]?.busy ?? null);
   const [confirming, setConfirming] = useState(false);
@@ -39,6 +43,7 @@ export function ServerItem({ entry, selected, onEdit }: Props) {
       data-server-id={entry.id}
       data-server-name={entry.name}
       data-status={state}
+      data-temporary={temporary ? "true" : undefined}
       role="button"
       tabIndex={0}
       aria-current={selected ? "true" : undefined}
@@ -101,6 +106,25 @@ export function ServerItem({ entry, selected, onEdit }: Props) {
       >
         {targetLine(entry.target)}
       </div>
+      {temporary && (
+        <div
+          className="server-item-temporary"
+          data-testid="temporary-mark"
+          title={`Opened from the command line (${temporary.source}). Not in your catalog until you save it.`}
+        >
+          <span>temporary · from the command line</span>
+          {" · "}
+          <button
+            type="button"
+            className="link-button"
+            data-testid="keep-server"
+            aria-label={`Save ${entry.name} to the catalog`}
+            onClick={stop(() => void keepEntry(entry.id))}
+          >
+            Save
+          </button>
+        </div>
+      )}
       {confirming && (
         <div className="confirm-row" role="alertdialog" aria-label={`Remove ${entry.name}?`}>
           <span>Remove “{entry.name}”{live ? " and disconnect it" : ""}?</span>

@@ -7,6 +7,7 @@ import { ImportDialog } from "./ImportDialog";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
 import { useConnections } from "../state/connections";
+import { useTemporaryEntries } from "./useTemporaryEntries";
 
 type FormState = { open: false } | { open: true; entry: ServerEntry | null };
 
@@ -19,6 +20,7 @@ export function Sidebar() {
   const [form, setForm] = useState<FormState>({ open: false });
   const close = useCallback(() => setForm({ open: false }), []);
   const [importing, setImporting] = useState(false);
+  const temporary = useTemporaryEntries();
   const closeImport = useCallback(() => setImporting(false), []);
 
   const editingId = form.open ? form.entry?.id : undefined;
@@ -64,6 +66,7 @@ export function Sidebar() {
             key={entry.id}
             entry={entry}
             selected={entry.id === selectedId}
+            temporary={temporary.get(entry.id)}
             onEdit={(e) => setForm({ open: true, entry: e })}
           />
         ))}

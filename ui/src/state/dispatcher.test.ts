@@ -118,6 +118,11 @@ describe("dispatcher and managers: connections", () => {
     expect(server("a").status).toEqual({ state: "ready", protocol_version: "2025-06-18" });
   });
 
+  it("asks for the catalog again when a server joined it from the command line", () => {
+    expect(dispatchEvents([{ type: "catalog" }]).reloadCatalog).toBe(true);
+    expect(dispatchEvents([{ type: "status", server_id: "a", status: { state: "connecting" } }]).reloadCatalog).toBe(false);
+  });
+
   it("re-fetches a list on list_changed only when it was loaded", () => {
         setList("a", "tools", { status: "loaded", items: [], error: null });
     const effects = dispatchEvents([

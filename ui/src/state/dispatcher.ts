@@ -19,11 +19,13 @@ export interface EventEffects {
   refetch: Array<{ serverId: string; kind: ListKind }>;
   /** Servers that became ready without a known identity: ask `connections` again. */
   needIdentity: string[];
+  /** The catalog changed outside the UI (a server opened from the command line): fetch it. */
+  reloadCatalog: boolean;
 }
 
 /** Applies a batch of events in order; views hear about it on the next frame. */
 export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date.now() * 1000): EventEffects {
-  const effects: EventEffects = { refetch: [], needIdentity: [] };
+  const effects: EventEffects = { refetch: [], needIdentity: [], reloadCatalog: false };
   for (const event of events) {
     // Every server an event names gets a state (as the catalog's servers have).
     if ("server_id" in event) ensureServer(event.server_id);
@@ -75,6 +77,9 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
         break;
       case "history":
         addHistoryEntry(event.server_id, event.entry);
+        break;
+      case "catalog":
+        effects.reloadCatalog = true;
         break;
       case "notification": {
         const id = event.server_id;

@@ -1,0 +1,34 @@
+// Servers opened from the command line (`periscope-app -- …`, `--url …`) sit in the catalog as
+// temporary entries until the user saves them: which ones, fetched again whenever the catalog
+// changes, and the Save that keeps one.
+import { useEffect, useState } from "react";
+import type { TemporaryEntry } from "../bindings/TemporaryEntry";
+import { errorMessage, ipc } from "../ipc";
+import { addAppError, setCatalog, useConnections } from "../state/connections";
+
+export function useTemporaryEntries(): Map<string, TemporaryEntry> {
+  const catalog = useConnections((s) => s.catalog);
+  const [temporary, setTemporary] = useState<Map<string, TemporaryEntry>>(new Map());
+  useEffect(() => {
+    let current = true;
+    ipc.catalogTemporary().then(
+      (list) => {
+        if (current) setTemporary(new Map(list.map((t) => [t.id, t])));
+      },
+      (error: unknown) => addAppError(`Could not read the temporary servers: ${errorMessage(error)}`),
+    );
+    return () => {
+      current = false;
+    };
+  }, [catalog]);
+  return temporary;
+}
+
+/** Writes a temporary entry to the catalog file; the new catalog drops its mark. */
+export async function keepEntry(id: string): Promise<void> {
+  try {
+    setCatalog(await ipc.catalogKeep(id));
+  } catch (error) {
+    addAppError(`Could not save the server: ${errorMessage(error)}`);
+  }
+}
