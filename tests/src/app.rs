@@ -289,9 +289,20 @@ impl Harness {
         self.find(css).await.send_keys(text).await.expect("typing");
     }
 
-    /// Waits for `css`, then returns its text.
+    /// Waits for `css`, then returns its text. An element React replaced between finding and
+    /// reading (a stale reference) is found again.
     pub async fn text(&self, css: &str) -> String {
-        self.find(css).await.text().await.expect("element text")
+        let deadline = Instant::now() + WAIT;
+        loop {
+            match self.find(css).await.text().await {
+                Ok(text) => return text,
+                Err(error) => assert!(
+                    Instant::now() < deadline,
+                    "the text of {css} could not be read: {error}"
+                ),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// The URLs the app handed to the system browser so far, in order.
