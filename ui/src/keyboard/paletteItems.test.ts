@@ -96,6 +96,8 @@ describe("filtering the palette", () => {
     expect(ids(filterPalette(items, "trfc")).slice(0, 2).sort()).toEqual(["action:traffic-filter", "view:traffic"]);
     expect(ids(filterPalette(items, "shw cnsl"))).toContain("view:console");
     expect(filterPalette(items, "version")[0]?.id).toBe("action:about");
+    expect(filterPalette(items, "settings")[0]?.id).toBe("action:settings");
+    expect(ids(filterPalette(items, "dark mode"))).toContain("action:settings");
   });
 
   it("drops what does not match at all", () => {

@@ -208,7 +208,7 @@ function actionItems(source: PaletteSource): PaletteItem[] {
   items.push(
     { id: "action:shortcuts", group: "Actions", label: "Keyboard shortcuts", keywords: ["keys", "help"], shortcut: "shortcuts", action: { type: "shortcuts" } },
     { id: "action:about", group: "Actions", label: "About Periscope", keywords: ["version", "protocol", "revision"], action: { type: "about" } },
-    { id: "action:settings", group: "Actions", label: "Settings", keywords: ["preferences", "theme", "dark", "timeout", "era", "data folder", "clear history", "sign-ins"], action: { type: "settings" } },
+    { id: "action:settings", group: "Actions", label: "Settings", keywords: ["preferences", "theme", "dark mode", "timeout"], action: { type: "settings" } },
   );
   return items;
 }
