@@ -76,6 +76,11 @@ const COMMANDS: &[&str] = &[
 ];
 
 fn main() {
+    // The UI is embedded when this crate compiles (`generate_context!`), but nothing tells cargo
+    // that the built UI changed: without this, a rebuilt UI alone left the app serving the old
+    // embed, whose index.html named a script the embed did not hold (a blank window). Cargo
+    // scans a directory named here for any change.
+    println!("cargo:rerun-if-changed=../ui/dist");
     tauri_build::try_build(
         tauri_build::Attributes::new()
             .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS)),
