@@ -2,7 +2,6 @@
 //! preview (never written: the app owns its catalog and its running copy would overwrite a
 //! change made behind its back) and the app's catalog written in a host's dialect.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use periscope_core::config::{self, ServerEntry, ServerTarget};
@@ -54,17 +53,18 @@ pub fn detect(format: Format) -> Exit {
 pub fn import(file: &Path, from: Option<Dialect>, format: Format) -> Exit {
     let stdin = file == Path::new("-");
     let text = if stdin {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            tell!("periscope: cannot read standard input: {e}");
-            return Exit::Usage;
-        }
-        text
-    } else {
-        match std::fs::read_to_string(file) {
+        match host_config::read_config(std::io::stdin(), "standard input") {
             Ok(text) => text,
             Err(e) => {
-                tell!("periscope: cannot read {}: {e}", file.display());
+                tell!("periscope: {e}");
+                return Exit::Usage;
+            }
+        }
+    } else {
+        match host_config::read_config_file(file) {
+            Ok(text) => text,
+            Err(e) => {
+                tell!("periscope: {e}");
                 return Exit::Usage;
             }
         }

@@ -39,8 +39,7 @@ pub fn import_preview_file(path: String) -> Result<ImportPreview, String> {
             "{path} is not one of the host config files found here"
         ));
     };
-    let text = std::fs::read_to_string(&file.path)
-        .map_err(|e| format!("cannot read {}: {e}", file.path.display()))?;
+    let text = host_config::read_config_file(&file.path)?;
     let source = ImportSource {
         text: &text,
         file_name: Some(&path),

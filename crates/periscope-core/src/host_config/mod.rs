@@ -451,6 +451,35 @@ pub enum ExportError {
 }
 
 /// The placeholder written for a secret value in dialects without inputs: never the value.
+/// The largest config file (or pasted text) read for an import. Host configs are small, but
+/// `~/.claude.json` also keeps a history and grows; past this, reading is refused with the size
+/// rather than holding an arbitrary file in memory.
+pub const MAX_CONFIG_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Reads `reader` as text, at most [`MAX_CONFIG_BYTES`]; `what` names it in the error.
+pub fn read_config(reader: impl std::io::Read, what: &str) -> Result<String, String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(format!(
+            "{what} is larger than {} MB; Periscope reads host configs up to that size",
+            MAX_CONFIG_BYTES / (1024 * 1024)
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{what} is not UTF-8 text"))
+}
+
+/// Opens and reads the file at `path` with [`read_config`].
+pub fn read_config_file(path: &std::path::Path) -> Result<String, String> {
+    let what = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    read_config(file, &what)
+}
+
 pub fn secret_placeholder(name: &str) -> String {
     format!("<secret: {name}>")
 }
@@ -476,3 +505,18 @@ pub fn export(entries: &[ServerEntry], format: ExportFormat) -> Result<Exported,
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod read_tests {
+    #[test]
+    fn a_config_over_the_limit_is_refused_with_the_size() {
+        let big = std::io::repeat(b' ').take(super::MAX_CONFIG_BYTES + 1);
+        use std::io::Read as _;
+        let error = super::read_config(big, "the paste").unwrap_err();
+        assert_eq!(
+            error,
+            "the paste is larger than 32 MB; Periscope reads host configs up to that size"
+        );
+        assert_eq!(super::read_config(&b"{}"[..], "x").as_deref(), Ok("{}"));
+    }
+}
