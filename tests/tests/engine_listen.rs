@@ -65,6 +65,20 @@ fn tags(session: &Session, method: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The demo server (`--eras dual`) over HTTP, and the target that reaches it.
+fn dual_http_demo() -> (HttpServerProcess, HttpTarget) {
+    let server = HttpServerProcess::start(
+        Command::new(bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
+            .stderr(Stdio::null()),
+    );
+    let target = HttpTarget {
+        url: server.url.clone(),
+        ..HttpTarget::default()
+    };
+    (server, target)
+}
+
 async fn listen_end_to_end(session: Session) {
     let identity = session.handshake().await.unwrap();
     assert_eq!(identity.era, Era::Modern);
@@ -147,15 +161,8 @@ async fn listen_over_stdio() {
 
 #[tokio::test]
 async fn listen_over_http() {
-    let server = HttpServerProcess::start(
-        Command::new(bin("periscope-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
-            .stderr(Stdio::null()),
-    );
-    let target = HttpTarget {
-        url: server.url.clone(),
-        ..HttpTarget::default()
-    };
+    // Bound, not dropped: the server lives to the end of the test.
+    let (_server, target) = dual_http_demo();
     let session = Session::connect_http(&target, HttpMode::Auto, options(), None).unwrap();
     listen_end_to_end(session).await;
 }
@@ -164,15 +171,7 @@ async fn listen_over_http() {
 /// Periscope gives up and says so.
 #[tokio::test]
 async fn a_broken_stream_is_reopened_then_given_up() {
-    let mut server = HttpServerProcess::start(
-        Command::new(bin("periscope-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
-            .stderr(Stdio::null()),
-    );
-    let target = HttpTarget {
-        url: server.url.clone(),
-        ..HttpTarget::default()
-    };
+    let (mut server, target) = dual_http_demo();
     let session = Session::connect_http(&target, HttpMode::Auto, options(), None).unwrap();
     session.handshake().await.unwrap();
     let mut events = session.subscribe();
@@ -203,15 +202,8 @@ async fn a_broken_stream_is_reopened_then_given_up() {
 /// request timeout (no idle limit, no re-opening), and still delivers afterwards.
 #[tokio::test]
 async fn a_silent_http_listen_stream_outlives_the_request_timeout() {
-    let server = HttpServerProcess::start(
-        Command::new(bin("periscope-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
-            .stderr(Stdio::null()),
-    );
-    let target = HttpTarget {
-        url: server.url.clone(),
-        ..HttpTarget::default()
-    };
+    // Bound, not dropped: the server lives to the end of the test.
+    let (_server, target) = dual_http_demo();
     let options = SessionOptions {
         request_timeout: Duration::from_secs(1),
         ..options()
