@@ -115,12 +115,15 @@ fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi
     env
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// Two distinct free ports: both are held open while the second is picked, so they cannot
+/// be the same one.
+fn free_ports() -> (u16, u16) {
+    let bind = || std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let (a, b) = (bind(), bind());
+    (
+        a.local_addr().unwrap().port(),
+        b.local_addr().unwrap().port(),
+    )
 }
 
 impl Harness {
@@ -190,8 +193,7 @@ impl Harness {
             .unwrap();
         let display = format!(":{}", display.trim());
 
-        let port = free_port();
-        let native_port = free_port();
+        let (port, native_port) = free_ports();
         let driver = Command::new(which("tauri-driver"))
             .args([
                 "--port",
@@ -204,13 +206,18 @@ impl Harness {
             .stderr(Stdio::null())
             .spawn()
             .expect("tauri-driver starts");
+        // tauri-driver listens before the WebKitWebDriver it started does, and drops a new
+        // session's connection when it cannot reach it (hyper's IncompleteMessage): both ports
+        // must accept before the session is asked for.
         let deadline = Instant::now() + WAIT;
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "tauri-driver did not listen on {port}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
+        for (listener, p) in [("tauri-driver", port), ("WebKitWebDriver", native_port)] {
+            while std::net::TcpStream::connect(("127.0.0.1", p)).is_err() {
+                assert!(
+                    Instant::now() < deadline,
+                    "{listener} did not listen on {p}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
         }
         let mut caps = serde_json::Map::new();
         caps.insert(
