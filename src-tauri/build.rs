@@ -16,6 +16,7 @@ const COMMANDS: &[&str] = &[
     "catalog_problems",
     "catalog_secret",
     "app_settings_get",
+    "system_languages",
     "app_settings_save",
     "data_places",
     "open_data_folder",

@@ -30,6 +30,8 @@ export default defineConfig({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    // Components translate their strings: i18next is initialised (in English) before any test.
+    setupFiles: ["src/i18n/index.ts"],
     // Bundled like the app, so the alias above applies inside @rjsf/core.
     server: { deps: { inline: ["@rjsf/core"] } },
   },

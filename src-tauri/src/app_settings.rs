@@ -1,5 +1,6 @@
 //! The app's own settings (`settings.json` in the data folder, owner-only, `json_file`): the
-//! request timeout new connections get, the era a new server entry starts with, and the theme.
+//! request timeout new connections get, the era a new server entry starts with, the theme and
+//! the language.
 //! Kept with the app's files, not in the web view's storage, so they survive a reinstall of the
 //! web view and are read before the window exists.
 
@@ -31,6 +32,21 @@ pub enum Theme {
     Dark,
 }
 
+/// The language of the UI. The web view resolves `System` from the desktop's languages (the
+/// process locale: `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), falling back to English.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub enum Language {
+    #[default]
+    #[serde(rename = "system")]
+    System,
+    #[serde(rename = "en")]
+    English,
+    /// Simplified Chinese.
+    #[serde(rename = "zh-Hans")]
+    ChineseSimplified,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(default)]
@@ -41,6 +57,7 @@ pub struct AppSettings {
     /// The era a new server entry starts with in the server form.
     pub default_era: EraChoice,
     pub theme: Theme,
+    pub language: Language,
 }
 
 impl Default for AppSettings {
@@ -49,6 +66,7 @@ impl Default for AppSettings {
             request_timeout_s: 60,
             default_era: EraChoice::Auto,
             theme: Theme::System,
+            language: Language::System,
         }
     }
 }
@@ -64,6 +82,42 @@ impl AppSettings {
         (!(low..=high).contains(&self.request_timeout_s))
             .then(|| format!("the request timeout must be between {low} and {high} seconds"))
     }
+}
+
+/// The desktop's preferred languages, most preferred first, as BCP 47 tags ("zh-CN"), read the
+/// way the C library reads them: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` that is set, and
+/// before it `LANGUAGE`'s list unless that locale is "C". Read here rather than from the web
+/// view's `navigator.languages`, which WebKitGTK derives from the *installed* locale and so
+/// says "en-US" on a machine where `zh_CN.UTF-8` was never generated.
+pub fn system_languages() -> Vec<String> {
+    system_languages_from(|name| std::env::var(name).ok())
+}
+
+fn system_languages_from(var: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .find_map(|name| var(name).filter(|value| !value.is_empty()));
+    let is_c = |value: &str| matches!(value, "C" | "POSIX") || value.starts_with("C.");
+    let mut raw: Vec<String> = Vec::new();
+    if !locale.as_deref().is_some_and(is_c) {
+        if let Some(list) = var("LANGUAGE") {
+            raw.extend(list.split(':').map(str::to_string));
+        }
+    }
+    raw.extend(locale);
+    let mut tags: Vec<String> = Vec::new();
+    for value in raw {
+        // "zh_CN.UTF-8@pinyin" -> "zh-CN"
+        let bare = value.split(['.', '@']).next().unwrap_or_default();
+        if bare.is_empty() || is_c(bare) {
+            continue;
+        }
+        let tag = bare.replace('_', "-");
+        if !tags.contains(&tag) {
+            tags.push(tag);
+        }
+    }
+    tags
 }
 
 /// The settings in force, shared by the commands and the connections.
@@ -106,6 +160,43 @@ mod tests {
         assert_eq!(settings.theme, Theme::Dark);
         assert_eq!(settings.request_timeout_s, 60);
         assert_eq!(settings.default_era, EraChoice::Auto);
+        assert_eq!(settings.language, Language::System);
+    }
+
+    fn languages(vars: &[(&str, &str)]) -> Vec<String> {
+        system_languages_from(|name| {
+            vars.iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        })
+    }
+
+    #[test]
+    fn the_system_languages_are_read_like_the_c_library_reads_them() {
+        assert_eq!(languages(&[("LANG", "zh_CN.UTF-8")]), ["zh-CN"]);
+        assert_eq!(
+            languages(&[("LANG", "en_US.UTF-8"), ("LC_ALL", "zh_TW.UTF-8")]),
+            ["zh-TW"]
+        );
+        assert_eq!(
+            languages(&[("LANGUAGE", "zh_CN:en"), ("LANG", "de_DE.UTF-8")]),
+            ["zh-CN", "en", "de-DE"]
+        );
+        // Under the C locale LANGUAGE is ignored, as gettext ignores it.
+        assert!(languages(&[("LANGUAGE", "zh_CN"), ("LANG", "C.UTF-8")]).is_empty());
+        assert!(languages(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_language_is_stored_as_its_bcp47_tag() {
+        let settings = AppSettings {
+            language: Language::ChineseSimplified,
+            ..AppSettings::default()
+        };
+        let value = serde_json::to_value(&settings).unwrap();
+        assert_eq!(value["language"], "zh-Hans");
+        let back: AppSettings = serde_json::from_value(value).unwrap();
+        assert_eq!(back.language, Language::ChineseSimplified);
     }
 
     #[test]

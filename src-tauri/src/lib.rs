@@ -70,6 +70,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The app's settings.
             commands::settings::app_settings_get,
             commands::settings::app_settings_save,
+            commands::settings::system_languages,
             commands::settings::data_places,
             commands::settings::open_data_folder,
             commands::settings::clear_all_history,

@@ -11,7 +11,7 @@ import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri, ipc, settingsIpc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
-import { setAppSettings } from "./settings/appSettings";
+import { setAppSettings, setSystemLanguages } from "./settings/appSettings";
 import { loadRemembered } from "./tools/remembered";
 import { addAsks, removeAsk, setHostSettings } from "./state/asks";
 import {
@@ -69,9 +69,14 @@ async function loadToolArgs(): Promise<void> {
   }
 }
 
-/** The app's settings (theme, default era, timeout); the defaults stay if they cannot be read. */
-async function loadAppSettings(): Promise<void> {
+/**
+ * The app's settings (theme, language, default era, timeout); the defaults stay if they cannot
+ * be read. main.tsx awaits this before the first paint, so a Chinese desktop never flashes English.
+ */
+export async function loadAppSettings(): Promise<void> {
+  if (!hasTauri()) return;
   try {
+    setSystemLanguages(await settingsIpc.systemLanguages());
     setAppSettings(await settingsIpc.appSettingsGet());
   } catch (error) {
     addAppError(`Could not read the app's settings: ${errorMessage(error)}`);

@@ -1,6 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { loadAppSettings } from "./actions";
+import "./i18n";
 import { applyTheme } from "./settings/theme";
 import "./styles/base.css";
 import "./styles/layout.css";
@@ -18,6 +20,9 @@ applyTheme("system");
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+// The theme and language before the first paint; a backend that does not answer within a
+// second does not hold the window (start() reads them again).
+await Promise.race([loadAppSettings(), new Promise((done) => setTimeout(done, 1000))]);
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -43,6 +43,12 @@ pub fn app_settings_get(state: State<'_, AppState>) -> AppSettings {
     state.settings.get()
 }
 
+/// The desktop's preferred languages, for the UI to resolve the "system" language.
+#[tauri::command]
+pub fn system_languages() -> Vec<String> {
+    app_settings::system_languages()
+}
+
 /// Saves the app's settings; the request timeout applies to connections made from now on.
 #[tauri::command]
 pub fn app_settings_save<R: Runtime>(

@@ -7,6 +7,7 @@ import type { RememberedArgs } from "../bindings/RememberedArgs";
 
 export const settingsIpc = {
   appSettingsGet: () => invoke<AppSettings>("app_settings_get"),
+  systemLanguages: () => invoke<string[]>("system_languages"),
   appSettingsSave: (settings: AppSettings) => invoke<void>("app_settings_save", { settings }),
   dataPlaces: () => invoke<DataPlaces>("data_places"),
   openDataFolder: () => invoke<void>("open_data_folder"),

@@ -14,10 +14,10 @@ describe("app settings", () => {
   });
 
   it("paints the chosen theme on <html> and keeps it for other views", () => {
-    setAppSettings({ request_timeout_s: 30, default_era: "legacy", theme: "dark" });
+    setAppSettings({ request_timeout_s: 30, default_era: "legacy", theme: "dark", language: "system" });
     expect(document.documentElement.dataset.theme).toBe("dark");
     expect(appSettings().default_era).toBe("legacy");
-    setAppSettings({ request_timeout_s: 30, default_era: "auto", theme: "light" });
+    setAppSettings({ request_timeout_s: 30, default_era: "auto", theme: "light", language: "system" });
     expect(document.documentElement.dataset.theme).toBe("light");
   });
 

@@ -1,9 +1,13 @@
 // The settings in force on the UI side: read once at start, replaced on save. Other views read
 // them (the server form's default era) without another round trip.
 import type { AppSettings } from "../bindings/AppSettings";
+import { applyLanguage } from "../i18n";
+import { resolveLanguage } from "../i18n/language";
 import { applyTheme } from "./theme";
 
-let current: AppSettings = { request_timeout_s: 60, default_era: "auto", theme: "system" };
+let current: AppSettings = { request_timeout_s: 60, default_era: "auto", theme: "system", language: "system" };
+/** The desktop's languages, most preferred first (read by the Rust side from the locale). */
+let system: readonly string[] = typeof navigator === "undefined" ? [] : navigator.languages;
 
 export function appSettings(): AppSettings {
   return current;
@@ -12,6 +16,15 @@ export function appSettings(): AppSettings {
 export function setAppSettings(next: AppSettings): void {
   current = next;
   applyTheme(next.theme);
+  applyLanguage(resolveLanguage(next.language, system));
+}
+
+export function setSystemLanguages(languages: readonly string[]): void {
+  system = languages;
+}
+
+export function systemLanguages(): readonly string[] {
+  return system;
 }
 
 /** Why the timeout field cannot be saved, or null (the same bounds the Rust side checks). */
