@@ -9,8 +9,9 @@ need_debs=()
 # build-essential/pkg-config: -sys crates; libwebkit2gtk-4.1-dev: the desktop app (GTK 3,
 # libsoup 3, JavaScriptCore); libdbus-1-dev: periscope-core's keychain (the Secret Service over
 # libdbus, via the keyring crate); xvfb/xauth/webkit2gtk-driver: end-to-end tests on the real app;
-# dbus-daemon: a private session bus for the single-instance handover (tests/tests/e2e_launch.rs).
-for pkg in build-essential pkg-config libssl-dev libdbus-1-dev libwebkit2gtk-4.1-dev xvfb xauth webkit2gtk-driver dbus-daemon; do
+# dbus-daemon: a private session bus for the single-instance handover (tests/tests/e2e_launch.rs);
+# fonts-wqy-microhei: a CJK font (1.6 MB), so the Chinese UI under Xvfb shows glyphs, not boxes.
+for pkg in build-essential pkg-config libssl-dev libdbus-1-dev libwebkit2gtk-4.1-dev xvfb xauth webkit2gtk-driver dbus-daemon fonts-wqy-microhei; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_debs+=("$pkg")
 done
 command -v node >/dev/null 2>&1 || need_debs+=(nodejs)

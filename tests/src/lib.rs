@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod chaos;
+pub mod locale;
 pub mod modern;
 
 use std::io::{BufRead, BufReader};

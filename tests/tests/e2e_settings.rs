@@ -104,7 +104,7 @@ async fn settings_are_applied_saved_and_survive_a_restart() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(
         stored["settings"],
-        serde_json::json!({"request_timeout_s": 45, "default_era": "legacy", "theme": "dark"})
+        serde_json::json!({"request_timeout_s": 45, "default_era": "legacy", "theme": "dark", "language": "system"})
     );
     // The tool's last arguments are kept beside them, not in the web view's storage.
     let remembered = std::fs::read_to_string(h.data.join("data/dev.periscope.app/remembered.json"))
