@@ -1,5 +1,6 @@
 import { MessageSquareText } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { ElicitAction } from "../bindings/ElicitAction";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { constraintHint, fieldsOf, initialValues, toContent, validate, type Field, type FormValues } from "./formSchema";
@@ -25,6 +26,7 @@ interface FieldProps {
 
 /** One field: its label, input, help text and error. */
 function FieldView({ field, id, value, error, onChange }: FieldProps) {
+  const { t } = useTranslation(["answering", "common"]);
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
   const hint = constraintHint(field);
@@ -38,7 +40,7 @@ function FieldView({ field, id, value, error, onChange }: FieldProps) {
     "aria-describedby": describedBy || undefined,
   };
   const marker = field.required && (
-    <span className="required" aria-hidden title="Required">
+    <span className="required" aria-hidden title={t("elicit.required")}>
       *
     </span>
   );
@@ -108,7 +110,7 @@ function FieldView({ field, id, value, error, onChange }: FieldProps) {
       const withNone = !(field.required && field.default !== undefined);
       control = (
         <select {...common} value={text} onChange={(e) => onChange(e.target.value)}>
-          {withNone && <option value="">{field.required ? "Choose…" : "(none)"}</option>}
+          {withNone && <option value="">{field.required ? t("elicit.choose") : t("elicit.noChoice")}</option>}
           {field.options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -163,6 +165,7 @@ function FieldView({ field, id, value, error, onChange }: FieldProps) {
  * starts from a fresh form.
  */
 export function ElicitForm({ serverName, message, schema, onAnswer }: Props) {
+  const { t } = useTranslation(["answering", "common"]);
   const fields = useMemo(() => fieldsOf(schema), [schema]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [tried, setTried] = useState(false);
@@ -183,12 +186,17 @@ export function ElicitForm({ serverName, message, schema, onAnswer }: Props) {
       <header className="host-card-header">
         <MessageSquareText size={16} aria-hidden className="host-card-icon" />
         <h2 id={`${ids}-title`}>
-          <span className="host-server">{serverName}</span> asks
+          <Trans
+            t={t}
+            i18nKey="elicit.title"
+            values={{ server: serverName }}
+            components={{ server: <span className="host-server" /> }}
+          />
         </h2>
       </header>
       <p className="host-message">{message}</p>
       {fields.length === 0 ? (
-        <p className="muted">The server asks for no information: Accept simply answers yes.</p>
+        <p className="muted">{t("elicit.noFields")}</p>
       ) : (
         <div className="elicit-fields">
           {fields.map((field, index) => (
@@ -205,23 +213,21 @@ export function ElicitForm({ serverName, message, schema, onAnswer }: Props) {
       )}
       {errorCount > 0 && (
         <p className="inline-error" role="alert">
-          {errorCount === 1 ? "One field needs attention." : `${errorCount} fields need attention.`}
+          {t("elicit.needAttention", { count: errorCount })}
         </p>
       )}
       <div className="host-actions">
         <button type="submit" className="button button-primary" data-testid="elicit-accept">
-          Accept
+          {t("common:accept")}
         </button>
         <button type="button" className="button" data-testid="elicit-decline" onClick={() => onAnswer("decline", null)}>
-          Decline
+          {t("common:decline")}
         </button>
         <button type="button" className="button" data-testid="elicit-cancel" onClick={() => onAnswer("cancel", null)}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
-      <p className="host-hint">
-        Accept sends the answers. Decline says no to the request. Cancel dismisses it without choosing.
-      </p>
+      <p className="host-hint">{t("elicit.hint")}</p>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { Bot, Wrench } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
 import { BlockView } from "../content/BlockView";
@@ -25,11 +26,22 @@ interface Props {
 
 type Mode = "text" | "tool";
 
+/** The request's parameters by their protocol names (not translated). */
+const PARAM = {
+  maxTokens: "maxTokens",
+  temperature: "temperature",
+  stopSequences: "stopSequences",
+  includeContext: "includeContext",
+  toolChoice: "toolChoice",
+  metadata: "metadata",
+} as const;
+
 /**
  * A block of a sampling message: text, tool use and tool results its own way; media and blocks
  * it cannot show as every other content block (content/BlockView.tsx).
  */
 function SamplingBlockView({ block }: { block: SamplingBlock }) {
+  const { t } = useTranslation("answering");
   switch (block.type) {
     case "text":
       return (
@@ -45,7 +57,7 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
         <div className="sampling-tool-block" data-testid="sampling-tool-use">
           <div className="sampling-tool-block-title">
             <Wrench size={14} aria-hidden />
-            <span className="block-label">Tool use</span>
+            <span className="block-label">{t("sampling.toolUse")}</span>
             <span className="mono">{block.name}</span>
             {block.id && <span className="badge mono">{block.id}</span>}
           </div>
@@ -56,10 +68,10 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
       return (
         <div className={`sampling-tool-block${block.isError ? " is-error" : ""}`} data-testid="sampling-tool-result">
           <div className="sampling-tool-block-title">
-            <span className="block-label">{block.isError ? "Tool result (error)" : "Tool result"}</span>
+            <span className="block-label">{block.isError ? t("sampling.toolResultError") : t("sampling.toolResult")}</span>
             {block.toolUseId && <span className="badge mono">{block.toolUseId}</span>}
           </div>
-          {block.content.length === 0 && <p className="muted small">No content.</p>}
+          {block.content.length === 0 && <p className="muted small">{t("sampling.noContent")}</p>}
           {block.content.map((inner, index) => (
             <SamplingBlockView key={index} block={inner} />
           ))}
@@ -76,6 +88,7 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
 }
 
 function Priorities({ request }: { request: SamplingRequest }) {
+  const { t } = useTranslation("answering");
   return (
     <ul className="sampling-priorities">
       {request.priorities.map((p) => {
@@ -86,7 +99,7 @@ function Priorities({ request }: { request: SamplingRequest }) {
             <span
               className="sampling-priority-bar"
               role="meter"
-              aria-label={`${p.name} priority`}
+              aria-label={t("sampling.priority", { name: p.name })}
               aria-valuemin={0}
               aria-valuemax={1}
               aria-valuenow={clamped}
@@ -103,24 +116,25 @@ function Priorities({ request }: { request: SamplingRequest }) {
 
 /** What the server asks the model: messages, system prompt, preferences, tools, limits. */
 function RequestView({ request }: { request: SamplingRequest }) {
+  const { t } = useTranslation("answering");
   const hasPrefs = request.hints.length > 0 || request.priorities.length > 0;
   return (
     <>
       {request.systemPrompt !== null && (
         <div className="section">
-          <div className="block-label">System prompt</div>
+          <div className="block-label">{t("sampling.systemPrompt")}</div>
           <pre className="code-block prose" data-testid="sampling-system-prompt">
             {request.systemPrompt}
           </pre>
         </div>
       )}
       <div className="section">
-        <div className="block-label">Messages</div>
-        {request.messages.length === 0 && <p className="muted">No messages.</p>}
+        <div className="block-label">{t("sampling.messages")}</div>
+        {request.messages.length === 0 && <p className="muted">{t("sampling.noMessages")}</p>}
         {request.messages.map((m, index) => (
           <div key={index} className="prompt-message sampling-message" data-testid="sampling-message" data-role={m.role}>
             <span className={`role-badge role-${m.role}`}>{m.role}</span>
-            {m.blocks.length === 0 && <p className="muted small">No content.</p>}
+            {m.blocks.length === 0 && <p className="muted small">{t("sampling.noContent")}</p>}
             {m.blocks.map((block, i) => (
               <SamplingBlockView key={i} block={block} />
             ))}
@@ -130,8 +144,8 @@ function RequestView({ request }: { request: SamplingRequest }) {
       {request.tools.length > 0 && (
         <div className="section" data-testid="sampling-tools">
           <div className="sampling-tools-title">
-            <span className="block-label">Tools offered</span>
-            {request.toolChoice && <span className="badge">toolChoice: {request.toolChoice}</span>}
+            <span className="block-label">{t("sampling.toolsOffered")}</span>
+            {request.toolChoice && <span className="badge">{t("sampling.toolChoiceBadge", { choice: request.toolChoice })}</span>}
           </div>
           <ul className="sampling-tools">
             {request.tools.map((tool) => (
@@ -144,17 +158,17 @@ function RequestView({ request }: { request: SamplingRequest }) {
         </div>
       )}
       <dl className="facts compact sampling-facts">
-        <dt>maxTokens</dt>
-        <dd data-testid="sampling-max-tokens">{request.maxTokens ?? "(not given)"}</dd>
+        <dt>{PARAM.maxTokens}</dt>
+        <dd data-testid="sampling-max-tokens">{request.maxTokens ?? t("sampling.notGiven")}</dd>
         {request.temperature !== null && (
           <>
-            <dt>temperature</dt>
+            <dt>{PARAM.temperature}</dt>
             <dd>{request.temperature}</dd>
           </>
         )}
         {request.stopSequences.length > 0 && (
           <>
-            <dt>stopSequences</dt>
+            <dt>{PARAM.stopSequences}</dt>
             <dd className="sampling-stops">
               {request.stopSequences.map((s, i) => (
                 <code key={i} className="badge">
@@ -166,23 +180,23 @@ function RequestView({ request }: { request: SamplingRequest }) {
         )}
         {request.includeContext !== null && (
           <>
-            <dt>includeContext</dt>
+            <dt>{PARAM.includeContext}</dt>
             <dd>{request.includeContext}</dd>
           </>
         )}
         {request.tools.length === 0 && request.toolChoice !== null && (
           <>
-            <dt>toolChoice</dt>
+            <dt>{PARAM.toolChoice}</dt>
             <dd>{request.toolChoice}</dd>
           </>
         )}
         {hasPrefs && (
           <>
-            <dt>Model preferences</dt>
+            <dt>{t("sampling.modelPreferences")}</dt>
             <dd data-testid="sampling-preferences">
               {request.hints.length > 0 && (
                 <div className="badges">
-                  <span className="muted small">hints:</span>
+                  <span className="muted small">{t("sampling.hints")}</span>
                   {request.hints.map((h, i) => (
                     <span key={i} className="badge mono">
                       {h}
@@ -197,7 +211,7 @@ function RequestView({ request }: { request: SamplingRequest }) {
       </dl>
       {request.metadata !== undefined && (
         <details className="section">
-          <summary>metadata</summary>
+          <summary>{PARAM.metadata}</summary>
           <JsonBlock value={request.metadata} />
         </details>
       )}
@@ -211,6 +225,7 @@ function RequestView({ request }: { request: SamplingRequest }) {
  * or reject the request. Key it by request so a new request starts from a fresh reply.
  */
 export function SamplingPanel({ serverName, params, onReply, onReject }: Props) {
+  const { t } = useTranslation("answering");
   const request = useMemo(() => parseSamplingRequest(params), [params]);
   const canUseTools = request.tools.length > 0;
   const ids = useId();
@@ -232,12 +247,12 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
   const approve = (event: FormEvent) => {
     event.preventDefault();
     if (model.trim() === "") {
-      setError({ field: "model", message: "Name the model that answers." });
+      setError({ field: "model", message: t("sampling.errorModel") });
       return;
     }
     if (mode === "text") {
       if (text.trim() === "") {
-        setError({ field: "text", message: "Write a reply before approving, or reject the request." });
+        setError({ field: "text", message: t("sampling.errorText") });
         return;
       }
       setError(null);
@@ -250,7 +265,7 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
       return;
     }
     if (!request.tools.some((t) => t.name === toolName)) {
-      setError({ field: "tool", message: "Choose one of the tools offered." });
+      setError({ field: "tool", message: t("sampling.errorTool") });
       return;
     }
     setError(null);
@@ -268,18 +283,26 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
         {error.message}
       </span>
     );
+  const textError = errorLine("text");
+  const toolError = errorLine("tool");
+  const modelError = errorLine("model");
 
   return (
     <section className="host-card sampling-panel" data-testid="sampling-panel" aria-labelledby={`${ids}-title`}>
       <header className="host-card-header">
         <Bot size={16} aria-hidden className="host-card-icon" />
         <h2 id={`${ids}-title`}>
-          <span className="host-server">{serverName}</span> asks for an LLM completion
+          <Trans
+            t={t}
+            i18nKey="sampling.title"
+            values={{ server: serverName }}
+            components={{ server: <span className="host-server" /> }}
+          />
         </h2>
       </header>
       {request.problems.length > 0 && (
         <div className="warning-box" data-testid="sampling-problems">
-          <div className="warning-box-title">The request is not quite well-formed</div>
+          <div className="warning-box-title">{t("sampling.problems")}</div>
           <ul>
             {request.problems.map((p, i) => (
               <li key={i}>{p}</li>
@@ -289,14 +312,14 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
       )}
       <RequestView request={request} />
       <details className="section" open={request.problems.length > 0 ? true : undefined}>
-        <summary>Raw request</summary>
+        <summary>{t("sampling.raw")}</summary>
         <JsonBlock value={params} testId="sampling-raw" />
       </details>
 
       <form className="sampling-reply" onSubmit={approve} noValidate>
         <div className="sampling-reply-header">
-          <h3>Your reply, as the assistant</h3>
-          <div className="segmented" role="group" aria-label="Reply kind">
+          <h3>{t("sampling.replyTitle")}</h3>
+          <div className="segmented" role="group" aria-label={t("sampling.replyKind")}>
             <button
               type="button"
               className={mode === "text" ? "active" : ""}
@@ -304,7 +327,7 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
               data-testid="sampling-mode-text"
               onClick={() => setMode("text")}
             >
-              Text
+              {t("sampling.modeText")}
             </button>
             <button
               type="button"
@@ -312,17 +335,17 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
               aria-pressed={mode === "tool"}
               data-testid="sampling-mode-tool"
               disabled={!canUseTools}
-              title={canUseTools ? undefined : "The server offered no tools"}
+              title={canUseTools ? undefined : t("sampling.noTools")}
               onClick={() => setMode("tool")}
             >
-              Tool use
+              {t("sampling.toolUse")}
             </button>
           </div>
         </div>
         {mode === "text" ? (
           <div className="field sampling-wide">
             <label className="field-label" htmlFor={`${ids}-text`}>
-              Reply text
+              {t("sampling.replyText")}
             </label>
             <textarea
               id={`${ids}-text`}
@@ -332,16 +355,16 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
               aria-invalid={error?.field === "text" || undefined}
               onChange={(e) => setText(e.target.value)}
             />
-            {errorLine("text")}
+            {textError}
           </div>
         ) : (
           <>
             {request.toolChoice === "none" && (
-              <p className="form-note">The server asked for no tool use (toolChoice: none).</p>
+              <p className="form-note">{t("sampling.toolChoiceNone")}</p>
             )}
             <div className="field">
               <label className="field-label" htmlFor={`${ids}-tool`}>
-                Tool
+                {t("sampling.tool")}
               </label>
               <select
                 id={`${ids}-tool`}
@@ -358,7 +381,7 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
             </div>
             <div className="field sampling-wide">
               <label className="field-label" htmlFor={`${ids}-input`}>
-                Input (a JSON object)
+                {t("sampling.input")}
               </label>
               <textarea
                 id={`${ids}-input`}
@@ -370,14 +393,14 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
                 aria-invalid={error?.field === "tool" || undefined}
                 onChange={(e) => setToolInput(e.target.value)}
               />
-              {errorLine("tool")}
+              {toolError}
             </div>
           </>
         )}
         <div className="sampling-reply-meta">
           <div className="field">
             <label className="field-label" htmlFor={`${ids}-model`}>
-              Model name
+              {t("sampling.model")}
             </label>
             <input
               id={`${ids}-model`}
@@ -387,11 +410,11 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
               onChange={(e) => setModel(e.target.value)}
               spellCheck={false}
             />
-            {errorLine("model")}
+            {modelError}
           </div>
           <div className="field">
             <label className="field-label" htmlFor={`${ids}-stop`}>
-              Stop reason
+              {t("sampling.stopReason")}
             </label>
             <select
               id={`${ids}-stop`}
@@ -409,15 +432,15 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
         </div>
         <div className="host-actions">
           <button type="submit" className="button button-primary" data-testid="sampling-approve">
-            Approve
+            {t("sampling.approve")}
           </button>
         </div>
       </form>
 
       <div className="sampling-reject">
         <input
-          aria-label="Reason for rejecting (optional)"
-          placeholder="Reason for rejecting (optional)"
+          aria-label={t("sampling.rejectReason")}
+          placeholder={t("sampling.rejectReason")}
           data-testid="sampling-reject-reason"
           value={rejectReason}
           onChange={(e) => setRejectReason(e.target.value)}
@@ -428,7 +451,7 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
           data-testid="sampling-reject"
           onClick={() => onReject(rejectReason.trim() || DEFAULT_REJECT_REASON)}
         >
-          Reject
+          {t("sampling.reject")}
         </button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { AlertTriangle, Check, Copy, ExternalLink, Globe, ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
 import { copyText } from "../common/clipboard";
@@ -41,6 +42,7 @@ type CopyState = { kind: "idle" | "copied" } | { kind: "error"; message: string 
  * and opens nothing unless the user says so; with warnings, opening takes a second click.
  */
 export function UrlConsentDialog({ serverName, message, url, analysis, onDecide }: Props) {
+  const { t } = useTranslation(["answering", "common"]);
   const ids = useId();
   const [confirming, setConfirming] = useState(false);
   const [copy, setCopy] = useState<CopyState>({ kind: "idle" });
@@ -67,13 +69,13 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
       setCopy({ kind: "copied" });
       timer.current = window.setTimeout(() => setCopy({ kind: "idle" }), 1500);
     } catch (error) {
-      setCopy({ kind: "error", message: `Copy failed: ${errorMessage(error)}` });
+      setCopy({ kind: "error", message: t("url.copyFailed", { error: errorMessage(error) }) });
     }
   };
 
   const blockedReason =
     warnings.find((w) => w.kind === "unsupported_scheme" || w.kind === "unparseable")?.message ??
-    "Only http and https links that parse can be opened.";
+    t("url.onlyHttp");
 
   return (
     <section
@@ -92,7 +94,12 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
       <header className="host-card-header">
         <Globe size={16} aria-hidden className="host-card-icon" />
         <h2 id={`${ids}-title`}>
-          <span className="host-server">{serverName}</span> asks you to open a web page
+          <Trans
+            t={t}
+            i18nKey="url.title"
+            values={{ server: serverName }}
+            components={{ server: <span className="host-server" /> }}
+          />
         </h2>
       </header>
       <p className="host-message" id={`${ids}-message`}>
@@ -100,23 +107,23 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
       </p>
 
       <div className="url-host-box">
-        <div className="block-label">The link goes to</div>
+        <div className="block-label">{t("url.goesTo")}</div>
         {host ? (
           <div className="url-host" data-testid="url-host">
             {host}
           </div>
         ) : (
           <div className="url-host url-host-missing" data-testid="url-host">
-            (no host)
+            {t("url.noHost")}
           </div>
         )}
         {hostDiffers && analysis.host_ascii !== "" && (
           <dl className="facts compact url-host-forms">
-            <dt>reads as</dt>
+            <dt>{t("url.readsAs")}</dt>
             <dd className="mono" data-testid="url-host-unicode">
               {analysis.host_unicode}
             </dd>
-            <dt>actual (DNS) form</dt>
+            <dt>{t("url.dnsForm")}</dt>
             <dd className="mono" data-testid="url-host-ascii">
               {analysis.host_ascii}
             </dd>
@@ -125,14 +132,14 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
       </div>
 
       <div className="url-full-box">
-        <div className="block-label">Full URL</div>
+        <div className="block-label">{t("url.fullUrl")}</div>
         <FullUrl url={url} analysis={analysis} />
       </div>
 
       {warnings.length > 0 ? (
         <div className="warning-box url-warnings" role="alert">
           <div className="warning-box-title">
-            {warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`} about this link
+            {t("url.warnings", { count: warnings.length })}
           </div>
           <ul>
             {warnings.map((warning, index) => (
@@ -146,20 +153,20 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
       ) : (
         <p className="url-no-warnings muted" data-testid="url-no-warnings">
           <ShieldCheck size={14} aria-hidden />
-          No warnings found. Check the host before you continue.
+          {t("url.noWarnings")}
         </p>
       )}
 
-      <p className="host-hint">Nothing has been fetched. The page opens in your system browser only if you click Open.</p>
+      <p className="host-hint">{t("url.nothingFetched")}</p>
 
       {!analysis.openable && (
         <p className="url-blocked" data-testid="url-open-reason">
-          This link cannot be opened: {blockedReason}
+          {t("url.cannotOpen", { reason: blockedReason })}
         </p>
       )}
       {confirming && (
         <p className="url-confirm" role="status">
-          This link has warnings. Click Open anyway to open it in your browser regardless.
+          {t("url.confirm")}
         </p>
       )}
 
@@ -173,28 +180,25 @@ export function UrlConsentDialog({ serverName, message, url, analysis, onDecide 
           onClick={open}
         >
           <ExternalLink size={14} aria-hidden />
-          {confirming ? "Open anyway" : "Open in browser"}
+          {confirming ? t("url.openAnyway") : t("url.open")}
         </button>
         <button type="button" className="button" data-testid="url-copy" onClick={() => void copyUrl()}>
           {copy.kind === "copied" ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
-          {copy.kind === "copied" ? "Copied" : "Copy URL"}
+          {copy.kind === "copied" ? t("common:copied") : t("url.copy")}
         </button>
         <button type="button" className="button" data-testid="url-accept-only" onClick={() => onDecide("accept_without_opening")}>
-          Accept without opening
+          {t("url.acceptOnly")}
         </button>
         <span className="spacer" />
         <button type="button" className="button" data-testid="url-decline" onClick={() => onDecide("decline")}>
-          Decline
+          {t("common:decline")}
         </button>
         <button type="button" className="button" data-testid="url-cancel" onClick={() => onDecide("cancel")}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
       {copy.kind === "error" && <p className="inline-error">{copy.message}</p>}
-      <p className="host-hint">
-        Accept without opening tells the server you agree but opens nothing. Decline says no. Cancel dismisses the request
-        without choosing.
-      </p>
+      <p className="host-hint">{t("url.hint")}</p>
     </section>
   );
 }

@@ -4,6 +4,7 @@
 // Nothing the server sends is trusted to have the right shape: whatever is off becomes a note
 // on the field instead of an exception.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import type { JsonObject } from "../ipc";
 import { getArray, getString, isObject } from "../json";
 
@@ -103,7 +104,7 @@ function optionsOf(schema: JsonObject): Option[] | null {
 function fieldOf(name: string, schema: JsonValue, required: boolean): Field {
   const base = { name, label: name, description: null, required, note: null };
   if (!isObject(schema)) {
-    return { ...base, kind: "text", constraints: {}, note: "The server's schema for this field is not an object." };
+    return { ...base, kind: "text", constraints: {}, note: i18n.t("answering:form.noteNotObject") };
   }
   const common = {
     ...base,
@@ -147,9 +148,9 @@ function fieldOf(name: string, schema: JsonValue, required: boolean): Field {
       const kind = format === undefined ? "text" : (FORMATS[format] ?? "text");
       const notes: string[] = [];
       if (type !== "string") {
-        notes.push(`The server asks for a field of type ${JSON.stringify(type ?? null)}, which a form cannot show; it is entered and sent as text.`);
+        notes.push(i18n.t("answering:form.noteType", { type: JSON.stringify(type ?? null) }));
       }
-      if (format !== undefined && FORMATS[format] === undefined) notes.push(`Format "${format}" is not checked here.`);
+      if (format !== undefined && FORMATS[format] === undefined) notes.push(i18n.t("answering:form.noteFormat", { format }));
       return {
         ...common,
         kind,
@@ -262,8 +263,6 @@ function list(values: FormValues, name: string): string[] {
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*$/;
 
-const chars = (n: number) => `${n} character${n === 1 ? "" : "s"}`;
-
 /** A user-supplied `pattern`, or null when JavaScript cannot read it. */
 function regex(pattern: string): RegExp | null {
   try {
@@ -280,42 +279,42 @@ function regex(pattern: string): RegExp | null {
 function checkText(field: TextField, value: string): string | null {
   const { minLength, maxLength, pattern } = field.constraints;
   const length = [...value].length;
-  if (minLength !== undefined && length < minLength) return `Enter at least ${chars(minLength)}.`;
-  if (maxLength !== undefined && length > maxLength) return `Enter at most ${chars(maxLength)}.`;
+  if (minLength !== undefined && length < minLength) return i18n.t("answering:form.minLength", { count: minLength });
+  if (maxLength !== undefined && length > maxLength) return i18n.t("answering:form.maxLength", { count: maxLength });
   switch (field.kind) {
     case "email":
-      if (!EMAIL.test(value)) return "Enter an email address, like name@example.com.";
+      if (!EMAIL.test(value)) return i18n.t("answering:form.email");
       break;
     case "uri":
       try {
         new URL(value);
       } catch {
-        return "Enter a full URI with a scheme, like https://example.com.";
+        return i18n.t("answering:form.uri");
       }
       break;
     case "date":
-      if (!isDate(value)) return "Enter a date as YYYY-MM-DD.";
+      if (!isDate(value)) return i18n.t("answering:form.date");
       break;
     case "datetime":
-      if (!parseLocal(value)) return "Enter a date and time.";
+      if (!parseLocal(value)) return i18n.t("answering:form.datetime");
       break;
     case "text":
       break;
   }
   if (pattern !== undefined) {
     const re = regex(pattern);
-    if (re && !re.test(value)) return `Must match the pattern ${pattern}`;
+    if (re && !re.test(value)) return i18n.t("answering:form.pattern", { pattern });
   }
   return null;
 }
 
 function checkNumber(field: NumberField, raw: string): string | null {
   const value = Number(raw.trim());
-  if (raw.trim() === "" || !Number.isFinite(value)) return "Enter a number.";
-  if (field.kind === "integer" && !Number.isInteger(value)) return "Enter a whole number.";
+  if (raw.trim() === "" || !Number.isFinite(value)) return i18n.t("answering:form.number");
+  if (field.kind === "integer" && !Number.isInteger(value)) return i18n.t("answering:form.integer");
   const { minimum, maximum } = field.constraints;
-  if (minimum !== undefined && value < minimum) return `Enter ${minimum} or more.`;
-  if (maximum !== undefined && value > maximum) return `Enter ${maximum} or less.`;
+  if (minimum !== undefined && value < minimum) return i18n.t("answering:form.minimum", { min: minimum });
+  if (maximum !== undefined && value > maximum) return i18n.t("answering:form.maximum", { max: maximum });
   return null;
 }
 
@@ -323,18 +322,33 @@ function checkMulti(field: MultiSelectField, chosen: string[]): string | null {
   const { maxItems } = field.constraints;
   // A required multi-select wants a choice, unless the schema explicitly allows none.
   const minItems = field.constraints.minItems ?? (field.required ? 1 : 0);
-  if (chosen.length === 0 && minItems > 0 && field.required) return "Choose at least one.";
-  if (chosen.length > 0 && chosen.length < minItems) return `Choose at least ${minItems}.`;
-  if (maxItems !== undefined && chosen.length > maxItems) return `Choose at most ${maxItems}.`;
+  if (chosen.length === 0 && minItems > 0 && field.required) return i18n.t("answering:form.chooseAtLeastOne");
+  if (chosen.length > 0 && chosen.length < minItems) return i18n.t("answering:form.chooseAtLeast", { min: minItems });
+  if (maxItems !== undefined && chosen.length > maxItems) return i18n.t("answering:form.chooseAtMost", { max: maxItems });
   const known = new Set(field.options.map((o) => o.value));
-  if (chosen.some((c) => !known.has(c))) return "Choose only among the options.";
+  if (chosen.some((c) => !known.has(c))) return i18n.t("answering:form.chooseAmong");
   return null;
 }
 
-function range(low: number | undefined, high: number | undefined, unit: string): string | null {
-  if (low !== undefined && high !== undefined) return low === high ? `${low}${unit}` : `${low} to ${high}${unit}`;
-  if (low !== undefined) return `at least ${low}${unit}`;
-  if (high !== undefined) return `at most ${high}${unit}`;
+/** A range of numbers in words ("18 to 99", "at least 1"), or null when unbounded. */
+function range(low: number | undefined, high: number | undefined): string | null {
+  if (low !== undefined && high !== undefined) {
+    return low === high ? String(low) : i18n.t("answering:hint.between", { min: low, max: high });
+  }
+  if (low !== undefined) return i18n.t("answering:hint.atLeast", { min: low });
+  if (high !== undefined) return i18n.t("answering:hint.atMost", { max: high });
+  return null;
+}
+
+/** A range of lengths in characters ("2 to 5 characters", "at most 1 character"), or null. */
+function lengths(low: number | undefined, high: number | undefined): string | null {
+  if (low !== undefined && high !== undefined) {
+    return low === high
+      ? i18n.t("answering:hint.chars", { count: low })
+      : i18n.t("answering:hint.charsBetween", { min: low, max: high });
+  }
+  if (low !== undefined) return i18n.t("answering:hint.charsAtLeast", { count: low });
+  if (high !== undefined) return i18n.t("answering:hint.charsAtMost", { count: high });
   return null;
 }
 
@@ -345,23 +359,27 @@ export function constraintHint(field: Field): string | null {
     case "select":
       return null;
     case "multiselect": {
-      const r = range(field.constraints.minItems, field.constraints.maxItems, "");
-      return r && `Choose ${r}.`;
+      const r = range(field.constraints.minItems, field.constraints.maxItems);
+      return r && i18n.t("answering:hint.choose", { range: r });
     }
     case "number":
     case "integer": {
-      const r = range(field.constraints.minimum, field.constraints.maximum, "");
-      const what = field.kind === "integer" ? "A whole number" : "A number";
-      return r ? `${what}, ${r}.` : field.kind === "integer" ? `${what}.` : null;
+      const r = range(field.constraints.minimum, field.constraints.maximum);
+      if (field.kind === "integer") {
+        return r ? i18n.t("answering:hint.integerRange", { range: r }) : i18n.t("answering:hint.integer");
+      }
+      return r ? i18n.t("answering:hint.numberRange", { range: r }) : null;
     }
     default: {
       const parts: string[] = [];
-      const r = range(field.constraints.minLength, field.constraints.maxLength, " characters");
+      const r = lengths(field.constraints.minLength, field.constraints.maxLength);
       if (r) parts.push(r);
-      if (field.constraints.pattern !== undefined) parts.push(`matching ${field.constraints.pattern}`);
+      if (field.constraints.pattern !== undefined) {
+        parts.push(i18n.t("answering:hint.matching", { pattern: field.constraints.pattern }));
+      }
       if (parts.length === 0) return null;
-      const text = parts.join(", ");
-      return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+      const text = i18n.t("answering:hint.sentence", { text: parts.join(i18n.t("answering:hint.separator")) });
+      return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
     }
   }
 }
@@ -379,20 +397,20 @@ export function validate(fields: Field[], values: FormValues): Record<string, st
         break;
       case "select": {
         const value = text(values, field.name);
-        if (value === "") error = field.required ? "Choose one." : null;
-        else if (!field.options.some((o) => o.value === value)) error = "Choose one of the options.";
+        if (value === "") error = field.required ? i18n.t("answering:form.chooseOne") : null;
+        else if (!field.options.some((o) => o.value === value)) error = i18n.t("answering:form.chooseOneOf");
         break;
       }
       case "number":
       case "integer": {
         const value = text(values, field.name);
-        if (value.trim() === "") error = field.required ? "This field is required." : null;
+        if (value.trim() === "") error = field.required ? i18n.t("answering:form.required") : null;
         else error = checkNumber(field, value);
         break;
       }
       default: {
         const value = text(values, field.name);
-        if (value === "") error = field.required ? "This field is required." : null;
+        if (value === "") error = field.required ? i18n.t("answering:form.required") : null;
         else error = checkText(field, value);
       }
     }

@@ -1,6 +1,7 @@
 // A `sampling/createMessage` request read for display, defensively: whatever is missing or
 // malformed is reported in `problems` and shown, never thrown.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import type { JsonObject } from "../ipc";
 import { base64Size, dataUri } from "../format";
 import { getArray, getString, isObject } from "../json";
@@ -9,6 +10,7 @@ import { getArray, getString, isObject } from "../json";
 export const STOP_REASONS = ["endTurn", "stopSequence", "maxTokens", "toolUse"] as const;
 /** The model name a human's reply gives by default. */
 export const DEFAULT_MODEL = "periscope-human";
+/** The error the server gets when the user rejects without a reason: protocol text, not translated. */
 export const DEFAULT_REJECT_REASON = "The user rejected the sampling request.";
 
 export type SamplingBlock =
@@ -64,22 +66,22 @@ function getNumber(object: JsonObject, key: string): number | null {
 function media(value: JsonObject, family: "image" | "audio"): { mimeType: string; src: string; size: number } | string {
   const data = getString(value, "data");
   const mimeType = getString(value, "mimeType");
-  if (data === undefined || mimeType === undefined) return `${family} block without data or mimeType`;
+  if (data === undefined || mimeType === undefined) return i18n.t("answering:parse.mediaNoData", { family });
   if (!mimeType.toLowerCase().startsWith(`${family}/`) || /[\s;,]/.test(mimeType)) {
-    return `${family} block with mimeType "${mimeType}"`;
+    return i18n.t("answering:parse.mediaMimeType", { family, mimeType });
   }
-  if (!BASE64.test(data)) return `${family} block whose data is not base64`;
+  if (!BASE64.test(data)) return i18n.t("answering:parse.mediaNotBase64", { family });
   return { mimeType, src: dataUri(mimeType, data), size: base64Size(data) };
 }
 
 export function parseSamplingBlock(value: JsonValue): SamplingBlock {
-  if (!isObject(value)) return { type: "other", reason: "a content block is not an object", raw: value };
+  if (!isObject(value)) return { type: "other", reason: i18n.t("answering:parse.blockNotObject"), raw: value };
   const type = getString(value, "type");
   const other = (reason: string | null): SamplingBlock => ({ type: "other", reason, raw: value });
   switch (type) {
     case "text": {
       const text = getString(value, "text");
-      return text === undefined ? other("text block without text") : { type: "text", text };
+      return text === undefined ? other(i18n.t("answering:parse.textWithoutText")) : { type: "text", text };
     }
     case "image":
     case "audio": {
@@ -88,7 +90,7 @@ export function parseSamplingBlock(value: JsonValue): SamplingBlock {
     }
     case "tool_use": {
       const name = getString(value, "name");
-      if (name === undefined) return other("tool_use block without name");
+      if (name === undefined) return other(i18n.t("answering:parse.toolUseWithoutName"));
       return { type: "tool_use", id: getString(value, "id") ?? null, name, input: value["input"] ?? null };
     }
     case "tool_result": {
@@ -105,7 +107,7 @@ export function parseSamplingBlock(value: JsonValue): SamplingBlock {
       };
     }
     case undefined:
-      return other("content block without type");
+      return other(i18n.t("answering:parse.blockWithoutType"));
     default:
       return other(null);
   }
@@ -113,13 +115,13 @@ export function parseSamplingBlock(value: JsonValue): SamplingBlock {
 
 function parseMessage(value: JsonValue, index: number, problems: string[]): SamplingMessage {
   if (!isObject(value)) {
-    problems.push(`message ${index + 1} is not an object`);
-    return { role: "?", blocks: [{ type: "other", reason: "a message is not an object", raw: value }] };
+    problems.push(i18n.t("answering:parse.messageNotObject", { n: index + 1 }));
+    return { role: "?", blocks: [{ type: "other", reason: i18n.t("answering:parse.aMessageNotObject"), raw: value }] };
   }
   const role = getString(value, "role");
-  if (role === undefined) problems.push(`message ${index + 1} has no role`);
+  if (role === undefined) problems.push(i18n.t("answering:parse.messageNoRole", { n: index + 1 }));
   const content = value["content"];
-  if (content === undefined) problems.push(`message ${index + 1} has no content`);
+  if (content === undefined) problems.push(i18n.t("answering:parse.messageNoContent", { n: index + 1 }));
   const blocks = Array.isArray(content) ? content.map(parseSamplingBlock) : content === undefined ? [] : [parseSamplingBlock(content)];
   return { role: role ?? "?", blocks };
 }
@@ -134,9 +136,9 @@ const PRIORITIES = [
 export function parseSamplingRequest(params: JsonValue): SamplingRequest {
   const problems: string[] = [];
   const p: JsonObject = isObject(params) ? params : {};
-  if (!isObject(params)) problems.push("the request's params are not an object");
+  if (!isObject(params)) problems.push(i18n.t("answering:parse.paramsNotObject"));
 
-  if (isObject(params) && !Array.isArray(params["messages"])) problems.push("the request has no messages array");
+  if (isObject(params) && !Array.isArray(params["messages"])) problems.push(i18n.t("answering:parse.noMessages"));
   const messages = getArray(p, "messages").map((m, i) => parseMessage(m, i, problems));
 
   const prefs = isObject(p["modelPreferences"]) ? p["modelPreferences"] : {};
@@ -150,12 +152,12 @@ export function parseSamplingRequest(params: JsonValue): SamplingRequest {
   }
 
   const maxTokens = getNumber(p, "maxTokens");
-  if (isObject(params) && maxTokens === null) problems.push("the request has no maxTokens");
+  if (isObject(params) && maxTokens === null) problems.push(i18n.t("answering:parse.noMaxTokens"));
 
   const tools: SamplingTool[] = getArray(p, "tools").flatMap((t) => {
     const name = isObject(t) ? getString(t, "name") : undefined;
     if (!isObject(t) || name === undefined) {
-      problems.push("a tool offered has no name");
+      problems.push(i18n.t("answering:parse.toolWithoutName"));
       return [];
     }
     return [{ name, description: getString(t, "description") ?? null, inputSchema: t["inputSchema"] }];
@@ -195,7 +197,7 @@ export function parseToolInput(text: string): { input: JsonObject } | { error: s
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (error) {
-    return { error: `The input is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: i18n.t("answering:parse.inputNotJson", { error: error instanceof Error ? error.message : String(error) }) };
   }
-  return isObject(value) ? { input: value } : { error: "The input must be a JSON object, like {}." };
+  return isObject(value) ? { input: value } : { error: i18n.t("answering:parse.inputNotObject") };
 }

@@ -1,6 +1,7 @@
 // The server's requests that wait for the user, one at a time, oldest first, above everything:
 // a server that asks is blocked until the user answers, so the question must not hide in a tab.
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { answerAsk } from "../actions";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
@@ -12,6 +13,7 @@ import { SignInDialog } from "./SignInDialog";
 import { useAsks } from "../state/asks";
 
 export function AskDialog() {
+  const { t } = useTranslation("asks");
   const ask = useAsks((s) => s.pending.first());
   const waiting = useAsks((s) => s.pending.size);
   const [error, setError] = useState<string | null>(null);
@@ -20,7 +22,7 @@ export function AskDialog() {
       <div className="ask-error-toast" data-testid="ask-error">
         <ErrorBox message={error} />
         <button type="button" onClick={() => setError(null)}>
-          Dismiss
+          {t("dismiss")}
         </button>
       </div>
     ) : null;
@@ -34,14 +36,14 @@ export function AskDialog() {
         className="ask-dialog"
         role="dialog"
         aria-modal="true"
-        aria-label={`${ask.server_name} asks`}
+        aria-label={t("dialogLabel", { server: ask.server_name })}
         data-testid="ask-dialog"
         data-kind={ask.ask.kind}
         data-server-id={ask.server_id}
       >
         {waiting > 1 && (
           <div className="ask-queue" data-testid="ask-queue">
-            1 of {waiting} requests waiting
+            {t("queue", { count: waiting })}
           </div>
         )}
         {error && <ErrorBox message={error} />}
@@ -76,8 +78,10 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
     case "sign_in":
       return (
         <SignInDialog
+          serverId={ask.server_id}
           serverName={ask.server_name}
           prompt={a.prompt}
+          receivedWallUs={ask.received_wall_us}
           onDecide={(proceed) => send({ kind: "sign_in", proceed })}
         />
       );

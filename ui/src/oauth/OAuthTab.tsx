@@ -3,11 +3,17 @@
 // and where tokens are kept.
 import { CircleAlert, CircleCheck, CircleX, KeyRound, LogOut, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { connect } from "../actions";
 import type { AuthReport } from "../bindings/AuthReport";
 import type { StepOutcome } from "../bindings/StepOutcome";
+import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import i18n from "../i18n";
 import { errorMessage, ipc } from "../ipc";
 import type { ServerState } from "../state/connections";
+import { useSignInProgress } from "./progress";
+import { SignInProgress } from "./SignInProgress";
 
 const ICONS: Record<StepOutcome, typeof CircleCheck> = {
   ok: CircleCheck,
@@ -16,13 +22,17 @@ const ICONS: Record<StepOutcome, typeof CircleCheck> = {
 };
 
 function expiry(at: number | null): string {
-  if (at === null) return "no expiry given";
+  if (at === null) return i18n.t("oauth:token.noExpiry");
   const seconds = Math.round(at - Date.now() / 1000);
-  const when = new Date(at * 1000).toLocaleString();
-  return seconds > 0 ? `${when} (in ${Math.round(seconds / 60)} min)` : `${when} (expired)`;
+  const when = new Date(at * 1000).toLocaleString(i18n.language);
+  return seconds > 0
+    ? i18n.t("oauth:token.expiresIn", { when, minutes: Math.round(seconds / 60) })
+    : i18n.t("oauth:token.expired", { when });
 }
 
 export function OAuthTab({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["oauth", "common"]);
+  const progress = useSignInProgress(server.id);
   const [report, setReport] = useState<AuthReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -63,53 +73,75 @@ export function OAuthTab({ server }: { server: ServerState }) {
     }
   };
 
+  const noReport =
+    status === "connecting" ? (
+      <EmptyState title={t("empty.connecting.title")}>{t("empty.connecting.body")}</EmptyState>
+    ) : (
+      <EmptyState
+        title={t("empty.notConnected.title")}
+        action={
+          <button type="button" className="button button-primary" onClick={() => void connect(server.id)}>
+            {t("common:connect")}
+          </button>
+        }
+      >
+        {t("empty.notConnected.body")}
+      </EmptyState>
+    );
+
   return (
     <div className="oauth-tab" data-testid="oauth-view">
       <div className="oauth-toolbar">
         <h3>
-          <KeyRound size={16} aria-hidden /> Sign-in
+          <KeyRound size={16} aria-hidden /> {t("title")}
         </h3>
         <button type="button" className="button" data-testid="oauth-refresh" onClick={() => void load()}>
-          <RefreshCw size={14} aria-hidden /> Refresh
+          <RefreshCw size={14} aria-hidden /> {t("common:refresh")}
         </button>
         {report?.token && (
           <button type="button" className="button" data-testid="oauth-sign-out" onClick={() => void signOut()}>
-            <LogOut size={14} aria-hidden /> Sign out
+            <LogOut size={14} aria-hidden /> {t("signOut")}
           </button>
         )}
       </div>
       {error && <ErrorBox message={error} />}
+      {progress && <SignInProgress progress={progress} />}
       {report === null ? (
-        <p className="muted">Connect to this server to see its sign-in. A server that does not answer 401 needs none.</p>
+        !progress && noReport
       ) : (
         <>
           <p className="oauth-store" data-testid="oauth-store" data-backend={report.store}>
-            Tokens are kept {report.store === "keychain" ? "in the OS keychain" : "in an owner-only file (mode 0600)"}
-            {report.store_note ? ` — ${report.store_note}` : ""}.
+            {report.store_note
+              ? t(report.store === "keychain" ? "store.keychainNote" : "store.fileNote", { note: report.store_note })
+              : t(report.store === "keychain" ? "store.keychain" : "store.file")}
           </p>
           {report.token ? (
             <dl className="oauth-token" data-testid="oauth-token">
-              <dt>Issuer</dt>
+              <dt>{t("token.issuer")}</dt>
               <dd className="mono">{report.token.issuer}</dd>
-              <dt>Scopes</dt>
-              <dd className="mono">{report.token.scope ?? "(none)"}</dd>
-              <dt>Expires</dt>
+              <dt>{t("token.scopes")}</dt>
+              <dd className="mono">{report.token.scope ?? t("token.noScope")}</dd>
+              <dt>{t("token.expires")}</dt>
               <dd>{expiry(report.token.expires_at)}</dd>
-              <dt>Refresh token</dt>
-              <dd>{report.token.has_refresh_token ? "yes (refreshed automatically)" : "no"}</dd>
-              <dt>Access token</dt>
+              <dt>{t("token.refreshToken")}</dt>
+              <dd>{report.token.has_refresh_token ? t("token.refreshYes") : t("token.refreshNo")}</dd>
+              <dt>{t("token.accessToken")}</dt>
               <dd className="mono" data-testid="oauth-token-value">
                 {report.token.access_token_masked}
               </dd>
-              <dt>Client</dt>
+              <dt>{t("token.client")}</dt>
               <dd>
                 <span className="mono">{report.token.client_id}</span>{" "}
                 <span className="muted">({report.token.client_source})</span>
               </dd>
             </dl>
+          ) : report.steps.length === 0 && !progress ? (
+            <EmptyState testId="oauth-no-token" title={t("empty.noSignIn.title")}>
+              {t("empty.noSignIn.body")}
+            </EmptyState>
           ) : (
             <p className="muted" data-testid="oauth-no-token">
-              Not signed in.
+              {t("notSignedIn")}
             </p>
           )}
           {report.steps.length > 0 && (

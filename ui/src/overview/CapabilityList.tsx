@@ -1,10 +1,18 @@
+import { useTranslation } from "react-i18next";
 import type { JsonObject } from "../ipc";
 import { isObject } from "../json";
 
 /** `tools (listChanged)`, `resources (subscribe, listChanged)`, `logging`… one per line. */
 export function CapabilityList({ capabilities }: { capabilities: JsonObject }) {
+  const { t } = useTranslation("overview");
   const names = Object.keys(capabilities).sort();
-  if (names.length === 0) return <p className="muted">The server declared no capabilities.</p>;
+  if (names.length === 0) {
+    return (
+      <p className="muted" data-testid="no-capabilities">
+        {t("noCapabilities")} {t("noCapabilitiesHow")}
+      </p>
+    );
+  }
   return (
     <ul className="capabilities">
       {names.map((name) => {

@@ -1,8 +1,13 @@
+import { Loader2 } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { connect } from "../actions";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
 import { asObject, getString, isObject } from "../json";
+import { connectStartedAt, formatDuration, useNow, useSignInProgress } from "../oauth/progress";
+import { SignInProgress } from "../oauth/SignInProgress";
 import { CapabilityList } from "./CapabilityList";
 import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
@@ -12,16 +17,17 @@ import type { ServerIdentity } from "../bindings/ServerIdentity";
 
 /** Modern or legacy, and how Periscope came to speak it. */
 function EraFact({ identity }: { identity: ServerIdentity }) {
+  const { t } = useTranslation(["overview", "common"]);
   const reason = identity.era_reason;
   const how =
     reason.how === "pinned"
-      ? "pinned in the server's settings"
+      ? t("era.pinned")
       : reason.how === "discovered"
-        ? "found by server/discover"
-        : `server/discover failed (${reason.answer}), so Periscope fell back to initialize`;
+        ? t("era.discovered")
+        : t("era.fellBack", { answer: reason.answer });
   return (
     <>
-      <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? "Modern (no handshake)" : "Legacy (initialize)"}</span>{" "}
+      <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? t("era.modern") : t("era.legacy")}</span>{" "}
       <span className="muted">{how}</span>
     </>
   );
@@ -29,24 +35,37 @@ function EraFact({ identity }: { identity: ServerIdentity }) {
 
 /** What the server said about itself: in the handshake (legacy) or in server/discover (modern). */
 export function OverviewTab({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["overview", "common"]);
   const identity = server.identity;
   const status = server.status;
   const protocol = identity?.protocol_version ?? (status.state === "ready" ? status.protocol_version : null);
   if (!identity && !protocol) {
+    if (status.state === "connecting") return <Connecting serverId={server.id} />;
     return (
-      <EmptyState>
-        {status.state === "connecting"
-          ? "Connecting…"
-          : "Connect to the server to see what it says about itself."}
+      <EmptyState
+        title={t("empty.notConnected.title")}
+        testId="overview-empty"
+        action={
+          <button type="button" className="button button-primary" onClick={() => void connect(server.id)}>
+            {t("common:connect")}
+          </button>
+        }
+      >
+        <p>{t("empty.notConnected.body")}</p>
+        <p>{t("empty.notConnected.what")}</p>
       </EmptyState>
     );
   }
   const info = asObject(identity?.server_info);
+  const name = getString(info, "name");
+  const title = getString(info, "title");
+  const version = getString(info, "version");
+  const website = getString(info, "websiteUrl");
   return (
     <div className="overview scroll-area">
       {identity && identity.warnings.length > 0 && (
         <section className="warning-box" role="status">
-          <div className="warning-box-title">Warnings</div>
+          <div className="warning-box-title">{t("warnings")}</div>
           <ul>
             {identity.warnings.map((w) => (
               <li key={w}>{w}</li>
@@ -55,57 +74,65 @@ export function OverviewTab({ server }: { server: ServerState }) {
         </section>
       )}
       <dl className="facts">
-        <dt>Server</dt>
-        <dd data-testid="overview-server-name">{getString(info, "name") ?? "(no name)"}</dd>
-        {getString(info, "title") && (
+        <dt>{t("fact.server")}</dt>
+        <dd data-testid="overview-server-name">{name ?? t("fact.noName")}</dd>
+        {title && (
           <>
-            <dt>Title</dt>
-            <dd>{getString(info, "title")}</dd>
+            <dt>{t("fact.title")}</dt>
+            <dd>{title}</dd>
           </>
         )}
-        <dt>Version</dt>
-        <dd>{getString(info, "version") ?? "(not given)"}</dd>
-        <dt>Protocol revision</dt>
+        <dt>{t("fact.version")}</dt>
+        <dd>{version ?? t("fact.notGiven")}</dd>
+        <dt>{t("fact.protocol")}</dt>
         <dd data-testid="overview-protocol-version" className="mono">
           {protocol}
         </dd>
         {identity && (
           <>
-            <dt>Era</dt>
+            <dt>{t("fact.era")}</dt>
             <dd data-testid="overview-era">
               <EraFact identity={identity} />
             </dd>
             {identity.supported_versions.length > 0 && (
               <>
-                <dt>Supported revisions</dt>
+                <dt>{t("fact.supported")}</dt>
                 <dd data-testid="overview-supported-versions" className="mono">
                   {identity.supported_versions.join(", ")}
                 </dd>
               </>
             )}
-            <dt>Transport</dt>
+            <dt>{t("fact.transport")}</dt>
             <dd data-testid="overview-transport">{identity.transport}</dd>
             {server.listen && (
               <>
-                <dt>Listen stream</dt>
+                <dt>{t("fact.listen")}</dt>
                 <dd data-testid="overview-listen" className={`listen-${server.listen.state}`}>
                   {server.listen.text}
                 </dd>
               </>
             )}
-            <dt>{identity.era === "modern" ? "server/discover latency" : "Initialize latency"}</dt>
+            <dt>{identity.era === "modern" ? t("fact.discoverLatency") : t("fact.initializeLatency")}</dt>
             <dd>{formatLatency(identity.latency_us)}</dd>
           </>
         )}
         <ServerIcons serverInfo={identity?.server_info} />
-        {getString(info, "websiteUrl") && (
+        {website && (
           <>
-            <dt>Website</dt>
-            <dd className="mono">{getString(info, "websiteUrl")}</dd>
+            <dt>{t("fact.website")}</dt>
+            <dd className="mono">{website}</dd>
           </>
         )}
       </dl>
-      {!identity && <EmptyState>Loading the server's identity…</EmptyState>}
+      {!identity && (
+        <EmptyState
+          title={
+            <>
+              <Loader2 size={14} className="spin" aria-hidden /> {t("empty.loadingIdentity")}
+            </>
+          }
+        />
+      )}
       {identity && (
         <>
           <ServerUtilities server={server} />
@@ -114,13 +141,15 @@ export function OverviewTab({ server }: { server: ServerState }) {
               <Instructions text={identity.instructions} />
             ) : (
               <>
-                <h3>Instructions</h3>
-                <p className="muted">The server gave no instructions.</p>
+                <h3>{t("instructions.title")}</h3>
+                <p className="muted" data-testid="no-instructions">
+                  {t("instructions.none")} {t("instructions.noneHow")}
+                </p>
               </>
             )}
           </section>
           <section className="section">
-            <h3>Capabilities</h3>
+            <h3>{t("capabilities")}</h3>
             {isObject(identity.capabilities) ? (
               <CapabilityList capabilities={identity.capabilities} />
             ) : (
@@ -128,11 +157,42 @@ export function OverviewTab({ server }: { server: ServerState }) {
             )}
           </section>
           <details className="section">
-            <summary>Raw serverInfo and capabilities</summary>
+            <summary>{t("raw")}</summary>
             <JsonBlock value={{ serverInfo: identity.server_info, capabilities: identity.capabilities } satisfies { [k: string]: JsonValue }} />
           </details>
         </>
       )}
+    </div>
+  );
+}
+
+/** While the connection is being made: how long it has taken, and the sign-in's steps if one runs. */
+function Connecting({ serverId }: { serverId: string }) {
+  const { t } = useTranslation(["overview", "common"]);
+  const progress = useSignInProgress(serverId);
+  const now = useNow(1000);
+  const since = connectStartedAt(serverId);
+  return (
+    <div className="overview scroll-area">
+      <EmptyState
+        testId="overview-connecting"
+        title={
+          <>
+            <Loader2 size={14} className="spin" aria-hidden /> {t("empty.connecting.title")}
+            {since !== null && (
+              <>
+                {" "}
+                <span className="muted" data-testid="connect-elapsed">
+                  {formatDuration(now - since)}
+                </span>
+              </>
+            )}
+          </>
+        }
+      >
+        {progress ? t("empty.connecting.signingIn") : t("empty.connecting.body")}
+      </EmptyState>
+      {progress && <SignInProgress progress={progress} />}
     </div>
   );
 }

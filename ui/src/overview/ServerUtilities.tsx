@@ -1,5 +1,6 @@
 import { Activity } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { formatLatency } from "../format";
 import { errorMessage, LOG_LEVELS, serverIpc, type LogLevel } from "../ipc";
 import { isObject } from "../json";
@@ -8,6 +9,7 @@ import type { ServerState } from "../state/connections";
 
 /** Ping with its round trip, and the server's log level (when it declares `logging`). */
 export function ServerUtilities({ server }: { server: ServerState }) {
+  const { t } = useTranslation("overview");
   const [ping, setPing] = useState<{ busy: boolean; us: number | null; error: string | null }>({ busy: false, us: null, error: null });
   const [level, setLevel] = useState<{ value: LogLevel | ""; busy: boolean; error: string | null; set: boolean }>({
     value: "",
@@ -40,7 +42,7 @@ export function ServerUtilities({ server }: { server: ServerState }) {
 
   return (
     <section className="section">
-      <h3>Utilities</h3>
+      <h3>{t("utilities.title")}</h3>
       <div className="server-utilities">
         <span className="server-utility">
           <button
@@ -49,19 +51,19 @@ export function ServerUtilities({ server }: { server: ServerState }) {
             data-testid="ping-button"
             onClick={() => void doPing()}
             disabled={!ready || ping.busy || modern}
-            title={modern ? "2026-07-28 removed ping: there is no session to keep alive" : undefined}
+            title={modern ? t("utilities.pingRemovedTitle") : undefined}
           >
             <Activity size={14} aria-hidden />
-            {ping.busy ? "Pinging…" : "Ping"}
+            {ping.busy ? t("utilities.pinging") : t("utilities.ping")}
           </button>
           {ping.us !== null && (
             <span data-testid="ping-latency" className="mono">
-              {formatLatency(ping.us)} round trip
+              {t("utilities.roundTrip", { latency: formatLatency(ping.us) })}
             </span>
           )}
           {modern && (
             <span className="muted" data-testid="ping-removed">
-              Not in 2026-07-28: there is no session to keep alive.
+              {t("utilities.pingRemoved")}
             </span>
           )}
           {ping.error && (
@@ -72,7 +74,7 @@ export function ServerUtilities({ server }: { server: ServerState }) {
         </span>
         {logging ? (
           <label className="server-utility">
-            Log level
+            {t("utilities.logLevel")}
             <select
               data-testid="log-level-select"
               value={level.value}
@@ -80,7 +82,7 @@ export function ServerUtilities({ server }: { server: ServerState }) {
               onChange={(e) => void changeLevel(e.target.value as LogLevel)}
             >
               <option value="" disabled>
-                (server default)
+                {t("utilities.serverDefault")}
               </option>
               {LOG_LEVELS.map((l) => (
                 <option key={l} value={l}>
@@ -91,14 +93,14 @@ export function ServerUtilities({ server }: { server: ServerState }) {
             {level.set && (
               <span className="muted" data-testid="log-level-set">
                 {modern
-                  ? `Every request from now on asks for ${level.value} and above (2026-07-28 has no logging/setLevel).`
-                  : `The server sends ${level.value} and above.`}
+                  ? t("utilities.levelPerRequest", { level: level.value })
+                  : t("utilities.levelSet", { level: level.value })}
               </span>
             )}
             {level.error && <span className="inline-error">{level.error}</span>}
           </label>
         ) : (
-          <span className="muted">The server does not declare logging, so its log level cannot be set.</span>
+          <span className="muted">{t("utilities.noLogging")}</span>
         )}
       </div>
     </section>

@@ -2,10 +2,13 @@
 // reply rule) and the history of every decision about the server's requests this session.
 import { Bot, Check, FolderOpen, Plus, Trash2, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { loadHostSettings, saveHostSettings } from "../actions";
 import type { Decision } from "../bindings/Decision";
 import type { HostSettings } from "../bindings/HostSettings";
+import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import i18n from "../i18n";
 import { errorMessage, ipc } from "../ipc";
 import type { ServerState } from "../state/connections";
 import { useServerRequests } from "../state/asks";
@@ -30,6 +33,7 @@ export function RequestsTab({ server }: { server: ServerState }) {
 }
 
 function RootsEditor({ serverId, settings }: { serverId: string; settings: HostSettings }) {
+  const { t } = useTranslation(["requests", "common"]);
   const [path, setPath] = useState("");
   const [error, setError] = useState<string | null>(null);
   const save = (roots: HostSettings["roots"]) => saveHostSettings(serverId, { ...settings, roots });
@@ -39,7 +43,7 @@ function RootsEditor({ serverId, settings }: { serverId: string; settings: HostS
       if (!root) return;
       setError(null);
       if (settings.roots.some((r) => r.uri === root.uri)) {
-        setError(`${root.uri} is already a root.`);
+        setError(t("roots.already", { uri: root.uri }));
         return;
       }
       await save([...settings.roots, root]);
@@ -50,14 +54,13 @@ function RootsEditor({ serverId, settings }: { serverId: string; settings: HostS
   };
   return (
     <section className="requests-section" data-testid="roots-editor">
-      <h3>Roots</h3>
+      <h3>{t("roots.title")}</h3>
       <p className="hint">
-        The folders this server may work in, sent as <code>file://</code> URIs when it asks{" "}
-        <code>roots/list</code>. A connected server is told when the list changes.
+        <Trans t={t} i18nKey="roots.hint" components={{ code: <code /> }} />
       </p>
       {settings.roots.length === 0 ? (
         <p className="muted" data-testid="roots-empty">
-          No roots: the server gets an empty list.
+          {t("roots.empty")}
         </p>
       ) : (
         <ul className="roots-list">
@@ -68,8 +71,8 @@ function RootsEditor({ serverId, settings }: { serverId: string; settings: HostS
               <button
                 type="button"
                 className="icon-button"
-                aria-label={`Remove ${root.uri}`}
-                title="Remove"
+                aria-label={t("roots.remove", { uri: root.uri })}
+                title={t("common:remove")}
                 data-testid="root-remove"
                 onClick={() => void save(settings.roots.filter((r) => r.uri !== root.uri))}
               >
@@ -89,16 +92,16 @@ function RootsEditor({ serverId, settings }: { serverId: string; settings: HostS
         <input
           type="text"
           value={path}
-          placeholder="/path/to/a/folder"
-          aria-label="Folder path"
+          placeholder={t("roots.pathPlaceholder")}
+          aria-label={t("roots.path")}
           data-testid="root-path-input"
           onChange={(e) => setPath(e.target.value)}
         />
         <button type="submit" data-testid="root-add" disabled={path.trim() === ""}>
-          <Plus size={14} aria-hidden /> Add
+          <Plus size={14} aria-hidden /> {t("common:add")}
         </button>
         <button type="button" data-testid="root-browse" onClick={() => void add(() => ipc.pickFolder())}>
-          <FolderOpen size={14} aria-hidden /> Browse…
+          <FolderOpen size={14} aria-hidden /> {t("roots.browse")}
         </button>
       </form>
       {error && <ErrorBox message={error} />}
@@ -107,6 +110,7 @@ function RootsEditor({ serverId, settings }: { serverId: string; settings: HostS
 }
 
 function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings: HostSettings }) {
+  const { t } = useTranslation(["requests", "common"]);
   const rule = settings.sampling_rule;
   const [text, setText] = useState(rule?.text ?? "");
   const [model, setModel] = useState(rule?.model ?? "periscope-rule");
@@ -116,21 +120,19 @@ function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings
   return (
     <section className="requests-section" data-testid="sampling-rule">
       <h3>
-        <Bot size={16} aria-hidden /> Sampling reply rule
+        <Bot size={16} aria-hidden /> {t("rule.title")}
       </h3>
       <p className="hint">
-        For repeated testing: answer every <code>sampling/createMessage</code> from this server with a
-        fixed text, without asking. Off by default.
+        <Trans t={t} i18nKey="rule.hint" components={{ code: <code /> }} />
       </p>
       {on && (
         <div className="rule-on-banner" data-testid="sampling-rule-on">
-          <TriangleAlert size={14} aria-hidden /> Rule on: sampling requests are answered with “{rule.text}”
-          as model {rule.model}, without asking you.
+          <TriangleAlert size={14} aria-hidden /> {t("rule.on", { text: rule.text, model: rule.model })}
         </div>
       )}
       <div className="rule-fields">
         <label>
-          Reply text
+          {t("rule.replyText")}
           <textarea
             value={text}
             rows={2}
@@ -139,7 +141,7 @@ function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings
           />
         </label>
         <label>
-          Model name
+          {t("rule.model")}
           <input
             type="text"
             value={model}
@@ -155,11 +157,11 @@ function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings
           disabled={text.trim() === "" || model.trim() === ""}
           onClick={() => void save({ text, model: model.trim() })}
         >
-          <Check size={14} aria-hidden /> {on ? "Update rule" : "Turn rule on"}
+          <Check size={14} aria-hidden /> {on ? t("rule.update") : t("rule.turnOn")}
         </button>
         {on && (
           <button type="button" data-testid="sampling-rule-off" onClick={() => void save(null)}>
-            Turn off
+            {t("rule.turnOff")}
           </button>
         )}
       </div>
@@ -167,25 +169,37 @@ function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings
   );
 }
 
-const DECISION_LABELS: Record<string, string> = {
-  accept: "accepted",
-  decline: "declined",
-  cancel: "cancelled",
-  open: "accepted, opened in browser",
-  accept_without_opening: "accepted, not opened",
-  open_failed: "accepted, browser failed to open",
-  reply: "replied",
-  reject: "rejected",
-  auto_reply: "answered by the reply rule",
-};
+/** A decision in words; one the UI does not know is shown as the record names it. */
+function decisionLabel(decision: string): string {
+  switch (decision) {
+    case "accept":
+    case "decline":
+    case "cancel":
+    case "open":
+    case "accept_without_opening":
+    case "open_failed":
+    case "reply":
+    case "reject":
+    case "auto_reply":
+    case "sign_in":
+    case "cancel_sign_in":
+      return i18n.t(`requests:decision.${decision}`);
+    default:
+      return decision;
+  }
+}
 
 function History({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["requests", "common"]);
   const { decisions, warnings, completed } = useServerRequests(server.id);
   return (
     <section className="requests-section" data-testid="requests-history">
-      <h3>This session</h3>
+      <h3>{t("history.title")}</h3>
       {decisions.length === 0 && warnings.length === 0 && (
-        <p className="muted">No requests from the server yet. Elicitation, sampling and URL consent decisions appear here.</p>
+        <EmptyState title={t("history.emptyTitle")} testId="requests-empty">
+          <p className="muted">{t("history.empty")}</p>
+          <p className="muted">{t("history.emptyHow")}</p>
+        </EmptyState>
       )}
       {warnings.map((w, i) => (
         <div key={i} className="request-warning" data-testid="request-warning">
@@ -196,10 +210,10 @@ function History({ server }: { server: ServerState }) {
         <table className="decisions">
           <thead>
             <tr>
-              <th>Time</th>
-              <th>Request</th>
-              <th>Decision</th>
-              <th>About</th>
+              <th>{t("history.time")}</th>
+              <th>{t("history.request")}</th>
+              <th>{t("history.decision")}</th>
+              <th>{t("history.about")}</th>
             </tr>
           </thead>
           <tbody>
@@ -214,22 +228,23 @@ function History({ server }: { server: ServerState }) {
 }
 
 function DecisionRow({ decision: d, completed }: { decision: Decision; completed: string[] }) {
+  const { t, i18n: i18next } = useTranslation(["requests", "common"]);
   const done = d.elicitation_id !== null && completed.includes(d.elicitation_id);
   const accepted = d.decision === "open" || d.decision === "accept_without_opening";
   return (
     <tr data-testid="decision-row" data-decision={d.decision} data-method={d.method}>
-      <td>{new Date(d.wall_us / 1000).toLocaleTimeString()}</td>
+      <td>{new Date(d.wall_us / 1000).toLocaleTimeString(i18next.language)}</td>
       <td>
         <code>{d.method}</code>
         {d.request_id !== null && <span className="muted"> #{String(d.request_id)}</span>}
       </td>
-      <td>{DECISION_LABELS[d.decision] ?? d.decision}</td>
+      <td>{decisionLabel(d.decision)}</td>
       <td>
         <div className="decision-detail">
         {d.detail && <code>{d.detail}</code>}
         {d.elicitation_id !== null && accepted && (
           <span className={done ? "badge ok" : "badge"} data-testid="elicitation-state">
-            {done ? "completed by the server" : "waiting for the server to complete"}
+            {done ? t("history.completed") : t("history.waiting")}
           </span>
         )}
         </div>

@@ -2,6 +2,8 @@
 // progress (the status message), the input a task waits for, the result, and Cancel.
 import { CircleStop, RefreshCw } from "lucide-react";
 import { useEffect } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { connect, setTab } from "../actions";
 import type { TaskEntry } from "../bindings/TaskEntry";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
@@ -15,6 +17,7 @@ import { ToolResult } from "../tools/ToolResult";
 import "../styles/tasks.css";
 
 export function TasksTab({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["tasks", "common"]);
   const { byId, error } = useServerTasks(server.id);
   const ready = server.status.state === "ready";
   useEffect(() => {
@@ -24,17 +27,37 @@ export function TasksTab({ server }: { server: ServerState }) {
   return (
     <div className="tasks-tab scroll-area" data-testid="tasks-tab">
       <header className="tasks-header">
-        <h2>Tasks</h2>
+        <h2>{t("title")}</h2>
         <button type="button" className="button" onClick={() => void loadTasks(server.id)} disabled={!ready}>
-          <RefreshCw size={14} aria-hidden /> Refresh
+          <RefreshCw size={14} aria-hidden /> {t("common:refresh")}
         </button>
       </header>
       <p className="muted small">
-        Tools run as tasks from the Tools tab (<b>Run as task</b>), and calls the server answered with a task, are
-        polled here at the interval the server suggests.
+        <Trans t={t} i18nKey="intro" components={{ b: <b /> }} />
       </p>
       {error && <ErrorBox message={error} />}
-      {entries.length === 0 && <EmptyState>No tasks yet.</EmptyState>}
+      {entries.length === 0 && (
+        <EmptyState
+          title={t("empty.title")}
+          testId="tasks-empty"
+          action={
+            ready ? (
+              <button type="button" className="button" onClick={() => setTab(server.id, "tools")}>
+                {t("empty.openTools")}
+              </button>
+            ) : server.status.state !== "connecting" ? (
+              <button type="button" className="button button-primary" onClick={() => void connect(server.id)}>
+                {t("common:connect")}
+              </button>
+            ) : undefined
+          }
+        >
+          <p>
+            <Trans t={t} i18nKey="empty.body" components={{ b: <b /> }} />
+          </p>
+          <p>{ready ? t("empty.how") : t("empty.connect")}</p>
+        </EmptyState>
+      )}
       <ul className="task-list">
         {entries.map((entry) => (
           <TaskCard key={entry.task.task_id} serverId={server.id} entry={entry} />
@@ -45,6 +68,7 @@ export function TasksTab({ server }: { server: ServerState }) {
 }
 
 function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
+  const { t } = useTranslation(["tasks", "common"]);
   const { task } = entry;
   const done = isTerminal(task.status);
   const status = typeof task.status === "string" ? task.status : "unknown";
@@ -54,11 +78,11 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
         <span className={`badge task-status task-${status}`} data-testid="task-status">
           {statusText(task.status)}
         </span>
-        <span className="mono">{entry.tool || "(listed by the server)"}</span>
-        <span className="muted small mono" title="Task id">
+        <span className="mono">{entry.tool || t("card.listed")}</span>
+        <span className="muted small mono" title={t("card.id")}>
           {task.task_id}
         </span>
-        <span className="muted small">{entry.flavour === "extension" ? "tasks extension" : "2025-11-25 tasks"}</span>
+        <span className="muted small">{entry.flavour === "extension" ? t("card.extension") : t("card.standard")}</span>
         {!done && (
           <button
             type="button"
@@ -67,7 +91,7 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
             disabled={entry.cancel_sent}
             onClick={() => void cancelTask(serverId, task.task_id)}
           >
-            <CircleStop size={14} aria-hidden /> {entry.cancel_sent ? "Cancelling…" : "Cancel"}
+            <CircleStop size={14} aria-hidden /> {entry.cancel_sent ? t("card.cancelling") : t("common:cancel")}
           </button>
         )}
       </div>
@@ -76,11 +100,11 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
           {task.status_message}
         </p>
       )}
-      {entry.cancel_sent && <p className="muted small">Periscope sent tasks/cancel.</p>}
+      {entry.cancel_sent && <p className="muted small">{t("card.cancelSent")}</p>}
       {task.status === "input_required" && <InputNote entry={entry} />}
-      {entry.error && <ErrorBox title="Periscope stopped following this task" message={entry.error} />}
+      {entry.error && <ErrorBox title={t("card.stopped")} message={entry.error} />}
       {task.status === "failed" && task.error !== null && (
-        <ErrorBox title="The task failed" message={JSON.stringify(task.error)} />
+        <ErrorBox title={t("card.failed")} message={JSON.stringify(task.error)} />
       )}
       {task.result !== null && task.result !== undefined && (
         <ToolResult
@@ -94,14 +118,13 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
 
 /** What the task waits for; the question itself opens in the answering dialog. */
 function InputNote({ entry }: { entry: TaskEntry }) {
+  const { t } = useTranslation(["tasks", "common"]);
   const requests = isObject(entry.task.input_requests as JsonValue) ? (entry.task.input_requests as Record<string, JsonValue>) : {};
   const keys = Object.keys(requests);
   return (
     <div className="task-input" data-testid="task-input">
       <p>
-        {entry.flavour === "extension"
-          ? "The task waits for your answer. Periscope asks you in the answering dialog; the answer goes back with tasks/update."
-          : "The task waits for your answer: the server's request opens the answering dialog while Periscope waits on tasks/result."}
+        {entry.flavour === "extension" ? t("input.extension") : t("input.standard")}
       </p>
       {keys.map((key) => {
         const request = requests[key];
