@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { Completion } from "../bindings/Completion";
 import { useCompletion } from "./useCompletion";
 
@@ -17,6 +18,7 @@ interface Props {
 
 /** A text field with the server's suggestions under it (arrow keys, Enter, Escape, or a click). */
 export function CompletionInput({ value, onChange, fetch, completionKey, testId, name, required, placeholder }: Props) {
+  const { t } = useTranslation("completion");
   const [focused, setFocused] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const [highlight, setHighlight] = useState(-1);
@@ -90,10 +92,10 @@ export function CompletionInput({ value, onChange, fetch, completionKey, testId,
               </button>
             </li>
           ))}
-          {completion.more && <li className="completion-more muted small">More values; type to narrow them.</li>}
+          {completion.more && <li className="completion-more muted small">{t("more")}</li>}
         </ul>
       )}
-      {focused && completion.error && <span className="field-hint">No suggestions: {completion.error}</span>}
+      {focused && completion.error && <span className="field-hint">{t("error", { error: completion.error })}</span>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { JsonBlock } from "../common/JsonBlock";
 import { AudioBlock } from "./AudioBlock";
 import { ImageBlock } from "./ImageBlock";
@@ -7,6 +8,7 @@ import { ResourceBodyView } from "./ResourceBodyView";
 
 /** One MCP content block. */
 export function BlockView({ block }: { block: Block }) {
+  const { t } = useTranslation("content");
   switch (block.type) {
     case "text":
       return (
@@ -35,14 +37,14 @@ export function BlockView({ block }: { block: Block }) {
     case "resource":
       return (
         <div className="block-resource">
-          <div className="block-label">Embedded resource</div>
+          <div className="block-label">{t("block.embedded")}</div>
           <ResourceBodyView body={block.resource} />
         </div>
       );
     case "unknown":
       return (
         <div className="block-unknown">
-          <div className="inline-error">Cannot show this block: {block.reason}</div>
+          <div className="inline-error">{t("block.cannotShow", { reason: block.reason })}</div>
           <JsonBlock value={block.raw} />
         </div>
       );

@@ -2,7 +2,9 @@
 // their first children and a button for the rest. Keys and values stay selectable text.
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 
 /** Children shown before "Show N more". */
 export const CHILD_PAGE = 100;
@@ -23,10 +25,9 @@ export function JsonTree({ value, openDepth = 2 }: Props) {
 
 /** A one-line summary of a collapsed container: `{3 keys}`, `[12 items]`. */
 export function summary(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.length} ${value.length === 1 ? "item" : "items"}]`;
+  if (Array.isArray(value)) return `[${i18n.t("content:tree.items", { count: value.length })}]`;
   if (value !== null && typeof value === "object") {
-    const n = Object.keys(value).length;
-    return `{${n} ${n === 1 ? "key" : "keys"}}`;
+    return `{${i18n.t("content:tree.keys", { count: Object.keys(value).length })}}`;
   }
   return JSON.stringify(value);
 }
@@ -47,6 +48,7 @@ function JsonNode({
   depth: number;
   openDepth: number;
 }) {
+  const { t } = useTranslation("content");
   const container = value !== null && typeof value === "object";
   const [open, setOpen] = useState(depth < openDepth);
   const [shown, setShown] = useState(CHILD_PAGE);
@@ -74,7 +76,7 @@ function JsonNode({
             type="button"
             className="json-toggle"
             data-testid="json-toggle"
-            aria-label={open ? `Collapse ${name ?? "root"}` : `Expand ${name ?? "root"}`}
+            aria-label={t(open ? "tree.collapse" : "tree.expand", { name: name ?? t("tree.root") })}
             onClick={() => setOpen(!open)}
           >
             {open ? <ChevronDown size={12} aria-hidden /> : <ChevronRight size={12} aria-hidden />}
@@ -90,7 +92,7 @@ function JsonNode({
           ))}
           {entries.length > shown && (
             <button type="button" className="button button-small json-more" onClick={() => setShown(shown + CHILD_PAGE)}>
-              Show {Math.min(CHILD_PAGE, entries.length - shown)} more of {entries.length - shown}
+              {t("tree.more", { shown: Math.min(CHILD_PAGE, entries.length - shown), rest: entries.length - shown })}
             </button>
           )}
         </div>

@@ -1,5 +1,6 @@
 import { Download } from "lucide-react";
 import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { formatBytes } from "../format";
 import { errorMessage } from "../ipc";
 import { resourcesIpc } from "../ipc";
@@ -14,6 +15,7 @@ import { viewerFor } from "./viewers";
  * saved to a file.
  */
 export function ResourceBodyView({ body }: { body: ResourceBody }) {
+  const { t } = useTranslation("content");
   const viewer = useMemo(() => viewerFor(body), [body]);
   const [raw, setRaw] = useState(false);
   return (
@@ -31,7 +33,7 @@ export function ResourceBodyView({ body }: { body: ResourceBody }) {
             aria-pressed={raw}
             onClick={() => setRaw(!raw)}
           >
-            {viewer.kind === "json" ? (raw ? "Tree" : "Raw") : raw ? "Image" : "Hex"}
+            {viewer.kind === "json" ? (raw ? t("body.tree") : t("body.raw")) : raw ? t("body.image") : t("body.hex")}
           </button>
         )}
         {body.blob && <SaveButton uri={body.uri} data={body.blob.data} />}
@@ -61,6 +63,7 @@ export function ResourceBodyView({ body }: { body: ResourceBody }) {
 }
 
 function SaveButton({ uri, data }: { uri: string; data: string }) {
+  const { t } = useTranslation("content");
   const [outcome, setOutcome] = useState<{ saved: string } | { error: string } | null>(null);
   const save = async () => {
     setOutcome(null);
@@ -75,10 +78,12 @@ function SaveButton({ uri, data }: { uri: string; data: string }) {
     <>
       <button type="button" className="button button-small" data-testid="save-blob" onClick={() => void save()}>
         <Download size={12} aria-hidden />
-        Save to file…
+        {t("body.save")}
       </button>
-      {outcome && "saved" in outcome && <span className="muted small">Saved to {outcome.saved}</span>}
-      {outcome && "error" in outcome && <span className="inline-error">Could not save: {outcome.error}</span>}
+      {outcome && "saved" in outcome && <span className="muted small">{t("body.saved", { path: outcome.saved })}</span>}
+      {outcome && "error" in outcome && (
+        <span className="inline-error">{t("body.saveFailed", { error: outcome.error })}</span>
+      )}
     </>
   );
 }

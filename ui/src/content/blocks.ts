@@ -3,6 +3,7 @@
 // that shows the raw JSON and says what was wrong, instead of disappearing.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { base64Size, dataUri } from "../format";
+import i18n from "../i18n";
 import { getArray, getString, isObject } from "../json";
 
 /** The contents of a resource (in `resources/read`, or embedded in a `resource` block). */
@@ -33,13 +34,13 @@ const unknown = (reason: string, raw: JsonValue): Block => ({ type: "unknown", r
 
 /** Reads `{uri, mimeType, text | blob}`. */
 export function parseResourceBody(value: JsonValue): ResourceBody | string {
-  if (!isObject(value)) return "resource contents are not an object";
+  if (!isObject(value)) return i18n.t("content:problems.contentsNotObject");
   const uri = getString(value, "uri");
-  if (uri === undefined) return "resource contents have no uri";
+  if (uri === undefined) return i18n.t("content:problems.contentsNoUri");
   const mimeType = getString(value, "mimeType") ?? null;
   const text = getString(value, "text");
   const blob = getString(value, "blob");
-  if (text === undefined && blob === undefined) return "resource contents have neither text nor blob";
+  if (text === undefined && blob === undefined) return i18n.t("content:problems.contentsNoData");
   return {
     uri,
     mimeType,
@@ -56,25 +57,25 @@ export function parseResourceBody(value: JsonValue): ResourceBody | string {
 }
 
 export function parseBlock(value: JsonValue): Block {
-  if (!isObject(value)) return unknown("a content block is not an object", value);
+  if (!isObject(value)) return unknown(i18n.t("content:problems.blockNotObject"), value);
   const type = getString(value, "type");
   switch (type) {
     case "text": {
       const text = getString(value, "text");
-      return text === undefined ? unknown("text block without text", value) : { type: "text", text };
+      return text === undefined ? unknown(i18n.t("content:problems.textWithoutText"), value) : { type: "text", text };
     }
     case "image":
     case "audio": {
       const data = getString(value, "data");
       const mimeType = getString(value, "mimeType");
       if (data === undefined || mimeType === undefined) {
-        return unknown(`${type} block without data or mimeType`, value);
+        return unknown(i18n.t("content:problems.mediaWithoutData", { type }), value);
       }
       return { type, mimeType, src: dataUri(mimeType, data), size: base64Size(data) };
     }
     case "resource_link": {
       const uri = getString(value, "uri");
-      if (uri === undefined) return unknown("resource_link without uri", value);
+      if (uri === undefined) return unknown(i18n.t("content:problems.linkWithoutUri"), value);
       return {
         type: "resource_link",
         uri,
@@ -89,7 +90,10 @@ export function parseBlock(value: JsonValue): Block {
       return typeof body === "string" ? unknown(body, value) : { type: "resource", resource: body };
     }
     default:
-      return unknown(type === undefined ? "content block without type" : `unknown content type "${type}"`, value);
+      return unknown(
+        type === undefined ? i18n.t("content:problems.noType") : i18n.t("content:problems.unknownType", { type }),
+        value,
+      );
   }
 }
 
@@ -105,10 +109,10 @@ export interface ToolResult {
 /** Reads a CallToolResult. */
 export function parseToolResult(value: JsonValue): ToolResult {
   if (!isObject(value)) {
-    return { blocks: [], structured: undefined, isError: false, problems: ["the result is not an object"] };
+    return { blocks: [], structured: undefined, isError: false, problems: [i18n.t("content:problems.resultNotObject")] };
   }
   const problems: string[] = [];
-  if (!Array.isArray(value["content"])) problems.push("the result has no content array");
+  if (!Array.isArray(value["content"])) problems.push(i18n.t("content:problems.noContentArray"));
   const isError = value["isError"] === true;
   return {
     blocks: getArray(value, "content").map(parseBlock),
@@ -129,7 +133,7 @@ export function parsePromptResult(value: JsonValue): { description: string | nul
   return {
     description: getString(value, "description") ?? null,
     messages: getArray(value, "messages").map((m) => {
-      if (!isObject(m)) return { role: "?", block: unknown("a message is not an object", m) };
+      if (!isObject(m)) return { role: "?", block: unknown(i18n.t("content:problems.messageNotObject"), m) };
       return { role: getString(m, "role") ?? "?", block: parseBlock(m["content"] ?? null) };
     }),
   };
@@ -137,7 +141,7 @@ export function parsePromptResult(value: JsonValue): { description: string | nul
 
 /** Reads a ReadResourceResult. */
 export function parseReadResult(value: JsonValue): Array<ResourceBody | { problem: string; raw: JsonValue }> {
-  if (!isObject(value)) return [{ problem: "the result is not an object", raw: value }];
+  if (!isObject(value)) return [{ problem: i18n.t("content:problems.resultNotObject"), raw: value }];
   return getArray(value, "contents").map((c) => {
     const body = parseResourceBody(c);
     return typeof body === "string" ? { problem: body, raw: c } : body;

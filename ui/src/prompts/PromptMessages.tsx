@@ -1,24 +1,22 @@
+import { Loader2 } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { BlockView } from "../content/BlockView";
-import { parsePromptResult, type Block } from "../content/blocks";
+import { parsePromptResult } from "../content/blocks";
 import { ErrorBox } from "../common/ErrorBox";
 import type { RequestState } from "../state/calls";
+import { formatElapsed, useElapsed } from "../tools/ToolResult";
 
-const CONTENT_LABELS: Record<Block["type"], string> = {
-  text: "text",
-  image: "image",
-  audio: "audio",
-  resource_link: "resource link",
-  resource: "embedded resource",
-  unknown: "unreadable content",
-};
-
-/** The messages a prompt expanded to: each with its role and its content, whatever its type. */
-export function PromptMessages({ get }: { get: RequestState }) {
-  if (get.status === "running") return <div className="result-pending">Getting the prompt…</div>;
+/**
+ * The messages a prompt expanded to: each with its role and its content, whatever its type.
+ * While the get runs: a spinner and the time since it was sent (`startedAt`, else since shown).
+ */
+export function PromptMessages({ get, startedAt }: { get: RequestState; startedAt?: number }) {
+  const { t } = useTranslation("prompts");
+  if (get.status === "running") return <Pending startedAt={startedAt} />;
   if (get.status === "error") {
     return (
       <div data-testid="prompt-messages" data-is-error="true">
-        <ErrorBox title="Could not get the prompt" message={get.error ?? "unknown error"} />
+        <ErrorBox title={t("messages.error")} message={get.error ?? t("messages.unknownError")} />
       </div>
     );
   }
@@ -26,7 +24,7 @@ export function PromptMessages({ get }: { get: RequestState }) {
   return (
     <section className="prompt-messages" data-testid="prompt-messages" data-is-error="false">
       {description && <p className="description">{description}</p>}
-      {messages.length === 0 && <p className="muted">The prompt has no messages.</p>}
+      {messages.length === 0 && <p className="muted">{t("messages.none")}</p>}
       {messages.map((m, index) => (
         <div
           key={index}
@@ -38,11 +36,27 @@ export function PromptMessages({ get }: { get: RequestState }) {
           <div className="prompt-message-head">
             <span className={`role-badge role-${m.role}`}>{m.role}</span>
             {/* An embedded resource's block names itself. */}
-            {m.block.type !== "resource" && <span className="muted small">{CONTENT_LABELS[m.block.type]}</span>}
+            {m.block.type !== "resource" && (
+              <span className="muted small">{t(`messages.content.${m.block.type}`)}</span>
+            )}
           </div>
           <BlockView block={m.block} />
         </div>
       ))}
     </section>
+  );
+}
+
+function Pending({ startedAt }: { startedAt?: number }) {
+  const { t } = useTranslation("prompts");
+  const elapsed = useElapsed(startedAt);
+  return (
+    <div className="result-pending result-pending-spin" data-testid="prompt-pending" role="status">
+      <Loader2 size={14} className="spin" aria-hidden />
+      {t("messages.getting")}
+      <span className="muted" data-testid="prompt-elapsed">
+        {formatElapsed(elapsed)}
+      </span>
+    </div>
   );
 }

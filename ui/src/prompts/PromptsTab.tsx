@@ -1,5 +1,6 @@
-import { Play } from "lucide-react";
+import { Play, RefreshCw } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { loadList, selectPrompt, setPromptArg } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
@@ -12,7 +13,7 @@ import { offersCompletions } from "../resources/TemplateForm";
 import "../styles/resources.css";
 import { PromptMessages } from "./PromptMessages";
 import { SaveCallButton } from "../saved/SaveCallButton";
-import { promptArguments, promptInfo, type PromptInfo } from "./prompts";
+import { getStartedAt, markGetStarted, promptArguments, promptInfo, type PromptInfo } from "./prompts";
 import { getPrompt } from "../state/calls";
 import type { ServerState } from "../state/connections";
 import { saveCallDialog } from "../state/saved";
@@ -31,20 +32,35 @@ export function PromptsTab({ server }: { server: ServerState }) {
 }
 
 function PromptsView({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["prompts", "common"]);
   const list = useServerLists(server.id).prompts;
   const prompts = useMemo(
     () => list.items.map(promptInfo).filter((p): p is PromptInfo => p !== null),
     [list.items],
   );
   const selected = prompts.find((p) => p.name === server.prompts.selected) ?? null;
+  const refresh = () => void loadList(server.id, "prompts");
   return (
     <div className="split">
       <div className="split-list">
-        <ListHeader title="Prompts" list={list} onRefresh={() => void loadList(server.id, "prompts")} />
-        {list.error && <ErrorBox title="Could not list the prompts" message={list.error} />}
-        {list.status === "loading" && prompts.length === 0 && <EmptyState>Loading…</EmptyState>}
-        {list.status === "loaded" && prompts.length === 0 && <EmptyState>The server has no prompts.</EmptyState>}
-        <ul className="item-list" aria-label="Prompts">
+        <ListHeader title={t("tab.title")} list={list} onRefresh={refresh} />
+        {list.error && <ErrorBox title={t("tab.listError")} message={list.error} />}
+        {list.status === "loading" && prompts.length === 0 && <EmptyState>{t("common:loading")}</EmptyState>}
+        {list.status === "loaded" && prompts.length === 0 && (
+          <EmptyState
+            title={t("tab.emptyTitle")}
+            testId="prompts-empty"
+            action={
+              <button type="button" className="button button-small" onClick={refresh}>
+                <RefreshCw size={13} aria-hidden />
+                {t("common:refresh")}
+              </button>
+            }
+          >
+            {t("tab.empty")}
+          </EmptyState>
+        )}
+        <ul className="item-list" aria-label={t("tab.title")}>
           {prompts.map((p) => (
             <li key={p.name}>
               <button
@@ -66,7 +82,11 @@ function PromptsView({ server }: { server: ServerState }) {
         {selected ? (
           <PromptDetail key={selected.name} server={server} prompt={selected} />
         ) : (
-          <EmptyState>{prompts.length > 0 ? "Select a prompt to get it." : ""}</EmptyState>
+          prompts.length > 0 && (
+            <EmptyState title={t("tab.noSelectionTitle")} testId="no-prompt-selected">
+              {t("tab.noSelection")}
+            </EmptyState>
+          )
         )}
       </div>
     </div>
@@ -74,6 +94,7 @@ function PromptsView({ server }: { server: ServerState }) {
 }
 
 function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptInfo }) {
+  const { t } = useTranslation("prompts");
   const values = server.prompts.args[prompt.name];
   const get = useServerCalls(server.id).gets[prompt.name];
   const [missing, setMissing] = useState<string[]>([]);
@@ -99,7 +120,10 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
     event.preventDefault();
     const { args, missing: absent } = promptArguments(prompt, values);
     setMissing(absent);
-    if (absent.length === 0) void getPrompt(server.id, prompt.name, args);
+    if (absent.length === 0) {
+      markGetStarted(server.id, prompt.name);
+      void getPrompt(server.id, prompt.name, args);
+    }
   };
 
   return (
@@ -110,13 +134,13 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
       </h2>
       {prompt.description && <p className="description">{prompt.description}</p>}
       <form className="prompt-form" onSubmit={submit}>
-        {prompt.arguments.length === 0 && <p className="muted">This prompt takes no arguments.</p>}
+        {prompt.arguments.length === 0 && <p className="muted">{t("detail.noArguments")}</p>}
         {prompt.arguments.map((arg) => (
           <label key={arg.name} className="field">
             <span className="field-label">
               <span className="mono">{arg.name}</span>
               {arg.required && (
-                <span className="required" title="required">
+                <span className="required" title={t("detail.required")}>
                   *
                 </span>
               )}
@@ -133,7 +157,7 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
             {arg.description && <span className="field-hint">{arg.description}</span>}
           </label>
         ))}
-        {missing.length > 0 && <ErrorBox message={`Fill in the required arguments: ${missing.join(", ")}.`} />}
+        {missing.length > 0 && <ErrorBox message={t("detail.missing", { names: missing.join(", ") })} />}
         <div className="form-actions">
           <button
             type="submit"
@@ -142,12 +166,18 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
             disabled={get?.status === "running"}
           >
             <Play size={14} aria-hidden />
-            Get
+            {get?.status === "running" ? t("detail.getting") : t("detail.get")}
           </button>
           <SaveCallButton onClick={() => saveCallDialog("prompt", prompt.name, { ...values }, server.id)} />
         </div>
       </form>
-      {get && <PromptMessages get={get} />}
+      {get ? (
+        <PromptMessages get={get} startedAt={getStartedAt(server.id, prompt.name)} />
+      ) : (
+        <EmptyState title={t("detail.noMessagesTitle")} testId="no-prompt-messages">
+          {t("detail.noMessages")}
+        </EmptyState>
+      )}
     </div>
   );
 }

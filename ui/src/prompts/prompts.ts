@@ -46,3 +46,15 @@ export function promptArguments(
   }
   return { args, missing };
 }
+
+// When each prompt get was sent (by server and prompt), for the elapsed time while it runs.
+const getsStarted = new Map<string, number>();
+const startKey = (serverId: string, prompt: string) => `${serverId}\u0000${prompt}`;
+
+export function markGetStarted(serverId: string, prompt: string, now = Date.now()): void {
+  getsStarted.set(startKey(serverId, prompt), now);
+}
+
+export function getStartedAt(serverId: string, prompt: string): number | undefined {
+  return getsStarted.get(startKey(serverId, prompt));
+}

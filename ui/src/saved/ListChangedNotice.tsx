@@ -1,8 +1,8 @@
 import { RefreshCw, X } from "lucide-react";
 import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { dismissNotice, useListsState, type ListNotice, type ListState } from "../state/lists";
 
-const LABEL: Record<ListNotice["kind"], string> = { tools: "Tools", resources: "Resources", prompts: "Prompts" };
 /** How long a notice stays. */
 const SHOWN_MS = 20_000;
 const NONE: ListNotice[] = [];
@@ -11,6 +11,7 @@ const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-dig
 
 /** "Tools list changed at 12:03:04 — refreshed": the server's list_changed, said out loud. */
 export function ListChangedNotice({ serverId, lists }: { serverId: string; lists: Record<string, ListState> }) {
+  const { t } = useTranslation("saved");
   const notices = useListsState((s) => s.notices[serverId] ?? NONE);
   useEffect(() => {
     if (notices.length === 0) return;
@@ -29,9 +30,9 @@ export function ListChangedNotice({ serverId, lists }: { serverId: string; lists
           <div key={n.id} className="list-notice" data-testid="list-changed-notice" data-kind={n.kind}>
             <RefreshCw size={13} aria-hidden />
             <span>
-              {LABEL[n.kind]} list changed at {clock(n.wallMs)} — {loaded ? "refreshed" : "loads when you open its tab"}
+              {t(loaded ? "notice.refreshed" : "notice.later", { list: t(`notice.lists.${n.kind}`), time: clock(n.wallMs) })}
             </span>
-            <button type="button" className="icon-button" onClick={() => dismissNotice(serverId, n.id)} aria-label="Dismiss" title="Dismiss">
+            <button type="button" className="icon-button" onClick={() => dismissNotice(serverId, n.id)} aria-label={t("notice.dismiss")} title={t("notice.dismiss")}>
               <X size={13} aria-hidden />
             </button>
           </div>

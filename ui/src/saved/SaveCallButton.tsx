@@ -1,7 +1,9 @@
 import { Bookmark } from "lucide-react";
+import { useTranslation } from "react-i18next";
 
 /** "Save call", beside a tab's Call / Read / Get button. */
 export function SaveCallButton({ onClick, disabled = false }: { onClick: () => void; disabled?: boolean }) {
+  const { t } = useTranslation("saved");
   return (
     <button
       type="button"
@@ -9,10 +11,10 @@ export function SaveCallButton({ onClick, disabled = false }: { onClick: () => v
       data-testid="save-call-button"
       onClick={onClick}
       disabled={disabled}
-      title="Save this call under a name, to run it again from the Saved tab"
+      title={t("button.hint")}
     >
       <Bookmark size={14} aria-hidden />
-      Save call
+      {t("button.label")}
     </button>
   );
 }

@@ -1,11 +1,13 @@
 import { X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { ErrorBox } from "../common/ErrorBox";
 import { pretty } from "../json";
-import { KIND_LABEL } from "./logic";
+import { kindLabel } from "./logic";
 import { closeDialog, confirmDialog, setDialogName, useSaved } from "../state/saved";
 
 /** Asks for the name of a call being saved (opened by `saveCallDialog`). */
 export function SaveCallDialog() {
+  const { t } = useTranslation(["saved", "common"]);
   const dialog = useSaved((s) => s.dialog);
   if (!dialog) return null;
   return (
@@ -14,7 +16,7 @@ export function SaveCallDialog() {
         className="modal"
         role="dialog"
         aria-modal="true"
-        aria-label="Save call"
+        aria-label={t("dialog.title")}
         data-testid="save-call-dialog"
         onSubmit={(e) => {
           e.preventDefault();
@@ -22,14 +24,20 @@ export function SaveCallDialog() {
         }}
       >
         <header className="modal-header">
-          <h2>Save call</h2>
-          <button type="button" className="icon-button" onClick={closeDialog} aria-label="Close" title="Close">
+          <h2>{t("dialog.title")}</h2>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={closeDialog}
+            aria-label={t("common:close")}
+            title={t("common:close")}
+          >
             <X size={16} aria-hidden />
           </button>
         </header>
         <div className="modal-body saved-dialog-body">
           <label className="field">
-            <span className="field-label">Name</span>
+            <span className="field-label">{t("common:name")}</span>
             <input
               data-testid="save-call-name"
               value={dialog.name}
@@ -39,7 +47,7 @@ export function SaveCallDialog() {
             />
           </label>
           <p className="muted">
-            {KIND_LABEL[dialog.kind]} <span className="mono">{dialog.target}</span>
+            {kindLabel(dialog.kind)} <span className="mono">{dialog.target}</span>
           </p>
           {dialog.kind !== "resource" && <pre className="code-block saved-args">{pretty(dialog.args)}</pre>}
         </div>
@@ -50,10 +58,10 @@ export function SaveCallDialog() {
         )}
         <footer className="modal-footer">
           <button type="button" className="button" onClick={closeDialog}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button type="submit" className="button button-primary" data-testid="save-call-confirm">
-            Save
+            {t("common:save")}
           </button>
         </footer>
       </form>

@@ -129,4 +129,22 @@ describe("SavedTab", () => {
     expect(body.call).toMatchObject({ server_id: "demo", name: "forty two", kind: "tool", target: "add", arguments: { a: 40, b: 2 } });
     expect(screen.getAllByTestId("saved-row").map((r) => r.dataset.name)).toEqual(["two plus three", "forty two"]);
   });
+
+  it("says what appears when there is nothing yet, and when a filter matches nothing", () => {
+    saved.update((state) => ({
+      ...state,
+      servers: { demo: { status: "loaded", calls: [], history: [], error: null, runs: {} } },
+    }));
+    render(<SavedTab server={server()} />);
+    expect(screen.getByTestId("saved-empty").textContent).toContain("No saved calls");
+    expect(screen.getByTestId("history-empty").textContent).toContain("No history yet");
+    cleanup();
+    saved.update((state) => ({
+      ...state,
+      servers: { demo: { status: "loaded", calls: [call], history: [], error: null, runs: {} } },
+    }));
+    render(<SavedTab server={server()} />);
+    fireEvent.change(screen.getByLabelText("Filter saved calls"), { target: { value: "nothing like it" } });
+    expect(screen.getByText('No saved call matches "nothing like it".')).toBeTruthy();
+  });
 });

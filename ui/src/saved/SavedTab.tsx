@@ -1,5 +1,6 @@
 import { Bookmark, Copy, History, Pencil, Play, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ensureList } from "../actions";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
@@ -11,14 +12,14 @@ import type { JsonObject } from "../ipc";
 import { asObject, getString, isObject } from "../json";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import {
-  KIND_LABEL,
-  OUTCOME_LABEL,
   applyEdit,
   argumentsLine,
   argumentsText,
   duplicateCall,
   filterHistory,
   filterSaved,
+  kindLabel,
+  outcomeLabel,
 } from "./logic";
 import { RunResult } from "./RunResult";
 import "../styles/saved.css";
@@ -28,6 +29,7 @@ import { useServerLists } from "../state/lists";
 
 /** Saved calls and the history of calls made from the app, for one server. */
 export function SavedTab({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["saved", "common"]);
   const saved = useServerSaved(server.id);
   const [savedQuery, setSavedQuery] = useState("");
   const [historyQuery, setHistoryQuery] = useState("");
@@ -50,7 +52,7 @@ export function SavedTab({ server }: { server: ServerState }) {
   const history = useMemo(() => filterHistory(saved.history, historyQuery), [saved.history, historyQuery]);
   const run = (key: string, c: { kind: SavedCall["kind"]; target: string; arguments: SavedCall["arguments"] }) =>
     void runCall(server.id, key, c.kind, c.target, asObject(c.arguments));
-  const notReady = ready ? undefined : "Connect to the server to run calls";
+  const notReady = ready ? undefined : t("tab.notReady");
 
   return (
     <div className="saved-tab scroll-area" data-testid="saved-tab">
@@ -58,20 +60,25 @@ export function SavedTab({ server }: { server: ServerState }) {
       <section className="section">
         <header className="saved-section-header">
           <h3>
-            <Bookmark size={14} aria-hidden /> Saved <span className="muted">{saved.calls.length}</span>
+            <Bookmark size={14} aria-hidden /> {t("tab.saved")} <span className="muted">{saved.calls.length}</span>
           </h3>
           <input
             className="saved-filter"
             type="search"
-            placeholder="Filter saved calls"
-            aria-label="Filter saved calls"
+            placeholder={t("tab.filterSaved")}
+            aria-label={t("tab.filterSaved")}
             value={savedQuery}
             onChange={(e) => setSavedQuery(e.target.value)}
           />
         </header>
-        {saved.status !== "loaded" && <EmptyState>Loading…</EmptyState>}
+        {saved.status !== "loaded" && <EmptyState>{t("common:loading")}</EmptyState>}
         {saved.status === "loaded" && saved.calls.length === 0 && (
-          <EmptyState>No saved calls yet. Use "Save call" beside Call, Read or Get, or "Save" on a history entry.</EmptyState>
+          <EmptyState title={t("tab.noSavedTitle")} testId="saved-empty">
+            {t("tab.noSaved")}
+          </EmptyState>
+        )}
+        {saved.calls.length > 0 && calls.length === 0 && (
+          <EmptyState>{t("tab.noSavedMatch", { query: savedQuery })}</EmptyState>
         )}
         <ul className="saved-list">
           {calls.map((call) => (
@@ -91,27 +98,31 @@ export function SavedTab({ server }: { server: ServerState }) {
       <section className="section">
         <header className="saved-section-header">
           <h3>
-            <History size={14} aria-hidden /> History <span className="muted">{saved.history.length}</span>
+            <History size={14} aria-hidden /> {t("tab.history")} <span className="muted">{saved.history.length}</span>
           </h3>
           <input
             className="saved-filter"
             type="search"
-            placeholder="Search name, arguments, result"
-            aria-label="Search the history"
+            placeholder={t("tab.searchHistory")}
+            aria-label={t("tab.searchHistoryLabel")}
             data-testid="history-filter"
             value={historyQuery}
             onChange={(e) => setHistoryQuery(e.target.value)}
           />
           {saved.history.length > 0 && (
             <button type="button" className="button button-small" onClick={() => void clearHistory(server.id)}>
-              Clear
+              {t("tab.clear")}
             </button>
           )}
         </header>
         {saved.status === "loaded" && saved.history.length === 0 && (
-          <EmptyState>Every tool call, resource read and prompt get you make from the app is listed here.</EmptyState>
+          <EmptyState title={t("tab.noHistoryTitle")} testId="history-empty">
+            {t("tab.noHistory")}
+          </EmptyState>
         )}
-        {saved.history.length > 0 && history.length === 0 && <EmptyState>No call matches "{historyQuery}".</EmptyState>}
+        {saved.history.length > 0 && history.length === 0 && (
+          <EmptyState>{t("tab.noHistoryMatch", { query: historyQuery })}</EmptyState>
+        )}
         <ul className="saved-list">
           {history.map((entry) => (
             <HistoryRow
@@ -143,7 +154,7 @@ interface RowProps {
 function Target({ kind, target, args }: { kind: SavedCall["kind"]; target: string; args: SavedCall["arguments"] }) {
   return (
     <>
-      <span className={`badge saved-kind saved-kind-${kind}`}>{KIND_LABEL[kind]}</span>
+      <span className={`badge saved-kind saved-kind-${kind}`}>{kindLabel(kind)}</span>
       <span className="mono saved-target">{target}</span>
       <span className="mono muted saved-args-line">{argumentsLine(args)}</span>
     </>
@@ -151,6 +162,7 @@ function Target({ kind, target, args }: { kind: SavedCall["kind"]; target: strin
 }
 
 function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onCloseRun }: RowProps & { call: SavedCall; taken: string[] }) {
+  const { t } = useTranslation(["saved", "common"]);
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(call.name);
   const [argsText, setArgsText] = useState("");
@@ -176,16 +188,16 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
         <Target kind={call.kind} target={call.target} args={call.arguments} />
         <span className="saved-actions">
           <button type="button" className="button button-small" data-testid="saved-rerun" onClick={onRun} disabled={!!disabledReason || run?.state.status === "running"} title={disabledReason}>
-            <Play size={12} aria-hidden /> Re-run
+            <Play size={12} aria-hidden /> {t("row.rerun")}
           </button>
           <button type="button" className="button button-small" data-testid="saved-edit" onClick={startEdit}>
-            <Pencil size={12} aria-hidden /> Edit
+            <Pencil size={12} aria-hidden /> {t("common:edit")}
           </button>
           <button type="button" className="button button-small" data-testid="saved-duplicate" onClick={duplicate}>
-            <Copy size={12} aria-hidden /> Duplicate
+            <Copy size={12} aria-hidden /> {t("row.duplicate")}
           </button>
           <button type="button" className="button button-small" data-testid="saved-delete" onClick={() => void removeCall(call)}>
-            <Trash2 size={12} aria-hidden /> Delete
+            <Trash2 size={12} aria-hidden /> {t("row.delete")}
           </button>
         </span>
       </div>
@@ -199,11 +211,11 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
           }}
         >
           <label className="field">
-            <span className="field-label">Name</span>
+            <span className="field-label">{t("common:name")}</span>
             <input data-testid="saved-edit-name" value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <label className="field">
-            <span className="field-label">Arguments (JSON object)</span>
+            <span className="field-label">{t("row.arguments")}</span>
             <textarea
               className="mono json-editor"
               data-testid="saved-edit-args"
@@ -216,10 +228,10 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
           {error && <ErrorBox message={error} />}
           <div className="form-actions">
             <button type="button" className="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t("common:cancel")}
             </button>
             <button type="submit" className="button button-primary" data-testid="saved-edit-save">
-              Save
+              {t("common:save")}
             </button>
           </div>
         </form>
@@ -230,29 +242,37 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
 }
 
 function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRun, onSave }: RowProps & { entry: HistoryEntry; onSave: () => void }) {
+  const { t } = useTranslation(["saved", "common"]);
   const preview = entry.result_preview;
+  const isProtocolError = entry.outcome === "protocol_error";
+  const summary = entry.truncated
+    ? t(isProtocolError ? "row.errorTruncated" : "row.resultTruncated")
+    : isProtocolError
+      ? t("common:error")
+      : t("row.result");
   return (
     <li className="saved-row" data-testid="history-row" data-target={entry.target} data-outcome={entry.outcome}>
       <div className="saved-line">
         <span className="mono muted saved-time">{formatTime(entry.started_wall_us)}</span>
         <Target kind={entry.kind} target={entry.target} args={entry.arguments} />
-        <span className={`badge saved-outcome saved-outcome-${entry.outcome}`}>{OUTCOME_LABEL[entry.outcome]}</span>
+        <span className={`badge saved-outcome saved-outcome-${entry.outcome}`}>{outcomeLabel(entry.outcome)}</span>
         <span className="muted saved-duration">{formatLatency(entry.duration_us)}</span>
         <span className="saved-actions">
           <button type="button" className="button button-small" data-testid="history-rerun" onClick={onRun} disabled={!!disabledReason || run?.state.status === "running"} title={disabledReason}>
-            <Play size={12} aria-hidden /> Re-run
+            <Play size={12} aria-hidden /> {t("row.rerun")}
           </button>
           <button type="button" className="button button-small" data-testid="history-save" onClick={onSave}>
-            <Bookmark size={12} aria-hidden /> Save
+            <Bookmark size={12} aria-hidden /> {t("common:save")}
           </button>
         </span>
       </div>
       <details className="saved-preview">
-        <summary>{entry.outcome === "protocol_error" ? "Error" : "Result"}{entry.truncated ? " (the first 64 KB only)" : ""}</summary>
+        <summary>{summary}</summary>
         {entry.truncated && typeof preview === "string" ? (
           <pre className="code-block" data-testid="history-truncated">
             {preview}
-            {"\n… (truncated: the result was bigger than 64 KB)"}
+            {"\n"}
+            {t("row.truncated")}
           </pre>
         ) : (
           <JsonBlock value={preview} />

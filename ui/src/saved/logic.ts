@@ -6,6 +6,7 @@ import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { JsonObject } from "../ipc";
+import i18n from "../i18n";
 import { isObject, pretty } from "../json";
 
 /** What a history entry says, as one lowercase string to search in. */
@@ -45,16 +46,16 @@ export function parseArgumentsText(text: string, kind: CallKind): Parsed {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: `The arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: i18n.t("saved:edit.notJson", { error: error instanceof Error ? error.message : String(error) }) };
   }
-  if (!isObject(value as JsonValue)) return { error: "The arguments must be a JSON object, like {\"a\": 1}." };
+  if (!isObject(value as JsonValue)) return { error: i18n.t("saved:edit.notObject") };
   const args = value as JsonObject;
   if (kind === "prompt") {
     const bad = Object.keys(args).filter((k) => typeof args[k] !== "string");
-    if (bad.length > 0) return { error: `A prompt's arguments are strings; these are not: ${bad.join(", ")}.` };
+    if (bad.length > 0) return { error: i18n.t("saved:edit.promptStrings", { names: bad.join(", ") }) };
   }
   if (kind === "resource" && Object.keys(args).length > 0) {
-    return { error: "A resource read takes no arguments: leave them as {}." };
+    return { error: i18n.t("saved:edit.resourceNoArgs") };
   }
   return { args };
 }
@@ -62,7 +63,7 @@ export function parseArgumentsText(text: string, kind: CallKind): Parsed {
 /** Checks an edit of a saved call; returns the changed call or what is wrong. */
 export function applyEdit(call: SavedCall, name: string, argsText: string): { call: SavedCall } | { error: string } {
   const trimmed = name.trim();
-  if (trimmed === "") return { error: "Give the saved call a name." };
+  if (trimmed === "") return { error: i18n.t("saved:edit.noName") };
   const parsed = parseArgumentsText(argsText, call.kind);
   if ("error" in parsed) return parsed;
   return { call: { ...call, name: trimmed, arguments: parsed.args } };
@@ -96,10 +97,8 @@ export function argumentsLine(args: JsonValue): string {
 /** Arguments as the editor shows them. */
 export const argumentsText = (args: JsonValue): string => pretty(args);
 
-export const KIND_LABEL: Record<CallKind, string> = { tool: "Tool", resource: "Resource", prompt: "Prompt" };
+/** "Tool", "Resource", "Prompt", in the UI's language now. */
+export const kindLabel = (kind: CallKind): string => i18n.t(`saved:kinds.${kind}`);
 
-export const OUTCOME_LABEL: Record<CallOutcome, string> = {
-  ok: "ok",
-  is_error: "isError",
-  protocol_error: "protocol error",
-};
+/** "ok", "isError", "protocol error", in the UI's language now. */
+export const outcomeLabel = (outcome: CallOutcome): string => i18n.t(`saved:outcomes.${outcome}`);

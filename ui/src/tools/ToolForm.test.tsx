@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { applyLanguage } from "../i18n";
 import { createOrderSchema } from "./createOrder.fixtures";
 import { ToolForm } from "./ToolForm";
 import type { Validate } from "./validation";
@@ -134,5 +135,29 @@ describe("ToolForm", () => {
   it("falls back to JSON for a cyclic $ref", () => {
     renderForm({ type: "object", properties: { a: { $ref: "#/$defs/A" } }, $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } } });
     expect(screen.getByTestId("schema-fallback").textContent).toMatch(/refers to itself/);
+  });
+
+  it("says when the schema declares no argument, and only then", () => {
+    renderForm({ type: "object", properties: {} });
+    expect(screen.getByTestId("no-arguments").textContent).toContain("Call sends an empty object ({})");
+    cleanup();
+    renderForm(createOrderSchema);
+    expect(screen.queryByTestId("no-arguments")).toBeNull();
+    cleanup();
+    renderForm({ type: "object", additionalProperties: { type: "string" } });
+    expect(screen.queryByTestId("no-arguments")).toBeNull();
+  });
+
+  it("speaks Chinese, the generated form's own buttons included", () => {
+    applyLanguage("zh-Hans");
+    try {
+      renderForm({ type: "object", properties: { tags: { type: "array", items: { type: "string" } } } }, { tags: ["a", "b"] });
+      expect((screen.getByTestId("call-tool-button") as HTMLButtonElement).textContent).toBe("调用");
+      expect(screen.getByRole("button", { name: "表单" })).toBeTruthy();
+      expect(screen.getAllByRole("button", { name: "上移" }).length).toBeGreaterThan(0);
+      expect(screen.getByRole("button", { name: "添加" })).toBeTruthy();
+    } finally {
+      applyLanguage("en");
+    }
   });
 });

@@ -2,16 +2,19 @@ import Form from "@rjsf/core";
 import type { IChangeEvent } from "@rjsf/core";
 import { AlertTriangle, ListChecks, Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { ErrorBoundary } from "../common/ErrorBoundary";
+import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import type { JsonObject } from "../ipc";
 import { isObject, pretty } from "../json";
 import { formTemplates } from "./formTemplates";
 import { SaveCallButton } from "../saved/SaveCallButton";
 import { JsonEditor } from "./JsonEditor";
-import { parseArguments, prepareSchema, schemaForCheck } from "./schema";
-import { guardSchema } from "./schemaGuard";
+import { translateRjsf } from "./rjsfStrings";
+import { declaresNoArguments, parseArguments, prepareSchema, schemaForCheck, schemaNotes } from "./schema";
+import { describeGuard, guardReason } from "./schemaGuard";
 import { shapeValidator } from "./shapeValidator";
 import { defaultValidate, hasIssues, useVerdict, VerdictView, type Validate } from "./validation";
 import { saveCallDialog } from "../state/saved";
@@ -47,6 +50,7 @@ function CallButton({
   onSave?: () => void;
   onTask?: () => void;
 }) {
+  const { t } = useTranslation("tools");
   return (
     <div className="form-actions">
       <button
@@ -54,15 +58,15 @@ function CallButton({
         className={`button button-primary${anyway ? " button-warning" : ""}`}
         data-testid="call-tool-button"
         disabled={running}
-        title={anyway ? "The arguments do not match the input schema; the server will judge them" : undefined}
+        title={anyway ? t("form.callAnywayHint") : undefined}
       >
         {anyway ? <AlertTriangle size={14} aria-hidden /> : <Play size={14} aria-hidden />}
-        {running ? "Calling…" : anyway ? "Call anyway" : "Call"}
+        {running ? t("form.calling") : anyway ? t("form.callAnyway") : t("form.call")}
       </button>
       {onTask && (
         <button type="button" className="button" data-testid="run-as-task-button" disabled={running} onClick={onTask}>
           <ListChecks size={14} aria-hidden />
-          Run as task
+          {t("form.runAsTask")}
         </button>
       )}
       {onSave && <SaveCallButton onClick={onSave} />}
@@ -76,8 +80,12 @@ function CallButton({
  * shown as warnings: the user may send invalid arguments on purpose.
  */
 export function ToolForm({ toolName, inputSchema, formData, running, onChange, onCall, onCallAsTask, validate }: Props) {
-  const guard = useMemo(() => guardSchema(inputSchema), [inputSchema]);
+  const { t } = useTranslation("tools");
+  const guard = useMemo(() => guardReason(inputSchema), [inputSchema]);
   const prepared = useMemo(() => prepareSchema(inputSchema), [inputSchema]);
+  // Put in words at each render, so a change of language shows at once.
+  const notes = schemaNotes(inputSchema);
+  const noArguments = declaresNoArguments(inputSchema);
   const checkSchema = useMemo(() => schemaForCheck(inputSchema), [inputSchema]);
   const validator = validate === undefined ? defaultValidate() : validate;
   const [mode, setMode] = useState<"form" | "json">(guard === null ? "form" : "json");
@@ -132,33 +140,28 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
   return (
     <div className="tool-form">
       <div className="form-toolbar">
-        <div className="segmented" role="group" aria-label="Argument editor">
+        <div className="segmented" role="group" aria-label={t("form.editor")}>
           <button
             type="button"
             className={mode === "form" ? "active" : ""}
             disabled={!formAllowed}
-            title={formAllowed ? undefined : "This input schema cannot be shown as a form"}
+            title={formAllowed ? undefined : t("form.formUnavailable")}
             onClick={() => setMode("form")}
           >
-            Form
+            {t("form.form")}
           </button>
           <button type="button" className={mode === "json" ? "active" : ""} onClick={() => showJson()}>
-            JSON
+            {t("form.json")}
           </button>
         </div>
-        {validator === null && (
-          <span className="muted small">Arguments are checked against the schema in the desktop app.</span>
-        )}
+        {validator === null && <span className="muted small">{t("form.checkedInApp")}</span>}
       </div>
       {guard !== null && (
         <div className="form-fallback" data-testid="schema-fallback">
-          <ErrorBox
-            title="This input schema is not shown as a form"
-            message={`${guard}. Enter the arguments as JSON; they are still checked against the schema where possible.`}
-          />
+          <ErrorBox title={t("form.guardTitle")} message={t("form.guardMessage", { reason: describeGuard(guard) })} />
         </div>
       )}
-      {prepared.notes.map((note) => (
+      {notes.map((note) => (
         <p key={note} className="form-note">
           {note}
         </p>
@@ -167,10 +170,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
         <ErrorBoundary
           fallback={(error) => (
             <div className="form-fallback" data-testid="schema-fallback">
-              <ErrorBox
-                title="This input schema cannot be shown as a form"
-                message={`${error.message}. Enter the arguments as JSON instead.`}
-              />
+              <ErrorBox title={t("form.brokenTitle")} message={t("form.brokenMessage", { error: error.message })} />
               <button
                 type="button"
                 className="button"
@@ -179,7 +179,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
                   showJson();
                 }}
               >
-                Edit as JSON
+                {t("form.editAsJson")}
               </button>
             </div>
           )}
@@ -189,6 +189,7 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
             uiSchema={uiSchema}
             validator={shapeValidator}
             templates={formTemplates}
+            translateString={translateRjsf}
             formData={formData}
             idPrefix={`tool-${toolName}`}
             noValidate
@@ -201,13 +202,12 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
               onCall(isObject(data) ? data : {});
             }}
           >
-            <VerdictView
-              verdict={verdict}
-              subject="the arguments"
-              against="the input schema"
-              consequence="You can still send them."
-              testId="args-verdict"
-            />
+            {noArguments && (
+              <EmptyState title={t("form.noArgumentsTitle")} testId="no-arguments">
+                {t("form.noArguments")}
+              </EmptyState>
+            )}
+            <VerdictView verdict={verdict} subject="arguments" testId="args-verdict" />
             <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} onTask={formTask} />
           </Form>
         </ErrorBoundary>
@@ -217,17 +217,11 @@ export function ToolForm({ toolName, inputSchema, formData, running, onChange, o
             value={jsonText}
             onChange={editJson}
             onSubmit={() => submitJson()}
-            ariaLabel="Arguments as JSON"
-            placeholder='{"name": "value"}'
+            ariaLabel={t("form.jsonLabel")}
+            placeholder={t("form.jsonPlaceholder")}
           />
           {jsonError && <ErrorBox message={jsonError} />}
-          <VerdictView
-            verdict={verdict}
-            subject="the arguments"
-            against="the input schema"
-            consequence="You can still send them."
-            testId="args-verdict"
-          />
+          <VerdictView verdict={verdict} subject="arguments" testId="args-verdict" />
           <CallButton running={running} anyway={anyway} onSave={() => saveCallDialog("tool", toolName, isObject(formData) ? formData : {})} onTask={jsonTask} />
         </form>
       )}

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { ToolInfo } from "./tools";
 
 interface Props {
@@ -8,8 +9,9 @@ interface Props {
 
 /** Tool names with their titles or descriptions. */
 export function ToolList({ tools, selected, onSelect }: Props) {
+  const { t } = useTranslation("tools");
   return (
-    <ul className="item-list" aria-label="Tools">
+    <ul className="item-list" aria-label={t("tab.title")}>
       {tools.map((tool) => (
         <li key={tool.name}>
           <button

@@ -1,5 +1,6 @@
 import { BookOpen, CircleStop, FileText, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { ServerMarkdown } from "../common/ServerMarkdown";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { BlockView } from "../content/BlockView";
@@ -8,6 +9,7 @@ import { ResourceBodyView } from "../content/ResourceBodyView";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
+import i18n from "../i18n";
 import { errorMessage } from "../ipc";
 import { isObject } from "../json";
 import { defaultValidate, useVerdict, VerdictView, type Validate } from "./validation";
@@ -27,11 +29,12 @@ interface Props {
 
 /** Seconds with one decimal: "0.4 s", "12.0 s". */
 export function formatElapsed(ms: number): string {
-  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  return i18n.t("tools:running.seconds", { seconds: (Math.max(0, ms) / 1000).toFixed(1) });
 }
 
 /** The outcome of the last call: content blocks, structured content, or the error. */
 export function ToolResult({ call, running, outputSchema, onCancel, onRead, validate }: Props) {
+  const { t } = useTranslation("tools");
   const [raw, setRaw] = useState(false);
   const [markdown, setMarkdown] = useState(false);
   const parsed = call.status === "done" && call.result !== null ? parseToolResult(call.result) : null;
@@ -49,14 +52,14 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
   const hasText = parsed?.blocks.some((b) => b.type === "text") ?? false;
   const title =
     outcome === "cancelled"
-      ? "Cancelled"
+      ? t("result.cancelled")
       : outcome === "protocol-error"
         ? call.rpcError
-          ? `The call failed: JSON-RPC error ${call.rpcError.code}`
-          : "The call failed (no result)"
+          ? t("result.rpcError", { code: call.rpcError.code })
+          : t("result.noResult")
         : outcome === "tool-error"
-          ? "The tool reported an error (isError: true)"
-          : "Result";
+          ? t("result.toolError")
+          : t("result.result");
   return (
     <section
       className={`tool-result${isError && !cancelled ? " is-error" : ""}${cancelled ? " is-cancelled" : ""}`}
@@ -72,36 +75,41 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
         {call.status === "done" && (
           <span className="result-toggles">
             {hasText && !raw && (
-              <label className="checkbox-label" title="Render text blocks as Markdown (no HTML)">
+              <label className="checkbox-label" title={t("result.markdownHint")}>
                 <input
                   type="checkbox"
                   data-testid="markdown-toggle"
                   checked={markdown}
                   onChange={(e) => setMarkdown(e.target.checked)}
                 />
-                Markdown
+                {t("result.markdown")}
               </label>
             )}
             <label className="checkbox-label">
               <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} />
-              Raw JSON
+              {t("result.rawJson")}
             </label>
           </span>
         )}
       </header>
       {cancelled && (
         <p className="result-cancelled" data-testid="result-cancelled">
-          You cancelled this call; Periscope sent <code>notifications/cancelled</code> to the server.
-          {call.durationMs !== null && ` It ran for ${formatElapsed(call.durationMs)}.`}
+          {call.durationMs === null ? (
+            <Trans t={t} i18nKey="result.cancelledText" components={{ code: <code /> }} />
+          ) : (
+            <Trans
+              t={t}
+              i18nKey="result.cancelledTextRan"
+              values={{ elapsed: formatElapsed(call.durationMs) }}
+              components={{ code: <code /> }}
+            />
+          )}
         </p>
       )}
       {call.status === "error" && !cancelled && (
         <>
-          <p className="muted small">
-            A protocol-level failure: the server answered with a JSON-RPC error, or no answer came. This is not a
-            tool result.
-          </p>
-          <ErrorBox message={call.error ?? "unknown error"} />
+          <p className="muted small">{t("result.protocolFailure")}</p>
+          <ErrorBox message={call.error ?? t("result.unknownError")} />
         </>
       )}
       {call.status === "error" && cancelled && <p className="muted small mono">{call.error}</p>}
@@ -110,8 +118,7 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
         <div className="result-blocks">
           {parsed.isError && (
             <p className="muted small">
-              The tool ran and reports a failure in its result (<code>isError: true</code>); the protocol exchange
-              itself succeeded.
+              <Trans t={t} i18nKey="result.isErrorNote" components={{ code: <code /> }} />
             </p>
           )}
           {parsed.problems.map((p) => (
@@ -120,33 +127,29 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
             </p>
           ))}
           {parsed.blocks.length === 0 && parsed.problems.length === 0 && (
-            <p className="muted">The result has no content blocks.</p>
+            <p className="muted">{t("result.noBlocks")}</p>
           )}
           {parsed.blocks.map((block, index) => (
             <ToolBlock key={index} block={block} markdown={markdown} onRead={onRead} />
           ))}
           {structured !== undefined && (
             <div className="structured">
+              {/* eslint-disable-next-line i18next/no-literal-string -- the protocol's field name */}
               <div className="block-label">structuredContent</div>
               <JsonBlock value={structured} />
             </div>
           )}
           {hasOutputSchema && structured !== undefined && (
-            <VerdictView
-              verdict={verdict}
-              subject="structuredContent"
-              against="the tool's outputSchema"
-              testId="output-verdict"
-            />
+            <VerdictView verdict={verdict} subject="structured" testId="output-verdict" />
           )}
           {hasOutputSchema && structured === undefined && !parsed.isError && (
             <div className="verdict verdict-invalid" data-testid="output-verdict" data-verdict="missing">
-              The tool declares an outputSchema but the result has no structuredContent.
+              {t("result.missingStructured")}
             </div>
           )}
           {!hasOutputSchema && structured !== undefined && (
             <p className="muted small" data-testid="output-verdict" data-verdict="no-schema">
-              The tool declares no outputSchema, so structuredContent is not checked.
+              {t("result.noOutputSchema")}
             </p>
           )}
         </div>
@@ -155,10 +158,13 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
   );
 }
 
-/** While a call runs: a progress bar (determinate when the total is known), time, Cancel. */
+/**
+ * While a call runs: a progress bar (determinate when the server reports a total), the time
+ * since it started, the server's progress and message as it reports them, and Cancel.
+ */
 function RunningView({ running, onCancel }: { running: RunningCall | undefined; onCancel?: () => void }) {
-  const now = useNow(running ? 100 : null);
-  const elapsed = running ? now - running.startedAt : null;
+  const { t } = useTranslation(["tools", "common"]);
+  const elapsed = useElapsed(running?.startedAt);
   const fraction =
     running && running.progress !== null && running.total !== null && running.total > 0
       ? Math.min(1, Math.max(0, running.progress / running.total))
@@ -168,12 +174,10 @@ function RunningView({ running, onCancel }: { running: RunningCall | undefined; 
       <header className="result-header">
         <span className="result-title">
           <Loader2 size={14} className="spin" aria-hidden />
-          {running?.cancelled ? "Cancelling…" : "Calling…"}
-          {elapsed !== null && (
-            <span className="muted" data-testid="call-elapsed">
-              {formatElapsed(elapsed)}
-            </span>
-          )}
+          {running?.cancelled ? t("running.cancelling") : t("running.calling")}
+          <span className="muted" data-testid="call-elapsed">
+            {formatElapsed(elapsed)}
+          </span>
         </span>
         {running && onCancel && (
           <button
@@ -184,14 +188,14 @@ function RunningView({ running, onCancel }: { running: RunningCall | undefined; 
             onClick={onCancel}
           >
             <CircleStop size={13} aria-hidden />
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
       </header>
       <div
         className={`progress${fraction === null ? " progress-indeterminate" : ""}`}
         role="progressbar"
-        aria-label="Call progress"
+        aria-label={t("running.progressLabel")}
         aria-valuemin={0}
         aria-valuemax={fraction === null ? undefined : 100}
         aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)}
@@ -201,27 +205,42 @@ function RunningView({ running, onCancel }: { running: RunningCall | undefined; 
       </div>
       {running && running.progress !== null && (
         <div className="progress-text small" data-testid="progress-text">
-          {running.total !== null ? `${running.progress} of ${running.total}` : `${running.progress}`}
-          {running.message ? ` · ${running.message}` : ""}
+          {progressText(running.progress, running.total, running.message)}
         </div>
       )}
       {running && running.progress === null && (
-        <div className="progress-text small muted">No progress reported yet.</div>
+        <div className="progress-text small muted">{t("running.noProgress")}</div>
       )}
     </section>
   );
 }
 
-function useNow(intervalMs: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (intervalMs === null) return;
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
+/** "2 of 5 · step 2": what the server's notifications/progress said, as it said it. */
+function progressText(progress: number, total: number | null, message: string | null): string {
+  if (total !== null) {
+    return message
+      ? i18n.t("tools:running.progressOfMessage", { progress, total, message })
+      : i18n.t("tools:running.progressOf", { progress, total });
+  }
+  return message
+    ? i18n.t("tools:running.progressMessage", { progress, message })
+    : i18n.t("tools:running.progress", { progress });
 }
 
+/**
+ * Milliseconds since `startedAt` (Date.now() time), ticking every 100 ms; without a start
+ * time, since this view appeared (a re-run from the Saved tab, which the view sees from its
+ * start).
+ */
+export function useElapsed(startedAt: number | undefined): number {
+  const [shownAt] = useState(() => Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, []);
+  return now - (startedAt ?? shownAt);
+}
 
 function ToolBlock({
   block,
@@ -254,6 +273,7 @@ function ResourceLinkBlock({
   block: Extract<Block, { type: "resource_link" }>;
   onRead: (uri: string) => Promise<JsonValue>;
 }) {
+  const { t } = useTranslation("tools");
   const [read, setRead] = useState<ReadState>({ status: "idle" });
   const doRead = async () => {
     setRead({ status: "reading" });
@@ -275,16 +295,16 @@ function ResourceLinkBlock({
           onClick={() => void doRead()}
         >
           <BookOpen size={13} aria-hidden />
-          {read.status === "reading" ? "Reading…" : read.status === "done" ? "Read again" : "Read"}
+          {read.status === "reading" ? t("link.reading") : read.status === "done" ? t("link.readAgain") : t("link.read")}
         </button>
         {read.status === "done" && (
           <button type="button" className="button button-small" onClick={() => setRead({ status: "idle" })}>
             <FileText size={13} aria-hidden />
-            Hide
+            {t("link.hide")}
           </button>
         )}
       </div>
-      {read.status === "error" && <ErrorBox title="Could not read the resource" message={read.error} />}
+      {read.status === "error" && <ErrorBox title={t("link.readError")} message={read.error} />}
       {read.status === "done" && (
         <div className="resource-link-contents" data-testid="resource-link-contents">
           {parseReadResult(read.result).map((body, index) =>

@@ -1,4 +1,6 @@
+import { RefreshCw } from "lucide-react";
 import { useMemo, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { loadList, selectTool, setTab, setToolForm } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
@@ -13,7 +15,7 @@ import { RemoteIcons } from "../common/RemoteIcons";
 import { ToolResult } from "./ToolResult";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
 import { loadArgs, saveArgs } from "./remembered";
-import { toolInfo, type ToolInfo } from "./tools";
+import { hintLabel, toolInfo, type ToolInfo } from "./tools";
 import "../styles/tools.css";
 import { callTool, markCancelled, serverCalls, startCall, useRunningCall } from "../state/calls";
 import { followHandle, isTaskHandle, runAsTask, taskSupport } from "../state/tasks";
@@ -35,26 +37,45 @@ export function ToolsTab({ server }: { server: ServerState }) {
 }
 
 function ToolsView({ server }: { server: ServerState }) {
+  const { t } = useTranslation(["tools", "common"]);
   const list = useServerLists(server.id).tools;
   const tools = useMemo(
     () => list.items.map(toolInfo).filter((t): t is ToolInfo => t !== null),
     [list.items],
   );
-  const selected = tools.find((t) => t.name === server.tools.selected) ?? null;
+  const selected = tools.find((tool) => tool.name === server.tools.selected) ?? null;
+  const refresh = () => void loadList(server.id, "tools");
   return (
     <div className="split">
       <div className="split-list">
-        <ListHeader title="Tools" list={list} onRefresh={() => void loadList(server.id, "tools")} />
-        {list.error && <ErrorBox title="Could not list the tools" message={list.error} />}
-        {list.status === "loading" && tools.length === 0 && <EmptyState>Loading…</EmptyState>}
-        {list.status === "loaded" && tools.length === 0 && <EmptyState>The server has no tools.</EmptyState>}
+        <ListHeader title={t("tab.title")} list={list} onRefresh={refresh} />
+        {list.error && <ErrorBox title={t("tab.listError")} message={list.error} />}
+        {list.status === "loading" && tools.length === 0 && <EmptyState>{t("common:loading")}</EmptyState>}
+        {list.status === "loaded" && tools.length === 0 && (
+          <EmptyState
+            title={t("tab.emptyTitle")}
+            testId="tools-empty"
+            action={
+              <button type="button" className="button button-small" onClick={refresh}>
+                <RefreshCw size={13} aria-hidden />
+                {t("common:refresh")}
+              </button>
+            }
+          >
+            {t("tab.empty")}
+          </EmptyState>
+        )}
         <ToolList tools={tools} selected={server.tools.selected} onSelect={(name) => selectTool(server.id, name)} />
       </div>
       <div className="split-detail scroll-area">
         {selected ? (
           <ToolDetail server={server} tool={selected} />
         ) : (
-          <EmptyState>{tools.length > 0 ? "Select a tool to call it." : ""}</EmptyState>
+          tools.length > 0 && (
+            <EmptyState title={t("tab.noSelectionTitle")} testId="no-tool-selected">
+              {t("tab.noSelection")}
+            </EmptyState>
+          )
         )}
       </div>
     </div>
@@ -62,6 +83,7 @@ function ToolsView({ server }: { server: ServerState }) {
 }
 
 function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
+  const { t } = useTranslation("tools");
   const call = useServerCalls(server.id).tools[tool.name];
   const running = useRunningCall(server.id, tool.name);
   // The form's data this session, else what was remembered from an earlier one.
@@ -121,11 +143,13 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
       {started && <TaskStarted serverId={server.id} start={started} />}
       {call?.status === "done" && isTaskHandle(call.result) && (
         <p className="muted" data-testid="call-became-task">
-          The server answered with a task; Periscope follows it in the{" "}
-          <button type="button" className="link-button" onClick={() => setTab(server.id, "tasks")}>
-            Tasks tab
-          </button>
-          .
+          <Trans
+            t={t}
+            i18nKey="tab.becameTask"
+            components={{
+              tasks: <button type="button" className="link-button" onClick={() => setTab(server.id, "tasks")} />,
+            }}
+          />
         </p>
       )}
       {call?.rpcError?.code === URL_ELICITATION_REQUIRED && (
@@ -135,6 +159,11 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
           data={call.rpcError.data}
           args={call.rpcError.args}
         />
+      )}
+      {!call && !started && (
+        <EmptyState title={t("tab.noResultTitle")} testId="no-result">
+          {t("tab.noResult")}
+        </EmptyState>
       )}
       {call && (
         <ToolResult
@@ -147,7 +176,7 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
         />
       )}
       <details className="section">
-        <summary>Tool definition (JSON)</summary>
+        <summary>{t("tab.definition")}</summary>
         <JsonBlock value={tool.raw} />
       </details>
     </div>
@@ -156,18 +185,20 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
 
 /** Annotations and icons: what the server says about the tool, which nothing verifies. */
 export function ToolClaims({ tool }: { tool: ToolInfo }) {
+  const { t } = useTranslation("tools");
   const extraIcons = tool.icons.slice(1);
   if (tool.claims.length === 0 && tool.icons.length === 0 && tool.remoteIcons.length === 0 && !tool.annotationTitle) {
     return null;
   }
   return (
     <div className="tool-claims" data-testid="tool-claims">
-      <span className="tool-claims-label" title="Annotations are hints from the server; a client must not trust them for safety decisions">
-        The server claims:
+      <span className="tool-claims-label" title={t("claims.labelHint")}>
+        {t("claims.label")}
       </span>
       {tool.annotationTitle && (
+        // eslint-disable-next-line i18next/no-literal-string -- the protocol's field name
         <span className="badge" title="annotations.title">
-          title “{tool.annotationTitle}”
+          {t("claims.title", { title: tool.annotationTitle })}
         </span>
       )}
       {tool.claims.map((claim) => (
@@ -177,35 +208,40 @@ export function ToolClaims({ tool }: { tool: ToolInfo }) {
           title={`${claim.key}: ${String(claim.value)}`}
           data-claim={claim.key}
         >
-          {claim.label}
+          {hintLabel(claim)}
         </span>
       ))}
       {extraIcons.map((icon) => (
         <img key={icon.src} className="tool-icon" src={icon.src} alt="" referrerPolicy="no-referrer" />
       ))}
       <RemoteIcons urls={tool.remoteIcons} className="tool-icon" />
-      <span className="muted small">(unverified)</span>
+      <span className="muted small">{t("claims.unverified")}</span>
     </div>
   );
 }
 
 /** What "Run as task" started: a task (followed in the Tasks tab), or the server's answer at once. */
 function TaskStarted({ serverId, start }: { serverId: string; start: TaskStart }) {
+  const { t } = useTranslation("tools");
   if (start.kind === "result") {
     return (
       <div data-testid="task-answered-at-once">
-        <p className="muted">The server answered at once, without a task:</p>
+        <p className="muted">{t("tab.answeredAtOnce")}</p>
         <ToolResult call={{ status: "done", result: start.result as JsonValue, error: null, durationMs: null }} />
       </div>
     );
   }
   return (
     <p className="muted" data-testid="task-started">
-      Running as task <span className="mono">{start.entry.task.task_id}</span>: follow it in the{" "}
-      <button type="button" className="link-button" onClick={() => setTab(serverId, "tasks")}>
-        Tasks tab
-      </button>
-      .
+      <Trans
+        t={t}
+        i18nKey="tab.taskStarted"
+        values={{ id: start.entry.task.task_id }}
+        components={{
+          id: <span className="mono" />,
+          tasks: <button type="button" className="link-button" onClick={() => setTab(serverId, "tasks")} />,
+        }}
+      />
     </p>
   );
 }

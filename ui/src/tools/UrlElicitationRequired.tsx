@@ -4,6 +4,7 @@
 // notifications/elicitation/complete, and the call can be retried with the same arguments.
 import { ExternalLink, RotateCcw } from "lucide-react";
 import { useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { consentUrl } from "../actions";
 import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
@@ -39,13 +40,6 @@ export function neededElicitations(data: JsonValue | null): Needed[] {
   });
 }
 
-const DECIDED: Record<UrlDecision, string> = {
-  open: "opened in your browser",
-  accept_without_opening: "accepted, not opened",
-  decline: "declined",
-  cancel: "not decided",
-};
-
 export function UrlElicitationRequired(props: {
   server: ServerState;
   toolName: string;
@@ -53,6 +47,7 @@ export function UrlElicitationRequired(props: {
   args: JsonObject;
 }) {
   const { server, toolName, data, args } = props;
+  const { t } = useTranslation("tools");
   const serverName = useConnections((s) => s.catalog.find((e) => e.id === server.id)?.name ?? server.id);
   const needed = neededElicitations(data);
   const [reviewing, setReviewing] = useState<{ item: Needed; analysis: UrlAnalysis } | null>(null);
@@ -79,12 +74,11 @@ export function UrlElicitationRequired(props: {
 
   return (
     <section className="url-required" data-testid="url-required">
-      <h3>The server needs you to visit {needed.length === 1 ? "a web page" : `${needed.length} web pages`} first</h3>
+      <h3>{t("urlRequired.title", { count: needed.length })}</h3>
       <p className="hint">
-        <code>{toolName}</code> was answered with URLElicitationRequiredError (-32042). Complete each step
-        below, then retry the call with the same arguments.
+        <Trans t={t} i18nKey="urlRequired.hint" values={{ tool: toolName }} components={{ code: <code /> }} />
       </p>
-      {needed.length === 0 && <p className="muted">The error names no URL elicitation this client can read.</p>}
+      {needed.length === 0 && <p className="muted">{t("urlRequired.none")}</p>}
       <ul className="url-required-list">
         {needed.map((item) => {
           const done = completed.includes(item.elicitationId);
@@ -95,7 +89,11 @@ export function UrlElicitationRequired(props: {
               <code className="url-required-url">{item.url}</code>
               <div className="url-required-actions">
                 <span className={done ? "badge ok" : "badge"} data-testid="url-required-state">
-                  {done ? "completed by the server" : decision ? DECIDED[decision] : "not visited yet"}
+                  {done
+                    ? t("urlRequired.completed")
+                    : decision
+                      ? t(`urlRequired.decided.${decision}`)
+                      : t("urlRequired.notVisited")}
                 </span>
                 {!done && (
                   <button
@@ -104,7 +102,7 @@ export function UrlElicitationRequired(props: {
                     data-testid="url-required-review"
                     onClick={() => void review(item)}
                   >
-                    <ExternalLink size={14} aria-hidden /> Review and open…
+                    <ExternalLink size={14} aria-hidden /> {t("urlRequired.review")}
                   </button>
                 )}
               </div>
@@ -119,8 +117,8 @@ export function UrlElicitationRequired(props: {
         data-testid="url-required-retry"
         onClick={() => void callTool(server.id, toolName, args)}
       >
-        <RotateCcw size={14} aria-hidden /> Retry {toolName}
-        {allDone ? " (every step is complete)" : ""}
+        <RotateCcw size={14} aria-hidden />{" "}
+        {allDone ? t("urlRequired.retryAllDone", { tool: toolName }) : t("urlRequired.retry", { tool: toolName })}
       </button>
       {reviewing && (
         <div className="ask-backdrop">

@@ -3,6 +3,7 @@
 // compile code (CSP), so arguments are checked in Rust (`validate_json`) and shown as warnings.
 import type { RJSFSchema } from "@rjsf/utils";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import type { JsonObject } from "../ipc";
 import { isObject } from "../json";
 
@@ -19,17 +20,32 @@ export interface PreparedSchema {
  * - a schema with `properties` but no `type` gets `"type": "object"`.
  */
 export function prepareSchema(input: JsonValue | undefined): PreparedSchema {
-  const notes: string[] = [];
-  let object: JsonObject;
-  if (isObject(input)) {
-    object = { ...input };
-  } else {
-    notes.push("The tool has no usable inputSchema; it is treated as an object with any properties.");
-    object = { type: "object" };
-  }
+  const object: JsonObject = isObject(input) ? { ...input } : { type: "object" };
   delete object["$schema"];
   if (object["type"] === undefined && object["properties"] !== undefined) object["type"] = "object";
-  return { schema: object as RJSFSchema, notes };
+  return { schema: object as RJSFSchema, notes: schemaNotes(input) };
+}
+
+/** What `prepareSchema` adjusted, in the UI's language now (cheap: for each render). */
+export function schemaNotes(input: JsonValue | undefined): string[] {
+  return isObject(input) ? [] : [i18n.t("tools:schema.noInputSchema")];
+}
+
+const COMBINATORS = ["oneOf", "anyOf", "allOf", "$ref", "if", "not", "dependentSchemas", "dependencies"];
+
+/**
+ * Whether the tool's own schema declares no argument at all (an object schema without
+ * properties, extra properties or combinators): its form has no field.
+ */
+export function declaresNoArguments(input: JsonValue | undefined): boolean {
+  if (!isObject(input)) return false;
+  if (input["type"] !== undefined && input["type"] !== "object") return false;
+  const properties = input["properties"];
+  if (properties !== undefined && !(isObject(properties) && Object.keys(properties).length === 0)) return false;
+  const extra = input["additionalProperties"];
+  if (extra !== undefined && extra !== false) return false;
+  if (input["patternProperties"] !== undefined) return false;
+  return COMBINATORS.every((key) => input[key] === undefined);
 }
 
 /** The schema the arguments are checked against: the tool's own, or an open object. */
@@ -44,8 +60,8 @@ export function parseArguments(text: string): { args: JsonObject } | { error: st
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: `The arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: i18n.t("tools:schema.notJson", { error: error instanceof Error ? error.message : String(error) }) };
   }
-  if (!isObject(value as JsonValue)) return { error: "The arguments must be a JSON object, like {\"a\": 1}." };
+  if (!isObject(value as JsonValue)) return { error: i18n.t("tools:schema.notObject") };
   return { args: value as JsonObject };
 }

@@ -2,6 +2,7 @@
 // schemas recursively and renders every enum value, so a hostile or broken schema could freeze
 // the page; such a schema gets the raw JSON editor instead, with the reason shown.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 
 export const GUARD_LIMITS = {
   /** Deepest nesting of objects/arrays in the schema. */
@@ -19,10 +20,50 @@ export const GUARD_LIMITS = {
 type Obj = { [key: string]: JsonValue };
 const isObj = (v: JsonValue | undefined): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Why a schema is refused, to be put in words (in the UI's language) when shown. */
+export type GuardReason =
+  | { kind: "tooManyValues"; max: number }
+  | { kind: "tooDeep"; max: number }
+  | { kind: "tooManyChoices"; keyword: string; at: string; entries: number; max: number }
+  | { kind: "tooLarge"; kb: number }
+  | { kind: "tooManyRefs"; max: number }
+  | { kind: "cycle"; target: string };
+
+const count = (n: number) => n.toLocaleString("en");
+
+/** The reason in words, in the UI's language now. */
+export function describeGuard(reason: GuardReason): string {
+  switch (reason.kind) {
+    case "tooManyValues":
+      return i18n.t("tools:guard.tooManyValues", { max: count(reason.max) });
+    case "tooDeep":
+      return i18n.t("tools:guard.tooDeep", { max: reason.max });
+    case "tooManyChoices":
+      return i18n.t("tools:guard.tooManyChoices", {
+        keyword: reason.keyword,
+        at: reason.at,
+        entries: count(reason.entries),
+        max: count(reason.max),
+      });
+    case "tooLarge":
+      return i18n.t("tools:guard.tooLarge", { kb: reason.kb });
+    case "tooManyRefs":
+      return i18n.t("tools:guard.tooManyRefs", { max: reason.max });
+    case "cycle":
+      return i18n.t("tools:guard.cycle", { target: reason.target });
+  }
+}
+
 const escapeToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** Why the schema should not be given to the form, or null when it may. */
+/** Why the schema should not be given to the form (in words), or null when it may. */
 export function guardSchema(schema: JsonValue | undefined): string | null {
+  const reason = guardReason(schema);
+  return reason === null ? null : describeGuard(reason);
+}
+
+/** Why the schema should not be given to the form, or null when it may. */
+export function guardReason(schema: JsonValue | undefined): GuardReason | null {
   if (schema === undefined) return null;
   const refs: Array<{ at: string; target: string }> = [];
   let nodes = 0;
@@ -34,16 +75,16 @@ export function guardSchema(schema: JsonValue | undefined): string | null {
     const { value, depth, at, key } = stack.pop()!;
     nodes += 1;
     if (nodes > GUARD_LIMITS.maxNodes) {
-      return `the schema has more than ${GUARD_LIMITS.maxNodes.toLocaleString("en")} values`;
+      return { kind: "tooManyValues", max: GUARD_LIMITS.maxNodes };
     }
     if (depth > GUARD_LIMITS.maxDepth) {
-      return `the schema is nested more than ${GUARD_LIMITS.maxDepth} levels deep`;
+      return { kind: "tooDeep", max: GUARD_LIMITS.maxDepth };
     }
     if (typeof value === "string") {
       chars += value.length;
     } else if (Array.isArray(value)) {
       if ((key === "enum" || key === "oneOf" || key === "anyOf") && value.length > GUARD_LIMITS.maxChoices) {
-        return `${key} at ${at} has ${value.length.toLocaleString("en")} entries (more than ${GUARD_LIMITS.maxChoices.toLocaleString("en")})`;
+        return { kind: "tooManyChoices", keyword: key, at, entries: value.length, max: GUARD_LIMITS.maxChoices };
       }
       value.forEach((item, index) => stack.push({ value: item, depth: depth + 1, at: `${at}/${index}`, key: null }));
     } else if (isObj(value)) {
@@ -54,10 +95,10 @@ export function guardSchema(schema: JsonValue | undefined): string | null {
       }
     }
     if (chars > GUARD_LIMITS.maxChars) {
-      return `the schema is larger than ${Math.round(GUARD_LIMITS.maxChars / 1000)} KB of text`;
+      return { kind: "tooLarge", kb: Math.round(GUARD_LIMITS.maxChars / 1000) };
     }
   }
-  if (refs.length > GUARD_LIMITS.maxRefs) return `the schema has more than ${GUARD_LIMITS.maxRefs} $refs`;
+  if (refs.length > GUARD_LIMITS.maxRefs) return { kind: "tooManyRefs", max: GUARD_LIMITS.maxRefs };
   return refCycle(refs);
 }
 
@@ -78,7 +119,7 @@ const within = (at: string, target: string) => at === target || at.startsWith(`$
  * that leads back to it. Recursive schemas are refused, since the form would expand them
  * without end; the JSON editor (and the validator, in Rust) handle them.
  */
-function refCycle(refs: Array<{ at: string; target: string }>): string | null {
+function refCycle(refs: Array<{ at: string; target: string }>): GuardReason | null {
   const targets = refs.map((r) => pointerOf(r.target));
   // Edge i → j when ref j sits inside the subtree ref i points at.
   const next = refs.map((_, i) => {
@@ -101,7 +142,7 @@ function refCycle(refs: Array<{ at: string; target: string }>): string | null {
       }
       const to = edges[top.edge++]!;
       if (state[to] === 1) {
-        return `the schema refers to itself ($ref "${refs[to]!.target}" leads back to itself), which a form cannot unfold`;
+        return { kind: "cycle", target: refs[to]!.target };
       }
       if (state[to] === 0) {
         state[to] = 1;

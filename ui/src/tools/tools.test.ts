@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RememberedArgs } from "../bindings/RememberedArgs";
 import { loadArgs, loadRemembered, resetRemembered, saveArgs } from "./remembered";
-import { toolInfo } from "./tools";
+import { hintLabel, toolInfo } from "./tools";
 
 describe("toolInfo", () => {
   it("reads annotations as claims, true and false, with their title", () => {
@@ -10,7 +10,7 @@ describe("toolInfo", () => {
       annotations: { title: "Remove", destructiveHint: true, readOnlyHint: false, idempotentHint: "yes" },
     })!;
     expect(tool.annotationTitle).toBe("Remove");
-    expect(tool.claims.map((c) => [c.key, c.value, c.label])).toEqual([
+    expect(tool.claims.map((c) => [c.key, c.value, hintLabel(c)])).toEqual([
       ["readOnlyHint", false, "may modify its environment"],
       ["destructiveHint", true, "may be destructive"],
     ]);

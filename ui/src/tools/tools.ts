@@ -1,13 +1,19 @@
 // Reading tools from `tools/list` items.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import { asObject, getString, isObject } from "../json";
 
 /** One annotation hint the server set, as the server stated it. */
 export interface ToolHint {
   key: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
   value: boolean;
-  /** What the claim says, in words. */
-  label: string;
+}
+
+const HINT_KEYS: ReadonlyArray<ToolHint["key"]> = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+/** What a claim says, in words (in the UI's language now). */
+export function hintLabel(hint: ToolHint): string {
+  return i18n.t(`tools:claims.${hint.key}.${hint.value ? "yes" : "no"}`);
 }
 
 export interface ToolIcon {
@@ -35,13 +41,6 @@ export interface ToolInfo {
   raw: JsonValue;
 }
 
-const HINT_WORDS: Record<ToolHint["key"], [string, string]> = {
-  readOnlyHint: ["read-only", "may modify its environment"],
-  destructiveHint: ["may be destructive", "not destructive"],
-  idempotentHint: ["idempotent", "not idempotent"],
-  openWorldHint: ["open world (reaches outside systems)", "closed world"],
-};
-
 function icons(raw: JsonValue): { shown: ToolIcon[]; remote: string[] } {
   const list = isObject(raw) && Array.isArray(raw["icons"]) ? raw["icons"] : [];
   const shown: ToolIcon[] = [];
@@ -66,9 +65,9 @@ export function toolInfo(raw: JsonValue): ToolInfo | null {
   if (name === undefined) return null;
   const annotations = asObject(raw["annotations"]);
   const claims: ToolHint[] = [];
-  for (const key of Object.keys(HINT_WORDS) as Array<ToolHint["key"]>) {
+  for (const key of HINT_KEYS) {
     const value = annotations[key];
-    if (typeof value === "boolean") claims.push({ key, value, label: HINT_WORDS[key][value ? 0 : 1] });
+    if (typeof value === "boolean") claims.push({ key, value });
   }
   const { shown, remote } = icons(raw);
   return {

@@ -1,6 +1,7 @@
 // Checking JSON against a schema through the Rust validator, and showing the verdict.
 import { AlertTriangle, CheckCircle2, Info } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, hasTauri } from "../ipc";
@@ -50,34 +51,28 @@ export function hasIssues(verdict: Verdict): boolean {
   return verdict.state === "done" && verdict.report.schema_error === null && !verdict.report.valid;
 }
 
-/** "the arguments" → "The arguments"; identifiers (structuredContent) stay as they are. */
-const sentenceStart = (subject: string) => (subject.startsWith("the ") ? `The ${subject.slice(4)}` : subject);
-
 interface ViewProps {
   verdict: Verdict;
-  /** "the arguments", "structuredContent". */
-  subject: string;
-  /** "the input schema", "the outputSchema". */
-  against: string;
-  /** What follows from issues, e.g. "You can still send them." */
-  consequence?: string;
+  /** What is checked: a tool's arguments (against its inputSchema), or structuredContent (against its outputSchema). */
+  subject: "arguments" | "structured";
   testId?: string;
 }
 
 /** The verdict as a line (valid), a warning list (issues), or a note (schema unusable). */
-export function VerdictView({ verdict, subject, against, consequence, testId }: ViewProps) {
+export function VerdictView({ verdict, subject, testId }: ViewProps) {
+  const { t } = useTranslation("tools");
   if (verdict.state === "idle") return null;
   if (verdict.state === "checking") {
     return (
       <div className="verdict verdict-checking muted small" data-testid={testId} data-verdict="checking">
-        Checking {subject} against {against}…
+        {t(`verdict.${subject}.checking`)}
       </div>
     );
   }
   if (verdict.state === "failed") {
     return (
       <div className="verdict verdict-note" data-testid={testId} data-verdict="unknown">
-        <Info size={14} aria-hidden /> Could not check {subject}: {verdict.message}
+        <Info size={14} aria-hidden /> {t(`verdict.${subject}.failed`, { message: verdict.message })}
       </div>
     );
   }
@@ -85,29 +80,26 @@ export function VerdictView({ verdict, subject, against, consequence, testId }: 
   if (report.schema_error !== null) {
     return (
       <div className="verdict verdict-note" data-testid={testId} data-verdict="unchecked">
-        <Info size={14} aria-hidden /> {sentenceStart(subject)} cannot be checked:{" "}
-        {against} is unusable ({report.schema_error}).
+        <Info size={14} aria-hidden /> {t(`verdict.${subject}.unchecked`, { error: report.schema_error })}
       </div>
     );
   }
   if (report.valid) {
     return (
       <div className="verdict verdict-valid" data-testid={testId} data-verdict="valid">
-        <CheckCircle2 size={14} aria-hidden /> Valid: {subject} match{subject.endsWith("s") ? "" : "es"} {against}.
+        <CheckCircle2 size={14} aria-hidden /> {t(`verdict.${subject}.valid`)}
       </div>
     );
   }
   return (
     <div className="verdict verdict-invalid" data-testid={testId} data-verdict="invalid" role="status">
       <div className="verdict-title">
-        <AlertTriangle size={14} aria-hidden /> {sentenceStart(subject)}{" "}
-        {subject.endsWith("s") ? "do" : "does"} not match {against}
-        {consequence ? `. ${consequence}` : ""}
+        <AlertTriangle size={14} aria-hidden /> {t(`verdict.${subject}.invalid`)}
       </div>
       <ul className="verdict-issues">
         {report.issues.map((issue, index) => (
           <li key={index}>
-            <code className="verdict-path">{issue.path === "" ? "(root)" : issue.path}</code> {issue.message}
+            <code className="verdict-path">{issue.path === "" ? t("verdict.root") : issue.path}</code> {issue.message}
           </li>
         ))}
       </ul>
