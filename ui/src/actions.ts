@@ -9,6 +9,7 @@ import type { UrlDecision } from "./bindings/UrlDecision";
 import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
+import i18n from "./i18n";
 import { errorMessage, hasTauri, ipc, settingsIpc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
 import { setAppSettings, setSystemLanguages } from "./settings/appSettings";
@@ -29,11 +30,18 @@ import {
   type TabId,
 } from "./state/connections";
 import { dispatchEvents } from "./state/dispatcher";
-import { answerFrame, catalogToast, showToast, toastsForEvents } from "./feedback/toasts";
+import {
+  answerFrame,
+  catalogToast,
+  listErrorToast,
+  showToast,
+  toastsForEvents,
+  type ToastLink,
+} from "./feedback/toasts";
 import type { HistoryEntry } from "./bindings/HistoryEntry";
 import { offers, serverLists, setList } from "./state/lists";
 import { logsChanged, serverConsole } from "./state/logs";
-import { serverTraffic, setTrafficView, trafficChanged } from "./state/traffic";
+import { serverTraffic, setCatchUp, setTrafficView, trafficChanged, type CatchUp } from "./state/traffic";
 
 /** How many rows one `traffic_rows` call asks for while catching up. */
 const CATCH_UP_PAGE = 5_000;
@@ -45,16 +53,14 @@ export async function start(): Promise<void> {
   if (started) return;
   started = true;
   if (!hasTauri()) {
-    addAppError(
-      "The Periscope backend is not reachable: this page is running outside the Periscope app, so it cannot list, connect to or inspect servers.",
-    );
-    setCatalogError("No catalog: not running inside the Periscope app.");
+    addAppError(i18n.t("state:noBackend"));
+    setCatalogError(i18n.t("state:noCatalog"));
     return;
   }
   try {
     await ipc.subscribeEvents(handleEvents);
   } catch (error) {
-    addAppError(`Could not subscribe to live events: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:subscribeFailed", { error: errorMessage(error) }));
   }
   await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings(), loadToolArgs()]);
   watchCatalog();
@@ -65,7 +71,7 @@ async function loadToolArgs(): Promise<void> {
   try {
     loadRemembered(await settingsIpc.rememberedArgsAll(), settingsIpc.rememberedArgsPut);
   } catch (error) {
-    addAppError(`Could not read the remembered tool arguments: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:rememberedFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -79,7 +85,7 @@ export async function loadAppSettings(): Promise<void> {
     setSystemLanguages(await settingsIpc.systemLanguages());
     setAppSettings(await settingsIpc.appSettingsGet());
   } catch (error) {
-    addAppError(`Could not read the app's settings: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:settingsFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -97,15 +103,36 @@ function watchCatalog(): void {
   });
 }
 
-/** A toast's "Show frame": the frame that answered the call, selected in Traffic. */
-function showAnswerFrame(serverId: string, entry: HistoryEntry): void {
-  select(serverId);
-  const seq = answerFrame(serverTraffic(serverId).traffic.rows, entry);
-  if (seq === null) {
-    setTab(serverId, "traffic");
+/** A toast's link: the frame that answered, the last frame, or the stderr, of its server. */
+function followToastLink(link: ToastLink): void {
+  const id = link.serverId;
+  select(id);
+  if (link.to === "console") {
+    setTab(id, "console");
     return;
   }
-  showFrame(serverId, seq);
+  const rows = serverTraffic(id).traffic.rows;
+  const seq = link.to === "answer" ? answerFrame(rows, link.method, link.sinceUs) : (rows[rows.length - 1]?.seq ?? null);
+  if (seq === null) setTab(id, "traffic");
+  else showFrame(id, seq);
+}
+
+/** The tab where a call of each kind shows its result. */
+const RESULT_TAB: Record<HistoryEntry["kind"], TabId> = { tool: "tools", resource: "resources", prompt: "prompts" };
+/** The tab that shows each list. */
+const LIST_TAB: Record<ListKind, TabId> = {
+  tools: "tools",
+  resources: "resources",
+  resource_templates: "resources",
+  prompts: "prompts",
+};
+
+/** Whether the user looks at this server's tab (or one of them) in a window they can see. */
+function looksAt(serverId: string, tabs: readonly TabId[]): boolean {
+  if (typeof document !== "undefined" && document.visibilityState === "hidden") return false;
+  const { selectedId, servers } = connections.getState();
+  const tab = servers[serverId]?.tab;
+  return selectedId === serverId && tab !== undefined && tabs.includes(tab);
 }
 
 /** Server requests that were waiting before the UI subscribed (e.g. after a reload). */
@@ -113,7 +140,7 @@ export async function loadAsks(): Promise<void> {
   try {
     addAsks(await ipc.pendingAsks());
   } catch (error) {
-    addAppError(`Could not read the server requests waiting for you: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:asksFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -136,7 +163,7 @@ export async function loadHostSettings(id: string): Promise<void> {
   try {
     setHostSettings(id, await ipc.hostSettings(id), null);
   } catch (error) {
-    setHostSettings(id, null, `Could not load the roots and reply rule: ${errorMessage(error)}`);
+    setHostSettings(id, null, i18n.t("state:hostSettingsFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -155,10 +182,24 @@ export function handleEvents(events: AppEvent[]): void {
   // The states before the batch tell a dropped connection from one the user closed.
   const before = connections.getState().servers;
   const effects = dispatchEvents(events);
-  for (const toast of toastsForEvents(events, (id) => before[id], serverName)) showToast(toast, showAnswerFrame);
-  for (const { serverId, kind } of effects.refetch) void loadList(serverId, kind);
+  // A call's result is seen on its tab, or on Saved (re-runs): a long call that ends out of sight gets a toast.
+  const watching = (id: string, kind: HistoryEntry["kind"]) => looksAt(id, [RESULT_TAB[kind], "saved"]);
+  for (const toast of toastsForEvents(events, (id) => before[id], serverName, watching)) showToast(toast, followToastLink);
+  for (const { serverId, kind } of effects.refetch) void refetchList(serverId, kind);
   if (effects.needIdentity.length > 0) void refreshConnections(false);
   if (effects.reloadCatalog) void reloadCatalog();
+}
+
+/**
+ * A list again, after the server said it changed. A failure shows in the list; for a list the
+ * user is not looking at, a toast says so too, linked to the error's frame.
+ */
+async function refetchList(id: string, kind: ListKind): Promise<void> {
+  const sinceUs = Date.now() * 1000;
+  await loadList(id, kind);
+  const list = serverLists(id)[kind];
+  if (list.status !== "error" || looksAt(id, [LIST_TAB[kind]])) return;
+  showToast(listErrorToast(id, serverName(id), kind, list.error ?? "", sinceUs), followToastLink);
 }
 
 /** The catalog again, after it changed outside the UI (a server opened from the command line). */
@@ -166,7 +207,7 @@ async function reloadCatalog(): Promise<void> {
   try {
     setCatalog(await ipc.catalogList());
   } catch (error) {
-    setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
+    setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -174,13 +215,13 @@ export async function loadCatalog(): Promise<void> {
   try {
     setCatalog(await ipc.catalogList());
   } catch (error) {
-    setCatalogError(`Could not load the server catalog: ${errorMessage(error)}`);
+    setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));
   }
   try {
     // Entries the app could not read (kept in the file and backed up), said once at startup.
     for (const problem of await ipc.catalogProblems()) addAppError(problem);
   } catch (error) {
-    addAppError(`Could not check the server catalog: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:catalogCheckFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -196,7 +237,7 @@ export async function refreshConnections(catchUpHistory: boolean): Promise<void>
       await Promise.all(infos.map((info) => catchUp(info.server_id)));
     }
   } catch (error) {
-    addAppError(`Could not read the connections: ${errorMessage(error)}`);
+    addAppError(i18n.t("state:connectionsFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -207,13 +248,20 @@ export async function catchUp(serverId: string): Promise<void> {
   const { session } = server;
   const { traffic, network } = serverTraffic(serverId);
   const console = serverConsole(serverId);
+  // The Traffic tab says how far a large backlog has come ("Loading earlier frames… N of M").
+  let progress: CatchUp = { loaded: 0, startedAt: Date.now() };
+  setCatchUp(serverId, progress);
   try {
     for (let from = 0; ; from += CATCH_UP_PAGE) {
       const rows = await ipc.trafficRows(serverId, from, CATCH_UP_PAGE);
       if (serverState(serverId)?.session !== session) return;
       if (traffic.merge(rows) > 0) trafficChanged();
       if (rows.length < CATCH_UP_PAGE) break;
+      const next = { ...progress, loaded: from + rows.length };
+      setCatchUp(serverId, next, progress);
+      progress = next;
     }
+    setCatchUp(serverId, null, progress);
     const lines = await ipc.stderrLines(serverId);
     if (serverState(serverId)?.session !== session) return;
     if (console.mergeStderr(lines) > 0) logsChanged();
@@ -221,7 +269,9 @@ export async function catchUp(serverId: string): Promise<void> {
     if (serverState(serverId)?.session !== session) return;
     if (network.merge(exchanges) > 0) trafficChanged();
   } catch (error) {
-    setActionError(serverId, `Could not load the earlier traffic: ${errorMessage(error)}`);
+    setActionError(serverId, i18n.t("state:catchUpFailed", { error: errorMessage(error) }));
+  } finally {
+    setCatchUp(serverId, null, progress);
   }
 }
 
@@ -235,7 +285,7 @@ export async function saveEntry(entry: ServerEntry): Promise<string | null> {
     select(entry.id);
     return null;
   } catch (error) {
-    return `Could not save "${entry.name}": ${errorMessage(error)}`;
+    return i18n.t("state:saveFailed", { name: entry.name, error: errorMessage(error) });
   }
 }
 
@@ -274,7 +324,7 @@ export async function removeEntry(id: string): Promise<void> {
     }
     setCatalog(await ipc.catalogRemove(id));
   } catch (error) {
-    setActionError(id, `Could not remove the server: ${errorMessage(error)}`);
+    setActionError(id, i18n.t("state:removeFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -292,7 +342,7 @@ export async function connect(id: string): Promise<void> {
     const message = errorMessage(error);
     updateServer(id, (s) => {
       // A connection that is up was not what failed (e.g. it was already connected): say so.
-      if (s.status.state === "ready") return { ...s, busy: null, actionError: `Could not connect: ${message}` };
+      if (s.status.state === "ready") return { ...s, busy: null, actionError: i18n.t("state:connectFailed", { error: message }) };
       // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
       // it comes (or if it never does), the rejection's message is the failure.
       const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: message, stderr_tail: [] };
@@ -310,7 +360,7 @@ export async function disconnect(id: string): Promise<void> {
     updateServer(id, (s) => ({
       ...s,
       busy: null,
-      actionError: `Could not disconnect: ${errorMessage(error)}`,
+      actionError: i18n.t("state:disconnectFailed", { error: errorMessage(error) }),
     }));
   }
 }

@@ -1,6 +1,32 @@
 // How numbers, times and command lines read on screen.
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { StdioTarget } from "./bindings/StdioTarget";
+import i18n from "./i18n";
+
+// Number formats of the current language, made once per language (rows call these often).
+const formats = new Map<string, { count: Intl.NumberFormat; decimal: Intl.NumberFormat }>();
+function numberFormats(): { count: Intl.NumberFormat; decimal: Intl.NumberFormat } {
+  const language = i18n.language || "en";
+  let made = formats.get(language);
+  if (!made) {
+    made = {
+      count: new Intl.NumberFormat(language),
+      decimal: new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
+    };
+    formats.set(language, made);
+  }
+  return made;
+}
+
+/** A count with the current language's digit grouping: `20,003`. */
+export function formatNumber(n: number): string {
+  return numberFormats().count.format(n);
+}
+
+/** A number with one decimal in the current language, without grouping: `1234.5`. */
+function oneDecimal(n: number): string {
+  return numberFormats().decimal.format(n);
+}
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
@@ -24,13 +50,13 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value.toFixed(1)} ${UNITS[unit]}`;
+  return `${oneDecimal(value)} ${UNITS[unit]}`;
 }
 
 /** A latency in µs as milliseconds with one decimal: `0.4 ms`, `1234.5 ms`. */
 export function formatLatency(us: number): string {
   if (!Number.isFinite(us)) return "?";
-  return `${(us / 1000).toFixed(1)} ms`;
+  return `${oneDecimal(us / 1000)} ms`;
 }
 
 /** Quotes one argument the way a POSIX shell would need it, only when it needs it. */
@@ -66,9 +92,4 @@ export function base64Size(base64: string): number {
 /** A `data:` URI for base64 content (the app's CSP allows images only as data: URIs). */
 export function dataUri(mimeType: string, base64: string): string {
   return `data:${mimeType};base64,${base64.replace(/\s/g, "")}`;
-}
-
-/** `n thing` / `n things`. */
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import type { ListKind } from "../ipc";
+import { ConnectButton } from "./ConnectButton";
+import { Connecting } from "./Connecting";
 import { EmptyState } from "./EmptyState";
 import type { ServerState } from "../state/connections";
 import { offers } from "../state/lists";
@@ -7,23 +10,33 @@ import { offers } from "../state/lists";
 interface Props {
   server: ServerState;
   kind: ListKind;
-  /** "tools", "resources", "prompts". */
-  noun: string;
+  /** No longer read: the words follow `kind` (kept so callers need not change). */
+  noun?: string;
   children: ReactNode;
 }
 
 /** Says why a list cannot be shown (not connected, not offered) or shows it. */
-export function ListGate({ server, kind, noun, children }: Props) {
+export function ListGate({ server, kind, children }: Props) {
+  const { t } = useTranslation("common");
   const state = server.status.state;
-  if (state === "connecting") return <EmptyState>Connecting…</EmptyState>;
+  if (state === "connecting") {
+    return (
+      <EmptyState testId="list-gate">
+        <Connecting />
+      </EmptyState>
+    );
+  }
   if (state !== "ready") {
-    return <EmptyState>Connect to the server to list its {noun}.</EmptyState>;
+    return (
+      <EmptyState title={t("listGate.notConnected")} action={<ConnectButton server={server} />} testId="list-gate">
+        {t(`listGate.connectTo.${kind}`)}
+      </EmptyState>
+    );
   }
   if (!offers(server, kind)) {
     return (
-      <EmptyState>
-        This server does not offer {noun}: its handshake declared no “{kind === "resource_templates" ? "resources" : kind}”
-        capability.
+      <EmptyState title={t("listGate.notOfferedTitle")} testId="list-gate">
+        {t(`listGate.notOffered.${kind}`)}
       </EmptyState>
     );
   }

@@ -2,9 +2,11 @@
 // fetched until the user asks; then the app fetches each one without cookies or credentials,
 // at most 256 KiB, and the page shows it as a data: image.
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { errorMessage, serverIpc } from "../ipc";
 
 export function RemoteIcons({ urls, className }: { urls: string[]; className?: string }) {
+  const { t } = useTranslation("common");
   const [loaded, setLoaded] = useState<Array<{ url: string; src: string | null; error: string | null }> | null>(null);
   if (urls.length === 0) return null;
   if (loaded === null) {
@@ -24,7 +26,7 @@ export function RemoteIcons({ urls, className }: { urls: string[]; className?: s
           });
         }}
       >
-        Load {urls.length} remote icon{urls.length === 1 ? "" : "s"} (fetched by the app, no cookies)
+        {t("remoteIcons.load", { count: urls.length })}
       </button>
     );
   }

@@ -1,17 +1,15 @@
+import { useTranslation } from "react-i18next";
 import type { ConnectionStatus } from "../bindings/ConnectionStatus";
+import i18n from "../i18n";
 
-const LABELS: Record<ConnectionStatus["state"], string> = {
-  disconnected: "Disconnected",
-  connecting: "Connecting",
-  ready: "Ready",
-  failed: "Failed",
-};
-
+/** "Disconnected", "Connecting", "Ready", "Failed", in the current language. */
 export function statusLabel(state: ConnectionStatus["state"]): string {
-  return LABELS[state];
+  return i18n.t(`common:connectionState.${state}`);
 }
 
 /** grey / amber / green / red, by connection state. */
 export function StatusDot({ state }: { state: ConnectionStatus["state"] }) {
-  return <span className={`status-dot status-${state}`} role="img" aria-label={LABELS[state]} title={LABELS[state]} />;
+  const { t } = useTranslation("common");
+  const label = t(`connectionState.${state}`);
+  return <span className={`status-dot status-${state}`} role="img" aria-label={label} title={label} />;
 }

@@ -1,3 +1,5 @@
+import i18n from "../i18n";
+
 /** Copies text; rejects with a reason when the webview refuses. */
 export async function copyText(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
@@ -17,5 +19,5 @@ export async function copyText(text: string): Promise<void> {
   area.select();
   const ok = document.execCommand("copy");
   area.remove();
-  if (!ok) throw new Error("the system clipboard refused the copy");
+  if (!ok) throw new Error(i18n.t("common:clipboardRefused"));
 }

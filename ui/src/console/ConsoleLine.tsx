@@ -1,16 +1,18 @@
 import { memo } from "react";
+import { useTranslation } from "react-i18next";
 import { formatTime } from "../format";
-import type { ConsoleEntry } from "./log";
+import { eventText, type ConsoleEntry } from "./log";
 
 /** One stderr line, log message or notification. */
 export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: ConsoleEntry }) {
+  const { t } = useTranslation("console");
   const time = <span className="console-time">{formatTime(entry.wallUs)}</span>;
   switch (entry.kind) {
     case "stderr":
       return (
         <div className="console-line console-stderr" data-testid="console-line" data-kind="stderr">
           {time}
-          <span className="console-source">stderr</span>
+          <span className="console-source">{t("source.stderr")}</span>
           <span className="console-text">{entry.text}</span>
         </div>
       );
@@ -29,8 +31,8 @@ export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: Console
       return (
         <div className="console-line console-event" data-testid="console-line" data-kind="event">
           {time}
-          <span className="console-source">event</span>
-          <span className="console-text">{entry.text}</span>
+          <span className="console-source">{t("source.event")}</span>
+          <span className="console-text">{eventText(entry)}</span>
         </div>
       );
   }

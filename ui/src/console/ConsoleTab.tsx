@@ -1,8 +1,10 @@
 import { Search } from "lucide-react";
 import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
 import { ConsoleLine } from "./ConsoleLine";
-import type { ConsoleEntry, ConsoleLog } from "./log";
+import { eventText, type ConsoleEntry, type ConsoleLog } from "./log";
 import type { ServerState } from "../state/connections";
 import { useServerConsole } from "../state/logs";
 import { useFollowTail } from "../common/useFollowTail";
@@ -10,18 +12,20 @@ import { useFollowTail } from "../common/useFollowTail";
 /** The console draws at most this many of the newest matching entries. */
 const SHOWN = 1_000;
 
-function tail(log: ConsoleLog, needle: string, _version: number): { shown: ConsoleEntry[]; matching: number } {
+function tail(log: ConsoleLog, needle: string, _version: number, _language: string): { shown: ConsoleEntry[]; matching: number } {
   const entries = log.entries;
   if (needle === "") return { shown: entries.slice(-SHOWN), matching: entries.length };
   const matching = entries.filter((e) => entryText(e).toLowerCase().includes(needle));
   return { shown: matching.slice(-SHOWN), matching: matching.length };
 }
 
+/** The text the filter searches: what the line shows. */
 function entryText(entry: ConsoleEntry): string {
   switch (entry.kind) {
     case "stderr":
-    case "event":
       return entry.text;
+    case "event":
+      return eventText(entry);
     case "log":
       return `${entry.level} ${entry.logger ?? ""} ${JSON.stringify(entry.data)}`;
   }
@@ -29,13 +33,17 @@ function entryText(entry: ConsoleEntry): string {
 
 /** The server's stderr and the notifications it sent, newest at the bottom. */
 export function ConsoleTab({ server }: { server: ServerState }) {
+  const { t, i18n } = useTranslation("console");
   const { log, version } = useServerConsole(server.id);
   const [filter, setFilter] = useState("");
   const needle = filter.trim().toLowerCase();
-  const { shown, matching } = useMemo(() => tail(log, needle, version), [log, needle, version]);
+  // Event lines are searched in the words shown, so the language is part of the key.
+  const language = i18n.language;
+  const { shown, matching } = useMemo(() => tail(log, needle, version, language), [log, needle, version, language]);
   const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const hidden = matching - shown.length + (needle === "" ? log.dropped : 0);
+  const live = server.status.state === "ready" || server.status.state === "connecting";
   return (
     <div className="console">
       <div className="filter-bar">
@@ -43,24 +51,44 @@ export function ConsoleTab({ server }: { server: ServerState }) {
           <Search size={14} aria-hidden />
           <input
             type="search"
-            aria-label="Filter the console"
+            aria-label={t("filter.label")}
             data-testid="console-filter"
-            placeholder="Filter"
+            placeholder={t("filter.placeholder")}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
         </label>
         <span className="spacer" />
-        <span className="count-text">{matching.toLocaleString("en-US")} entries</span>
+        <span className="count-text">{t("count", { count: matching })}</span>
       </div>
       <div className="console-scroll mono" ref={scrollRef} onScroll={onScroll}>
         {hidden > 0 && (
           <div className="console-hidden">
-            {hidden.toLocaleString("en-US")} older entries are not shown{needle === "" ? "" : " (filtered)"}.
+            {needle === "" ? t("older", { count: hidden }) : t("olderFiltered", { count: hidden })}
           </div>
         )}
         {shown.length === 0 ? (
-          <EmptyState>{log.entries.length === 0 ? "Nothing on stderr and no notifications yet." : "No entry matches."}</EmptyState>
+          log.entries.length === 0 ? (
+            <EmptyState
+              title={t("empty.title")}
+              action={live ? undefined : <ConnectButton server={server} />}
+              testId="console-empty"
+            >
+              {live ? t("empty.body") : t("empty.bodyConnect")}
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title={t("empty.filteredTitle")}
+              testId="console-empty"
+              action={
+                <button type="button" className="button" data-testid="console-clear-filter" onClick={() => setFilter("")}>
+                  {t("empty.clearFilter")}
+                </button>
+              }
+            >
+              {t("empty.filteredBody", { count: log.entries.length })}
+            </EmptyState>
+          )
         ) : (
           shown.map((entry) => <ConsoleLine key={entry.key} entry={entry} />)
         )}

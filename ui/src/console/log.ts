@@ -3,6 +3,7 @@
 import type { ServerNotification } from "../bindings/ServerNotification";
 import type { StderrLine } from "../bindings/StderrLine";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 
 export type ConsoleEntry =
   | { kind: "stderr"; key: string; wallUs: number; seq: number; text: string }
@@ -14,7 +15,9 @@ export type ConsoleEntry =
       logger: string | null;
       data: JsonValue;
     }
-  | { kind: "event"; key: string; wallUs: number; text: string };
+  /** A notification other than a log message, or (null) the start of a new connection; its
+   * words are made when shown (`eventText`), in the language of the moment. */
+  | { kind: "event"; key: string; wallUs: number; notification: ServerNotification | null };
 
 /** The console keeps at most this many entries; older ones are dropped in chunks. */
 export const CONSOLE_LIMIT = 20_000;
@@ -60,7 +63,7 @@ export class ConsoleLog {
   newSession(wallUs: number): void {
     this.stderrSeqs.clear();
     if (this.entries.length > 0) {
-      this.entries.push({ kind: "event", key: freshKey("c"), wallUs, text: "New connection" });
+      this.entries.push({ kind: "event", key: freshKey("c"), wallUs, notification: null });
       this.changed();
     }
   }
@@ -95,30 +98,44 @@ function notificationEntry(n: ServerNotification, wallUs: number): ConsoleEntry 
       data: n.data,
     };
   }
-  return { kind: "event", key: freshKey("e"), wallUs, text: describeNotification(n) };
+  return { kind: "event", key: freshKey("e"), wallUs, notification: n };
+}
+
+/** What an event entry says. */
+export function eventText(entry: Extract<ConsoleEntry, { kind: "event" }>): string {
+  return entry.notification === null ? i18n.t("console:newConnection") : describeNotification(entry.notification);
 }
 
 /** One line saying what a (non-log) notification was. */
 export function describeNotification(n: ServerNotification): string {
   switch (n.kind) {
     case "log":
-      return `log ${n.level}${n.logger ? ` (${n.logger})` : ""}: ${JSON.stringify(n.data)}`;
+      return n.logger
+        ? i18n.t("console:notification.logFrom", { level: n.level, logger: n.logger, data: JSON.stringify(n.data) })
+        : i18n.t("console:notification.log", { level: n.level, data: JSON.stringify(n.data) });
     case "tools_list_changed":
-      return "The tool list changed";
+      return i18n.t("console:notification.toolsChanged");
     case "resources_list_changed":
-      return "The resource list changed";
+      return i18n.t("console:notification.resourcesChanged");
     case "prompts_list_changed":
-      return "The prompt list changed";
+      return i18n.t("console:notification.promptsChanged");
     case "resource_updated":
-      return `Resource updated: ${n.uri}`;
+      return i18n.t("console:notification.resourceUpdated", { uri: n.uri });
     case "progress": {
-      const of = n.total === null ? "" : `/${n.total}`;
-      return `Progress ${n.progress}${of}${n.message ? `: ${n.message}` : ""} (token ${JSON.stringify(n.token)})`;
+      const progress = n.total === null ? String(n.progress) : `${n.progress}/${n.total}`;
+      const token = JSON.stringify(n.token);
+      return n.message
+        ? i18n.t("console:notification.progressMessage", { progress, message: n.message, token })
+        : i18n.t("console:notification.progress", { progress, token });
     }
-    case "cancelled":
-      return `Cancelled request ${n.request_id === null ? "(no id)" : JSON.stringify(n.request_id)}${n.reason ? `: ${n.reason}` : ""}`;
+    case "cancelled": {
+      const request = n.request_id === null ? i18n.t("console:notification.noId") : JSON.stringify(n.request_id);
+      return n.reason
+        ? i18n.t("console:notification.cancelledBecause", { request, reason: n.reason })
+        : i18n.t("console:notification.cancelled", { request });
+    }
     case "elicitation_complete":
-      return `Elicitation ${n.elicitation_id} complete`;
+      return i18n.t("console:notification.elicitationComplete", { id: n.elicitation_id });
     case "other":
       return `${n.method}${n.params === null ? "" : ` ${JSON.stringify(n.params)}`}`;
   }

@@ -1,14 +1,28 @@
-// Toasts: short notices of completions and failures (a call that failed, a connection that
-// dropped, servers added), shown by sonner. Which events make a toast is decided by pure
-// functions here (tested); a toast about a call links to its frame in Traffic.
+// Toasts: short notices of completions and failures (a call that failed, a long call that
+// finished out of sight, a connection that dropped, a list that could not be refreshed, servers
+// added), shown by sonner. Which events make a toast is decided by pure functions here (tested);
+// a toast about frames links to them: a call's answer in Traffic, a dropped server's stderr in
+// Console or its last frame in Traffic.
 import { toast } from "sonner";
 import type { AppEvent } from "../bindings/AppEvent";
 import type { FrameRow } from "../bindings/FrameRow";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { ServerEntry } from "../bindings/ServerEntry";
+import i18n from "../i18n";
+import type { ListKind } from "../ipc";
 import type { ServerState } from "../state/connections";
 
 export type ToastKind = "info" | "success" | "error";
+
+/** Where a toast's button goes. */
+export type ToastLink =
+  /** "Show frame": the newest answer to `method` recorded since `sinceUs`, selected in Traffic
+   * (found when clicked; Traffic itself when the record no longer has it). */
+  | { to: "answer"; serverId: string; method: string; sinceUs: number }
+  /** "Show stderr": the server's Console, where its last stderr lines are. */
+  | { to: "console"; serverId: string }
+  /** "Show last frame": the server's newest frame, selected in Traffic. */
+  | { to: "lastFrame"; serverId: string };
 
 /** What a toast says and where its link goes. */
 export interface ToastSpec {
@@ -16,44 +30,90 @@ export interface ToastSpec {
   message: string;
   /** A longer line under the message. */
   detail?: string;
-  /** "Show frame" selects this call's answer in Traffic (found when clicked). */
-  frame?: { serverId: string; entry: HistoryEntry };
+  link?: ToastLink;
 }
 
-const METHOD: Record<HistoryEntry["kind"], string> = {
+/** The method whose answer a history entry's call got. */
+export const CALL_METHOD: Record<HistoryEntry["kind"], string> = {
   tool: "tools/call",
   resource: "resources/read",
   prompt: "prompts/get",
 };
 
-const VERB: Record<HistoryEntry["kind"], string> = { tool: "Call of", resource: "Read of", prompt: "Get of" };
+/** The method that lists each kind of list. */
+export const LIST_METHOD: Record<ListKind, string> = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resource_templates: "resources/templates/list",
+  prompts: "prompts/list",
+};
+
+/** A call that took at least this long gets a toast when it succeeds out of the user's sight. */
+export const LONG_CALL_US = 2_000_000;
 
 /** What the server state was before a batch: to tell a dropped connection from a user's disconnect. */
 export type Before = (serverId: string) => Pick<ServerState, "status" | "busy"> | undefined;
 
-/** The toasts a batch of events makes, given each server's state before it and its name. */
-export function toastsForEvents(events: readonly AppEvent[], before: Before, name: (serverId: string) => string): ToastSpec[] {
+/** Whether the user is looking at where a call of this kind on this server shows its result. */
+export type Watching = (serverId: string, kind: HistoryEntry["kind"]) => boolean;
+
+const answerLink = (serverId: string, entry: HistoryEntry): ToastLink => ({
+  to: "answer",
+  serverId,
+  method: CALL_METHOD[entry.kind],
+  sinceUs: entry.started_wall_us,
+});
+
+/** "2.4 s": a call's duration. */
+const seconds = (us: number) => i18n.t("feedback:seconds", { seconds: (us / 1_000_000).toFixed(1) });
+
+/**
+ * The toasts a batch of events makes, given each server's state before it, its name, and
+ * whether the user watches a call's result (a quick call they watched finish makes no toast;
+ * without `watching`, no success toast at all). Failed calls always make one.
+ */
+export function toastsForEvents(
+  events: readonly AppEvent[],
+  before: Before,
+  name: (serverId: string) => string,
+  watching: Watching = () => true,
+): ToastSpec[] {
   const out: ToastSpec[] = [];
   for (const event of events) {
-    if (event.type === "history" && event.entry.outcome !== "ok") {
+    if (event.type === "history") {
       const { entry } = event;
-      const how = entry.outcome === "is_error" ? "the tool reported an error" : "the server answered with an error";
-      out.push({
-        kind: "error",
-        message: `${VERB[entry.kind]} ${entry.target} failed`,
-        detail: `${name(event.server_id)}: ${how}.`,
-        frame: { serverId: event.server_id, entry },
-      });
+      const server = name(event.server_id);
+      if (entry.outcome !== "ok") {
+        out.push({
+          kind: "error",
+          message: i18n.t(`feedback:call.failed.${entry.kind}`, { target: entry.target }),
+          detail:
+            entry.outcome === "is_error"
+              ? i18n.t("feedback:call.toolError", { server })
+              : i18n.t("feedback:call.serverError", { server }),
+          link: answerLink(event.server_id, entry),
+        });
+      } else if (entry.duration_us >= LONG_CALL_US && !watching(event.server_id, entry.kind)) {
+        out.push({
+          kind: "success",
+          message: i18n.t(`feedback:call.finished.${entry.kind}`, { target: entry.target }),
+          detail: i18n.t("feedback:call.took", { server, duration: seconds(entry.duration_us) }),
+          link: answerLink(event.server_id, entry),
+        });
+      }
     }
     if (event.type === "status") {
       const was = before(event.server_id);
       const wasUp = was?.status.state === "ready";
       const userAsked = was?.busy === "disconnecting" || was?.busy === "connecting";
       if (wasUp && !userAsked && (event.status.state === "failed" || event.status.state === "disconnected")) {
+        const stderr = event.status.state === "failed" && event.status.stderr_tail.length > 0;
         out.push({
           kind: "error",
-          message: `${name(event.server_id)}: the connection dropped`,
+          message: i18n.t("feedback:dropped", { server: name(event.server_id) }),
           detail: event.status.state === "failed" ? event.status.error : undefined,
+          // Its last words: on stderr when it wrote any, else the last frames it exchanged.
+          link: stderr ? { to: "console", serverId: event.server_id } : { to: "lastFrame", serverId: event.server_id },
         });
       }
     }
@@ -61,36 +121,71 @@ export function toastsForEvents(events: readonly AppEvent[], before: Before, nam
   return out;
 }
 
+/**
+ * A toast when a list the app refreshed by itself (the server said it changed) could not be
+ * listed, for a list the user is not looking at: linked to the error's frame.
+ */
+export function listErrorToast(
+  serverId: string,
+  server: string,
+  kind: ListKind,
+  error: string,
+  sinceUs: number,
+): ToastSpec {
+  return {
+    kind: "error",
+    message: i18n.t(`feedback:listFailed.${kind}`, { server }),
+    detail: error,
+    link: { to: "answer", serverId, method: LIST_METHOD[kind], sinceUs },
+  };
+}
+
 /** A toast when servers were added to a loaded catalog (an import, a new or duplicated entry). */
 export function catalogToast(before: readonly ServerEntry[], after: readonly ServerEntry[]): ToastSpec | null {
   const known = new Set(before.map((e) => e.id));
   const added = after.filter((e) => !known.has(e.id));
   if (added.length === 0) return null;
-  if (added.length === 1) return { kind: "success", message: `Added “${added[0]!.name}” to the servers` };
-  const names = added.slice(0, 3).map((e) => e.name).join(", ");
-  return { kind: "success", message: `Added ${added.length} servers`, detail: added.length > 3 ? `${names}, …` : names };
+  if (added.length === 1) return { kind: "success", message: i18n.t("feedback:added.one", { name: added[0]!.name }) };
+  const names = added.slice(0, 3).map((e) => e.name);
+  const list = names.join(i18n.t("feedback:added.separator"));
+  return {
+    kind: "success",
+    message: i18n.t("feedback:added.many", { count: added.length }),
+    detail: added.length > 3 ? i18n.t("feedback:added.more", { names: list }) : list,
+  };
 }
 
 /**
- * The frame that answered a history entry: the newest response to its method recorded from
- * its start on. Null when the traffic no longer has it (a new session restarted the record).
+ * The frame that answered a request: the newest response to `method` recorded from `sinceUs`
+ * on. Null when the traffic no longer has it (a new session restarted the record).
  */
-export function answerFrame(rows: readonly FrameRow[], entry: HistoryEntry): number | null {
-  const method = METHOD[entry.kind];
+export function answerFrame(rows: readonly FrameRow[], method: string, sinceUs: number): number | null {
   for (let i = rows.length - 1; i >= 0; i -= 1) {
     const row = rows[i]!;
-    if (row.wall_us < entry.started_wall_us) break;
+    if (row.wall_us < sinceUs) break;
     if (row.method === method && (row.kind === "response" || row.kind === "error_response")) return row.seq;
   }
   return null;
 }
 
-/** Shows a toast; `showFrame` is how its link selects a frame (kept out of here: no cycle with actions.ts). */
-export function showToast(spec: ToastSpec, showFrame?: (serverId: string, entry: HistoryEntry) => void): void {
-  const frame = spec.frame;
+/** The words of a link's button. */
+export function linkLabel(link: ToastLink): string {
+  switch (link.to) {
+    case "answer":
+      return i18n.t("feedback:link.frame");
+    case "console":
+      return i18n.t("feedback:link.stderr");
+    case "lastFrame":
+      return i18n.t("feedback:link.lastFrame");
+  }
+}
+
+/** Shows a toast; `follow` is how its link is followed (kept out of here: no cycle with actions.ts). */
+export function showToast(spec: ToastSpec, follow?: (link: ToastLink) => void): void {
+  const link = spec.link;
   const options = {
     description: spec.detail,
-    action: frame && showFrame ? { label: "Show frame", onClick: () => showFrame(frame.serverId, frame.entry) } : undefined,
+    action: link && follow ? { label: linkLabel(link), onClick: () => follow(link) } : undefined,
   };
   if (spec.kind === "error") toast.error(spec.message, options);
   else if (spec.kind === "success") toast.success(spec.message, options);

@@ -1,9 +1,11 @@
 import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import type { HttpExchange } from "../bindings/HttpExchange";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import { showFrame } from "../actions";
+import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
-import { formatLatency, formatTime, plural } from "../format";
+import { formatLatency, formatTime } from "../format";
 import { statusClass, statusLabel, urlPath } from "./describe";
 import { ExchangeDetail } from "./ExchangeDetail";
 import type { NetworkLog } from "./log";
@@ -20,6 +22,7 @@ function tail(log: NetworkLog, _version: number): HttpExchange[] {
 
 /** The HTTP requests under the JSON-RPC, newest at the bottom, with one's detail beside them. */
 export function NetworkTab({ server, target }: { server: ServerState; target: ServerTarget }) {
+  const { t } = useTranslation("network");
   const { id } = server;
   const record = useServerTraffic(id);
   const log = record.network;
@@ -32,39 +35,42 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
   const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const stdio = target.transport === "stdio";
+  const live = server.status.state === "ready" || server.status.state === "connecting";
   return (
     <div className="network">
       <div className="filter-bar">
         {!stdio && <span className="mono network-base" title={target.url}>{target.url}</span>}
         <span className="spacer" />
         <span className="count-text" data-testid="network-count">
-          {plural(total, "exchange")}
+          {t("count", { count: total })}
         </span>
       </div>
       {stdio && total === 0 ? (
-        <EmptyState>No HTTP: this server speaks over stdio.</EmptyState>
+        <EmptyState title={t("empty.stdioTitle")} testId="network-empty">
+          {t("empty.stdio")}
+        </EmptyState>
       ) : (
         <div className={`traffic-split${selected ? " with-detail" : ""}`}>
           <div className="network-list" role="grid" aria-rowcount={total}>
             <div className="log-row log-header network-row network-header" role="row">
               <span className="col-seq">#</span>
-              <span className="col-time">Time</span>
-              <span className="col-http-method">Method</span>
-              <span className="col-status">Status</span>
-              <span className="col-path">Path</span>
-              <span className="col-duration">Duration</span>
+              <span className="col-time">{t("column.time")}</span>
+              <span className="col-http-method">{t("column.method")}</span>
+              <span className="col-status">{t("column.status")}</span>
+              <span className="col-path">{t("column.path")}</span>
+              <span className="col-duration">{t("column.duration")}</span>
             </div>
             <div className="network-scroll" ref={scrollRef} onScroll={onScroll}>
               {total > shown.length && (
-                <div className="console-hidden">
-                  {(total - shown.length).toLocaleString("en-US")} older exchanges are not shown.
-                </div>
+                <div className="console-hidden">{t("older", { count: total - shown.length })}</div>
               )}
               {shown.length === 0 ? (
-                <EmptyState>
-                  {server.status.state === "ready" || server.status.state === "connecting"
-                    ? "No HTTP exchanges yet."
-                    : "Connect to the server to see its HTTP requests."}
+                <EmptyState
+                  title={t("empty.title")}
+                  action={live ? undefined : <ConnectButton server={server} />}
+                  testId="network-empty"
+                >
+                  {live ? t("empty.body") : t("empty.bodyConnect")}
                 </EmptyState>
               ) : (
                 shown.map((exchange) => (
@@ -93,6 +99,7 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
 }
 
 function NetworkRow({ exchange, selected, onSelect }: { exchange: HttpExchange; selected: boolean; onSelect: () => void }) {
+  const { t } = useTranslation("network");
   const label = statusLabel(exchange);
   const cls = statusClass(exchange.status);
   return (
@@ -118,7 +125,11 @@ function NetworkRow({ exchange, selected, onSelect }: { exchange: HttpExchange; 
       <span className="col-time">{formatTime(exchange.wall_us)}</span>
       <span className="col-http-method">{exchange.method}</span>
       <span className={`col-status http-status status-${cls}`} title={exchange.error ?? undefined}>
-        {exchange.status === null ? `failed${exchange.error ? `: ${exchange.error}` : ""}` : label}
+        {exchange.status === null
+          ? exchange.error
+            ? t("failedWith", { error: exchange.error })
+            : t("failed")
+          : label}
       </span>
       <span className="col-path">{urlPath(exchange.url)}</span>
       <span className="col-duration">{formatLatency(exchange.duration_us)}</span>

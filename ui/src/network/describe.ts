@@ -13,7 +13,7 @@ export function statusClass(status: number | null): StatusClass {
   return "informational";
 }
 
-/** `200`, or `failed` when no response arrived. */
+/** `200`, or `failed` when no response arrived (for `data-status`: not translated). */
 export function statusLabel(exchange: HttpExchange): string {
   return exchange.status === null ? "failed" : String(exchange.status);
 }

@@ -1,22 +1,26 @@
+import { useTranslation } from "react-i18next";
 import type { ListState } from "../state/lists";
 
 interface Props {
   list: ListState;
-  /** "resources", "templates". */
-  noun: string;
+  /** What the list holds. */
+  kind: "resources" | "templates";
   testIdSuffix: string;
   onMore: () => void;
   onAll: () => void;
 }
 
 /** Under a list loaded page by page: how many are shown, and Load more / Load all while the server has more. */
-export function Pager({ list, noun, testIdSuffix, onMore, onAll }: Props) {
+export function Pager({ list, kind, testIdSuffix, onMore, onAll }: Props) {
+  const { t } = useTranslation("resources");
   if (!list.nextCursor) return null;
   const busy = list.status === "loading";
   return (
     <div className="pager" data-testid={`pager${testIdSuffix}`}>
       <span className="muted small">
-        {list.items.length} {noun} shown; the server has more.
+        {kind === "resources"
+          ? t("pager.resourcesShown", { count: list.items.length })
+          : t("pager.templatesShown", { count: list.items.length })}
       </span>
       <div className="pager-buttons">
         <button
@@ -26,7 +30,7 @@ export function Pager({ list, noun, testIdSuffix, onMore, onAll }: Props) {
           disabled={busy}
           onClick={onMore}
         >
-          Load more
+          {t("pager.more")}
         </button>
         <button
           type="button"
@@ -35,7 +39,7 @@ export function Pager({ list, noun, testIdSuffix, onMore, onAll }: Props) {
           disabled={busy}
           onClick={onAll}
         >
-          Load all
+          {t("pager.all")}
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { Bell } from "lucide-react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { formatTime } from "../format";
 import type { ResourceInfo, TemplateInfo } from "./resources";
 
@@ -15,6 +16,8 @@ interface Props {
   /** Paging controls under the resources, and under the templates. */
   resourcePager: ReactNode;
   templatePager: ReactNode;
+  /** The templates were listed (and may be none): a line says so under the resources. */
+  templatesListed: boolean;
 }
 
 /** `12:03:04` of a µs timestamp. */
@@ -32,10 +35,12 @@ export function ResourceList({
   onTemplate,
   resourcePager,
   templatePager,
+  templatesListed,
 }: Props) {
+  const { t } = useTranslation("resources");
   return (
     <>
-      <ul className="item-list" aria-label="Resources">
+      <ul className="item-list" aria-label={t("list.resources")}>
         {resources.map((r) => {
           const update = updated[r.uri];
           const isSubscribed = subscribed.includes(r.uri);
@@ -52,13 +57,13 @@ export function ResourceList({
                 onClick={() => onSelect(r.uri)}
               >
                 <span className="item-name">
-                  {isSubscribed && <Bell size={11} className="subscribed-icon" aria-label="subscribed" />}
+                  {isSubscribed && <Bell size={11} className="subscribed-icon" aria-label={t("list.subscribed")} />}
                   {r.title ?? r.name ?? r.uri}
                 </span>
                 <span className="item-sub mono">{r.uri}</span>
                 {update && (
                   <span className={`update-badge${update.stale ? " stale" : ""}`} data-testid="resource-updated-badge">
-                    updated {clockTime(update.wallUs)}
+                    {t("updated", { time: clockTime(update.wallUs) })}
                   </span>
                 )}
               </button>
@@ -69,21 +74,21 @@ export function ResourceList({
       {resourcePager}
       {templates.length > 0 && (
         <>
-          <div className="list-subheader">Templates</div>
-          <ul className="item-list" aria-label="Resource templates">
-            {templates.map((t) => (
-              <li key={t.uriTemplate}>
+          <div className="list-subheader">{t("list.templates")}</div>
+          <ul className="item-list" aria-label={t("list.templatesLabel")}>
+            {templates.map((template) => (
+              <li key={template.uriTemplate}>
                 <button
                   type="button"
-                  className={`item${t.uriTemplate === selectedTemplate ? " selected" : ""}`}
+                  className={`item${template.uriTemplate === selectedTemplate ? " selected" : ""}`}
                   data-testid="resource-template-item"
-                  data-uri-template={t.uriTemplate}
-                  aria-current={t.uriTemplate === selectedTemplate ? "true" : undefined}
-                  title="Fill in the template, then read it"
-                  onClick={() => onTemplate(t.uriTemplate)}
+                  data-uri-template={template.uriTemplate}
+                  aria-current={template.uriTemplate === selectedTemplate ? "true" : undefined}
+                  title={t("list.templateTitle")}
+                  onClick={() => onTemplate(template.uriTemplate)}
                 >
-                  <span className="item-name">{t.title ?? t.name ?? t.uriTemplate}</span>
-                  <span className="item-sub mono">{t.uriTemplate}</span>
+                  <span className="item-name">{template.title ?? template.name ?? template.uriTemplate}</span>
+                  <span className="item-sub mono">{template.uriTemplate}</span>
                 </button>
               </li>
             ))}
@@ -91,6 +96,11 @@ export function ResourceList({
         </>
       )}
       {templatePager}
+      {templates.length === 0 && templatesListed && resources.length > 0 && (
+        <p className="list-note muted small" data-testid="no-templates">
+          {t("list.noTemplates")}
+        </p>
+      )}
     </>
   );
 }

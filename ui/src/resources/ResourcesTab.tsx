@@ -1,5 +1,6 @@
-import { Bell, BellOff, BookOpen, RefreshCw } from "lucide-react";
+import { Bell, BellOff, BookOpen, Loader2, RefreshCw } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { loadList, selectResource, setResourceUriInput } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
@@ -28,13 +29,14 @@ const NONE: readonly string[] = [];
 export function ResourcesTab({ server }: { server: ServerState }) {
   useLists(server, KINDS);
   return (
-    <ListGate server={server} kind="resources" noun="resources">
+    <ListGate server={server} kind="resources">
       <ResourcesView server={server} />
     </ListGate>
   );
 }
 
 function ResourcesView({ server }: { server: ServerState }) {
+  const { t } = useTranslation("resources");
   const lists = useServerLists(server.id);
   const list = lists.resources;
   const templateList = lists.resource_templates;
@@ -69,11 +71,22 @@ function ResourcesView({ server }: { server: ServerState }) {
   return (
     <div className="split">
       <div className="split-list">
-        <ListHeader title="Resources" list={list} onRefresh={refresh} />
-        {list.error && <ErrorBox title="Could not list the resources" message={list.error} />}
-        {templateList.error && <ErrorBox title="Could not list the resource templates" message={templateList.error} />}
-        {list.status === "loading" && resources.length === 0 && <EmptyState>Loading…</EmptyState>}
-        {list.status === "loaded" && resources.length === 0 && <EmptyState>The server lists no resources.</EmptyState>}
+        <ListHeader title={t("title")} list={list} onRefresh={refresh} />
+        {list.error && <ErrorBox title={t("listFailed")} message={list.error} />}
+        {templateList.error && <ErrorBox title={t("templatesFailed")} message={templateList.error} />}
+        {list.status === "loading" && resources.length === 0 && (
+          <EmptyState testId="resources-loading">
+            <Loading />
+          </EmptyState>
+        )}
+        {list.status === "loaded" && resources.length === 0 && (
+          <EmptyState
+            title={templates.length === 0 && templateList.status === "loaded" ? t("empty.noneTitle") : t("empty.noResourcesTitle")}
+            testId="resources-empty"
+          >
+            {templates.length === 0 && templateList.status === "loaded" ? t("empty.none") : t("empty.noResources")}
+          </EmptyState>
+        )}
         <ResourceList
           resources={resources}
           templates={templates}
@@ -90,7 +103,7 @@ function ResourcesView({ server }: { server: ServerState }) {
           resourcePager={
             <Pager
               list={list}
-              noun="resources"
+              kind="resources"
               testIdSuffix=""
               onMore={() => void loadMore(server.id, "resources")}
               onAll={() => void loadAll(server.id, "resources")}
@@ -99,27 +112,28 @@ function ResourcesView({ server }: { server: ServerState }) {
           templatePager={
             <Pager
               list={templateList}
-              noun="templates"
+              kind="templates"
               testIdSuffix="-templates"
               onMore={() => void loadMore(server.id, "resource_templates")}
               onAll={() => void loadAll(server.id, "resource_templates")}
             />
           }
+          templatesListed={templateList.status === "loaded"}
         />
       </div>
       <div className="split-detail scroll-area">
         <form className="uri-bar" onSubmit={submit}>
           <input
             className="mono"
-            aria-label="Resource URI"
-            placeholder="Resource URI, e.g. file:///…"
+            aria-label={t("uri.label")}
+            placeholder={t("uri.placeholder")}
             value={uriInput}
             onChange={(e) => setResourceUriInput(server.id, e.target.value)}
             spellCheck={false}
           />
           <button type="submit" className="button" data-testid="read-resource-button" disabled={uriInput.trim() === ""}>
             <BookOpen size={14} aria-hidden />
-            Read
+            {t("read")}
           </button>
           <SaveCallButton onClick={() => saveCallDialog("resource", uriInput.trim(), {}, server.id)} disabled={uriInput.trim() === ""} />
         </form>
@@ -136,7 +150,11 @@ function ResourcesView({ server }: { server: ServerState }) {
         {selected !== null && read ? (
           <ResourceContents uri={selected} read={read} />
         ) : (
-          !template && <EmptyState>Select a resource to read it, or a template to fill in.</EmptyState>
+          !template && (
+            <EmptyState title={t("empty.detailTitle")} testId="resource-detail-empty">
+              {t("empty.detail")}
+            </EmptyState>
+          )
         )}
       </div>
     </div>
@@ -145,6 +163,7 @@ function ResourcesView({ server }: { server: ServerState }) {
 
 /** Subscribe / Unsubscribe, Re-read, and when the server last said the resource changed. */
 function ResourceToolbar({ server, uri }: { server: ServerState; uri: string }) {
+  const { t } = useTranslation("resources");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const subscribed = isSubscribed(server, uri);
@@ -166,25 +185,37 @@ function ResourceToolbar({ server, uri }: { server: ServerState; uri: string }) 
           onClick={() => void toggle()}
         >
           {subscribed ? <BellOff size={12} aria-hidden /> : <Bell size={12} aria-hidden />}
-          {subscribed ? "Unsubscribe" : "Subscribe"}
+          {subscribed ? t("toolbar.unsubscribe") : t("toolbar.subscribe")}
         </button>
       )}
       <button type="button" className="button button-small" data-testid="reread" onClick={() => void readFresh(server.id, uri)}>
         <RefreshCw size={12} aria-hidden />
-        Re-read
+        {t("toolbar.reread")}
       </button>
       {update && (
         <span
           className={`update-badge${update.stale ? " stale" : ""}`}
           data-testid="resource-update"
           data-stale={update.stale ? "true" : "false"}
-          title={`${update.count} update notification${update.count === 1 ? "" : "s"} this session`}
+          title={t("toolbar.updates", { count: update.count })}
         >
-          updated {clockTime(update.wallUs)}
-          {update.stale ? " — not read since" : ""}
+          {update.stale
+            ? t("updatedStale", { time: clockTime(update.wallUs) })
+            : t("updated", { time: clockTime(update.wallUs) })}
         </span>
       )}
       {error && <span className="inline-error">{error}</span>}
     </div>
+  );
+}
+
+/** "Loading…" with a spinner. */
+function Loading() {
+  const { t } = useTranslation("common");
+  return (
+    <span className="busy-text">
+      <Loader2 size={14} className="spin" aria-hidden />
+      {t("loading")}
+    </span>
   );
 }

@@ -1,5 +1,6 @@
 import { BookOpen, X } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { CompletionInput } from "../completion/CompletionInput";
 import { isObject } from "../json";
 import { resourcesIpc } from "../ipc";
@@ -31,6 +32,7 @@ function contextKey(values: Record<string, string>, name: string): string {
 
 /** A field per template variable (with the server's suggestions), the URI they make, and Read. */
 export function TemplateForm({ server, template, onRead, onClose }: Props) {
+  const { t } = useTranslation("resources");
   const parsed = useMemo((): { variables: TemplateVariable[]; error: string | null } => {
     try {
       return { variables: templateVariables(template.uriTemplate), error: null };
@@ -62,15 +64,15 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
   return (
     <form className="template-form" data-testid="template-form" onSubmit={submit}>
       <div className="template-form-title">
-        <strong>{template.title ?? template.name ?? "Resource template"}</strong>
+        <strong>{template.title ?? template.name ?? t("template.untitled")}</strong>
         <span className="mono small muted">{template.uriTemplate}</span>
         <span className="spacer" />
-        <button type="button" className="icon-button" aria-label="Close the template" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label={t("template.close")} onClick={onClose}>
           <X size={14} aria-hidden />
         </button>
       </div>
       {template.description && <p className="description">{template.description}</p>}
-      {parsed.error !== null && <div className="inline-error">This template cannot be filled in: {parsed.error}</div>}
+      {parsed.error !== null && <div className="inline-error">{t("template.invalid", { error: parsed.error })}</div>}
       <div className="template-fields">
         {parsed.variables.map((v) => (
           <label key={v.name} className="field">
@@ -88,7 +90,7 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
         ))}
       </div>
       <div className="form-actions template-actions">
-        <span className="mono template-uri" data-testid="template-uri" title="The URI the template expands to">
+        <span className="mono template-uri" data-testid="template-uri" title={t("template.uriTitle")}>
           {uri}
         </span>
         <button
@@ -96,10 +98,14 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
           className="button button-primary"
           data-testid="template-read"
           disabled={parsed.error !== null || missing.length > 0}
-          title={missing.length > 0 ? `Fill in ${missing.map((v) => v.name).join(", ")}` : `Read ${uri}`}
+          title={
+            missing.length > 0
+              ? t("template.fillIn", { names: missing.map((v) => v.name).join(", ") })
+              : t("template.readUri", { uri })
+          }
         >
           <BookOpen size={14} aria-hidden />
-          Read
+          {t("read")}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 // Resources and resource templates, page by page: the first page when the tab opens (or the
 // list changed), then Load more / Load all follow the server's opaque cursor. The cursor lives
 // only in memory, with the list it continues.
+import i18n from "../i18n";
 import { errorMessage } from "../ipc";
 import { resourcesIpc, type PagedKind } from "../ipc";
 import { serverState } from "../state/connections";
@@ -38,9 +39,9 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
   setList(id, kind, { ...previous, status: "loading", error: null });
   try {
     for (let pages = 0; ; pages += 1) {
-      if (pages >= MAX_PAGES) throw new Error(`still paging after ${MAX_PAGES} pages`);
+      if (pages >= MAX_PAGES) throw new Error(i18n.t("resources:paging.endless", { pages: MAX_PAGES }));
       if (cursor !== null) {
-        if (seen.has(cursor)) throw new Error(`the server repeated the cursor ${JSON.stringify(cursor)}`);
+        if (seen.has(cursor)) throw new Error(i18n.t("resources:paging.repeated", { cursor: JSON.stringify(cursor) }));
         seen.add(cursor);
       }
       const page = await resourcesIpc.listPage(id, kind, cursor);

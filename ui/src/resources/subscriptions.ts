@@ -1,5 +1,6 @@
 // Resource subscriptions: resources/subscribe and resources/unsubscribe, and reading again
 // after a notifications/resources/updated (the store records those as they arrive).
+import i18n from "../i18n";
 import { errorMessage } from "../ipc";
 import { isObject } from "../json";
 import { resourcesIpc } from "../ipc";
@@ -33,7 +34,8 @@ export async function setSubscription(id: string, uri: string, on: boolean): Pro
     setSubscribed(id, uri, on);
     return null;
   } catch (error) {
-    return `Could not ${on ? "subscribe to" : "unsubscribe from"} ${uri}: ${errorMessage(error)}`;
+    const values = { uri, error: errorMessage(error) };
+    return on ? i18n.t("resources:subscribeFailed", values) : i18n.t("resources:unsubscribeFailed", values);
   }
 }
 

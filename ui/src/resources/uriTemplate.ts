@@ -1,6 +1,7 @@
 // RFC 6570 URI templates (levels 1–4) for resource templates: which variables a template has,
 // and the URI it expands to. Values are strings (a form's fields); an empty value counts as
 // undefined, so `{?q,page}` with only `q` filled gives `?q=…`.
+import i18n from "../i18n";
 
 export type Operator = "" | "+" | "#" | "." | "/" | ";" | "?" | "&";
 
@@ -34,7 +35,7 @@ export function parseTemplate(template: string): TemplatePart[] {
     const open = template.indexOf("{", index);
     const close = template.indexOf("}", index);
     if (close !== -1 && (open === -1 || close < open)) {
-      throw new TemplateError(`a "}" at ${close} closes no expression`);
+      throw new TemplateError(i18n.t("resources:template.error.strayClose", { at: close }));
     }
     if (open === -1) {
       parts.push({ literal: template.slice(index) });
@@ -42,9 +43,9 @@ export function parseTemplate(template: string): TemplatePart[] {
     }
     if (open > index) parts.push({ literal: template.slice(index, open) });
     const end = template.indexOf("}", open);
-    if (end === -1) throw new TemplateError(`the expression at ${open} is not closed`);
+    if (end === -1) throw new TemplateError(i18n.t("resources:template.error.notClosed", { at: open }));
     const body = template.slice(open + 1, end);
-    if (body.includes("{")) throw new TemplateError(`the expression at ${open} is not closed`);
+    if (body.includes("{")) throw new TemplateError(i18n.t("resources:template.error.notClosed", { at: open }));
     parts.push(parseExpression(body, open));
     index = end + 1;
   }
@@ -59,9 +60,9 @@ function parseExpression(body: string, at: number): TemplatePart {
     operator = first as Operator;
     list = body.slice(1);
   } else if (RESERVED_OPERATORS.has(first)) {
-    throw new TemplateError(`the operator "${first}" at ${at} is reserved`);
+    throw new TemplateError(i18n.t("resources:template.error.reserved", { operator: first, at }));
   }
-  if (list === "") throw new TemplateError(`the expression at ${at} names no variable`);
+  if (list === "") throw new TemplateError(i18n.t("resources:template.error.noVariable", { at }));
   const variables = list.split(",").map((spec): VarSpec => {
     let name = spec;
     let prefix: number | null = null;
@@ -74,13 +75,13 @@ function parseExpression(body: string, at: number): TemplatePart {
       if (colon !== -1) {
         const digits = name.slice(colon + 1);
         if (!/^[1-9][0-9]{0,3}$/.test(digits)) {
-          throw new TemplateError(`"${spec}" at ${at}: a prefix is 1 to 9999`);
+          throw new TemplateError(i18n.t("resources:template.error.prefix", { spec, at }));
         }
         prefix = Number(digits);
         name = name.slice(0, colon);
       }
     }
-    if (!VARNAME.test(name)) throw new TemplateError(`"${spec}" at ${at} is not a variable name`);
+    if (!VARNAME.test(name)) throw new TemplateError(i18n.t("resources:template.error.variableName", { spec, at }));
     return { name, prefix, explode };
   });
   return { operator, variables };

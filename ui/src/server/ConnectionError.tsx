@@ -1,18 +1,20 @@
+import { useTranslation } from "react-i18next";
 import { ErrorBox } from "../common/ErrorBox";
 import type { ServerState } from "../state/connections";
 
 /** Why the connection failed, with the server's last stderr lines; or what an action rejected. */
 export function ConnectionError({ server }: { server: ServerState }) {
+  const { t } = useTranslation("server");
   const status = server.status;
   const failed = status.state === "failed" ? status : null;
   const extra = server.actionError && server.actionError !== failed?.error ? server.actionError : null;
   return (
     <>
       {failed && (
-        <ErrorBox title="The connection failed" message={failed.error} testId="connection-error">
+        <ErrorBox title={t("failed.title")} message={failed.error} testId="connection-error">
           {failed.stderr_tail.length > 0 && (
             <>
-              <div className="error-box-subtitle">Last lines on the server's stderr</div>
+              <div className="error-box-subtitle">{t("failed.stderr")}</div>
               <pre className="code-block stderr-tail">{failed.stderr_tail.join("\n")}</pre>
             </>
           )}

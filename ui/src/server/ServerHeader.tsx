@@ -1,8 +1,11 @@
-import { Play, RotateCw, Square } from "lucide-react";
+import { Loader2, Play, RotateCw, Square } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, reconnect } from "../actions";
 import { StatusDot } from "../common/StatusDot";
+import { useNow } from "../common/useNow";
 import { targetLine, transportLabel } from "../format";
+import i18n from "../i18n";
 import type { ServerState } from "../state/connections";
 
 /** The status line: `Ready · protocol 2025-11-25 · stdio` (or `· HTTP`). */
@@ -10,18 +13,19 @@ export function statusText(server: ServerState, transport: string): string {
   const status = server.status;
   switch (status.state) {
     case "disconnected":
-      return `Disconnected · ${transport}`;
+      return i18n.t("server:status.disconnected", { transport });
     case "connecting":
-      return `Connecting… · ${transport}`;
+      return i18n.t("server:status.connecting", { transport });
     case "ready":
-      return `Ready · protocol ${status.protocol_version} · ${transport}`;
+      return i18n.t("server:status.ready", { version: status.protocol_version, transport });
     case "failed":
-      return `Failed · ${transport}`;
+      return i18n.t("server:status.failed", { transport });
   }
 }
 
 /** Name, status and the connect/disconnect/reconnect buttons of the selected server. */
 export function ServerHeader({ entry, server }: { entry: ServerEntry; server: ServerState }) {
+  const { t } = useTranslation(["server", "common"]);
   const state = server.status.state;
   const busy = server.busy !== null;
   const live = state === "ready" || state === "connecting";
@@ -30,10 +34,15 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
       <div className="server-header-title">
         <h1>{entry.name}</h1>
         <div className="server-header-status">
-          <StatusDot state={state} />
+          {state === "connecting" ? (
+            <Loader2 size={12} className="spin status-spinner" aria-hidden />
+          ) : (
+            <StatusDot state={state} />
+          )}
           <span data-testid="status-text">
             {statusText(server, server.identity?.transport ?? transportLabel(entry.target))}
           </span>
+          {state === "connecting" && <ConnectingFor since={server.connectingSince} />}
         </div>
         <div className="server-header-command mono" title={targetLine(entry.target)}>
           {targetLine(entry.target)}
@@ -48,7 +57,7 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
           onClick={() => void connect(entry.id)}
         >
           <Play size={14} aria-hidden />
-          Connect
+          {t("common:connect")}
         </button>
         <button
           type="button"
@@ -58,7 +67,7 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
           onClick={() => void disconnect(entry.id)}
         >
           <Square size={14} aria-hidden />
-          Disconnect
+          {t("common:disconnect")}
         </button>
         <button
           type="button"
@@ -68,9 +77,23 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
           onClick={() => void reconnect(entry.id)}
         >
           <RotateCw size={14} aria-hidden />
-          Reconnect
+          {t("reconnect")}
         </button>
       </div>
     </header>
+  );
+}
+
+/** How long the connection attempt has been going on, in whole seconds, from the first one. */
+function ConnectingFor({ since }: { since: number | undefined }) {
+  const { t } = useTranslation(["server", "common"]);
+  const now = useNow(since === undefined ? null : 250);
+  if (since === undefined) return null;
+  const seconds = Math.floor((now - since) / 1000);
+  if (seconds < 1) return null;
+  return (
+    <span className="muted" data-testid="connecting-elapsed">
+      {t("elapsed", { seconds })}
+    </span>
   );
 }

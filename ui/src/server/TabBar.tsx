@@ -1,25 +1,28 @@
 import { Activity, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType, KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
 import { useWaitingTasks } from "../state/tasks";
 import type { TabId } from "../state/connections";
 
-const TABS: Array<{ id: TabId; label: string; icon: ComponentType<{ size?: number }> }> = [
-  { id: "overview", label: "Overview", icon: Info },
-  { id: "tools", label: "Tools", icon: Wrench },
-  { id: "resources", label: "Resources", icon: FileText },
-  { id: "prompts", label: "Prompts", icon: MessageSquare },
-  { id: "saved", label: "Saved", icon: Bookmark },
-  { id: "requests", label: "Requests", icon: Reply },
-  { id: "tasks", label: "Tasks", icon: ListChecks },
-  { id: "oauth", label: "OAuth", icon: KeyRound },
-  { id: "traffic", label: "Traffic", icon: Activity },
-  { id: "network", label: "Network", icon: Globe },
-  { id: "console", label: "Console", icon: Terminal },
+// The label of each tab is `server:tabs.<id>`.
+const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
+  { id: "overview", icon: Info },
+  { id: "tools", icon: Wrench },
+  { id: "resources", icon: FileText },
+  { id: "prompts", icon: MessageSquare },
+  { id: "saved", icon: Bookmark },
+  { id: "requests", icon: Reply },
+  { id: "tasks", icon: ListChecks },
+  { id: "oauth", icon: KeyRound },
+  { id: "traffic", icon: Activity },
+  { id: "network", icon: Globe },
+  { id: "console", icon: Terminal },
 ];
 
 export function TabBar({ serverId, active, remote }: { serverId: string; active: TabId; remote: boolean }) {
+  const { t } = useTranslation("server");
   // Refusals (e.g. an elicitation outside the spec's subset) are counted on the Requests tab,
   // so the user sees that something was said without watching that tab.
   const warnings = useAsks((s) => s.servers[serverId]?.warnings.length ?? 0);
@@ -28,15 +31,15 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
   const tabs = TABS.filter(({ id }) => remote || id !== "oauth");
   // The tab list's keys (WAI-ARIA tabs): arrows and Home/End move and show; one Tab stop.
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const next = nextTab(tabs.map((t) => t.id), active, event.key);
+    const next = nextTab(tabs.map((tab) => tab.id), active, event.key);
     if (next === null) return;
     event.preventDefault();
     setTab(serverId, next);
     event.currentTarget.querySelector<HTMLElement>(`[data-testid="tab-${next}"]`)?.focus();
   };
   return (
-    <nav className="tab-bar" role="tablist" aria-label="Server views" onKeyDown={onKeyDown}>
-      {tabs.map(({ id, label, icon: Icon }) => (
+    <nav className="tab-bar" role="tablist" aria-label={t("tabs.label")} onKeyDown={onKeyDown}>
+      {tabs.map(({ id, icon: Icon }) => (
         <button
           key={id}
           type="button"
@@ -48,14 +51,14 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
           onClick={() => setTab(serverId, id)}
         >
           <Icon size={14} />
-          {label}
+          {t(`tabs.${id}`)}
           {id === "requests" && warnings > 0 && (
-            <span className="tab-count warning" data-testid="requests-warning-count" title="Requests the client refused">
+            <span className="tab-count warning" data-testid="requests-warning-count" title={t("tabs.refused")}>
               {warnings}
             </span>
           )}
           {id === "tasks" && waiting > 0 && (
-            <span className="tab-count warning" data-testid="tasks-waiting-count" title="Tasks waiting for your answer">
+            <span className="tab-count warning" data-testid="tasks-waiting-count" title={t("tabs.waiting")}>
               {waiting}
             </span>
           )}

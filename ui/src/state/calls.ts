@@ -16,6 +16,8 @@ export interface RequestState {
   error: string | null;
   /** How long it took, measured here for the display (the history has the engine's timing). */
   durationMs: number | null;
+  /** While running: when it was sent (ms since the epoch), for the elapsed time shown. */
+  startedAt?: number;
   /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
   rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
   /** For a resource read: its caching hints, from the engine. */
@@ -75,7 +77,7 @@ export async function track(
   args: JsonObject = {},
 ): Promise<void> {
   const started = performance.now();
-  saveState({ status: "running", result: null, error: null, durationMs: null });
+  saveState({ status: "running", result: null, error: null, durationMs: null, startedAt: Date.now() });
   try {
     const result = await run();
     saveState({ status: "done", result, error: null, durationMs: performance.now() - started });

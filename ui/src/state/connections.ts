@@ -33,6 +33,8 @@ export interface ServerState {
   session: number;
   /** A connect/disconnect in flight from this UI. */
   busy: "connecting" | "disconnecting" | null;
+  /** When the last connection attempt began (ms since the epoch), for "Connecting… 3 s". */
+  connectingSince?: number;
   /** What the last connect/disconnect/remove rejected with. */
   actionError: string | null;
   tab: TabId;
@@ -116,7 +118,10 @@ function startSession(server: ServerState, wallUs: number): ServerState {
 
 function applyStatus(server: ServerState, status: ConnectionStatus, wallUs: number): ServerState {
   const wasConnecting = server.status.state === "connecting";
-  const next = status.state === "connecting" && !wasConnecting ? startSession(server, wallUs) : server;
+  const next =
+    status.state === "connecting" && !wasConnecting
+      ? { ...startSession(server, wallUs), connectingSince: Math.floor(wallUs / 1000) }
+      : server;
   return { ...next, status };
 }
 

@@ -5,6 +5,7 @@ import type { CallKind } from "../bindings/CallKind";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import { errorMessage, ipc, savedIpc, type JsonObject } from "../ipc";
 import { uniqueName } from "../saved/logic";
 import { track, type RequestState } from "./calls";
@@ -74,7 +75,7 @@ export async function loadSaved(serverId: string): Promise<void> {
     const [calls, history] = await Promise.all([savedIpc.list(serverId), savedIpc.history(serverId)]);
     updateServer(serverId, (s) => ({ ...s, status: "loaded", calls, history: mergeHistory(history, s.history), error: null }));
   } catch (error) {
-    updateServer(serverId, (s) => ({ ...s, status: "loaded", error: `Could not load the saved calls: ${errorMessage(error)}` }));
+    updateServer(serverId, (s) => ({ ...s, status: "loaded", error: i18n.t("state:saved.loadFailed", { error: errorMessage(error) }) }));
   }
 }
 
@@ -90,7 +91,7 @@ export async function putCall(call: SavedCall): Promise<string | null> {
     updateServer(call.server_id, (s) => ({ ...s, calls, error: null }));
     return null;
   } catch (error) {
-    return `Could not save "${call.name}": ${errorMessage(error)}`;
+    return i18n.t("state:saveFailed", { name: call.name, error: errorMessage(error) });
   }
 }
 
@@ -99,7 +100,7 @@ export async function removeCall(call: SavedCall): Promise<void> {
     const calls = await savedIpc.remove(call.id);
     updateServer(call.server_id, (s) => ({ ...s, calls, error: null }));
   } catch (error) {
-    setError(call.server_id, `Could not delete "${call.name}": ${errorMessage(error)}`);
+    setError(call.server_id, i18n.t("state:saved.deleteFailed", { name: call.name, error: errorMessage(error) }));
   }
 }
 
@@ -108,7 +109,7 @@ export async function clearHistory(serverId: string): Promise<void> {
     await savedIpc.clearHistory(serverId);
     updateServer(serverId, (s) => ({ ...s, history: [], error: null }));
   } catch (error) {
-    setError(serverId, `Could not clear the history: ${errorMessage(error)}`);
+    setError(serverId, i18n.t("state:saved.clearFailed", { error: errorMessage(error) }));
   }
 }
 
@@ -198,7 +199,7 @@ export async function confirmDialog(): Promise<void> {
   if (!dialog) return;
   const name = dialog.name.trim();
   if (name === "") {
-    saved.update((state) => ({ ...state, dialog: { ...dialog, error: "Give the saved call a name." } }));
+    saved.update((state) => ({ ...state, dialog: { ...dialog, error: i18n.t("state:saved.nameMissing") } }));
     return;
   }
   const error = await putCall({

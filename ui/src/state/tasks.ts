@@ -5,6 +5,7 @@ import type { TaskEntry } from "../bindings/TaskEntry";
 import type { TaskStart } from "../bindings/TaskStart";
 import type { TaskStatus } from "../bindings/TaskStatus";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import { errorMessage, tasksIpc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
 import { Notifier, useNotifier, withEntry } from "./notifier";
@@ -42,8 +43,11 @@ export function noteTask(serverId: string, entry: TaskEntry, soon = false): void
   change(serverId, (s) => ({ ...s, byId: { ...s.byId, [entry.task.task_id]: entry } }), soon);
 }
 
+/** A task's status in words: "working", "input required", … (`unknown (…)` for a status the spec does not name). */
 export function statusText(status: TaskStatus): string {
-  return typeof status === "string" ? status.replace("_", " ") : `unknown (${status.unknown})`;
+  return typeof status === "string"
+    ? i18n.t(`state:taskStatus.${status}`)
+    : i18n.t("state:taskStatus.unknown", { status: status.unknown });
 }
 
 export function isTerminal(status: TaskStatus): boolean {

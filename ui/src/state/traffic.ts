@@ -23,6 +23,14 @@ export interface ServerTraffic {
   network: NetworkLog;
   trafficView: TrafficView;
   networkView: { selectedSeq: number | null };
+  /** While the frames recorded before the UI subscribed are fetched (page by page). */
+  catchUp?: CatchUp | null;
+}
+
+/** A catch-up in progress: how many earlier frames arrived so far, since when (ms since the epoch). */
+export interface CatchUp {
+  loaded: number;
+  startedAt: number;
 }
 
 export type TrafficState = Record<string, ServerTraffic>;
@@ -81,6 +89,14 @@ export function setTrafficView(id: string, change: Partial<TrafficView>): void {
   });
 }
 
+/** A catch-up's progress, or null when it ended (`only`: clear only if this one is still shown). */
+export function setCatchUp(id: string, catchUp: CatchUp | null, only?: CatchUp): void {
+  update(id, (s) => {
+    if (only !== undefined && s.catchUp !== only) return s;
+    return s.catchUp === catchUp ? s : { ...s, catchUp };
+  });
+}
+
 export function selectExchange(id: string, seq: number | null): void {
   update(id, (s) => (s.networkView.selectedSeq === seq ? s : { ...s, networkView: { selectedSeq: seq } }));
 }
@@ -94,6 +110,7 @@ onSessionStart((id) => {
       network: new NetworkLog(),
       trafficView: { ...s.trafficView, selectedSeq: null },
       networkView: { selectedSeq: null },
+      catchUp: null,
     })),
   );
 });

@@ -1,10 +1,11 @@
 import { X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { FrameDetail } from "../bindings/FrameDetail";
 import type { RoundFrames } from "../bindings/RoundFrames";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
-import { formatBytes, formatTime } from "../format";
+import { formatBytes, formatNumber, formatTime } from "../format";
 import { errorMessage, ipc } from "../ipc";
 import { describeFlag, describeVerdict } from "./describe";
 
@@ -23,6 +24,7 @@ export function FrameDetailPane({
   onSelect: (seq: number) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation(["traffic", "common"]);
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   useEffect(() => {
     let live = true;
@@ -36,16 +38,16 @@ export function FrameDetailPane({
   }, [serverId, seq]);
 
   return (
-    <aside className="frame-detail" data-testid="frame-detail" aria-label={`Frame ${seq}`}>
+    <aside className="frame-detail" data-testid="frame-detail" aria-label={t("detail.label", { seq })}>
       <header className="frame-detail-header">
-        <span className="frame-detail-title">Frame #{seq}</span>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+        <span className="frame-detail-title">{t("detail.title", { seq })}</span>
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
           <X size={14} aria-hidden />
         </button>
       </header>
       <div className="frame-detail-body scroll-area">
-        {load.kind === "loading" && <p className="muted">Loading…</p>}
-        {load.kind === "error" && <ErrorBox title="Could not load the frame" message={load.message} />}
+        {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
+        {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
         {load.kind === "loaded" && <FrameDetailBody detail={load.detail} onSelect={onSelect} />}
       </div>
     </aside>
@@ -53,30 +55,29 @@ export function FrameDetailPane({
 }
 
 function FrameDetailBody({ detail, onSelect }: { detail: FrameDetail; onSelect: (seq: number) => void }) {
+  const { t } = useTranslation(["traffic", "common"]);
   const exact = detail.text ?? detail.base64 ?? "";
   const verdictBad = ["not_utf8", "not_json", "not_json_rpc"].includes(detail.verdict.kind);
   return (
     <>
       <dl className="facts compact">
-        <dt>Direction</dt>
-        <dd>{detail.direction === "out" ? "Out (Periscope → server)" : "In (server → Periscope)"}</dd>
-        <dt>Time</dt>
+        <dt>{t("detail.direction")}</dt>
+        <dd>{detail.direction === "out" ? t("detail.out") : t("detail.in")}</dd>
+        <dt>{t("detail.time")}</dt>
         <dd className="mono">{formatTime(detail.wall_us)}</dd>
-        <dt>Size</dt>
-        <dd>
-          {formatBytes(detail.size)} ({detail.size.toLocaleString("en-US")} bytes)
-        </dd>
-        <dt>Verdict</dt>
+        <dt>{t("detail.size")}</dt>
+        <dd>{t("detail.sizeValue", { count: detail.size, size: formatBytes(detail.size), bytes: formatNumber(detail.size) })}</dd>
+        <dt>{t("detail.verdict")}</dt>
         <dd className={verdictBad ? "text-danger" : undefined}>{describeVerdict(detail.verdict)}</dd>
       </dl>
       {detail.truncated_from !== null && (
         <p className="warning-box">
-          The frame was {formatBytes(detail.truncated_from)} on the wire; only the first {formatBytes(detail.size)} were kept.
+          {t("detail.truncated", { wire: formatBytes(detail.truncated_from), kept: formatBytes(detail.size) })}
         </p>
       )}
       {detail.flags.length > 0 && (
         <section className="warning-box">
-          <div className="warning-box-title">Flags</div>
+          <div className="warning-box-title">{t("detail.flags")}</div>
           <ul>
             {detail.flags.map((f, i) => (
               <li key={i}>{describeFlag(f)}</li>
@@ -87,13 +88,13 @@ function FrameDetailBody({ detail, onSelect }: { detail: FrameDetail; onSelect: 
       {detail.rounds.length > 0 && <CallRounds rounds={detail.rounds} current={detail.seq} onSelect={onSelect} />}
       {detail.pretty !== null && (
         <section className="section">
-          <h3>JSON</h3>
+          <h3>{t("detail.json")}</h3>
           <pre className="code-block">{detail.pretty}</pre>
         </section>
       )}
       <section className="section">
         <div className="section-header">
-          <h3>{detail.text !== null ? "Exact bytes (UTF-8 text)" : "Exact bytes (base64: not UTF-8)"}</h3>
+          <h3>{detail.text !== null ? t("detail.exactText") : t("detail.exactBase64")}</h3>
           <CopyButton text={exact} testId="copy-frame-bytes" />
         </div>
         <pre className="code-block raw-bytes">{exact}</pre>
@@ -112,6 +113,7 @@ function CallRounds({
   current: number;
   onSelect: (seq: number) => void;
 }) {
+  const { t } = useTranslation(["traffic", "common"]);
   const link = (seq: number) =>
     seq === current ? (
       <span className="mono" aria-current="true">
@@ -124,13 +126,26 @@ function CallRounds({
     );
   return (
     <section className="section" data-testid="call-rounds">
-      <h3>Call in {rounds.length} rounds</h3>
-      <p className="muted">The server asked for input; each round sent the request again with the answers.</p>
+      <h3>{t("rounds.title", { count: rounds.length })}</h3>
+      <p className="muted">{t("rounds.body")}</p>
       <ol className="call-rounds">
         {rounds.map((r) => (
           <li key={r.round}>
-            Round {r.round}: request {link(r.request_seq)} →{" "}
-            {r.response_seq === null ? <span className="muted">no response yet</span> : <>response {link(r.response_seq)}</>}
+            {r.response_seq === null ? (
+              <Trans
+                t={t}
+                i18nKey="rounds.pending"
+                values={{ round: r.round }}
+                components={{ request: link(r.request_seq), muted: <span className="muted" /> }}
+              />
+            ) : (
+              <Trans
+                t={t}
+                i18nKey="rounds.answered"
+                values={{ round: r.round }}
+                components={{ request: link(r.request_seq), response: link(r.response_seq) }}
+              />
+            )}
           </li>
         ))}
       </ol>

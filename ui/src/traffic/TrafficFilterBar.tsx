@@ -1,16 +1,24 @@
-import { ArrowDownToLine, Search } from "lucide-react";
+import { ArrowDownToLine, Loader2, Search } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { SPINNER_AFTER_MS, useNow } from "../common/useNow";
+import { formatNumber } from "../format";
 import type { DirectionFilter } from "./filter";
-import { setTrafficView, type TrafficView } from "../state/traffic";
+import { setTrafficView, type CatchUp, type TrafficView } from "../state/traffic";
 
 interface Props {
   serverId: string;
   view: TrafficView;
   shown: number;
   total: number;
+  /** The frames recorded before the UI subscribed, while they are fetched. */
+  catchUp: CatchUp | null;
+  /** The newest frame's seq known (a live frame may come before the earlier ones). */
+  newestSeq: number;
 }
 
 /** Text and direction filters, the follow toggle, and how many frames are shown. */
-export function TrafficFilterBar({ serverId, view, shown, total }: Props) {
+export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newestSeq }: Props) {
+  const { t } = useTranslation("traffic");
   return (
     <div className="filter-bar">
       <label className="search-field">
@@ -18,8 +26,8 @@ export function TrafficFilterBar({ serverId, view, shown, total }: Props) {
         <input
           type="search"
           data-testid="traffic-filter"
-          aria-label="Filter frames"
-          placeholder="Filter by method, id, text or problem"
+          aria-label={t("filter.label")}
+          placeholder={t("filter.placeholder")}
           value={view.text}
           onChange={(e) => setTrafficView(serverId, { text: e.target.value })}
           spellCheck={false}
@@ -27,15 +35,15 @@ export function TrafficFilterBar({ serverId, view, shown, total }: Props) {
       </label>
       <select
         data-testid="traffic-direction"
-        aria-label="Direction"
+        aria-label={t("filter.direction")}
         value={view.direction}
         onChange={(e) => setTrafficView(serverId, { direction: e.target.value as DirectionFilter })}
       >
-        <option value="all">Both directions</option>
-        <option value="out">Out (to server)</option>
-        <option value="in">In (from server)</option>
+        <option value="all">{t("filter.both")}</option>
+        <option value="out">{t("filter.out")}</option>
+        <option value="in">{t("filter.in")}</option>
       </select>
-      <label className="checkbox-label" title="Keep the newest frame in view">
+      <label className="checkbox-label" title={t("filter.followTitle")}>
         <input
           type="checkbox"
           data-testid="traffic-follow"
@@ -43,12 +51,33 @@ export function TrafficFilterBar({ serverId, view, shown, total }: Props) {
           onChange={(e) => setTrafficView(serverId, { follow: e.target.checked })}
         />
         <ArrowDownToLine size={14} aria-hidden />
-        Follow
+        {t("filter.follow")}
       </label>
       <span className="spacer" />
+      {catchUp && <CatchingUp catchUp={catchUp} newestSeq={newestSeq} />}
       <span className="count-text" data-testid="traffic-count">
-        {shown.toLocaleString("en-US")} of {total.toLocaleString("en-US")} frames
+        {t("count", { count: total, shown: formatNumber(shown), total: formatNumber(total) })}
       </span>
     </div>
+  );
+}
+
+/**
+ * "Loading earlier frames… 15,000 of 20,003" while a large backlog is fetched page by page
+ * (nothing for one that takes less than a blink). The total is known only when a live frame
+ * said how far the record goes (seqs count the frames from 1).
+ */
+function CatchingUp({ catchUp, newestSeq }: { catchUp: CatchUp; newestSeq: number }) {
+  const { t } = useTranslation("traffic");
+  const now = useNow(250);
+  if (now - catchUp.startedAt < SPINNER_AFTER_MS) return null;
+  const loaded = formatNumber(catchUp.loaded);
+  return (
+    <span className="count-text busy-text" data-testid="traffic-catching-up" role="status">
+      <Loader2 size={12} className="spin" aria-hidden />
+      {newestSeq > catchUp.loaded
+        ? t("catchUp.of", { loaded, total: formatNumber(newestSeq) })
+        : t("catchUp.soFar", { loaded })}
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import type { Flag } from "../bindings/Flag";
 import type { RowsView } from "./filter";
 import type { RoundIndex } from "./rounds";
@@ -16,6 +16,8 @@ interface Props {
   follow: boolean;
   onSelect: (seq: number) => void;
   onFollowChange: (follow: boolean) => void;
+  /** What the list says when it shows no row (no frames yet, or none passing the filter). */
+  empty: ReactNode;
 }
 
 /**
@@ -23,7 +25,7 @@ interface Props {
  * like 100. With `follow` on, the newest frame stays in view; scrolling up turns it off and
  * scrolling back to the bottom turns it on again.
  */
-export function TrafficList({ view, flags, rounds, selectedSeq, follow, onSelect, onFollowChange }: Props) {
+export function TrafficList({ view, flags, rounds, selectedSeq, follow, onSelect, onFollowChange, empty }: Props) {
   const { ref: scrollRef, onScroll } = useFollowTail(view.count, ROW_HEIGHT / 2, follow, onFollowChange);
   const headerRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this app; the virtualizer re-renders through its own state.
@@ -94,9 +96,7 @@ export function TrafficList({ view, flags, rounds, selectedSeq, follow, onSelect
           })}
         </div>
       </div>
-      {view.count === 0 && (
-        <div className="traffic-empty">{view.total === 0 ? "No frames yet." : "No frame matches the filter."}</div>
-      )}
+      {view.count === 0 && <div className="traffic-empty">{empty}</div>}
     </div>
   );
 }

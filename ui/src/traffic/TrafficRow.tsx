@@ -1,9 +1,10 @@
 import { ArrowDownLeft, ArrowUpRight, Flag as FlagIcon, TriangleAlert } from "lucide-react";
 import { memo, type Ref } from "react";
+import { useTranslation } from "react-i18next";
 import type { Flag } from "../bindings/Flag";
 import type { FrameRow } from "../bindings/FrameRow";
 import { formatBytes, formatLatency, formatTime } from "../format";
-import { describeFlag, KIND_LABELS } from "./describe";
+import { describeFlag, kindLabel } from "./describe";
 
 interface Props {
   row: FrameRow;
@@ -19,8 +20,9 @@ interface Props {
 
 /** One frame, on one 28px line. */
 export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected, top, height, onSelect }: Props) {
+  const { t } = useTranslation("traffic");
   const warnings = [
-    ...(row.problem ? [`Malformed: ${row.problem}`] : []),
+    ...(row.problem ? [t("row.malformed", { problem: row.problem })] : []),
     ...(flags ?? []).map(describeFlag),
   ];
   return (
@@ -39,22 +41,21 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected
       title={row.preview}
     >
       <span className="col-seq">{row.seq}</span>
-      <span className={`col-dir dir-${row.direction}`} title={row.direction === "out" ? "To the server" : "From the server"}>
-        {row.direction === "out" ? <ArrowUpRight size={14} aria-label="out" /> : <ArrowDownLeft size={14} aria-label="in" />}
+      <span className={`col-dir dir-${row.direction}`} title={row.direction === "out" ? t("row.toServer") : t("row.fromServer")}>
+        {row.direction === "out" ? (
+          <ArrowUpRight size={14} aria-label={t("row.out")} />
+        ) : (
+          <ArrowDownLeft size={14} aria-label={t("row.in")} />
+        )}
       </span>
       <span className="col-time">{formatTime(row.wall_us)}</span>
       <span className="col-kind">
-        <span className={`kind-badge kind-${row.kind}`}>{KIND_LABELS[row.kind]}</span>
+        <span className={`kind-badge kind-${row.kind}`}>{kindLabel(row.kind)}</span>
       </span>
       <span className={`col-method${round !== null ? " with-chip" : ""}`}>
         <span className="method-text">{row.method ?? <span className="muted">{row.preview}</span>}</span>
         {round !== null && (
-          <span
-            className="round-chip"
-            data-testid="round-chip"
-            data-round-label={round}
-            title={`${round}: a multi round-trip call (the server asked for input, and the request went again)`}
-          >
+          <span className="round-chip" data-testid="round-chip" data-round-label={round} title={t("round.title", { round })}>
             {round}
           </span>
         )}
@@ -64,9 +65,9 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected
       <span className="col-latency">{row.latency_us === null ? "" : formatLatency(row.latency_us)}</span>
       <span className="col-warn" title={warnings.join("\n") || undefined}>
         {row.problem ? (
-          <TriangleAlert size={14} aria-label="malformed" className="warn-icon" />
+          <TriangleAlert size={14} aria-label={t("row.malformedIcon")} className="warn-icon" />
         ) : flags && flags.length > 0 ? (
-          <FlagIcon size={14} aria-label="flagged" className="warn-icon" />
+          <FlagIcon size={14} aria-label={t("row.flaggedIcon")} className="warn-icon" />
         ) : null}
       </span>
     </div>
@@ -75,16 +76,17 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected
 
 /** The list's column titles, aligned with the rows. */
 export function TrafficHeader({ ref }: { ref?: Ref<HTMLDivElement> }) {
+  const { t } = useTranslation("traffic");
   return (
     <div className="log-row log-header traffic-row traffic-header" role="row" ref={ref}>
       <span className="col-seq">#</span>
       <span className="col-dir" />
-      <span className="col-time">Time</span>
-      <span className="col-kind">Kind</span>
-      <span className="col-method">Method</span>
-      <span className="col-id">Id</span>
-      <span className="col-size">Size</span>
-      <span className="col-latency">Latency</span>
+      <span className="col-time">{t("column.time")}</span>
+      <span className="col-kind">{t("column.kind")}</span>
+      <span className="col-method">{t("column.method")}</span>
+      <span className="col-id">{t("column.id")}</span>
+      <span className="col-size">{t("column.size")}</span>
+      <span className="col-latency">{t("column.latency")}</span>
       <span className="col-warn" />
     </div>
   );

@@ -1,5 +1,9 @@
-import { useCallback, useMemo } from "react";
-import { FilteredView, type RowsView, type TrafficFilter } from "./filter";
+import { Loader2 } from "lucide-react";
+import { useCallback, useMemo, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ConnectButton } from "../common/ConnectButton";
+import { EmptyState } from "../common/EmptyState";
+import { FilteredView, isNoFilter, type RowsView, type TrafficFilter } from "./filter";
 import { FrameDetailPane } from "./FrameDetailPane";
 import type { TrafficLog } from "./log";
 import { TrafficFilterBar } from "./TrafficFilterBar";
@@ -21,6 +25,7 @@ function filtered(log: TrafficLog, filter: TrafficFilter, _version: number): Row
 
 /** Every frame on the wire, filterable, with the selected frame's detail beside it. */
 export function TrafficTab({ server }: { server: ServerState }) {
+  const { t } = useTranslation("traffic");
   const { id } = server;
   const record = useServerTraffic(id);
   const log = record.traffic;
@@ -29,13 +34,59 @@ export function TrafficTab({ server }: { server: ServerState }) {
   const { text, direction, follow, selectedSeq } = record.trafficView;
   const filter = useMemo(() => ({ text, direction }), [text, direction]);
   const rows = useMemo(() => filtered(log, filter, version), [log, filter, version]);
+  const catchUp = record.catchUp ?? null;
 
   const select = useCallback((seq: number) => setTrafficView(id, { selectedSeq: seq }), [id]);
   const setFollow = useCallback((on: boolean) => setTrafficView(id, { follow: on }), [id]);
 
+  let empty: ReactNode = null;
+  if (rows.count === 0 && rows.total === 0) {
+    const live = server.status.state === "ready" || server.status.state === "connecting";
+    empty = catchUp ? (
+      <EmptyState testId="traffic-empty">
+        <span className="busy-text">
+          <Loader2 size={14} className="spin" aria-hidden />
+          {t("empty.catchingUp")}
+        </span>
+      </EmptyState>
+    ) : (
+      <EmptyState title={t("empty.title")} action={live ? undefined : <ConnectButton server={server} />} testId="traffic-empty">
+        {live ? t("empty.body") : t("empty.bodyConnect")}
+      </EmptyState>
+    );
+  } else if (rows.count === 0) {
+    empty = (
+      <EmptyState
+        title={t("empty.filteredTitle")}
+        testId="traffic-empty"
+        action={
+          !isNoFilter(filter) && (
+            <button
+              type="button"
+              className="button"
+              data-testid="traffic-clear-filter"
+              onClick={() => setTrafficView(id, { text: "", direction: "all" })}
+            >
+              {t("empty.clearFilter")}
+            </button>
+          )
+        }
+      >
+        {t("empty.filteredBody", { count: rows.total })}
+      </EmptyState>
+    );
+  }
+
   return (
     <div className="traffic">
-      <TrafficFilterBar serverId={id} view={record.trafficView} shown={rows.count} total={rows.total} />
+      <TrafficFilterBar
+        serverId={id}
+        view={record.trafficView}
+        shown={rows.count}
+        total={rows.total}
+        catchUp={catchUp}
+        newestSeq={log.lastSeq}
+      />
       <div className={`traffic-split${selectedSeq !== null ? " with-detail" : ""}`}>
         <TrafficList
           view={rows}
@@ -45,6 +96,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
           follow={follow}
           onSelect={select}
           onFollowChange={setFollow}
+          empty={empty}
         />
         {selectedSeq !== null && (
           <FrameDetailPane
@@ -56,6 +108,11 @@ export function TrafficTab({ server }: { server: ServerState }) {
           />
         )}
       </div>
+      {selectedSeq === null && rows.count > 0 && (
+        <div className="traffic-hint muted small" data-testid="frame-detail-hint">
+          {t("detail.hint")}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,109 +1,110 @@
-// Words for verdicts and flags.
+// Words for verdicts and flags, in the current language (called at render).
 import type { Flag } from "../bindings/Flag";
 import type { FrameKind } from "../bindings/FrameKind";
 import type { Refusal } from "../bindings/Refusal";
-import type { UrlRole } from "../bindings/UrlRole";
 import type { Verdict } from "../bindings/Verdict";
+import i18n from "../i18n";
 
 const id = (value: number | string | null) => (value === null ? "null" : JSON.stringify(value));
 
 export function describeFlag(flag: Flag): string {
   switch (flag.kind) {
     case "unknown_response_id":
-      return `Response to an id nobody sent (${id(flag.id)})`;
+      return i18n.t("traffic:flag.unknownResponseId", { id: id(flag.id) });
     case "unknown_subscription_id":
-      return `Notification tagged with subscription id ${flag.id}, which names no listen stream Periscope opened`;
+      return i18n.t("traffic:flag.unknownSubscriptionId", { id: flag.id });
     case "duplicate_response":
-      return `Second response to request ${id(flag.id)} (the first one won)`;
+      return i18n.t("traffic:flag.duplicateResponse", { id: id(flag.id) });
     case "late_response":
-      return `Response to request ${id(flag.id)} after Periscope ${flag.gave_up === "timed_out" ? "timed out" : "cancelled it"}`;
+      return flag.gave_up === "timed_out"
+        ? i18n.t("traffic:flag.lateAfterTimeout", { id: id(flag.id) })
+        : i18n.t("traffic:flag.lateAfterCancel", { id: id(flag.id) });
     case "oversized":
-      return `Bigger than the size limit; only the first ${flag.limit} bytes were kept`;
+      return i18n.t("traffic:flag.oversized", { limit: flag.limit });
     case "unsupported_protocol_version":
-      return `The server answered with protocol version ${flag.version}, which Periscope does not speak`;
+      return i18n.t("traffic:flag.unsupportedVersion", { version: flag.version });
     case "undeclared_capability":
-      return `The server used ${flag.method}, a capability Periscope did not declare`;
+      return i18n.t("traffic:flag.undeclaredCapability", { method: flag.method });
     case "invalid_user_frame":
-      return "Sent as typed, but not valid JSON-RPC";
+      return i18n.t("traffic:flag.invalidUserFrame");
     case "session_expired":
-      return "The server forgot the HTTP session (404); Periscope started a new one";
+      return i18n.t("traffic:flag.sessionExpired");
     case "unexpected_content_type":
-      return `Came over HTTP as ${flag.content_type}, not application/json`;
+      return i18n.t("traffic:flag.unexpectedContentType", { contentType: flag.content_type });
     case "send_stalled":
       return flag.unsent_bytes === flag.total_bytes
-        ? `Never left: the server was not reading (${flag.total_bytes} bytes)`
-        : `The server stopped reading it: ${flag.unsent_bytes} of ${flag.total_bytes} bytes unsent`;
+        ? i18n.t("traffic:flag.neverLeft", { total: flag.total_bytes })
+        : i18n.t("traffic:flag.stalled", { unsent: flag.unsent_bytes, total: flag.total_bytes });
     case "too_many_server_requests":
-      return `Refused: ${flag.limit} requests from the server were already being answered`;
+      return i18n.t("traffic:flag.tooManyServerRequests", { limit: flag.limit });
     case "incomplete":
       return flag.cut === "stream_ended"
-        ? "Incomplete: the stream ended in the middle of it"
-        : "Incomplete: it arrived slower than the time limit and was cut";
+        ? i18n.t("traffic:flag.incompleteStreamEnded")
+        : i18n.t("traffic:flag.incompleteTooSlow");
     case "stream_broke":
       return flag.reissued_as === null
-        ? "Its response stream broke before the response (2026-07-28 streams are not resumed); not sent again"
-        : `Its response stream broke before the response (2026-07-28 streams are not resumed); re-issued as request ${id(flag.reissued_as)}`;
+        ? i18n.t("traffic:flag.streamBroke")
+        : i18n.t("traffic:flag.streamBrokeReissued", { id: id(flag.reissued_as) });
     case "url_refused":
-      return `Refused the ${ROLE_LABELS[flag.refused.role]} ${flag.refused.url}: ${describeRefusal(flag.refused.refusal)}`;
+      return i18n.t("traffic:flag.urlRefused", {
+        role: i18n.t(`traffic:role.${flag.refused.role}`),
+        url: flag.refused.url,
+        reason: describeRefusal(flag.refused.refusal),
+      });
   }
 }
-
-const ROLE_LABELS: Record<UrlRole, string> = {
-  mcp_server: "MCP server",
-  resource_metadata: "protected resource metadata URL",
-  authorization_server: "authorization server",
-  authorization_server_metadata: "authorization server metadata",
-  authorization_endpoint: "authorization endpoint",
-  token_endpoint: "token endpoint",
-  registration_endpoint: "registration endpoint",
-  idp_token_endpoint: "identity provider's token endpoint",
-  legacy_endpoint: "legacy HTTP+SSE endpoint",
-};
 
 // The engine's words (net_guard.rs), for a refusal shown in the traffic list.
 function describeRefusal(refusal: Refusal): string {
   switch (refusal.reason) {
     case "not_a_url":
-      return `not a URL (${refusal.error})`;
+      return i18n.t("traffic:refusal.notAUrl", { error: refusal.error });
     case "scheme":
-      return `scheme "${refusal.scheme}" is not http(s)`;
+      return i18n.t("traffic:refusal.scheme", { scheme: refusal.scheme });
     case "plain_http":
-      return "plain http is allowed only for loopback hosts";
-    case "address":
-      return `${refusal.host} is ${refusal.address ? `${refusal.address}, ` : ""}${refusal.class.replaceAll("_", " ")}, and the MCP server is not`;
+      return i18n.t("traffic:refusal.plainHttp");
+    case "address": {
+      const network = i18n.t(`traffic:addressClass.${refusal.class}`);
+      return refusal.address
+        ? i18n.t("traffic:refusal.addressResolved", { host: refusal.host, address: refusal.address, network })
+        : i18n.t("traffic:refusal.address", { host: refusal.host, network });
+    }
     case "cross_origin":
-      return `on another origin (${refusal.origin}, not ${refusal.expected})`;
+      return i18n.t("traffic:refusal.crossOrigin", { origin: refusal.origin, expected: refusal.expected });
     case "issuer_mismatch":
-      return `the document's issuer is ${refusal.document ?? "missing"}, not ${refusal.expected}`;
+      return refusal.document === null
+        ? i18n.t("traffic:refusal.issuerMissing", { expected: refusal.expected })
+        : i18n.t("traffic:refusal.issuerMismatch", { issuer: refusal.document, expected: refusal.expected });
     case "bearer_over_plain_http":
-      return `a bearer token would cross the network in clear to ${refusal.host}`;
+      return i18n.t("traffic:refusal.bearerOverPlainHttp", { host: refusal.host });
   }
 }
 
 export function describeVerdict(verdict: Verdict): string {
   switch (verdict.kind) {
     case "not_utf8":
-      return `Not UTF-8 (valid up to byte ${verdict.valid_up_to})`;
+      return i18n.t("traffic:verdict.notUtf8", { validUpTo: verdict.valid_up_to });
     case "not_json":
-      return `Not JSON: ${verdict.error}`;
+      return i18n.t("traffic:verdict.notJson", { error: verdict.error });
     case "not_json_rpc":
-      return `Not JSON-RPC: ${verdict.reason}`;
+      return i18n.t("traffic:verdict.notJsonRpc", { reason: verdict.reason });
     case "request":
-      return `Request ${id(verdict.id)}: ${verdict.method}`;
+      return i18n.t("traffic:verdict.request", { id: id(verdict.id), method: verdict.method });
     case "notification":
-      return `Notification: ${verdict.method}`;
+      return i18n.t("traffic:verdict.notification", { method: verdict.method });
     case "response":
-      return `${verdict.is_error ? "Error response" : "Response"} to ${id(verdict.id)}`;
+      return verdict.is_error
+        ? i18n.t("traffic:verdict.errorResponse", { id: id(verdict.id) })
+        : i18n.t("traffic:verdict.response", { id: id(verdict.id) });
     case "batch":
-      return `Batch of ${verdict.items.length}: ${verdict.items.map(describeVerdict).join("; ")}`;
+      return i18n.t("traffic:verdict.batch", {
+        n: verdict.items.length,
+        items: verdict.items.map(describeVerdict).join(i18n.t("traffic:verdict.separator")),
+      });
   }
 }
 
-export const KIND_LABELS: Record<FrameKind, string> = {
-  request: "request",
-  notification: "notify",
-  response: "response",
-  error_response: "error",
-  batch: "batch",
-  malformed: "malformed",
-};
+/** The kind badge of a row: `request`, `notify`, `response`, `error`, `batch`, `malformed`. */
+export function kindLabel(kind: FrameKind): string {
+  return i18n.t(`traffic:kind.${kind}`);
+}

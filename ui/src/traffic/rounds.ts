@@ -4,6 +4,7 @@
 // before anyone knew, and the later rounds name them. This index gathers both, so every frame
 // of a call can say which round it is.
 import type { FrameRow } from "../bindings/FrameRow";
+import i18n from "../i18n";
 
 /** Where one frame stands in a call: round 1 is the first request. */
 export interface RoundMark {
@@ -43,11 +44,11 @@ export class RoundIndex {
     return this.counts.get(firstSeq) ?? 1;
   }
 
-  /** The chip a frame's row shows, or null when it belongs to no multi round-trip call. */
+  /** The chip a frame's row shows (in the current language), or null when it belongs to no multi round-trip call. */
   label(seq: number): string | null {
     const mark = this.marks.get(seq);
     if (!mark) return null;
-    if (seq === mark.firstSeq) return `call with ${this.rounds(mark.firstSeq)} rounds`;
-    return `round ${mark.round} of #${mark.firstSeq}`;
+    if (seq === mark.firstSeq) return i18n.t("traffic:round.call", { count: this.rounds(mark.firstSeq) });
+    return i18n.t("traffic:round.of", { round: mark.round, first: mark.firstSeq });
   }
 }
