@@ -1,9 +1,13 @@
-import { Command, Info, Keyboard, Settings } from "lucide-react";
+import { Command, House, Info, Keyboard, Settings } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { select } from "../state/connections";
 import { openOverlay } from "./overlays";
 import { hintFor, isMac } from "./shortcuts";
 
-/** Small buttons at the foot of the sidebar: the palette, the shortcuts sheet, Settings, About. */
+/**
+ * Small buttons at the foot of the sidebar: the welcome view (no server selected), the palette,
+ * the shortcuts sheet, Settings, About.
+ */
 export function AppMenu() {
   const { t } = useTranslation("keyboard");
   const mac = isMac();
@@ -11,6 +15,9 @@ export function AppMenu() {
   const sheet = t("menu.shortcuts", { keys: hintFor("shortcuts", mac) ?? "" });
   return (
     <nav className="app-menu" aria-label={t("menu.label")}>
+      <button type="button" className="icon-button" data-testid="open-welcome" aria-label={t("menu.welcome")} title={t("menu.welcome")} onClick={() => select(null)}>
+        <House size={14} aria-hidden />
+      </button>
       <button type="button" className="icon-button" data-testid="open-palette" aria-label={palette} title={palette} onClick={() => openOverlay("palette")}>
         <Command size={14} aria-hidden />
       </button>
