@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { Toaster } from "sonner";
 import { AboutDialog } from "./about/AboutDialog";
 import { start } from "./actions";
@@ -10,18 +11,21 @@ import { CommandPalette } from "./keyboard/CommandPalette";
 import { ShortcutsSheet } from "./keyboard/ShortcutsSheet";
 import { closeOverlay, useOverlay } from "./keyboard/overlays";
 import { useShortcuts } from "./keyboard/useShortcuts";
+import { Welcome } from "./onboarding/Welcome";
 import { ServerView } from "./server/ServerView";
 import { SettingsDialog } from "./settings/SettingsDialog";
 import { Sidebar } from "./sidebar/Sidebar";
 import { useConnections } from "./state/connections";
 
 export function App() {
+  const { t } = useTranslation(["app", "common"]);
   useEffect(() => {
     void start();
   }, []);
   useShortcuts();
   const overlay = useOverlay();
   const selected = useConnections((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
+  const loading = useConnections((s) => s.catalogStatus === "loading");
   return (
     <div className="app">
       <Sidebar />
@@ -29,8 +33,11 @@ export function App() {
         <AppErrors />
         {selected ? (
           <ServerView key={selected.id} entry={selected} />
+        ) : loading ? (
+          <EmptyState>{t("common:loading")}</EmptyState>
         ) : (
-          <EmptyState>Select a server on the left, or add one.</EmptyState>
+          // No server selected (an empty catalog, or "Welcome" in the palette).
+          <Welcome />
         )}
       </main>
       <AppMenu />
@@ -39,7 +46,7 @@ export function App() {
       <ShortcutsSheet />
       <AboutDialog />
       {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
-      <Toaster position="bottom-right" closeButton richColors containerAriaLabel="Notifications" />
+      <Toaster position="bottom-right" closeButton richColors containerAriaLabel={t("notifications")} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import "./styles/network.css";
 import "./styles/form.css";
 import "./styles/asks.css";
 import "./styles/keyboard.css";
+import "./styles/onboarding.css";
 // Last: the focus ring wins over the softer shadows above.
 import "./styles/focus.css";
 

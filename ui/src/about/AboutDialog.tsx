@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ExternalLink, X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { AboutInfo } from "../bindings/AboutInfo";
 import type { AboutLinkInfo } from "../bindings/AboutLinkInfo";
 import { ErrorBox } from "../common/ErrorBox";
@@ -8,10 +9,21 @@ import { aboutIpc, errorMessage } from "../ipc";
 import { closeOverlay, useOverlay } from "../keyboard/overlays";
 import "../styles/keyboard.css";
 
-type Loaded = { kind: "loading" } | { kind: "loaded"; info: AboutInfo } | { kind: "error"; message: string };
+type Loaded = { kind: "loading" } | { kind: "loaded"; info: AboutInfo } | { kind: "error"; error: string };
+
+/**
+ * A link's label in the UI's language: the engine names a specification link "MCP specification
+ * <revision>" in English; its revision is the last part of its URL. Other labels are names.
+ */
+function linkLabel(link: AboutLinkInfo, t: (key: "links.spec", options: { revision: string }) => string): string {
+  if (link.link !== "spec_modern" && link.link !== "spec_stateful") return link.label;
+  const revision = link.url.split("/").filter(Boolean).pop() ?? "";
+  return /^\d{4}-\d{2}-\d{2}$/.test(revision) ? t("links.spec", { revision }) : link.label;
+}
 
 /** Versions of the app and the engine, the protocol revisions it speaks, and links. */
 export function AboutDialog() {
+  const { t } = useTranslation(["about", "common"]);
   const open = useOverlay() === "about";
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && closeOverlay()}>
@@ -19,8 +31,8 @@ export function AboutDialog() {
         <Dialog.Overlay className="modal-backdrop" />
         <Dialog.Content className="modal sheet" data-testid="about-dialog" aria-describedby={undefined}>
           <header className="modal-header">
-            <Dialog.Title>About Periscope</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label="Close" title="Close">
+            <Dialog.Title>{t("title")}</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label={t("common:close")} title={t("common:close")}>
               <X size={16} aria-hidden />
             </Dialog.Close>
           </header>
@@ -32,6 +44,7 @@ export function AboutDialog() {
 }
 
 function AboutBody() {
+  const { t } = useTranslation(["about", "common"]);
   const [state, setState] = useState<Loaded>({ kind: "loading" });
   const [linkError, setLinkError] = useState<string | null>(null);
   useEffect(() => {
@@ -39,32 +52,38 @@ function AboutBody() {
     aboutIpc
       .about()
       .then((info) => live && setState({ kind: "loaded", info }))
-      .catch((error: unknown) => live && setState({ kind: "error", message: `Could not read the versions: ${errorMessage(error)}` }));
+      .catch((error: unknown) => live && setState({ kind: "error", error: errorMessage(error) }));
     return () => {
       live = false;
     };
   }, []);
-  if (state.kind === "loading") return <p className="muted">Loading…</p>;
-  if (state.kind === "error") return <ErrorBox message={state.message} />;
+  if (state.kind === "loading") return <p className="muted">{t("common:loading")}</p>;
+  if (state.kind === "error") return <ErrorBox message={t("versionsFailed", { error: state.error })} />;
   const { info } = state;
   const openLink = (link: AboutLinkInfo) => {
     setLinkError(null);
-    aboutIpc.openAboutLink(link.link).catch((error: unknown) => setLinkError(`Could not open ${link.url}: ${errorMessage(error)}`));
+    aboutIpc
+      .openAboutLink(link.link)
+      .catch((error: unknown) => setLinkError(t("linkFailed", { url: link.url, error: errorMessage(error) })));
   };
   return (
     <>
-      <p>An inspector for MCP servers: every frame as it was sent and received.</p>
+      <p>{t("tagline")}</p>
       <dl className="about-versions">
-        <dt>App</dt>
+        <dt>{t("app")}</dt>
         <dd className="mono" data-testid="about-app-version">{info.app_version}</dd>
-        <dt>Engine</dt>
+        <dt>{t("engine")}</dt>
         <dd className="mono" data-testid="about-engine-version">{info.engine_version}</dd>
-        <dt>Protocol revisions</dt>
+        <dt>{t("revisions")}</dt>
         <dd data-testid="about-revisions">
           {info.revisions.map((r) => (
-            <span key={r.revision} className="badge" data-revision={r.revision} title={r.era === "modern" ? "Modern era (no handshake)" : "Stateful era (initialize)"}>
-              {r.revision}
-              {r.latest ? " · default" : ""}
+            <span
+              key={r.revision}
+              className="badge"
+              data-revision={r.revision}
+              title={r.era === "modern" ? t("eraModern") : t("eraStateful")}
+            >
+              {r.latest ? t("revisionDefault", { revision: r.revision }) : r.revision}
             </span>
           ))}
         </dd>
@@ -74,13 +93,13 @@ function AboutBody() {
           <li key={link.link}>
             <button type="button" className="link-button" data-testid={`about-link-${link.link}`} onClick={() => openLink(link)}>
               <ExternalLink size={13} aria-hidden />
-              {link.label}
+              {linkLabel(link, t)}
             </button>{" "}
             <span className="muted small mono">{link.url}</span>
           </li>
         ))}
       </ul>
-      <p className="muted small">A link opens in your web browser only when you click it.</p>
+      <p className="muted small">{t("linksNote")}</p>
       {linkError && <ErrorBox message={linkError} />}
     </>
   );

@@ -1,13 +1,15 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Command } from "cmdk";
 import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ensureList } from "../actions";
+import { EmptyState } from "../common/EmptyState";
 import { useConnections } from "../state/connections";
 import { useServerLists } from "../state/lists";
 import { ensureSaved, useServerSaved } from "../state/saved";
 import "../styles/keyboard.css";
 import { closeOverlay, useOverlay } from "./overlays";
-import { filterPalette, paletteItems, type PaletteSource } from "./paletteItems";
+import { filterPalette, GROUP_LABEL, paletteItems, type PaletteSource } from "./paletteItems";
 import { runPaletteAction } from "./runPalette";
 import { hintFor, isMac } from "./shortcuts";
 
@@ -19,13 +21,14 @@ const NO_SERVER = "";
  * dialog (modal, focus trapped and given back on close) around a cmdk list.
  */
 export function CommandPalette() {
+  const { t } = useTranslation("keyboard");
   const open = useOverlay() === "palette";
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && closeOverlay()}>
       <Dialog.Portal>
         <Dialog.Overlay className="palette-overlay" />
         <Dialog.Content className="palette" data-testid="command-palette" aria-describedby={undefined}>
-          <Dialog.Title className="sr-only">Command palette</Dialog.Title>
+          <Dialog.Title className="sr-only">{t("palette.title")}</Dialog.Title>
           {open && <PaletteBody />}
         </Dialog.Content>
       </Dialog.Portal>
@@ -34,6 +37,7 @@ export function CommandPalette() {
 }
 
 function PaletteBody() {
+  const { t } = useTranslation("keyboard");
   const catalog = useConnections((s) => s.catalog);
   const servers = useConnections((s) => s.servers);
   const selectedId = useConnections((s) => s.selectedId);
@@ -64,21 +68,27 @@ function PaletteBody() {
       saved: saved.calls,
       remote: selected?.target.transport === "http",
     });
+    // The labels are in the language of the moment: the palette is built afresh each time it
+    // opens, and the language cannot change while it is open (Settings closes it).
   }, [catalog, servers, selectedId, lists, saved.calls]);
   const shown = useMemo(() => filterPalette(items, query), [items, query]);
 
   return (
-    <Command label="Command palette" shouldFilter={false} loop>
+    <Command label={t("palette.title")} shouldFilter={false} loop>
       <Command.Input
         className="palette-input"
         data-testid="palette-input"
         value={query}
         onValueChange={setQuery}
-        placeholder="Type a server, tool, resource, view or action…"
-        aria-label="Search commands"
+        placeholder={t("palette.placeholder")}
+        aria-label={t("palette.search")}
       />
-      <Command.List className="palette-list" aria-label="Commands">
-        <Command.Empty className="palette-empty">Nothing matches “{query}”.</Command.Empty>
+      <Command.List className="palette-list" aria-label={t("palette.list")}>
+        <Command.Empty className="palette-empty">
+          <EmptyState testId="palette-empty" title={t("palette.empty.title", { query })}>
+            {t("palette.empty.body")}
+          </EmptyState>
+        </Command.Empty>
         {shown.map((item) => {
           const hint = item.shortcut && hintFor(item.shortcut, mac);
           return (
@@ -94,7 +104,7 @@ function PaletteBody() {
                 <span className="palette-item-label">{item.label}</span>
                 {item.detail && <span className="palette-item-detail">{item.detail}</span>}
               </span>
-              <span className="palette-item-group">{item.group}</span>
+              <span className="palette-item-group">{t(GROUP_LABEL[item.group])}</span>
               {hint && <kbd className="kbd">{hint}</kbd>}
             </Command.Item>
           );

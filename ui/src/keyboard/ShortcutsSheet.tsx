@@ -1,11 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
+import { Trans, useTranslation } from "react-i18next";
 import "../styles/keyboard.css";
 import { closeOverlay, useOverlay } from "./overlays";
 import { BUILT_IN_KEYS, isMac, SHORTCUTS, shortcutLabels } from "./shortcuts";
 
 /** The shortcuts sheet (`?`): read from the same table the key handler uses. */
 export function ShortcutsSheet() {
+  const { t } = useTranslation(["keyboard", "common"]);
   const open = useOverlay() === "shortcuts";
   const mac = isMac();
   return (
@@ -14,8 +16,8 @@ export function ShortcutsSheet() {
         <Dialog.Overlay className="modal-backdrop" />
         <Dialog.Content className="modal sheet" data-testid="shortcuts-sheet" aria-describedby={undefined}>
           <header className="modal-header">
-            <Dialog.Title>Keyboard shortcuts</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label="Close" title="Close">
+            <Dialog.Title>{t("sheet.title")}</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label={t("common:close")} title={t("common:close")}>
               <X size={16} aria-hidden />
             </Dialog.Close>
           </header>
@@ -31,21 +33,21 @@ export function ShortcutsSheet() {
                         </kbd>
                       ))}
                     </td>
-                    <td>{s.description}</td>
+                    <td>{t(s.description)}</td>
                   </tr>
                 ))}
                 {BUILT_IN_KEYS.map((k) => (
                   <tr key={k.keys}>
                     <td className="shortcut-keys">
-                      <kbd className="kbd">{k.keys}</kbd>
+                      <kbd className="kbd">{t(k.keys)}</kbd>
                     </td>
-                    <td>{k.description}</td>
+                    <td>{t(k.description)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
             <p className="muted small">
-              <kbd className="kbd">?</kbd> and <kbd className="kbd">/</kbd> work when the focus is not in a text field.
+              <Trans t={t} i18nKey="sheet.note" components={{ kbd: <kbd className="kbd" /> }} />
             </p>
           </div>
         </Dialog.Content>

@@ -7,6 +7,7 @@ import { ensureSaved, runCall, saved } from "../state/saved";
 import type { JsonObject } from "../ipc";
 import { isObject } from "../json";
 import { notify } from "../feedback/toasts";
+import i18n from "../i18n";
 import { closeOverlay, openOverlay, toggleOverlay } from "./overlays";
 import type { ShortcutAction } from "./shortcuts";
 
@@ -29,7 +30,7 @@ export function selectAdjacentServer(step: 1 | -1): void {
 /** Connects the selected server, or reconnects it when it is already up. */
 export function connectSelected(): void {
   const id = selectedId();
-  if (!id) return notify.info("No server is selected.");
+  if (!id) return notify.info(i18n.t("keyboard:notice.noServer"));
   const state = serverState(id)?.status.state;
   void (state === "ready" || state === "connecting" ? reconnect(id) : connect(id));
 }
@@ -43,15 +44,15 @@ const afterRender = (run: () => void) => window.setTimeout(run, 0);
  */
 export function callSelectedTool(): void {
   const id = selectedId();
-  if (!id) return notify.info("No server is selected.");
+  if (!id) return notify.info(i18n.t("keyboard:notice.noServer"));
   const server = serverState(id);
   if (!server?.tools.selected) {
     setTab(id, "tools");
-    return notify.info("Select a tool first.");
+    return notify.info(i18n.t("keyboard:notice.selectTool"));
   }
   const click = () => {
     const button = document.querySelector<HTMLButtonElement>('[data-testid="call-tool-button"]');
-    if (!button) notify.info("The tool's form is not shown yet.");
+    if (!button) notify.info(i18n.t("keyboard:notice.formNotShown"));
     else if (!button.disabled) button.click();
   };
   if (server.tab === "tools") click();
@@ -64,10 +65,10 @@ export function callSelectedTool(): void {
 /** Runs the selected server's latest call again (from its history); its result shows in Saved. */
 export function rerunLastCall(): void {
   const id = selectedId();
-  if (!id) return notify.info("No server is selected.");
+  if (!id) return notify.info(i18n.t("keyboard:notice.noServer"));
   ensureSaved(id);
   const last = saved.getState().servers[id]?.history[0];
-  if (!last) return notify.info("No call to re-run yet: make one from Tools, Resources or Prompts.");
+  if (!last) return notify.info(i18n.t("keyboard:notice.noCall"));
   const args: JsonObject = isObject(last.arguments) ? last.arguments : {};
   setTab(id, "saved");
   void runCall(id, last.id, last.kind, last.target, args);
@@ -75,14 +76,14 @@ export function rerunLastCall(): void {
 
 export function showTab(tab: TabId): void {
   const id = selectedId();
-  if (!id) return notify.info("No server is selected.");
+  if (!id) return notify.info(i18n.t("keyboard:notice.noServer"));
   setTab(id, tab);
 }
 
 /** Shows Traffic and puts the focus in its filter. */
 export function focusTrafficFilter(): void {
   const id = selectedId();
-  if (!id) return notify.info("No server is selected.");
+  if (!id) return notify.info(i18n.t("keyboard:notice.noServer"));
   const focus = () => document.querySelector<HTMLInputElement>('[data-testid="traffic-filter"]')?.focus();
   if (serverState(id)?.tab === "traffic") focus();
   else {

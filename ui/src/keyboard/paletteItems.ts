@@ -1,17 +1,21 @@
 // The command palette's items, built from the UI's state (the catalog, the selected server's
 // lists and saved calls) and filtered with cmdk's fuzzy scorer. Pure: an item names what it
 // does (a PaletteAction), and keyboard/runPalette.ts does it, so the items can be tested.
+// Labels are in the UI's language (made each time the items are built); in another language
+// than English an item's English label is one of its keywords too, so typing either finds it.
 import { defaultFilter } from "cmdk";
 import type { SavedCall } from "../bindings/SavedCall";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ConnectionStatus } from "../bindings/ConnectionStatus";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import i18n from "../i18n";
 import { promptInfo } from "../prompts/prompts";
 import { resourceInfo } from "../resources/resources";
 import type { TabId } from "../state/connections";
 import { toolInfo } from "../tools/tools";
-import type { ShortcutAction } from "./shortcuts";
+import type { KeyboardKey, ShortcutAction } from "./shortcuts";
 
+/** A group's id (not shown: GROUP_LABEL names it). */
 export type PaletteGroup = "Actions" | "Servers" | "Tools" | "Resources" | "Prompts" | "Saved calls" | "Views";
 
 export type PaletteAction =
@@ -29,7 +33,8 @@ export type PaletteAction =
   | { type: "shortcut"; action: ShortcutAction }
   | { type: "about" }
   | { type: "settings" }
-  | { type: "shortcuts" };
+  | { type: "shortcuts" }
+  | { type: "welcome" };
 
 export interface PaletteItem {
   /** Unique among the items (the list's key). */
@@ -59,19 +64,56 @@ export interface PaletteSource {
   remote: boolean;
 }
 
-export const VIEWS: ReadonlyArray<{ tab: TabId; label: string }> = [
-  { tab: "overview", label: "Overview" },
-  { tab: "tools", label: "Tools" },
-  { tab: "resources", label: "Resources" },
-  { tab: "prompts", label: "Prompts" },
-  { tab: "saved", label: "Saved" },
-  { tab: "requests", label: "Requests" },
-  { tab: "tasks", label: "Tasks" },
-  { tab: "oauth", label: "OAuth" },
-  { tab: "traffic", label: "Traffic" },
-  { tab: "network", label: "Network" },
-  { tab: "console", label: "Console" },
+/** How each group is named in the palette. */
+export const GROUP_LABEL: Record<PaletteGroup, KeyboardKey> = {
+  Actions: "groups.actions",
+  Servers: "groups.servers",
+  Tools: "groups.tools",
+  Resources: "groups.resources",
+  Prompts: "groups.prompts",
+  "Saved calls": "groups.saved",
+  Views: "groups.views",
+};
+
+/** Each view (tab): its name, and the palette item that shows it. */
+export const VIEWS: ReadonlyArray<{ tab: TabId; label: KeyboardKey; show: KeyboardKey }> = [
+  { tab: "overview", label: "views.overview", show: "palette.show.overview" },
+  { tab: "tools", label: "views.tools", show: "palette.show.tools" },
+  { tab: "resources", label: "views.resources", show: "palette.show.resources" },
+  { tab: "prompts", label: "views.prompts", show: "palette.show.prompts" },
+  { tab: "saved", label: "views.saved", show: "palette.show.saved" },
+  { tab: "requests", label: "views.requests", show: "palette.show.requests" },
+  { tab: "tasks", label: "views.tasks", show: "palette.show.tasks" },
+  { tab: "oauth", label: "views.oauth", show: "palette.show.oauth" },
+  { tab: "traffic", label: "views.traffic", show: "palette.show.traffic" },
+  { tab: "network", label: "views.network", show: "palette.show.network" },
+  { tab: "console", label: "views.console", show: "palette.show.console" },
 ];
+
+type Options = Record<string, string | number>;
+
+const here = (key: KeyboardKey, options: Options = {}): string => i18n.t(key, { ns: "keyboard", ...options });
+const english = (key: KeyboardKey, options: Options = {}): string =>
+  i18n.t(key, { ns: "keyboard", lng: "en", ...options });
+
+/**
+ * An item's label in the UI's language and its keywords: the English words of `keywords`, and
+ * in another language its own words and the English label too.
+ */
+function named(key: KeyboardKey, keywords: KeyboardKey, options: Options = {}): { label: string; keywords: string[] } {
+  const label = here(key, options);
+  const words = [english(keywords)];
+  if (here(keywords) !== words[0]) words.push(here(keywords));
+  const englishLabel = english(key, options);
+  if (englishLabel !== label) words.push(englishLabel);
+  return { label, keywords: words };
+}
+
+/** The keywords of `key` (English, and the UI's language's when it is another). */
+function keywordsOf(key: KeyboardKey): string[] {
+  const words = english(key);
+  return here(key) === words ? [words] : [words, here(key)];
+}
 
 const short = (text: string | null | undefined, max = 80): string | undefined =>
   text ? (text.length > max ? `${text.slice(0, max - 1)}…` : text) : undefined;
@@ -87,7 +129,7 @@ function serverItems(source: PaletteSource): PaletteItem[] {
       group: "Servers",
       label: entry.name,
       detail: target,
-      keywords: ["server", "select"],
+      keywords: keywordsOf("palette.keywords.server"),
       action: { type: "select-server", id: entry.id },
     });
     items.push(
@@ -95,15 +137,13 @@ function serverItems(source: PaletteSource): PaletteItem[] {
         ? {
             id: `disconnect:${entry.id}`,
             group: "Servers",
-            label: `Disconnect ${entry.name}`,
-            keywords: ["server", "stop"],
+            ...named("palette.disconnect", "palette.keywords.disconnect", { name: entry.name }),
             action: { type: "disconnect", id: entry.id },
           }
         : {
             id: `connect:${entry.id}`,
             group: "Servers",
-            label: `Connect ${entry.name}`,
-            keywords: ["server", "start"],
+            ...named("palette.connect", "palette.keywords.connect", { name: entry.name }),
             shortcut: entry.id === source.selectedId ? "connect" : undefined,
             action: { type: "connect", id: entry.id },
           },
@@ -122,7 +162,7 @@ function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
       group: "Tools",
       label: tool.name,
       detail: short(tool.title ?? tool.description),
-      keywords: ["tool", tool.title ?? ""].filter(Boolean),
+      keywords: [...keywordsOf("palette.keywords.tool"), tool.title ?? ""].filter(Boolean),
       action: { type: "open-tool", serverId, name: tool.name },
     });
   }
@@ -134,7 +174,7 @@ function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
       group: "Resources",
       label: resource.title ?? resource.name ?? resource.uri,
       detail: resource.uri,
-      keywords: ["resource", resource.uri],
+      keywords: [...keywordsOf("palette.keywords.resource"), resource.uri],
       action: { type: "open-resource", serverId, uri: resource.uri },
     });
   }
@@ -146,82 +186,103 @@ function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
       group: "Prompts",
       label: prompt.name,
       detail: short(prompt.title ?? prompt.description),
-      keywords: ["prompt", prompt.title ?? ""].filter(Boolean),
+      keywords: [...keywordsOf("palette.keywords.prompt"), prompt.title ?? ""].filter(Boolean),
       action: { type: "open-prompt", serverId, name: prompt.name },
     });
   }
   for (const call of source.saved) {
+    const { label, keywords } = named("palette.runSaved", "palette.keywords.saved", { name: call.name });
     items.push({
       id: `saved:${call.id}`,
       group: "Saved calls",
-      label: `Run “${call.name}” again`,
-      detail: `${call.kind} ${call.target}`,
-      keywords: ["saved", "re-run", call.target],
+      label,
+      detail: here(SAVED_DETAIL[call.kind], { target: call.target }),
+      keywords: [...keywords, call.target],
       action: { type: "run-saved", call },
     });
   }
   return items;
 }
 
+const SAVED_DETAIL: Record<SavedCall["kind"], KeyboardKey> = {
+  tool: "palette.savedDetail.tool",
+  resource: "palette.savedDetail.resource",
+  prompt: "palette.savedDetail.prompt",
+};
+
+/** An item of the Actions group. */
+function action(
+  id: string,
+  key: KeyboardKey,
+  keywords: KeyboardKey,
+  act: PaletteAction,
+  more: { detail?: KeyboardKey; shortcut?: ShortcutAction } = {},
+): PaletteItem {
+  return {
+    id,
+    group: "Actions",
+    ...named(key, keywords),
+    ...(more.detail ? { detail: here(more.detail) } : {}),
+    ...(more.shortcut ? { shortcut: more.shortcut } : {}),
+    action: act,
+  };
+}
+
 function actionItems(source: PaletteSource): PaletteItem[] {
   const items: PaletteItem[] = [
-    { id: "action:add-server", group: "Actions", label: "Add server", keywords: ["new", "catalog"], action: { type: "add-server" } },
-    {
-      id: "action:import",
-      group: "Actions",
-      label: "Import servers",
-      detail: "From Claude, Cursor, VS Code, Zed… or a command line",
-      keywords: ["config", "host"],
-      action: { type: "import" },
-    },
+    action("action:add-server", "palette.addServer", "palette.keywords.addServer", { type: "add-server" }),
+    action("action:import", "palette.import", "palette.keywords.import", { type: "import" }, { detail: "palette.importDetail" }),
   ];
   const id = source.selectedId;
   if (id !== null) {
     items.push(
-      { id: "action:reconnect", group: "Actions", label: "Reconnect", keywords: ["restart", "server"], action: { type: "reconnect", id } },
-      {
-        id: "action:call-tool",
-        group: "Actions",
-        label: "Call the selected tool",
-        keywords: ["run", "tool"],
-        shortcut: "call-tool",
-        action: { type: "shortcut", action: "call-tool" },
-      },
-      {
-        id: "action:rerun-last",
-        group: "Actions",
-        label: "Re-run the last call",
-        keywords: ["repeat", "again", "history"],
-        shortcut: "rerun-last",
-        action: { type: "shortcut", action: "rerun-last" },
-      },
-      {
-        id: "action:traffic-filter",
-        group: "Actions",
-        label: "Filter the traffic",
-        keywords: ["search", "frames", "focus"],
-        shortcut: "focus-traffic-filter",
-        action: { type: "shortcut", action: "focus-traffic-filter" },
-      },
+      action("action:reconnect", "palette.reconnect", "palette.keywords.reconnect", { type: "reconnect", id }),
+      action(
+        "action:call-tool",
+        "palette.callTool",
+        "palette.keywords.callTool",
+        { type: "shortcut", action: "call-tool" },
+        { shortcut: "call-tool" },
+      ),
+      action(
+        "action:rerun-last",
+        "palette.rerunLast",
+        "palette.keywords.rerunLast",
+        { type: "shortcut", action: "rerun-last" },
+        { shortcut: "rerun-last" },
+      ),
+      action(
+        "action:traffic-filter",
+        "palette.trafficFilter",
+        "palette.keywords.trafficFilter",
+        { type: "shortcut", action: "focus-traffic-filter" },
+        { shortcut: "focus-traffic-filter" },
+      ),
     );
   }
   items.push(
-    { id: "action:shortcuts", group: "Actions", label: "Keyboard shortcuts", keywords: ["keys", "help"], shortcut: "shortcuts", action: { type: "shortcuts" } },
-    { id: "action:about", group: "Actions", label: "About Periscope", keywords: ["version", "protocol", "revision"], action: { type: "about" } },
-    { id: "action:settings", group: "Actions", label: "Settings", keywords: ["preferences", "theme", "dark mode", "timeout"], action: { type: "settings" } },
+    action("action:shortcuts", "palette.shortcuts", "palette.keywords.shortcuts", { type: "shortcuts" }, { shortcut: "shortcuts" }),
+    action("action:about", "palette.about", "palette.keywords.about", { type: "about" }),
+    // The theme and the language are chosen in Settings: their words find it.
+    action("action:settings", "palette.settings", "palette.keywords.settings", { type: "settings" }),
+    action("action:welcome", "palette.welcome", "palette.keywords.welcome", { type: "welcome" }),
   );
   return items;
 }
 
 function viewItems(source: PaletteSource): PaletteItem[] {
   if (source.selectedId === null) return [];
-  return VIEWS.filter((v) => source.remote || v.tab !== "oauth").map((v) => ({
-    id: `view:${v.tab}`,
-    group: "Views" as const,
-    label: `Show ${v.label}`,
-    keywords: ["view", "tab", v.label],
-    action: { type: "tab" as const, tab: v.tab },
-  }));
+  return VIEWS.filter((v) => source.remote || v.tab !== "oauth").map((v) => {
+    const { label, keywords } = named(v.show, "palette.keywords.view");
+    const names = [...new Set([english(v.label), here(v.label)])];
+    return {
+      id: `view:${v.tab}`,
+      group: "Views" as const,
+      label,
+      keywords: [...keywords, ...names],
+      action: { type: "tab" as const, tab: v.tab },
+    };
+  });
 }
 
 /** Every item, in the order the palette lists them before anything is typed. */

@@ -48,5 +48,8 @@ export function runPaletteAction(action: PaletteAction): void {
       return openOverlay("settings");
     case "shortcuts":
       return openOverlay("shortcuts");
+    case "welcome":
+      // No server selected: the main area shows the welcome view (App.tsx).
+      return select(null);
   }
 }

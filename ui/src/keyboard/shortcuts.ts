@@ -1,5 +1,10 @@
 // The one table of keyboard shortcuts: the global handler (useShortcuts.ts) dispatches from it
 // and the shortcuts sheet lists it, so the sheet cannot say something the keys do not do.
+// Descriptions are keys of the keyboard namespace, translated when the sheet renders.
+import type { ParseKeys } from "i18next";
+
+/** A key of the keyboard's strings (src/i18n/locales/en/keyboard.json). */
+export type KeyboardKey = ParseKeys<"keyboard">;
 
 /** What a shortcut does (each is carried out by keyboard/commands.ts). */
 export type ShortcutAction =
@@ -25,8 +30,8 @@ export interface Shortcut {
   action: ShortcutAction;
   /** Any of these triggers it. */
   combos: readonly KeyCombo[];
-  /** What the sheet says it does. */
-  description: string;
+  /** What the sheet says it does (a key of the keyboard namespace). */
+  description: KeyboardKey;
   /**
    * Whether it works while the focus is in a text field. Plain keys (`?`, `/`) do not: they
    * are text there. Combinations with Ctrl/⌘ or Alt do.
@@ -35,53 +40,56 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { action: "palette", combos: [{ key: "k", mod: true }], description: "Open the command palette", whileTyping: true },
-  { action: "shortcuts", combos: [{ key: "?", shift: true }, { key: "?" }], description: "Show these shortcuts", whileTyping: false },
+  { action: "palette", combos: [{ key: "k", mod: true }], description: "shortcuts.palette", whileTyping: true },
+  { action: "shortcuts", combos: [{ key: "?", shift: true }, { key: "?" }], description: "shortcuts.shortcuts", whileTyping: false },
   {
     action: "call-tool",
     combos: [{ key: "Enter", mod: true }],
-    description: "Call the selected tool (Tools tab)",
+    description: "shortcuts.callTool",
     whileTyping: true,
   },
   {
     action: "rerun-last",
     combos: [{ key: "Enter", mod: true, shift: true }],
-    description: "Re-run the last call of the selected server",
+    description: "shortcuts.rerunLast",
     whileTyping: true,
   },
   {
     action: "connect",
     combos: [{ key: "Enter", alt: true }],
-    description: "Connect the selected server (reconnect when connected)",
+    description: "shortcuts.connect",
     whileTyping: true,
   },
   {
     action: "focus-traffic-filter",
     combos: [{ key: "/" }, { key: "f", mod: true }],
-    description: "Show Traffic and focus its filter",
+    description: "shortcuts.trafficFilter",
     whileTyping: false,
   },
   {
     action: "next-server",
     combos: [{ key: "ArrowDown", alt: true }, { key: "]", mod: true }],
-    description: "Select the next server",
+    description: "shortcuts.nextServer",
     whileTyping: true,
   },
   {
     action: "previous-server",
     combos: [{ key: "ArrowUp", alt: true }, { key: "[", mod: true }],
-    description: "Select the previous server",
+    description: "shortcuts.previousServer",
     whileTyping: true,
   },
 ];
 
-/** Keys the sheet lists that are not in the table because the browser or a widget handles them. */
-export const BUILT_IN_KEYS: ReadonlyArray<{ keys: string; description: string }> = [
-  { keys: "Tab / Shift+Tab", description: "Move between controls" },
-  { keys: "← / → (tab bar)", description: "Move between a server's views" },
-  { keys: "↑ / ↓ (traffic list)", description: "Move between frames" },
-  { keys: "Enter / Space", description: "Select the focused server, frame or button" },
-  { keys: "Esc", description: "Close a dialog or the palette" },
+/**
+ * Keys the sheet lists that are not in the table because the browser or a widget handles them
+ * (keys of the keyboard namespace: the keys' names, and where, are translated too).
+ */
+export const BUILT_IN_KEYS: ReadonlyArray<{ keys: KeyboardKey; description: KeyboardKey }> = [
+  { keys: "builtIn.tab.keys", description: "builtIn.tab.description" },
+  { keys: "builtIn.tabBar.keys", description: "builtIn.tabBar.description" },
+  { keys: "builtIn.trafficList.keys", description: "builtIn.trafficList.description" },
+  { keys: "builtIn.select.keys", description: "builtIn.select.description" },
+  { keys: "builtIn.close.keys", description: "builtIn.close.description" },
 ];
 
 export interface KeyEventLike {

@@ -1,8 +1,11 @@
+import type { ParseKeys } from "i18next";
 import { FolderOpen, X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { AppSettings } from "../bindings/AppSettings";
 import type { DataPlaces } from "../bindings/DataPlaces";
 import type { EraChoice } from "../bindings/EraChoice";
+import type { Language } from "../bindings/Language";
 import type { Theme } from "../bindings/Theme";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
@@ -10,31 +13,47 @@ import { errorMessage, settingsIpc } from "../ipc";
 import { historyClearedEverywhere } from "../state/saved";
 import { appSettings, setAppSettings, timeoutProblem } from "./appSettings";
 
+/** A key of the settings' strings (src/i18n/locales/en/settings.json). */
+type SettingsKey = ParseKeys<"settings">;
+
 interface Props {
   onClose: () => void;
 }
 
-const THEMES: { value: Theme; label: string }[] = [
-  { value: "system", label: "System (follows the desktop)" },
-  { value: "light", label: "Light" },
-  { value: "dark", label: "Dark" },
-];
+const THEMES = [
+  { value: "system", label: "theme.system" },
+  { value: "light", label: "theme.light" },
+  { value: "dark", label: "theme.dark" },
+] as const satisfies ReadonlyArray<{ value: Theme; label: SettingsKey }>;
 
-const ERAS: { value: EraChoice; label: string }[] = [
-  { value: "auto", label: "Auto (probe with server/discover, else initialize)" },
-  { value: "modern", label: "2026-07-28 only" },
-  { value: "legacy", label: "Legacy only (initialize)" },
-];
+const ERAS = [
+  { value: "auto", label: "era.auto" },
+  { value: "modern", label: "era.modern" },
+  { value: "legacy", label: "era.legacy" },
+] as const satisfies ReadonlyArray<{ value: EraChoice; label: SettingsKey }>;
+
+/** Each language by its own name, whatever the UI's language ("System" is translated). */
+export const LANGUAGE_NAMES: Record<Exclude<Language, "system">, string> = {
+  en: "English",
+  "zh-Hans": "简体中文",
+};
+
+const LANGUAGES: readonly Language[] = ["system", "en", "zh-Hans"];
+
+export function isLanguage(value: string): value is Language {
+  return (LANGUAGES as readonly string[]).includes(value);
+}
 
 /** What a clearing did, said under its button. */
 type Cleared = { history?: string; signIns?: string };
 
 /**
- * The app's settings: the request timeout and the era new servers start with, the theme, where
- * the data and the secrets live, and clearing the history and the saved sign-ins (each on its
- * own click, saying what it removed).
+ * The app's settings: the request timeout and the era new servers start with, the theme and the
+ * language (both applied at once on save), where the data and the secrets live, and clearing
+ * the history and the saved sign-ins (each on its own click, saying what it removed).
  */
 export function SettingsDialog({ onClose }: Props) {
+  const { t } = useTranslation(["settings", "common"]);
   const [values, setValues] = useState<AppSettings>(appSettings);
   const [timeoutText, setTimeoutText] = useState(String(appSettings().request_timeout_s));
   const [places, setPlaces] = useState<DataPlaces | null>(null);
@@ -71,13 +90,10 @@ export function SettingsDialog({ onClose }: Props) {
       if (what === "history") {
         const n = await settingsIpc.clearAllHistory();
         historyClearedEverywhere();
-        setCleared((c) => ({ ...c, history: `Removed ${n} history ${n === 1 ? "entry" : "entries"}.` }));
+        setCleared((c) => ({ ...c, history: t("data.clearedHistory", { count: n }) }));
       } else {
         const n = await settingsIpc.clearSignIns();
-        setCleared((c) => ({
-          ...c,
-          signIns: `Removed ${n} saved sign-in${n === 1 ? "" : "s"}. A connected server keeps its token until it disconnects.`,
-        }));
+        setCleared((c) => ({ ...c, signIns: t("data.clearedSignIns", { count: n }) }));
       }
     } catch (e) {
       setError(errorMessage(e));
@@ -86,19 +102,19 @@ export function SettingsDialog({ onClose }: Props) {
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label="Settings" data-testid="settings-dialog">
+      <div className="modal" role="dialog" aria-modal="true" aria-label={t("title")} data-testid="settings-dialog">
         <header className="modal-header">
-          <h2>Settings</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label="Close settings">
+          <h2>{t("title")}</h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label={t("close")}>
             <X size={16} aria-hidden />
           </button>
         </header>
         <div className="modal-body settings-body">
           {error && <ErrorBox message={error} />}
           <section className="settings-section">
-            <h3>Connections</h3>
+            <h3>{t("connections.title")}</h3>
             <label className="field">
-              <span className="field-label">Request timeout (seconds)</span>
+              <span className="field-label">{t("connections.timeout")}</span>
               <input
                 type="number"
                 min={1}
@@ -109,11 +125,11 @@ export function SettingsDialog({ onClose }: Props) {
                 aria-invalid={problem !== null}
               />
               <span className="field-hint">
-                {problem ?? "How long a request waits for its answer. Applies to servers connected from now on."}
+                {problem ?? t("connections.timeoutHint")}
               </span>
             </label>
             <label className="field">
-              <span className="field-label">Era of new servers</span>
+              <span className="field-label">{t("connections.era")}</span>
               <select
                 data-testid="settings-era"
                 value={values.default_era}
@@ -121,16 +137,16 @@ export function SettingsDialog({ onClose }: Props) {
               >
                 {ERAS.map((era) => (
                   <option key={era.value} value={era.value}>
-                    {era.label}
+                    {t(era.label)}
                   </option>
                 ))}
               </select>
             </label>
           </section>
           <section className="settings-section">
-            <h3>Appearance</h3>
+            <h3>{t("appearance.title")}</h3>
             <label className="field">
-              <span className="field-label">Theme</span>
+              <span className="field-label">{t("appearance.theme")}</span>
               <select
                 data-testid="settings-theme"
                 value={values.theme}
@@ -138,20 +154,42 @@ export function SettingsDialog({ onClose }: Props) {
               >
                 {THEMES.map((theme) => (
                   <option key={theme.value} value={theme.value}>
-                    {theme.label}
+                    {t(theme.label)}
                   </option>
                 ))}
               </select>
             </label>
+            <label className="field">
+              <span className="field-label">{t("appearance.language")}</span>
+              <select
+                data-testid="settings-language"
+                value={values.language}
+                onChange={(e) => {
+                  const language = e.target.value;
+                  if (isLanguage(language)) setValues({ ...values, language });
+                }}
+              >
+                {LANGUAGES.map((language) => (
+                  <option key={language} value={language} lang={language === "system" ? undefined : language}>
+                    {language === "system" ? t("appearance.languageSystem") : LANGUAGE_NAMES[language]}
+                  </option>
+                ))}
+              </select>
+              <span className="field-hint">{t("appearance.languageHint")}</span>
+            </label>
           </section>
           <section className="settings-section">
-            <h3>Data</h3>
+            <h3>{t("data.title")}</h3>
             {places && (
               <>
                 <p className="settings-place">
-                  The server catalog, saved calls, history and these settings are in{" "}
-                  <code data-testid="settings-data-folder">{places.data_folder}</code>{" "}
-                  <CopyButton text={places.data_folder} label="Copy the folder's path" />
+                  <Trans
+                    t={t}
+                    i18nKey="data.folder"
+                    values={{ folder: places.data_folder }}
+                    components={{ code: <code data-testid="settings-data-folder" /> }}
+                  />{" "}
+                  <CopyButton text={places.data_folder} label={t("data.copyFolder")} />
                 </p>
                 <button
                   type="button"
@@ -160,24 +198,29 @@ export function SettingsDialog({ onClose }: Props) {
                   onClick={() => void settingsIpc.openDataFolder().catch((e: unknown) => setError(errorMessage(e)))}
                 >
                   <FolderOpen size={14} aria-hidden />
-                  Open folder
+                  {t("data.openFolder")}
                 </button>
                 <p className="settings-place" data-testid="settings-secrets">
                   {places.secrets_in_keychain
-                    ? "Secrets (sign-in tokens, client secrets, secret header and environment values) are in the OS keychain, never in these files."
-                    : `Secrets (sign-in tokens, client secrets, secret header and environment values) are in ${places.secrets_file ?? "an owner-only file"}, readable only by you, because the OS keychain is not available${places.keychain_unavailable_because ? ` (${places.keychain_unavailable_because})` : ""}.`}
+                    ? t("data.secretsKeychain")
+                    : places.keychain_unavailable_because
+                      ? t("data.secretsFileBecause", {
+                          file: places.secrets_file ?? t("data.ownerOnlyFile"),
+                          reason: places.keychain_unavailable_because,
+                        })
+                      : t("data.secretsFile", { file: places.secrets_file ?? t("data.ownerOnlyFile") })}
                 </p>
               </>
             )}
             <div className="settings-clear">
               <button type="button" className="button button-small" data-testid="settings-clear-history" onClick={() => void clear("history")}>
-                Clear history
+                {t("data.clearHistory")}
               </button>
               {cleared.history && <span data-testid="settings-cleared-history">{cleared.history}</span>}
             </div>
             <div className="settings-clear">
               <button type="button" className="button button-small" data-testid="settings-clear-sign-ins" onClick={() => void clear("signIns")}>
-                Clear saved sign-ins
+                {t("data.clearSignIns")}
               </button>
               {cleared.signIns && <span data-testid="settings-cleared-sign-ins">{cleared.signIns}</span>}
             </div>
@@ -185,7 +228,7 @@ export function SettingsDialog({ onClose }: Props) {
         </div>
         <footer className="modal-footer">
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button
             type="button"
@@ -194,7 +237,7 @@ export function SettingsDialog({ onClose }: Props) {
             disabled={busy || problem !== null}
             onClick={() => void save()}
           >
-            Save
+            {t("common:save")}
           </button>
         </footer>
       </div>

@@ -1,7 +1,7 @@
 // The settings in force on the UI side: read once at start, replaced on save. Other views read
 // them (the server form's default era) without another round trip.
 import type { AppSettings } from "../bindings/AppSettings";
-import { applyLanguage } from "../i18n";
+import i18n, { applyLanguage } from "../i18n";
 import { resolveLanguage } from "../i18n/language";
 import { applyTheme } from "./theme";
 
@@ -30,7 +30,7 @@ export function systemLanguages(): readonly string[] {
 /** Why the timeout field cannot be saved, or null (the same bounds the Rust side checks). */
 export function timeoutProblem(seconds: number): string | null {
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
-    return "Between 1 and 3600 seconds.";
+    return i18n.t("settings:connections.timeoutRange");
   }
   return null;
 }

@@ -1,29 +1,48 @@
-import { X } from "lucide-react";
+import { Loader2, X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { HostFile } from "../bindings/HostFile";
 import type { ImportPreview } from "../bindings/ImportPreview";
+import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { errorMessage, ipc } from "../ipc";
 import { setCatalog } from "../state/connections";
-import { describe, HOST_LABEL, missingSecrets, needKey, typedNeeds, withTyped } from "./importPreview";
+import { describe, hostLabel, hostsLookedFor, missingSecrets, needKey, typedNeeds, withTyped } from "./importPreview";
 
 interface Props {
+  /** Text to put in the paste box and preview at once (from the welcome view). */
+  initialText?: string;
+  /** A host config file to preview at once. */
+  initialFile?: string;
   onClose: () => void;
 }
+
+/** What the dialog is doing, said with a spinner while it takes. */
+type Work = { kind: "file"; path: string } | { kind: "paste" } | { kind: "save"; count: number };
+
+// The paste box's placeholder: examples, the same in every language.
+/** A value that is there but not shown. */
+const MASK = "••••";
+const PASTE_EXAMPLE = 'npx -y @modelcontextprotocol/server-everything\n{"mcpServers": {…}}';
 
 /**
  * Import servers from another MCP host's config: paste it (or a command line) or pick a file
  * found on this computer, see what would be added, and import on confirmation. Secret values go
  * to the keychain, as from the server form.
  */
-export function ImportDialog({ onClose }: Props) {
-  const [files, setFiles] = useState<HostFile[]>([]);
-  const [text, setText] = useState("");
+export function ImportDialog({ initialText, initialFile, onClose }: Props) {
+  const { t } = useTranslation(["sidebar", "common"]);
+  const [files, setFiles] = useState<HostFile[] | null>(null);
+  const [text, setText] = useState(initialText ?? "");
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [chosen, setChosen] = useState<boolean[]>([]);
   const [typed, setTyped] = useState<Record<string, string>[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Opened on a paste or a file (the welcome view): previewed at once (below).
+  const [work, setWork] = useState<Work | null>(() =>
+    initialFile ? { kind: "file", path: initialFile } : initialText?.trim() ? { kind: "paste" } : null,
+  );
+  const busy = work !== null;
 
   useEffect(() => {
     void ipc.importHostFiles().then(setFiles, () => setFiles([]));
@@ -40,16 +59,45 @@ export function ImportDialog({ onClose }: Props) {
     setTyped(next.entries.map(() => ({})));
     setError(null);
   };
-  const run = async (load: () => Promise<ImportPreview>) => {
-    setBusy(true);
+  const run = async (doing: Work, load: () => Promise<ImportPreview>) => {
+    setWork(doing);
     try {
       show(await load());
     } catch (e) {
       setPreview(null);
       setError(errorMessage(e));
     }
-    setBusy(false);
+    setWork(null);
   };
+  const previewFile = (path: string) => run({ kind: "file", path }, () => ipc.importPreviewFile(path));
+  const previewText = (pasted: string) => run({ kind: "paste" }, () => ipc.importPreview(pasted, null));
+
+  // The first preview of a dialog opened on a paste or a file. A preview only reads: nothing
+  // is imported before the Import button.
+  useEffect(() => {
+    const first = initialFile
+      ? ipc.importPreviewFile(initialFile)
+      : initialText?.trim()
+        ? ipc.importPreview(initialText, null)
+        : null;
+    if (!first) return;
+    let live = true;
+    first
+      .then(
+        (next) => {
+          if (!live) return;
+          setPreview(next);
+          setChosen(next.entries.map(() => true));
+          setTyped(next.entries.map(() => ({})));
+          setError(null);
+        },
+        (e: unknown) => live && setError(errorMessage(e)),
+      )
+      .finally(() => live && setWork(null));
+    return () => {
+      live = false;
+    };
+  }, [initialFile, initialText]);
 
   const picked = preview ? preview.entries.filter((_, i) => chosen[i]) : [];
   const missing = preview
@@ -57,7 +105,7 @@ export function ImportDialog({ onClose }: Props) {
     : [];
   const confirm = async () => {
     if (!preview) return;
-    setBusy(true);
+    setWork({ kind: "save", count: picked.length });
     try {
       const entries = preview.entries.flatMap((e, i) => (chosen[i] ? [withTyped(e, typed[i] ?? {})] : []));
       setCatalog(await ipc.importSave(entries));
@@ -65,22 +113,41 @@ export function ImportDialog({ onClose }: Props) {
     } catch (e) {
       setError(errorMessage(e));
     }
-    setBusy(false);
+    setWork(null);
   };
+
+  const progress =
+    work === null
+      ? null
+      : work.kind === "file"
+        ? t("import.progress.file", { path: work.path })
+        : work.kind === "paste"
+          ? t("import.progress.paste")
+          : t("import.progress.save", { count: work.count });
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label="Import servers">
+      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label={t("import.title")}>
         <header className="modal-header">
-          <h2>Import servers</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+          <h2>{t("import.title")}</h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
             <X size={16} aria-hidden />
           </button>
         </header>
         <div className="modal-body import-body">
-          {files.length > 0 && (
+          {files === null && (
+            <p className="muted small" data-testid="import-looking">
+              <Loader2 size={12} className="spin" aria-hidden /> {t("import.looking")}
+            </p>
+          )}
+          {files !== null && files.length === 0 && (
+            <p className="muted small" data-testid="import-no-host-files">
+              {t("import.noHostFiles", { hosts: hostsLookedFor() })}
+            </p>
+          )}
+          {files !== null && files.length > 0 && (
             <div className="import-files">
-              <span className="form-label">Found on this computer</span>
+              <span className="form-label">{t("import.found")}</span>
               {files.map((file) => (
                 <button
                   key={file.path}
@@ -89,16 +156,16 @@ export function ImportDialog({ onClose }: Props) {
                   data-testid="import-host-file"
                   data-dialect={file.dialect}
                   disabled={busy}
-                  onClick={() => void run(() => ipc.importPreviewFile(file.path))}
+                  onClick={() => void previewFile(file.path)}
                   title={file.path}
                 >
-                  {HOST_LABEL[file.dialect]} <span className="muted">{file.path}</span>
+                  {hostLabel(file.dialect)} <span className="muted">{file.path}</span>
                 </button>
               ))}
             </div>
           )}
           <label className="form-label" htmlFor="import-text">
-            Or paste a config (Claude, Cursor, Windsurf, Cline, VS Code, Zed, a server.json) or a command line
+            {t("import.pasteLabel")}
           </label>
           <textarea
             id="import-text"
@@ -107,7 +174,7 @@ export function ImportDialog({ onClose }: Props) {
             rows={6}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            placeholder={'npx -y @modelcontextprotocol/server-everything\n{"mcpServers": {…}}'}
+            placeholder={PASTE_EXAMPLE}
           />
           <div>
             <button
@@ -115,90 +182,109 @@ export function ImportDialog({ onClose }: Props) {
               className="button"
               data-testid="import-preview-button"
               disabled={busy || text.trim() === ""}
-              onClick={() => void run(() => ipc.importPreview(text, null))}
+              onClick={() => void previewText(text)}
             >
-              Preview
+              {t("import.preview")}
             </button>
           </div>
+          {progress && (
+            <p className="muted small" role="status" data-testid="import-progress">
+              <Loader2 size={12} className="spin" aria-hidden /> {progress}
+            </p>
+          )}
           {error && <ErrorBox message={error} />}
           {preview && (
-            <section aria-label="Preview" data-testid="import-preview" data-dialect={preview.dialect}>
+            <section aria-label={t("import.preview")} data-testid="import-preview" data-dialect={preview.dialect}>
               <p className="muted">
-                Read as {HOST_LABEL[preview.dialect]}: {preview.entries.length} to import, {preview.refused.length} not.
+                {t("import.readAs", {
+                  host: hostLabel(preview.dialect),
+                  entries: preview.entries.length,
+                  refused: preview.refused.length,
+                })}
               </p>
-              <table className="import-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Import</th>
-                    <th scope="col">Server</th>
-                    <th scope="col">Runs</th>
-                    <th scope="col">Environment / headers</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {preview.entries.map((imported, i) => {
-                    const view = describe(imported.entry);
-                    return (
-                      <tr key={imported.entry.id} data-testid="import-row" data-name={imported.entry.name}>
-                        <td>
-                          <input
-                            type="checkbox"
-                            aria-label={`Import ${imported.entry.name}`}
-                            checked={chosen[i] ?? false}
-                            onChange={(e) => setChosen((c) => c.map((v, j) => (j === i ? e.target.checked : v)))}
-                          />
-                        </td>
-                        <td>
-                          {imported.entry.name}
-                          <div className="muted">{view.kind}</div>
-                        </td>
-                        <td className="code">{view.line}</td>
-                        <td>
-                          {view.pairs.map((p) => (
-                            <div key={p.name} className="code">
-                              {p.name} = {p.empty ? "(to type)" : "••••"}{" "}
-                              {p.secret && (
-                                <span className="badge" data-testid="import-keychain">
-                                  keychain
-                                </span>
-                              )}
-                            </div>
-                          ))}
-                          {typedNeeds(imported).map((need) => (
+              {preview.entries.length === 0 && preview.refused.length === 0 && (
+                <EmptyState testId="import-nothing" title={t("import.nothingTitle")}>
+                  {t("import.nothingBody")}
+                </EmptyState>
+              )}
+              {preview.entries.length === 0 && preview.refused.length > 0 && (
+                <EmptyState testId="import-nothing" title={t("import.noneImportableTitle")}>
+                  {t("import.noneImportableBody")}
+                </EmptyState>
+              )}
+              {preview.entries.length > 0 && (
+                <table className="import-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("import.columns.import")}</th>
+                      <th scope="col">{t("import.columns.server")}</th>
+                      <th scope="col">{t("import.columns.runs")}</th>
+                      <th scope="col">{t("import.columns.pairs")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {preview.entries.map((imported, i) => {
+                      const view = describe(imported.entry);
+                      return (
+                        <tr key={imported.entry.id} data-testid="import-row" data-name={imported.entry.name}>
+                          <td>
                             <input
-                              key={needKey(need)}
-                              type={need.password ? "password" : "text"}
-                              className="form-control"
-                              data-testid="import-need"
-                              aria-label={`${need.placeholder} ${need.prompt ?? ""}`}
-                              placeholder={need.prompt ?? need.placeholder}
-                              value={typed[i]?.[needKey(need)] ?? ""}
-                              onChange={(e) =>
-                                setTyped((t) =>
-                                  t.map((v, j) => (j === i ? { ...v, [needKey(need)]: e.target.value } : v)),
-                                )
-                              }
+                              type="checkbox"
+                              aria-label={t("import.choose", { name: imported.entry.name })}
+                              checked={chosen[i] ?? false}
+                              onChange={(e) => setChosen((c) => c.map((v, j) => (j === i ? e.target.checked : v)))}
                             />
-                          ))}
-                          {imported.notes.map((note) => (
-                            <div key={note} className="muted">
-                              {note}
-                            </div>
-                          ))}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                          </td>
+                          <td>
+                            {imported.entry.name}
+                            <div className="muted">{view.kind}</div>
+                          </td>
+                          <td className="code">{view.line}</td>
+                          <td>
+                            {view.pairs.map((p) => (
+                              <div key={p.name} className="code">
+                                {p.name} = {p.empty ? t("import.toType") : MASK}{" "}
+                                {p.secret && (
+                                  <span className="badge" data-testid="import-keychain">
+                                    {t("import.keychain")}
+                                  </span>
+                                )}
+                              </div>
+                            ))}
+                            {typedNeeds(imported).map((need) => (
+                              <input
+                                key={needKey(need)}
+                                type={need.password ? "password" : "text"}
+                                className="form-control"
+                                data-testid="import-need"
+                                aria-label={`${need.placeholder} ${need.prompt ?? ""}`}
+                                placeholder={need.prompt ?? need.placeholder}
+                                value={typed[i]?.[needKey(need)] ?? ""}
+                                onChange={(e) =>
+                                  setTyped((all) =>
+                                    all.map((v, j) => (j === i ? { ...v, [needKey(need)]: e.target.value } : v)),
+                                  )
+                                }
+                              />
+                            ))}
+                            {imported.notes.map((note) => (
+                              <div key={note} className="muted">
+                                {note}
+                              </div>
+                            ))}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              )}
               {preview.refused.length > 0 && (
                 <div data-testid="import-refused">
-                  <span className="form-label">Not imported</span>
+                  <span className="form-label">{t("import.refused")}</span>
                   <ul>
                     {preview.refused.map((r) => (
-                      <li key={r.name}>
-                        {r.name}: {r.message}
-                      </li>
+                      <li key={r.name}>{t("import.refusedLine", { name: r.name, message: r.message })}</li>
                     ))}
                   </ul>
                 </div>
@@ -208,11 +294,11 @@ export function ImportDialog({ onClose }: Props) {
         </div>
         <footer className="modal-footer">
           <span className="muted">
-            {missing.length > 0 ? `Type the secret values first: ${missing.join(", ")}` : ""}
+            {missing.length > 0 ? t("import.missing", { names: missing.join(", ") }) : ""}
           </span>
           <span>
             <button type="button" className="button" onClick={onClose}>
-              Cancel
+              {t("common:cancel")}
             </button>{" "}
             <button
               type="button"
@@ -221,7 +307,7 @@ export function ImportDialog({ onClose }: Props) {
               disabled={busy || picked.length === 0 || missing.length > 0}
               onClick={() => void confirm()}
             >
-              Import {picked.length} server{picked.length === 1 ? "" : "s"}
+              {t("import.confirm", { count: picked.length })}
             </button>
           </span>
         </footer>

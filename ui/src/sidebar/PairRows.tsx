@@ -4,6 +4,7 @@
 // keychain only when the user asks to see it.
 import { Eye, EyeOff, Plus, X } from "lucide-react";
 import { useState, type ClipboardEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { errorMessage } from "../ipc";
 import { editRow, emptyRow, rowsFromText, type PairKind, type PairRow } from "./serverForm";
 
@@ -18,15 +19,13 @@ interface Props {
   reveal?: (name: string) => Promise<string | null>;
 }
 
-const WORDS = {
-  env: { name: "NAME", value: "value", add: "Add variable", row: "variable" },
-  header: { name: "Header-Name", value: "value", add: "Add header", row: "header" },
-} as const;
+// The name fields' placeholders: the shape of a name, the same in every language.
+const NAME_EXAMPLE = { env: "NAME", header: "Header-Name" } as const;
 
 export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
   const [error, setError] = useState<string | null>(null);
-  const words = WORDS[kind];
+  const { t } = useTranslation(["sidebar", "common"]);
   const part = (name: string, index: number) => `${testId}-${name}-${index}`;
 
   const replace = (index: number, row: PairRow) => onChange(rows.map((r, i) => (i === index ? row : r)));
@@ -40,7 +39,7 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
     try {
       return (await reveal?.(row.name)) ?? "";
     } catch (e) {
-      setError(`Could not read the secret ${row.name}: ${errorMessage(e)}`);
+      setError(t("pairs.readFailed", { name: row.name, error: errorMessage(e) }));
       return null;
     }
   };
@@ -108,8 +107,8 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
               data-testid={part("name", index)}
               className="mono"
               spellCheck={false}
-              aria-label={`Name of ${words.row} ${index + 1}`}
-              placeholder={words.name}
+              aria-label={kind === "env" ? t("pairs.env.name", { n: index + 1 }) : t("pairs.header.name", { n: index + 1 })}
+              placeholder={NAME_EXAMPLE[kind]}
               value={row.name}
               onChange={(e) => replace(index, editRow(row, { name: e.target.value }))}
               onPaste={(e) => paste(index, e)}
@@ -120,8 +119,8 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
               spellCheck={false}
               autoComplete="off"
               type={masked ? "password" : "text"}
-              aria-label={`Value of ${words.row} ${index + 1}`}
-              placeholder={row.stored && row.value === "" ? "stored in the keychain" : words.value}
+              aria-label={kind === "env" ? t("pairs.env.value", { n: index + 1 }) : t("pairs.header.value", { n: index + 1 })}
+              placeholder={row.stored && row.value === "" ? t("pairs.stored") : t("pairs.valuePlaceholder")}
               value={row.value}
               onChange={(e) => replace(index, editRow(row, { value: e.target.value }))}
             />
@@ -130,27 +129,27 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
               className="icon-button"
               data-testid={part("show", index)}
               disabled={!row.secret}
-              aria-label={masked ? "Show the value" : "Hide the value"}
-              title={masked ? "Show the value" : "Hide the value"}
+              aria-label={masked ? t("pairs.show") : t("pairs.hide")}
+              title={masked ? t("pairs.show") : t("pairs.hide")}
               onClick={() => toggleShown(index)}
             >
               {masked ? <Eye size={14} aria-hidden /> : <EyeOff size={14} aria-hidden />}
             </button>
-            <label className="checkbox-label" title="Keep the value in the OS keychain, never in the catalog">
+            <label className="checkbox-label" title={t("pairs.secretTitle")}>
               <input
                 type="checkbox"
                 data-testid={part("secret", index)}
                 checked={row.secret}
                 onChange={() => toggleSecret(index)}
               />
-              secret
+              {t("pairs.secret")}
             </label>
             <button
               type="button"
               className="icon-button danger"
               data-testid={part("remove", index)}
-              aria-label={`Remove ${words.row} ${index + 1}`}
-              title="Remove"
+              aria-label={kind === "env" ? t("pairs.env.remove", { n: index + 1 }) : t("pairs.header.remove", { n: index + 1 })}
+              title={t("common:remove")}
               onClick={() => remove(index)}
             >
               <X size={14} aria-hidden />
@@ -165,7 +164,7 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
         onClick={() => onChange([...rows, emptyRow])}
       >
         <Plus size={14} aria-hidden />
-        {words.add}
+        {kind === "env" ? t("pairs.env.add") : t("pairs.header.add")}
       </button>
       {error && <p className="pair-error">{error}</p>}
     </div>

@@ -1,5 +1,6 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { SecretSlot } from "../bindings/SecretSlot";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { saveEntry } from "../actions";
@@ -27,13 +28,24 @@ interface Props {
   entry: ServerEntry | null;
   /** True when the server is connected: the changes apply on the next connect. */
   connected: boolean;
+  /** For a new entry: fields filled in already (a URL pasted in the welcome view). */
+  initial?: Partial<ServerFormValues>;
   onClose: () => void;
 }
 
+// Examples in placeholders: commands, paths and URLs, the same in every language.
+const EXAMPLE = {
+  command: "npx",
+  args: "-y\n@modelcontextprotocol/server-everything",
+  url: "https://example.com/mcp",
+  clientMetadataUrl: "https://example.com/periscope-client.json",
+};
+
 /** Add or edit a catalog entry, in a dialog. */
-export function ServerForm({ entry, connected, onClose }: Props) {
+export function ServerForm({ entry, connected, initial, onClose }: Props) {
+  const { t } = useTranslation(["sidebar", "common"]);
   const [values, setValues] = useState<ServerFormValues>(() =>
-    entry ? formFromEntry(entry) : { ...emptyForm, era: appSettings().default_era },
+    entry ? formFromEntry(entry) : { ...emptyForm, era: appSettings().default_era, ...initial },
   );
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
@@ -82,7 +94,7 @@ export function ServerForm({ entry, connected, onClose }: Props) {
       try {
         await ipc.setClientSecret(parsed.entry.id, clientSecret);
       } catch (e) {
-        error = `Saved, but the client secret could not be stored: ${errorMessage(e)}`;
+        error = t("form.secretNotStored", { error: errorMessage(e) });
       }
     }
     setSaving(false);
@@ -90,13 +102,13 @@ export function ServerForm({ entry, connected, onClose }: Props) {
     else onClose();
   };
 
-  const title = entry ? `Edit ${entry.name}` : "Add server";
+  const title = entry ? t("form.editTitle", { name: entry.name }) : t("form.addTitle");
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <form className="modal" role="dialog" aria-modal="true" aria-label={title} onSubmit={(e) => void submit(e)}>
         <header className="modal-header">
           <h2>{title}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label="Close" title="Close">
+          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
             <X size={16} aria-hidden />
           </button>
         </header>
@@ -104,15 +116,15 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           <FormField
             id={`${ids}-name`}
             testId="server-form-name"
-            label="Name"
+            label={t("common:name")}
             value={values.name}
             onChange={set("name")}
             autoFocus
-            placeholder="My server"
+            placeholder={t("form.namePlaceholder")}
             code={false}
           />
           <span className="form-label" id={`${ids}-transport`}>
-            Transport
+            {t("form.transport")}
           </span>
           <div
             className="segmented"
@@ -131,26 +143,26 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                 data-value={option.value}
                 onClick={() => setTransport(option.value)}
               >
-                {option.label}
+                {t(option.label)}
               </button>
             ))}
           </div>
           {values.transport === "stdio" ? (
             <>
-              <FormField id={`${ids}-command`} testId="server-form-command" label="Command" value={values.command} onChange={set("command")} placeholder="npx" />
+              <FormField id={`${ids}-command`} testId="server-form-command" label={t("form.command")} value={values.command} onChange={set("command")} placeholder={EXAMPLE.command} />
               <FormField
                 id={`${ids}-args`}
                 testId="server-form-args"
-                label="Arguments"
-                hint="one per line"
+                label={t("form.args")}
+                hint={t("form.argsHint")}
                 rows={4}
                 value={values.args}
                 onChange={set("args")}
-                placeholder={"-y\n@modelcontextprotocol/server-everything"}
+                placeholder={EXAMPLE.args}
               />
               <label htmlFor={`${ids}-env`}>
-                Environment
-                <span className="field-hint">secret values stay in the OS keychain, never in the catalog</span>
+                {t("form.env")}
+                <span className="field-hint">{t("form.secretsHint")}</span>
               </label>
               <PairRows
                 kind="env"
@@ -160,7 +172,7 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                 onChange={(env) => setValues((v) => ({ ...v, env }))}
                 reveal={reveal("env")}
               />
-              <span className="form-label">Inherited</span>
+              <span className="form-label">{t("form.inherited")}</span>
               <label className="form-check" htmlFor={`${ids}-inherit-env`}>
                 <input
                   id={`${ids}-inherit-env`}
@@ -170,29 +182,26 @@ export function ServerForm({ entry, connected, onClose }: Props) {
                   onChange={(e) => setValues((v) => ({ ...v, inheritEnv: e.target.checked }))}
                 />
                 <span>
-                  Periscope&apos;s whole environment
-                  <span className="field-hint">
-                    Off: the server gets only PATH, HOME, USER, SHELL, TERM, the locale, TMPDIR and XDG_* (and the
-                    variables above), not your API keys
-                  </span>
+                  {t("form.inheritEnv")}
+                  <span className="field-hint">{t("form.inheritEnvHint")}</span>
                 </span>
               </label>
               <FormField
                 id={`${ids}-cwd`}
                 testId="server-form-cwd"
-                label="Working directory"
-                hint="optional"
+                label={t("form.cwd")}
+                hint={t("form.optional")}
                 value={values.cwd}
                 onChange={set("cwd")}
-                placeholder="(Periscope's own)"
+                placeholder={t("form.cwdPlaceholder")}
               />
             </>
           ) : (
             <>
-              <FormField id={`${ids}-url`} testId="server-form-url" label="URL" value={values.url} onChange={set("url")} placeholder="https://example.com/mcp" />
+              <FormField id={`${ids}-url`} testId="server-form-url" label={t("form.url")} value={values.url} onChange={set("url")} placeholder={EXAMPLE.url} />
               <label htmlFor={`${ids}-headers`}>
-                Headers
-                <span className="field-hint">secret values stay in the OS keychain, never in the catalog</span>
+                {t("form.headers")}
+                <span className="field-hint">{t("form.secretsHint")}</span>
               </label>
               <PairRows
                 kind="header"
@@ -204,40 +213,38 @@ export function ServerForm({ entry, connected, onClose }: Props) {
               />
               <fieldset className="form-group" data-testid="server-form-oauth">
                 <legend>
-                  Sign-in (OAuth)
-                  <span className="field-hint">
-                    Optional: without them Periscope registers itself with the server&apos;s authorization server
-                  </span>
+                  {t("form.signIn")}
+                  <span className="field-hint">{t("form.signInHint")}</span>
                 </legend>
                 <FormField
                   id={`${ids}-client-id`}
                   testId="server-form-client-id"
-                  label="Pre-registered client ID"
+                  label={t("form.clientId")}
                   value={values.clientId}
                   onChange={set("clientId")}
                 />
                 <FormField
                   id={`${ids}-client-secret`}
                   testId="server-form-client-secret"
-                  label="Client secret"
-                  hint="kept in the OS keychain, never in the catalog"
+                  label={t("form.clientSecret")}
+                  hint={t("form.clientSecretHint")}
                   type="password"
                   code={false}
                   value={clientSecret}
-                  placeholder={secretStored ? "a secret is stored; type to replace it" : ""}
+                  placeholder={secretStored ? t("form.clientSecretStored") : ""}
                   onChange={(e) => setClientSecret(e.target.value)}
                 />
                 <FormField
                   id={`${ids}-cimd`}
                   testId="server-form-cimd"
-                  label="Client ID metadata document URL"
+                  label={t("form.clientMetadataUrl")}
                   value={values.clientMetadataUrl}
                   onChange={set("clientMetadataUrl")}
-                  placeholder="https://example.com/periscope-client.json"
+                  placeholder={EXAMPLE.clientMetadataUrl}
                 />
                 <SignInOptions ids={ids} values={values} setValues={setValues} />
               </fieldset>
-              <label htmlFor={`${ids}-mode`}>HTTP transport</label>
+              <label htmlFor={`${ids}-mode`}>{t("form.httpMode")}</label>
               <select
                 id={`${ids}-mode`}
                 data-testid="server-form-mode"
@@ -249,13 +256,13 @@ export function ServerForm({ entry, connected, onClose }: Props) {
               >
                 {MODE_OPTIONS.map((option) => (
                   <option key={option.value} value={option.value}>
-                    {option.label}
+                    {t(option.label)}
                   </option>
                 ))}
               </select>
             </>
           )}
-          <label htmlFor={`${ids}-era`}>MCP era</label>
+          <label htmlFor={`${ids}-era`}>{t("form.era")}</label>
           <select
             id={`${ids}-era`}
             data-testid="server-form-era"
@@ -267,13 +274,13 @@ export function ServerForm({ entry, connected, onClose }: Props) {
           >
             {ERA_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>
-                {option.label}
+                {t(option.label)}
               </option>
             ))}
           </select>
         </div>
         {connected && (
-          <p className="modal-note">This server is connected: changes apply the next time it connects.</p>
+          <p className="modal-note">{t("form.connectedNote")}</p>
         )}
         {errors.length > 0 && (
           <div className="modal-errors">
@@ -284,10 +291,10 @@ export function ServerForm({ entry, connected, onClose }: Props) {
         )}
         <footer className="modal-footer">
           <button type="button" className="button" data-testid="server-form-cancel" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button type="submit" className="button button-primary" data-testid="server-form-save" disabled={saving}>
-            {saving ? "Saving…" : "Save"}
+            {saving ? t("form.saving") : t("common:save")}
           </button>
         </footer>
       </form>

@@ -1,5 +1,6 @@
-import { Copy, Pencil, Play, Square, Trash2 } from "lucide-react";
-import { useState, type KeyboardEvent, type MouseEvent } from "react";
+import { Copy, Loader2, Pencil, Play, Square, Trash2 } from "lucide-react";
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { TemporaryEntry } from "../bindings/TemporaryEntry";
 import { connect, disconnect, duplicateEntry, removeEntry } from "../actions";
@@ -21,8 +22,32 @@ const stop = (run: () => void) => (event: MouseEvent) => {
   run();
 };
 
+/** From this many seconds on, the connecting line counts them. */
+const COUNT_FROM_S = 2;
+
+/**
+ * "Connecting…" with a spinner while the server connects, and the seconds it has taken once
+ * they are more than two (a server that takes long to start is not a frozen app).
+ */
+function Connecting() {
+  const { t } = useTranslation(["sidebar", "common"]);
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const started = Date.now();
+    const timer = window.setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  return (
+    <div className="server-item-progress" data-testid="server-item-connecting" role="status">
+      <Loader2 size={11} className="spin" aria-hidden />
+      {seconds >= COUNT_FROM_S ? t("item.connectingFor", { seconds }) : t("item.connecting")}
+    </div>
+  );
+}
+
 /** One catalog entry: status, name, command line or URL, and its actions. */
 export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
+  const { t } = useTranslation(["sidebar", "common"]);
   const state = useConnections((s) => s.servers[entry.id]?.status.state ?? "disconnected");
   const busy = useConnections((s) => s.servers[entry.id]?.busy ?? null);
   const [confirming, setConfirming] = useState(false);
@@ -60,8 +85,8 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
             type="button"
             className="icon-button"
             disabled={busy !== null}
-            title={live ? "Disconnect" : "Connect"}
-            aria-label={live ? "Disconnect" : "Connect"}
+            title={live ? t("common:disconnect") : t("common:connect")}
+            aria-label={live ? t("common:disconnect") : t("common:connect")}
             onClick={stop(() => void (live ? disconnect(entry.id) : connect(entry.id)))}
           >
             {live ? <Square size={13} aria-hidden /> : <Play size={13} aria-hidden />}
@@ -70,8 +95,8 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
             type="button"
             className="icon-button"
             data-testid="edit-server"
-            title="Edit"
-            aria-label="Edit"
+            title={t("common:edit")}
+            aria-label={t("common:edit")}
             onClick={stop(() => onEdit(entry))}
           >
             <Pencil size={13} aria-hidden />
@@ -80,8 +105,8 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
             type="button"
             className="icon-button"
             data-testid="duplicate-server"
-            title="Duplicate"
-            aria-label="Duplicate"
+            title={t("item.duplicate")}
+            aria-label={t("item.duplicate")}
             onClick={stop(() => void duplicateEntry(entry))}
           >
             <Copy size={13} aria-hidden />
@@ -90,8 +115,8 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
             type="button"
             className="icon-button danger"
             data-testid="remove-server"
-            title="Remove"
-            aria-label="Remove"
+            title={t("common:remove")}
+            aria-label={t("common:remove")}
             onClick={stop(() => setConfirming(true))}
           >
             <Trash2 size={13} aria-hidden />
@@ -106,28 +131,31 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
       >
         {targetLine(entry.target)}
       </div>
+      {state === "connecting" && <Connecting />}
       {temporary && (
         <div
           className="server-item-temporary"
           data-testid="temporary-mark"
-          title={`Opened from the command line (${temporary.source}). Not in your catalog until you save it.`}
+          title={t("item.temporaryTitle", { source: temporary.source })}
         >
-          <span>temporary · from the command line</span>
+          <span>{t("item.temporary")}</span>
           {" · "}
           <button
             type="button"
             className="link-button"
             data-testid="keep-server"
-            aria-label={`Save ${entry.name} to the catalog`}
+            aria-label={t("item.keep", { name: entry.name })}
             onClick={stop(() => void keepEntry(entry.id))}
           >
-            Save
+            {t("common:save")}
           </button>
         </div>
       )}
       {confirming && (
-        <div className="confirm-row" role="alertdialog" aria-label={`Remove ${entry.name}?`}>
-          <span>Remove “{entry.name}”{live ? " and disconnect it" : ""}?</span>
+        <div className="confirm-row" role="alertdialog" aria-label={t("item.removeLabel", { name: entry.name })}>
+          <span>
+            {live ? t("item.confirmRemoveLive", { name: entry.name }) : t("item.confirmRemove", { name: entry.name })}
+          </span>
           <button
             type="button"
             className="button button-small button-danger"
@@ -137,7 +165,7 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
               void removeEntry(entry.id);
             })}
           >
-            Remove
+            {t("common:remove")}
           </button>
           <button
             type="button"
@@ -145,7 +173,7 @@ export function ServerItem({ entry, selected, temporary, onEdit }: Props) {
             data-testid="cancel-remove"
             onClick={stop(() => setConfirming(false))}
           >
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       )}

@@ -1,29 +1,29 @@
 import { Download, Plus, Telescope } from "lucide-react";
-import { useCallback, useState } from "react";
-import type { ServerEntry } from "../bindings/ServerEntry";
+import { useTranslation } from "react-i18next";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import { closeImport, closeServerForm, openImport, openServerForm, useSidebarDialogs } from "./dialogs";
 import { ImportDialog } from "./ImportDialog";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
 import { useConnections } from "../state/connections";
 import { useTemporaryEntries } from "./useTemporaryEntries";
 
-type FormState = { open: false } | { open: true; entry: ServerEntry | null };
+/** The app's name: the same in every language. */
+const BRAND = "Periscope";
 
 /** The server catalog. */
 export function Sidebar() {
+  const { t } = useTranslation(["sidebar", "common"]);
   const catalog = useConnections((s) => s.catalog);
   const catalogStatus = useConnections((s) => s.catalogStatus);
   const catalogError = useConnections((s) => s.catalogError);
   const selectedId = useConnections((s) => s.selectedId);
-  const [form, setForm] = useState<FormState>({ open: false });
-  const close = useCallback(() => setForm({ open: false }), []);
-  const [importing, setImporting] = useState(false);
+  const form = useSidebarDialogs((s) => s.form);
+  const importing = useSidebarDialogs((s) => s.importing);
   const temporary = useTemporaryEntries();
-  const closeImport = useCallback(() => setImporting(false), []);
 
-  const editingId = form.open ? form.entry?.id : undefined;
+  const editingId = form?.entry?.id;
   const editingState = useConnections((s) => (editingId ? s.servers[editingId]?.status.state : undefined));
 
   return (
@@ -31,16 +31,16 @@ export function Sidebar() {
       <header className="sidebar-header">
         <span className="brand">
           <Telescope size={16} aria-hidden />
-          Periscope
+          {BRAND}
         </span>
         <span className="sidebar-actions">
           <button
             type="button"
             className="button button-small"
             data-testid="import-button"
-            onClick={() => setImporting(true)}
-            title="Import servers from Claude, Cursor, VS Code, Zed… or a command line"
-            aria-label="Import servers"
+            onClick={() => openImport()}
+            title={t("header.importTitle")}
+            aria-label={t("import.title")}
           >
             <Download size={14} aria-hidden />
           </button>
@@ -48,37 +48,62 @@ export function Sidebar() {
             type="button"
             className="button button-small"
             data-testid="add-server-button"
-            onClick={() => setForm({ open: true, entry: null })}
+            onClick={() => openServerForm(null)}
           >
             <Plus size={14} aria-hidden />
-            Add server
+            {t("header.add")}
           </button>
         </span>
       </header>
       {catalogError && <ErrorBox message={catalogError} />}
-      {catalogStatus === "loading" && <EmptyState>Loading servers…</EmptyState>}
+      {catalogStatus === "loading" && <EmptyState>{t("list.loading")}</EmptyState>}
       {catalogStatus === "loaded" && catalog.length === 0 && (
-        <EmptyState>No servers yet. Add one to start inspecting it.</EmptyState>
+        <EmptyState
+          testId="sidebar-empty"
+          title={t("list.emptyTitle")}
+          action={
+            <>
+              <button type="button" className="button button-small button-primary" onClick={() => openServerForm(null)}>
+                <Plus size={14} aria-hidden />
+                {t("header.add")}
+              </button>{" "}
+              <button type="button" className="button button-small" onClick={() => openImport()}>
+                <Download size={14} aria-hidden />
+                {t("import.title")}
+              </button>
+            </>
+          }
+        >
+          {t("list.emptyBody")}
+        </EmptyState>
       )}
-      <ul className="server-list" aria-label="Servers">
+      <ul className="server-list" aria-label={t("list.label")}>
         {catalog.map((entry) => (
           <ServerItem
             key={entry.id}
             entry={entry}
             selected={entry.id === selectedId}
             temporary={temporary.get(entry.id)}
-            onEdit={(e) => setForm({ open: true, entry: e })}
+            onEdit={(e) => openServerForm(e)}
           />
         ))}
       </ul>
-      {importing && <ImportDialog onClose={closeImport} />}
+      {importing && (
+        <ImportDialog
+          key={importing.opening}
+          initialText={importing.text}
+          initialFile={importing.file}
+          onClose={closeImport}
+        />
+      )}
 
-      {form.open && (
+      {form && (
         <ServerForm
-          key={form.entry?.id ?? "new"}
+          key={form.opening}
           entry={form.entry}
+          initial={form.initial}
           connected={editingState === "ready" || editingState === "connecting"}
-          onClose={close}
+          onClose={closeServerForm}
         />
       )}
     </aside>

@@ -1,6 +1,7 @@
 // The server form's sign-in options beyond the client identity: DPoP-bound tokens (RFC 9449)
 // and workload identity (SEP-1933), where the workload's JWT is read at each sign-in.
 import type { Dispatch, SetStateAction } from "react";
+import { useTranslation } from "react-i18next";
 import { FormField } from "./FormField";
 import {
   DPOP_OPTIONS,
@@ -17,12 +18,17 @@ interface Props {
   setValues: Dispatch<SetStateAction<ServerFormValues>>;
 }
 
+// Where a workload's token may be: examples, the same in every language.
+const EXAMPLE_FILE = "/var/run/secrets/tokens/mcp-token";
+const EXAMPLE_VARIABLE = "MCP_WORKLOAD_TOKEN";
+
 export function SignInOptions({ ids, values, setValues }: Props) {
+  const { t } = useTranslation(["sidebar", "common"]);
   return (
     <>
       <label htmlFor={`${ids}-dpop`}>
-        DPoP
-        <span className="field-hint">tokens bound to a key Periscope holds, with a proof on each request</span>
+        {t("signIn.dpop")}
+        <span className="field-hint">{t("signIn.dpopHint")}</span>
       </label>
       <select
         id={`${ids}-dpop`}
@@ -35,13 +41,13 @@ export function SignInOptions({ ids, values, setValues }: Props) {
       >
         {DPOP_OPTIONS.map((option) => (
           <option key={option.value} value={option.value}>
-            {option.label}
+            {t(option.label)}
           </option>
         ))}
       </select>
       <label htmlFor={`${ids}-workload`}>
-        Workload identity
-        <span className="field-hint">sign in with a JWT the platform issues (JWT bearer grant), no browser</span>
+        {t("signIn.workload")}
+        <span className="field-hint">{t("signIn.workloadHint")}</span>
       </label>
       <select
         id={`${ids}-workload`}
@@ -54,7 +60,7 @@ export function SignInOptions({ ids, values, setValues }: Props) {
       >
         {WORKLOAD_OPTIONS.map((option) => (
           <option key={option.value} value={option.value}>
-            {option.label}
+            {t(option.label)}
           </option>
         ))}
       </select>
@@ -62,12 +68,12 @@ export function SignInOptions({ ids, values, setValues }: Props) {
         <FormField
           id={`${ids}-workload-value`}
           testId="server-form-workload-value"
-          label={values.workloadSource === "file" ? "Token file" : "Variable"}
-          hint="read at each sign-in; the token itself is never in the catalog"
+          label={values.workloadSource === "file" ? t("signIn.tokenFile") : t("signIn.variable")}
+          hint={t("signIn.valueHint")}
           value={values.workloadValue}
           onChange={(e) => setValues((v) => ({ ...v, workloadValue: e.target.value }))}
           placeholder={
-            values.workloadSource === "file" ? "/var/run/secrets/tokens/mcp-token" : "MCP_WORKLOAD_TOKEN"
+            values.workloadSource === "file" ? EXAMPLE_FILE : EXAMPLE_VARIABLE
           }
         />
       )}

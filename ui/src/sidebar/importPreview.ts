@@ -4,6 +4,7 @@ import type { Dialect } from "../bindings/Dialect";
 import type { ImportedEntry } from "../bindings/ImportedEntry";
 import type { NeededValue } from "../bindings/NeededValue";
 import type { ServerEntry } from "../bindings/ServerEntry";
+import i18n from "../i18n";
 
 /** One env variable or header of a preview row: its name and whether it goes to the keychain. */
 export interface PairView {
@@ -81,8 +82,8 @@ export function withTyped(imported: ImportedEntry, typed: Record<string, string>
   return { ...entry, target: { ...entry.target, headers: fill(entry.target.headers, "header") } };
 }
 
-/** The host a dialect belongs to, for people. */
-export const HOST_LABEL: Record<Dialect, string> = {
+/** The hosts' product names: the same in every language. */
+const PRODUCT: Partial<Record<Dialect, string>> = {
   "claude-desktop": "Claude Desktop",
   "claude-code": "Claude Code",
   cursor: "Cursor",
@@ -90,6 +91,20 @@ export const HOST_LABEL: Record<Dialect, string> = {
   cline: "Cline",
   vscode: "VS Code",
   zed: "Zed",
-  registry: "MCP registry server.json",
-  "command-line": "command line",
 };
+
+/** The host a dialect belongs to, for people. */
+export function hostLabel(dialect: Dialect): string {
+  if (dialect === "registry") return i18n.t("sidebar:import.dialect.registry");
+  if (dialect === "command-line") return i18n.t("sidebar:import.dialect.commandLine");
+  return PRODUCT[dialect] ?? dialect;
+}
+
+/**
+ * The hosts whose config files are looked for on this computer (the engine's
+ * host_config/locations.rs), as a list in the UI's language: "Claude Desktop, …, and Zed".
+ */
+export function hostsLookedFor(): string {
+  const names = [...new Set(Object.values(PRODUCT))];
+  return new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(names);
+}

@@ -1,11 +1,17 @@
-// The add/edit server form's fields, to and from a catalog entry.
+// The add/edit server form's fields, to and from a catalog entry. Its messages are translated
+// when they are made (i18n.t), its option tables hold keys translated at render.
+import type { ParseKeys } from "i18next";
 import type { DpopMode } from "../bindings/DpopMode";
 import type { EraChoice } from "../bindings/EraChoice";
 import type { HttpMode } from "../bindings/HttpMode";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import type { WorkloadTokenSource } from "../bindings/WorkloadTokenSource";
+import i18n from "../i18n";
 import { looksSecret } from "./secretHint";
+
+/** A key of the sidebar's strings (src/i18n/locales/en/sidebar.json). */
+export type SidebarKey = ParseKeys<"sidebar">;
 
 export type Transport = ServerTarget["transport"];
 
@@ -74,33 +80,33 @@ export const emptyForm: ServerFormValues = {
   workloadValue: "",
 };
 
-export const TRANSPORT_OPTIONS: ReadonlyArray<{ value: Transport; label: string }> = [
-  { value: "stdio", label: "Local command (stdio)" },
-  { value: "http", label: "Remote URL (HTTP)" },
+export const TRANSPORT_OPTIONS: ReadonlyArray<{ value: Transport; label: SidebarKey }> = [
+  { value: "stdio", label: "options.transport.stdio" },
+  { value: "http", label: "options.transport.http" },
 ];
 
-export const MODE_OPTIONS: ReadonlyArray<{ value: HttpMode; label: string }> = [
-  { value: "auto", label: "Automatic (Streamable HTTP, else legacy SSE)" },
-  { value: "streamable", label: "Streamable HTTP" },
-  { value: "legacy_sse", label: "Legacy HTTP+SSE" },
+export const MODE_OPTIONS: ReadonlyArray<{ value: HttpMode; label: SidebarKey }> = [
+  { value: "auto", label: "options.mode.auto" },
+  { value: "streamable", label: "options.mode.streamable" },
+  { value: "legacy_sse", label: "options.mode.legacySse" },
 ];
 
-export const ERA_OPTIONS: ReadonlyArray<{ value: EraChoice; label: string }> = [
-  { value: "auto", label: "Automatic (server/discover, else initialize)" },
-  { value: "modern", label: "Modern (2026-07-28, no handshake)" },
-  { value: "legacy", label: "Legacy (initialize handshake)" },
+export const ERA_OPTIONS: ReadonlyArray<{ value: EraChoice; label: SidebarKey }> = [
+  { value: "auto", label: "options.era.auto" },
+  { value: "modern", label: "options.era.modern" },
+  { value: "legacy", label: "options.era.legacy" },
 ];
 
-export const DPOP_OPTIONS: ReadonlyArray<{ value: DpopMode; label: string }> = [
-  { value: "auto", label: "When the authorization server offers it" },
-  { value: "required", label: "Required (fail without a DPoP-bound token)" },
-  { value: "off", label: "Off (bearer tokens)" },
+export const DPOP_OPTIONS: ReadonlyArray<{ value: DpopMode; label: SidebarKey }> = [
+  { value: "auto", label: "options.dpop.auto" },
+  { value: "required", label: "options.dpop.required" },
+  { value: "off", label: "options.dpop.off" },
 ];
 
-export const WORKLOAD_OPTIONS: ReadonlyArray<{ value: WorkloadSourceKind; label: string }> = [
-  { value: "none", label: "None (sign in in the browser)" },
-  { value: "file", label: "Token file" },
-  { value: "env", label: "Environment variable" },
+export const WORKLOAD_OPTIONS: ReadonlyArray<{ value: WorkloadSourceKind; label: SidebarKey }> = [
+  { value: "none", label: "options.workload.none" },
+  { value: "file", label: "options.workload.file" },
+  { value: "env", label: "options.workload.env" },
 ];
 
 export function isDpopMode(value: string): value is DpopMode {
@@ -127,12 +133,12 @@ function workloadSource(values: ServerFormValues): { source: WorkloadTokenSource
       return { source: null, error: null };
     case "file":
       return value === ""
-        ? { source: null, error: "Give the path of the workload identity token file." }
+        ? { source: null, error: i18n.t("sidebar:validation.workloadFile") }
         : { source: { source: "file", path: value }, error: null };
     case "env":
-      if (value === "") return { source: null, error: "Give the environment variable that holds the workload identity token." };
+      if (value === "") return { source: null, error: i18n.t("sidebar:validation.workloadEnv") };
       return /[\s=]/.test(value)
-        ? { source: null, error: `"${value}" is not an environment variable name.` }
+        ? { source: null, error: i18n.t("sidebar:validation.workloadEnvName", { name: value }) }
         : { source: { source: "env", name: value }, error: null };
   }
 }
@@ -161,11 +167,11 @@ export function parseEnv(text: string): { env: Array<[string, string]>; errors: 
     const eq = line.indexOf("=");
     const key = eq < 0 ? "" : line.slice(0, eq).trim();
     if (eq < 0 || key === "") {
-      errors.push(`Environment line ${index + 1} is not KEY=VALUE: "${line}"`);
+      errors.push(i18n.t("sidebar:validation.envLine", { n: index + 1, line }));
       return;
     }
     if (/\s/.test(key)) {
-      errors.push(`Environment line ${index + 1}: the name "${key}" contains a space`);
+      errors.push(i18n.t("sidebar:validation.envLineSpace", { n: index + 1, name: key }));
       return;
     }
     env.push([key, line.slice(eq + 1)]);
@@ -185,11 +191,11 @@ export function parseHeaders(text: string): { headers: Array<[string, string]>; 
     const colon = line.indexOf(":");
     const name = colon < 0 ? "" : line.slice(0, colon).trim();
     if (colon < 0 || name === "") {
-      errors.push(`Header line ${index + 1} is not "Name: value": "${line}"`);
+      errors.push(i18n.t("sidebar:validation.headerLine", { n: index + 1, line }));
       return;
     }
     if (!HEADER_NAME.test(name)) {
-      errors.push(`Header line ${index + 1}: "${name}" is not a valid header name`);
+      errors.push(i18n.t("sidebar:validation.headerLineName", { n: index + 1, name }));
       return;
     }
     headers.push([name, line.slice(colon + 1).trim()]);
@@ -241,24 +247,27 @@ export function pairsFromRows(
   const pairs: Array<[string, string]> = [];
   const secret: string[] = [];
   const errors: string[] = [];
-  const what = kind === "env" ? "Environment variable" : "Header";
   rows.forEach((row, index) => {
     const name = row.name.trim();
     if (name === "" && row.value === "" && !row.stored) return;
     if (name === "") {
-      errors.push(`${what} ${index + 1} has a value but no name.`);
+      errors.push(
+        kind === "env"
+          ? i18n.t("sidebar:validation.envNoName", { n: index + 1 })
+          : i18n.t("sidebar:validation.headerNoName", { n: index + 1 }),
+      );
       return;
     }
     if (kind === "env" && (/\s/.test(name) || name.includes("="))) {
-      errors.push(`${what} ${index + 1}: the name "${name}" contains a space or "="`);
+      errors.push(i18n.t("sidebar:validation.envName", { n: index + 1, name }));
       return;
     }
     if (kind === "header" && !HEADER_NAME.test(name)) {
-      errors.push(`${what} ${index + 1}: "${name}" is not a valid header name`);
+      errors.push(i18n.t("sidebar:validation.headerName", { n: index + 1, name }));
       return;
     }
     if (row.secret && row.value === "" && !row.stored) {
-      errors.push(`Give a value for the secret ${name}.`);
+      errors.push(i18n.t("sidebar:validation.secretValue", { name }));
       return;
     }
     const value = kind === "header" ? row.value.trim() : row.value;
@@ -270,15 +279,15 @@ export function pairsFromRows(
 
 /** An http(s) URL, or why it is not one. */
 function checkUrl(url: string): string | null {
-  if (url === "") return "Give the server's URL.";
+  if (url === "") return i18n.t("sidebar:validation.url");
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `"${url}" is not a valid URL.`;
+    return i18n.t("sidebar:validation.urlInvalid", { url });
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return `The URL must start with http:// or https:// (not ${parsed.protocol}).`;
+    return i18n.t("sidebar:validation.urlScheme", { scheme: parsed.protocol });
   }
   return null;
 }
@@ -320,7 +329,7 @@ export function entryFromForm(
 ): { entry: ServerEntry; errors: [] } | { entry: null; errors: string[] } {
   const errors: string[] = [];
   const name = values.name.trim();
-  if (name === "") errors.push("Give the server a name.");
+  if (name === "") errors.push(i18n.t("sidebar:validation.name"));
   let target: ServerTarget;
   if (values.transport === "http") {
     const url = values.url.trim();
@@ -331,7 +340,7 @@ export function entryFromForm(
     const clientId = values.clientId.trim();
     const clientMetadataUrl = values.clientMetadataUrl.trim();
     if (clientMetadataUrl !== "" && !clientMetadataUrl.startsWith("https://")) {
-      errors.push("A client ID metadata document URL must be an https:// URL.");
+      errors.push(i18n.t("sidebar:validation.clientMetadataUrl"));
     }
     const workload = workloadSource(values);
     if (workload.error) errors.push(workload.error);
@@ -350,7 +359,7 @@ export function entryFromForm(
     };
   } else {
     const command = values.command.trim();
-    if (command === "") errors.push("Give the command that starts the server.");
+    if (command === "") errors.push(i18n.t("sidebar:validation.command"));
     const { pairs: env, secret: secretEnv, errors: envErrors } = pairsFromRows("env", values.env);
     errors.push(...envErrors);
     const cwd = values.cwd.trim();

@@ -3,6 +3,7 @@
 // changes, and the Save that keeps one.
 import { useEffect, useState } from "react";
 import type { TemporaryEntry } from "../bindings/TemporaryEntry";
+import i18n from "../i18n";
 import { errorMessage, ipc } from "../ipc";
 import { addAppError, setCatalog, useConnections } from "../state/connections";
 
@@ -15,7 +16,7 @@ export function useTemporaryEntries(): Map<string, TemporaryEntry> {
       (list) => {
         if (current) setTemporary(new Map(list.map((t) => [t.id, t])));
       },
-      (error: unknown) => addAppError(`Could not read the temporary servers: ${errorMessage(error)}`),
+      (error: unknown) => addAppError(i18n.t("sidebar:temporary.readFailed", { error: errorMessage(error) })),
     );
     return () => {
       current = false;
@@ -29,6 +30,6 @@ export async function keepEntry(id: string): Promise<void> {
   try {
     setCatalog(await ipc.catalogKeep(id));
   } catch (error) {
-    addAppError(`Could not save the server: ${errorMessage(error)}`);
+    addAppError(i18n.t("sidebar:temporary.keepFailed", { error: errorMessage(error) }));
   }
 }
