@@ -11,6 +11,7 @@ const COMMANDS: &[&str] = &[
     "about",
     "open_about_link",
     "catalog_list",
+    "first_launch",
     "catalog_save",
     "catalog_remove",
     "catalog_problems",

@@ -44,6 +44,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             ));
             state.settings.set(app_settings::load(app.handle()));
             let first_launch = catalog_store::load(app.handle(), &state)?;
+            app.manage(commands::catalog::FirstLaunch(first_launch));
             if first_launch {
                 // The built-in demo server connects by itself on first launch, so a new user
                 // sees a live server within seconds (it is ours, bundled with the app).
@@ -61,6 +62,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::about::open_about_link,
             // The server catalog.
             commands::catalog::catalog_list,
+            commands::catalog::first_launch,
             commands::catalog::catalog_save,
             commands::catalog::catalog_remove,
             commands::catalog::catalog_problems,

@@ -14,8 +14,7 @@ fn locale_file(lang: &str, namespace: &str) -> PathBuf {
 /// `{{placeholders}}` left as they are.
 pub fn ui_string(lang: &str, namespace: &str, key: &str) -> String {
     let path = locale_file(lang, namespace);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let tree: serde_json::Value = serde_json::from_str(&text).unwrap();
     let value = key
         .split('.')

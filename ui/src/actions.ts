@@ -213,6 +213,9 @@ async function reloadCatalog(): Promise<void> {
 
 export async function loadCatalog(): Promise<void> {
   try {
+    // A first launch opens on the welcome view (the demo connects behind it), unless the app
+    // was started on a server from the command line: that one is shown.
+    if ((await ipc.firstLaunch()) && (await ipc.catalogTemporary()).length === 0) select(null);
     setCatalog(await ipc.catalogList());
   } catch (error) {
     setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));

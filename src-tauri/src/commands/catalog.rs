@@ -9,6 +9,15 @@ use tauri::{AppHandle, Runtime, State};
 use crate::temporary::{Temporary, TemporaryEntry};
 use crate::{AppState, catalog_store};
 
+/// Whether this launch found no catalog and seeded the demo entries: the UI then opens on the
+/// welcome view instead of selecting a server.
+pub struct FirstLaunch(pub bool);
+
+#[tauri::command]
+pub fn first_launch(flag: State<'_, FirstLaunch>) -> bool {
+    flag.0
+}
+
 #[tauri::command]
 pub fn catalog_list(state: State<'_, AppState>) -> Vec<ServerEntry> {
     state.catalog()

@@ -7,6 +7,8 @@ import type { TemporaryEntry } from "../bindings/TemporaryEntry";
 
 export const catalogIpc = {
   catalogList: () => invoke<ServerEntry[]>("catalog_list"),
+  /** Whether this launch seeded the catalog (no catalog file before): the welcome view opens. */
+  firstLaunch: () => invoke<boolean>("first_launch"),
   catalogSave: (entry: ServerEntry) => invoke<ServerEntry[]>("catalog_save", { entry }),
   catalogRemove: (id: string) => invoke<ServerEntry[]>("catalog_remove", { id }),
   /** Entries opened from the command line and not saved yet. */

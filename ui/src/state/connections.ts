@@ -63,6 +63,11 @@ export interface ConnectionsState {
   catalogStatus: "loading" | "loaded" | "error";
   catalogError: string | null;
   selectedId: string | null;
+  /**
+   * The welcome view stays up with no server selected (a first launch, or the user asked for
+   * it): the catalog loading or changing does not pick a server then. Selecting one ends it.
+   */
+  welcome: boolean;
   servers: Record<string, ServerState>;
   /** Errors not tied to one server (the event subscription, the IPC itself). */
   appErrors: string[];
@@ -88,6 +93,7 @@ const initialState = (): ConnectionsState => ({
   catalogStatus: "loading",
   catalogError: null,
   selectedId: null,
+  welcome: false,
   servers: {},
   appErrors: [],
 });
@@ -220,11 +226,14 @@ export function setCatalogError(message: string): void {
 }
 
 export function select(id: string | null): void {
-  connections.update((state) => (state.selectedId === id ? state : { ...state, selectedId: id }));
+  connections.update((state) =>
+    state.selectedId === id && state.welcome === (id === null) ? state : { ...state, selectedId: id, welcome: id === null },
+  );
 }
 
-/** The entry to show first: a connected one (the auto-connected demo), else the first. */
+/** The entry to show first: none while the welcome view is up; a connected one (the auto-connected demo), else the first. */
 function pickSelection(state: ConnectionsState): string | null {
+  if (state.welcome) return null;
   const live = state.catalog.find((e) => {
     const s = state.servers[e.id]?.status.state;
     return s === "ready" || s === "connecting";
