@@ -99,10 +99,10 @@ fn system_languages_from(var: impl Fn(&str) -> Option<String>) -> Vec<String> {
         .find_map(|name| var(name).filter(|value| !value.is_empty()));
     let is_c = |value: &str| matches!(value, "C" | "POSIX") || value.starts_with("C.");
     let mut raw: Vec<String> = Vec::new();
-    if !locale.as_deref().is_some_and(is_c) {
-        if let Some(list) = var("LANGUAGE") {
-            raw.extend(list.split(':').map(str::to_string));
-        }
+    if !locale.as_deref().is_some_and(is_c)
+        && let Some(list) = var("LANGUAGE")
+    {
+        raw.extend(list.split(':').map(str::to_string));
     }
     raw.extend(locale);
     let mut tags: Vec<String> = Vec::new();

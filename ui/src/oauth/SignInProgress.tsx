@@ -2,8 +2,9 @@
 // knows is shown as done: the code exchange follows the browser with no sign of its own, so it
 // stays "next" until the connection finishes.
 import { Circle, CircleCheck, Loader2 } from "lucide-react";
+import { useNow } from "../common/useNow";
 import { useTranslation } from "react-i18next";
-import { BROWSER_WAIT_MINUTES, formatDuration, useNow, type SignInPhase, type SignInProgress as Progress } from "./progress";
+import { BROWSER_WAIT_MINUTES, formatDuration, type SignInPhase, type SignInProgress as Progress } from "./progress";
 
 type Step = "discovery" | "approval" | "browser" | "exchange";
 type StepState = "done" | "current" | "next";

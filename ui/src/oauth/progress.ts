@@ -4,7 +4,6 @@
 // the sign-in dialog waiting (the authorization URL is built: both are done), and the user's
 // "Sign in" decision (the browser is open; the code is exchanged for a token when it answers).
 // Times are the engine's wall clock, the same machine's as the UI's.
-import { useEffect, useState } from "react";
 import type { Decision } from "../bindings/Decision";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import i18n from "../i18n";
@@ -73,17 +72,6 @@ export function useSignInProgress(serverId: string): SignInProgress | null {
     return { phase: "browser", since: approved.wall_us / 1000, challengedAt, askedAt: null };
   }
   return { phase: "discovery", since: challengedUs / 1000, challengedAt, askedAt: null };
-}
-
-/** The time now, again every `intervalMs` (null: not ticking). */
-export function useNow(intervalMs: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (intervalMs === null) return;
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
 }
 
 /** A duration in the current language: "8 s", "2 min 05 s" (whole seconds, never negative). */

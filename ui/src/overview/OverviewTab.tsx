@@ -1,4 +1,5 @@
 import { Loader2 } from "lucide-react";
+import { useNow } from "../common/useNow";
 import { useTranslation } from "react-i18next";
 import { connect } from "../actions";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
@@ -6,7 +7,7 @@ import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
 import { asObject, getString, isObject } from "../json";
-import { connectStartedAt, formatDuration, useNow, useSignInProgress } from "../oauth/progress";
+import { connectStartedAt, formatDuration, useSignInProgress } from "../oauth/progress";
 import { SignInProgress } from "../oauth/SignInProgress";
 import { CapabilityList } from "./CapabilityList";
 import { Instructions } from "./Instructions";
