@@ -251,6 +251,11 @@ pub enum Action {
         /// Servers by id or name (default: all).
         servers: Vec<String>,
     },
+    /// Export a record file (written with --record) for other tools: `har` (the HTTP
+    /// exchanges as HAR 1.2, for browsers' developer tools), `jsonl` (one message a line, for
+    /// jq), `markdown` (chosen frames, for a bug report). No server.
+    #[command(subcommand)]
+    Recording(RecordingAction),
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -261,6 +266,36 @@ pub enum Action {
     Raw {
         /// The bytes to send, as one line.
         json: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RecordingAction {
+    /// The HTTP exchanges as HAR 1.2 (empty for a stdio session).
+    Har {
+        file: PathBuf,
+        /// Write here instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// The frames as JSON Lines: seq, time, direction, and the message (or its text when it is
+    /// not JSON), flags.
+    Jsonl {
+        file: PathBuf,
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Frames (and stderr lines) as Markdown for a bug report.
+    Markdown {
+        file: PathBuf,
+        /// Which, by number: "3,7-9" (default: all).
+        #[arg(long, value_name = "LIST")]
+        frames: Option<String>,
+        /// The report's title (default: the file's name).
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 

@@ -36,6 +36,7 @@ mod host_command;
 mod listen;
 mod open_app;
 mod output;
+mod recording_command;
 mod saved_command;
 mod secrets;
 mod task_command;
@@ -87,6 +88,7 @@ fn main() -> ExitCode {
         Action::Export { to, servers } => {
             return host_command::export(*to, servers, cli.format).into();
         }
+        Action::Recording(action) => return recording_command::run(action).into(),
         // The desktop app connects, not this process.
         Action::OpenApp => return open_app::run(cli.url.as_deref(), &server).into(),
         _ => {}
@@ -369,6 +371,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         Action::Saved(SavedAction::List { .. })
         | Action::Import { .. }
         | Action::Export { .. }
+        | Action::Recording(_)
         | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::ConformanceClient { .. } => conformance::run(session).await,

@@ -19,6 +19,7 @@ pub mod cache_hint;
 pub mod config;
 pub mod era;
 pub mod event;
+pub mod export;
 pub mod features;
 pub mod host_config;
 pub mod limits;

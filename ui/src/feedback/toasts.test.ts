@@ -26,8 +26,10 @@ const event = (entry: HistoryEntry) => ({ type: "history" as const, server_id: "
 describe("toasts for events", () => {
   afterEach(() => applyLanguage("en"));
 
+  const away = () => false;
+
   it("say a call failed, with a link to its answer frame, and nothing for a quick call that went well", () => {
-    const toasts = toastsForEvents([event(history("is_error")), event(history("ok"))], () => ready, name);
+    const toasts = toastsForEvents([event(history("is_error")), event(history("ok"))], () => ready, name, away);
     expect(toasts).toHaveLength(1);
     expect(toasts[0]).toMatchObject({
       kind: "error",
@@ -35,7 +37,7 @@ describe("toasts for events", () => {
       detail: "Demo server: the tool reported an error.",
       link: { to: "answer", serverId: "demo", method: "tools/call", sinceUs: 1_000 },
     });
-    expect(toastsForEvents([event(history("protocol_error"))], () => ready, name)[0]?.detail).toBe(
+    expect(toastsForEvents([event(history("protocol_error"))], () => ready, name, away)[0]?.detail).toBe(
       "Demo server: the server answered with an error.",
     );
   });
@@ -76,9 +78,13 @@ describe("toasts for events", () => {
     expect(toastsForEvents([failed([])], () => newServerState("demo"), name)).toEqual([]);
   });
 
+  it("say nothing of a failure the user watches: the result pane says it", () => {
+    expect(toastsForEvents([event(history("is_error"))], () => ready, name, () => true)).toEqual([]);
+  });
+
   it("speak the current language", () => {
     applyLanguage("zh-Hans");
-    const [toast] = toastsForEvents([event(history("is_error"))], () => ready, name);
+    const [toast] = toastsForEvents([event(history("is_error"))], () => ready, name, away);
     expect(toast?.message).toBe("调用 fail 失败");
     expect(linkLabel(toast!.link!)).toBe("显示帧");
   });

@@ -70,7 +70,9 @@ const seconds = (us: number) => i18n.t("feedback:seconds", { seconds: (us / 1_00
 /**
  * The toasts a batch of events makes, given each server's state before it, its name, and
  * whether the user watches a call's result (a quick call they watched finish makes no toast;
- * without `watching`, no success toast at all). Failed calls always make one.
+ * without `watching`, no success toast at all). A failed call makes one only out of sight too:
+ * where the user watches, the result pane already says it, and a toast there would cover what
+ * they need next (the "Review and open" of a URL elicitation, a Retry).
  */
 export function toastsForEvents(
   events: readonly AppEvent[],
@@ -84,6 +86,7 @@ export function toastsForEvents(
       const { entry } = event;
       const server = name(event.server_id);
       if (entry.outcome !== "ok") {
+        if (watching(event.server_id, entry.kind)) continue;
         out.push({
           kind: "error",
           message: i18n.t(`feedback:call.failed.${entry.kind}`, { target: entry.target }),
