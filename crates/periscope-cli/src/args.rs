@@ -251,6 +251,15 @@ pub enum Action {
         /// Servers by id or name (default: all).
         servers: Vec<String>,
     },
+    /// Compare what a server showed of itself (identity, tools, resources, templates, prompts)
+    /// in two record files, or at the first and last listing of one. Exit 0 when the same, 1
+    /// when they differ. No server.
+    Diff {
+        /// A record file (written with --record).
+        first: PathBuf,
+        /// Another record file (default: FIRST's first listing against its last).
+        second: Option<PathBuf>,
+    },
     /// Export a record file (written with --record) for other tools: `har` (the HTTP
     /// exchanges as HAR 1.2, for browsers' developer tools), `jsonl` (one message a line, for
     /// jq), `markdown` (chosen frames, for a bug report). No server.

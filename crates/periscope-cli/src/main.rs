@@ -31,6 +31,7 @@ mod args;
 mod auth;
 mod browser;
 mod conformance;
+mod diff_command;
 mod exit;
 mod host_command;
 mod listen;
@@ -89,6 +90,9 @@ fn main() -> ExitCode {
             return host_command::export(*to, servers, cli.format).into();
         }
         Action::Recording(action) => return recording_command::run(action).into(),
+        Action::Diff { first, second } => {
+            return diff_command::run(first, second.as_ref(), cli.format).into();
+        }
         // The desktop app connects, not this process.
         Action::OpenApp => return open_app::run(cli.url.as_deref(), &server).into(),
         _ => {}
@@ -372,6 +376,7 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         | Action::Import { .. }
         | Action::Export { .. }
         | Action::Recording(_)
+        | Action::Diff { .. }
         | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::ConformanceClient { .. } => conformance::run(session).await,

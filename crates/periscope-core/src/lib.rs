@@ -17,6 +17,7 @@ pub mod answering;
 pub mod auth;
 pub mod cache_hint;
 pub mod config;
+pub mod diff;
 pub mod era;
 pub mod event;
 pub mod export;
