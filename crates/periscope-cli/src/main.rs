@@ -245,7 +245,19 @@ async fn run(cli: Cli, target: Target) -> Exit {
             }
         }
     };
+    // The protocol checks run behind the session: their last findings are shown and
+    // recorded too (a second at most).
+    session
+        .traffic()
+        .checks_settled(Duration::from_secs(1))
+        .await;
     session.close().await;
+    let not_checked = session.traffic().not_checked();
+    if not_checked > 0 {
+        tell!(
+            "periscope: {not_checked} frames were recorded but not checked against the protocol schema (the checks fell behind)"
+        );
+    }
     if let Err(e) = session.traffic().flush() {
         tell!("periscope: the record file is incomplete: {e}");
     }

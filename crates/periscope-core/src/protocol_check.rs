@@ -539,20 +539,27 @@ pub struct Feed {
     skipped: AtomicU64,
     /// Frames not checked in the whole session.
     skipped_total: AtomicU64,
+    /// Frames handed to the worker, and those it is done with: equal when it is idle.
+    queued: AtomicU64,
+    done: Arc<AtomicU64>,
 }
 
 impl Feed {
     /// Starts the worker; it raises its flags through `raise` and ends when the feed is dropped.
     pub fn start(raise: impl Fn(u64, Flag) + Send + 'static) -> std::io::Result<Feed> {
         let (tx, rx) = sync_channel(QUEUE_FRAMES);
+        let done = Arc::new(AtomicU64::new(0));
+        let worker_done = done.clone();
         std::thread::Builder::new()
             .name("protocol-check".into())
             .stack_size(STACK_BYTES)
-            .spawn(move || work(rx, raise))?;
+            .spawn(move || work(rx, raise, &worker_done))?;
         Ok(Feed {
             tx,
             skipped: AtomicU64::new(0),
             skipped_total: AtomicU64::new(0),
+            queued: AtomicU64::new(0),
+            done,
         })
     }
 
@@ -563,9 +570,12 @@ impl Feed {
             frame: frame.clone(),
             skipped_before,
         };
+        // Counted before the send, so the worker is never seen done with more than was queued.
+        self.queued.fetch_add(1, Ordering::AcqRel);
         match self.tx.try_send(item) {
             Ok(()) => {}
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.queued.fetch_sub(1, Ordering::AcqRel);
                 self.skipped
                     .fetch_add(skipped_before + 1, Ordering::Relaxed);
                 self.skipped_total.fetch_add(1, Ordering::Relaxed);
@@ -577,9 +587,14 @@ impl Feed {
     pub fn not_checked(&self) -> u64 {
         self.skipped_total.load(Ordering::Relaxed)
     }
+
+    /// True when every frame handed over has been checked and its flags raised.
+    pub fn idle(&self) -> bool {
+        self.done.load(Ordering::Acquire) >= self.queued.load(Ordering::Acquire)
+    }
 }
 
-fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag)) {
+fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &AtomicU64) {
     let mut checker = Checker::new();
     for item in rx {
         if item.skipped_before > 0 {
@@ -594,6 +609,7 @@ fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag)) {
         for flag in checker.check(&item.frame) {
             raise(item.frame.seq, flag);
         }
+        done.fetch_add(1, Ordering::AcqRel);
     }
 }
 

@@ -88,6 +88,23 @@ impl Traffic {
         self.checks.get().map_or(0, Feed::not_checked)
     }
 
+    /// Waits, at most `limit`, for the protocol checks to finish the frames recorded so far
+    /// (a host about to close shows their findings, and the record file gets them); true when
+    /// they did.
+    pub async fn checks_settled(&self, limit: std::time::Duration) -> bool {
+        let Some(checks) = self.checks.get() else {
+            return true;
+        };
+        let deadline = tokio::time::Instant::now() + limit;
+        while !checks.idle() {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        true
+    }
+
     /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
     /// server (without secrets) for the header line. The file is owner-only (0600): it holds
     /// everything the server and the user sent.
