@@ -25,7 +25,8 @@ async fn a_tool_list_off_the_schema_is_shown_with_its_path_counted_and_filtered(
     h.click(r#"[data-testid="connect-button"]"#).await;
     h.find(&format!(r#"{OFF_SPEC}[data-status="ready"]"#)).await;
 
-    // The app lists the tools on connecting; the answer's two tools break the schema.
+    // Opening Tools lists them; the answer's two tools break the schema.
+    h.click(r#"[data-testid="tab-tools"]"#).await;
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.text_containing(
         r#"[data-testid="traffic-violations"]"#,
@@ -33,7 +34,7 @@ async fn a_tool_list_off_the_schema_is_shown_with_its_path_counted_and_filtered(
     )
     .await;
     let all = h.count(r#"[data-testid="traffic-row"]"#).await;
-    assert!(all >= 4, "the handshake and the listing: {all} rows");
+    assert!(all >= 5, "the handshake and the listing: {all} rows");
 
     // The status filter keeps only that frame: the response to tools/list.
     h.click(r#"[data-testid="traffic-status"] option[value="schema_violation"]"#)
