@@ -40,8 +40,12 @@ async fn a_tool_list_off_the_schema_is_shown_with_its_path_counted_and_filtered(
     h.click(r#"[data-testid="traffic-status"] option[value="schema_violation"]"#)
         .await;
     h.count_is(r#"[data-testid="traffic-row"]"#, 1).await;
-    h.attr_is(r#"[data-testid="traffic-row"]"#, "data-method", "tools/list")
-        .await;
+    h.attr_is(
+        r#"[data-testid="traffic-row"]"#,
+        "data-method",
+        "tools/list",
+    )
+    .await;
     h.attr_is(r#"[data-testid="traffic-row"]"#, "data-kind", "response")
         .await;
 
