@@ -245,11 +245,11 @@ async fn run(cli: Cli, target: Target) -> Exit {
             }
         }
     };
-    // The protocol checks run behind the session: their last findings are shown and
-    // recorded too (a second at most).
+    // The protocol checks run behind the session, at a lower priority: their last findings
+    // are shown and recorded too (a few seconds at most, on a machine short of CPU).
     session
         .traffic()
-        .checks_settled(Duration::from_secs(1))
+        .checks_settled(Duration::from_secs(3))
         .await;
     session.close().await;
     let not_checked = session.traffic().not_checked();

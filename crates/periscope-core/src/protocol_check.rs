@@ -36,6 +36,9 @@ const MAX_PENDING: usize = 4096;
 const MAX_MESSAGE_CHARS: usize = 240;
 /// Stack for the worker: validation recurses with the frame's nesting.
 const STACK_BYTES: usize = 16 * 1024 * 1024;
+/// The worker's nice value (Linux): when CPU is short, recording and the transports come first
+/// and the checks take what is left (frames they cannot get to are counted as not checked).
+const WORKER_NICE: i32 = 10;
 
 /// The embedded schemas, oldest revision first.
 const SCHEMAS: [(&str, &str); 5] = [
@@ -595,6 +598,7 @@ impl Feed {
 }
 
 fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &AtomicU64) {
+    lower_priority();
     let mut checker = Checker::new();
     for item in rx {
         if item.skipped_before > 0 {
@@ -610,6 +614,20 @@ fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &AtomicU64) {
             raise(item.frame.seq, flag);
         }
         done.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// Makes the calling thread yield the CPU to the rest of the process when it is short. Linux
+/// gives each thread its own nice value; elsewhere the worker keeps the process's priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain system calls on the calling thread's own id; no memory is passed.
+        // A refusal leaves the priority as it was, which is only slower to yield.
+        unsafe {
+            let tid = libc::gettid();
+            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, WORKER_NICE);
+        }
     }
 }
 
