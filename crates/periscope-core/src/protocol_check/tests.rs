@@ -285,3 +285,37 @@ fn wait_for_not_checked(rx: &mpsc::Receiver<(u64, Flag)>) -> Result<(u64, u64), 
     }
     Err(())
 }
+
+#[test]
+fn every_shape_of_every_revision_compiles() {
+    // A shape whose validator failed to build would check nothing, silently.
+    for schema in schemas() {
+        let mut shapes = vec![
+            schema.shape_of(&Message::Error),
+            schema.shape_of(&Message::Result { method: None }),
+        ];
+        for (method, def) in &schema.by_method {
+            if def.ends_with("Notification") {
+                shapes.push(schema.shape_of(&Message::Notification { method }));
+            } else {
+                shapes.push(schema.shape_of(&Message::Request { method }));
+                shapes.push(schema.shape_of(&Message::Result {
+                    method: Some(method),
+                }));
+            }
+        }
+        for shape in shapes {
+            assert!(
+                shape
+                    .0
+                    .iter()
+                    .all(|p| !matches!(p, Part::Def(n) if n.is_empty())),
+                "{}: a generic definition is missing",
+                schema.revision
+            );
+            if let Err(e) = jsonschema::options().build(&schema.compose(&shape)) {
+                panic!("{}: {e}", schema.revision);
+            }
+        }
+    }
+}
