@@ -41,7 +41,7 @@ fn note(i: usize) -> Vec<u8> {
 
 /// Frames per second one thread appends to a fresh record; with checks, also how many of them
 /// the checks got to once they caught up.
-fn record_flood(checks: bool) -> (f64, u64) {
+fn record_flood(checks: bool) -> (f64, u64, usize) {
     let (events, _keep) = tokio::sync::broadcast::channel(1024);
     let traffic = Arc::new(Traffic::new(events));
     if checks {
@@ -61,20 +61,22 @@ fn record_flood(checks: bool) -> (f64, u64) {
         .build()
         .unwrap();
     rt.block_on(traffic.checks_settled(Duration::from_secs(60)));
-    (rate, traffic.not_checked())
+    (rate, traffic.not_checked(), traffic.flags().len())
 }
 
 fn recording() {
     let mut off = Vec::new();
     let mut on = Vec::new();
     let mut skipped = Vec::new();
+    let mut gaps = Vec::new();
     for _ in 0..RUNS {
         off.push(record_flood(false).0);
-        let (rate, not_checked) = record_flood(true);
+        let (rate, not_checked, flags) = record_flood(true);
         on.push(rate);
         skipped.push(not_checked as f64);
+        gaps.push(flags as f64);
     }
-    let (off, on, skipped) = (median(off), median(on), median(skipped));
+    let (off, on, skipped, gaps) = (median(off), median(on), median(skipped), median(gaps));
     println!(
         "\n[recording] {FLOOD} notifications/message frames appended by one thread, median of {RUNS} runs"
     );
@@ -85,6 +87,7 @@ fn recording() {
         "  checked during the flood: {:.1} % ({skipped:.0} counted as not checked)",
         100.0 * (FLOOD as f64 - skipped) / FLOOD as f64
     );
+    println!("  gaps (not_checked flags raised): {gaps:.0}");
 }
 
 fn frame(seq: u64, direction: Direction, value: serde_json::Value) -> Frame {

@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, OnceLock};
 
@@ -27,6 +27,8 @@ use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// Frames waiting for the worker; past this a frame is not checked.
 pub const QUEUE_FRAMES: usize = 4096;
+/// While the queue is full, every this many skipped frames look whether it has room again.
+const RESUME_LOOK_EVERY: u64 = 64;
 /// Most violations listed on one frame; more are summed up in one last entry.
 pub const MAX_VIOLATIONS: usize = 20;
 /// Requests remembered per side while they wait for a response (for the response's method and
@@ -545,6 +547,9 @@ pub struct Feed {
     /// Frames handed to the worker, and those it is done with: equal when it is idle.
     queued: AtomicU64,
     done: Arc<AtomicU64>,
+    /// Set when the queue was found full; frames are skipped until it is half empty, so a
+    /// flood makes a few long gaps (each one `NotChecked` flag), not one every other frame.
+    paused: AtomicBool,
 }
 
 impl Feed {
@@ -563,11 +568,22 @@ impl Feed {
             skipped_total: AtomicU64::new(0),
             queued: AtomicU64::new(0),
             done,
+            paused: AtomicBool::new(false),
         })
     }
 
     /// Queues `frame` for checking, or counts it as not checked when the queue is full.
     pub fn offer(&self, frame: &Arc<Frame>) {
+        if self.paused.load(Ordering::Relaxed) {
+            // Reading the worker's counter costs a cache miss: a flood's skipped frames look
+            // at it once in a while, not each time.
+            let look = self.skipped.load(Ordering::Relaxed) % RESUME_LOOK_EVERY == 0;
+            if !look || self.in_flight() > (QUEUE_FRAMES / 2) as u64 {
+                self.skip(1);
+                return;
+            }
+            self.paused.store(false, Ordering::Relaxed);
+        }
         let skipped_before = self.skipped.swap(0, Ordering::Relaxed);
         let item = Item {
             frame: frame.clone(),
@@ -579,11 +595,24 @@ impl Feed {
             Ok(()) => {}
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
                 self.queued.fetch_sub(1, Ordering::AcqRel);
-                self.skipped
-                    .fetch_add(skipped_before + 1, Ordering::Relaxed);
-                self.skipped_total.fetch_add(1, Ordering::Relaxed);
+                self.paused.store(true, Ordering::Relaxed);
+                self.skipped.fetch_add(skipped_before, Ordering::Relaxed);
+                self.skip(1);
             }
         }
+    }
+
+    /// Frames handed over that the worker has not finished.
+    fn in_flight(&self) -> u64 {
+        self.queued
+            .load(Ordering::Acquire)
+            .saturating_sub(self.done.load(Ordering::Acquire))
+    }
+
+    /// Counts `n` frames as not checked.
+    fn skip(&self, n: u64) {
+        self.skipped.fetch_add(n, Ordering::Relaxed);
+        self.skipped_total.fetch_add(n, Ordering::Relaxed);
     }
 
     /// How many frames of the session were recorded but not checked.
@@ -593,7 +622,7 @@ impl Feed {
 
     /// True when every frame handed over has been checked and its flags raised.
     pub fn idle(&self) -> bool {
-        self.done.load(Ordering::Acquire) >= self.queued.load(Ordering::Acquire)
+        self.in_flight() == 0
     }
 }
 
