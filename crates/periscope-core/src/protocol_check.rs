@@ -577,7 +577,10 @@ impl Feed {
         if self.paused.load(Ordering::Relaxed) {
             // Reading the worker's counter costs a cache miss: a flood's skipped frames look
             // at it once in a while, not each time.
-            let look = self.skipped.load(Ordering::Relaxed) % RESUME_LOOK_EVERY == 0;
+            let look = self
+                .skipped
+                .load(Ordering::Relaxed)
+                .is_multiple_of(RESUME_LOOK_EVERY);
             if !look || self.in_flight() > (QUEUE_FRAMES / 2) as u64 {
                 self.skip(1);
                 return;
