@@ -16,6 +16,8 @@ async fn a_tool_list_off_the_schema_is_shown_with_its_path_counted_and_filtered(
         let dir = data.join("dev.periscope.app");
         std::fs::create_dir_all(&dir).unwrap();
         let catalog = serde_json::json!({"servers": [{"id": "off-spec", "name": "Off spec",
+            // A legacy fixture: no server/discover probe to wait out.
+            "era": "legacy",
             "target": {"transport": "stdio", "command": bin_str("misbehaving-server"),
                 "args": ["off-spec"], "env": [], "cwd": null}}]});
         std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
