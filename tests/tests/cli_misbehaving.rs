@@ -52,6 +52,21 @@ fn off_spec_frames_are_named_on_stderr_and_the_command_still_succeeds() {
 }
 
 #[test]
+fn a_tool_list_off_the_schema_is_warned_about_with_each_path_and_rule() {
+    let out = against("off-spec", &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("off the 2025-11-25 schema:"), "{err}");
+    assert!(
+        err.contains("/result/tools/0: \"name\" is a required property [required at "),
+        "{err}"
+    );
+    assert!(err.contains("/result/tools/1/inputSchema/type: "), "{err}");
+    // Periscope's own frames pass: the warning names only the server's answer.
+    assert_eq!(err.matches("off the ").count(), 1, "{err}");
+}
+
+#[test]
 fn a_server_that_exits_mid_request_exits_3_quoting_its_last_words() {
     let out = against("exit-mid-request", &[]);
     assert_eq!(out.status.code(), Some(3));

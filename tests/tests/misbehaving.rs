@@ -130,6 +130,74 @@ async fn a_response_to_an_unknown_id_is_flagged() {
     );
 }
 
+/// The flags on frame `seq` once the protocol checks have been through it (they run on a
+/// worker, after the frame is recorded).
+async fn checked_flags(session: &Session, seq: u64) -> Vec<Flag> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let flags = session.traffic().flags_of(seq);
+        if flags
+            .iter()
+            .any(|f| matches!(f, Flag::SchemaViolation { .. }))
+            || tokio::time::Instant::now() > deadline
+        {
+            return flags;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_tool_list_off_the_schema_is_flagged_with_each_path_and_rule() {
+    let session = ready("off-spec", SessionOptions::default()).await;
+    // The engine takes the answer as it is: showing it is the point, repairing it is not.
+    assert_eq!(session.list_tools().await.unwrap().len(), 2);
+    let answer = inbound(&session)
+        .into_iter()
+        .rfind(|f| matches!(f.verdict, Verdict::Response { .. }))
+        .unwrap();
+    let flags = checked_flags(&session, answer.seq).await;
+    let [
+        Flag::SchemaViolation {
+            revision,
+            violations,
+        },
+    ] = &flags[..]
+    else {
+        panic!("{flags:?}");
+    };
+    assert_eq!(revision, periscope_core::revision::LATEST_STATEFUL);
+    let found: Vec<(&str, &str)> = violations
+        .iter()
+        .map(|v| (v.path.as_str(), v.rule.as_str()))
+        .collect();
+    assert!(
+        found.contains(&("/result/tools/0", "required")),
+        "{violations:?}"
+    );
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.path == "/result/tools/0" && v.message.contains("\"name\""))
+    );
+    assert!(
+        found.contains(&("/result/tools/1/inputSchema/type", "const")),
+        "{violations:?}"
+    );
+    // Periscope's own frames and the handshake are on-spec.
+    for frame in session.traffic().frames() {
+        if frame.seq != answer.seq {
+            assert_eq!(
+                session.traffic().flags_of(frame.seq),
+                [],
+                "frame {}",
+                frame.seq
+            );
+        }
+    }
+    assert_eq!(session.traffic().not_checked(), 0);
+}
+
 #[tokio::test]
 async fn a_duplicate_response_is_flagged_and_the_first_one_wins() {
     let session = ready("duplicate-response", SessionOptions::default()).await;

@@ -251,7 +251,19 @@ async fn run(cli: Cli, target: Target) -> Exit {
             }
         }
     };
+    // The protocol checks run behind the session, at a lower priority: their last findings
+    // are shown and recorded too (a few seconds at most, on a machine short of CPU).
+    session
+        .traffic()
+        .checks_settled(Duration::from_secs(3))
+        .await;
     session.close().await;
+    let not_checked = session.traffic().not_checked();
+    if not_checked > 0 {
+        tell!(
+            "periscope: {not_checked} frames were recorded but not checked against the protocol schema (the checks fell behind)"
+        );
+    }
     if let Err(e) = session.traffic().flush() {
         tell!("periscope: the record file is incomplete: {e}");
     }

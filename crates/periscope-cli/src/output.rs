@@ -349,6 +349,38 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::StreamBroke { reissued_as: None } => {
             "a request whose response stream broke before its response; not re-issued".to_string()
         }
+        Flag::SchemaViolation {
+            revision,
+            violations,
+        } => {
+            // One line per violation: where in the frame, what, and the schema's rule.
+            let mut text = format!("off the {revision} schema:");
+            for v in violations {
+                let path = if v.path.is_empty() {
+                    "(the message)"
+                } else {
+                    &v.path
+                };
+                let rule = if v.rule.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{} at {}]", v.rule, v.schema_path)
+                };
+                text.push_str(&format!(
+                    "\n    {}: {}{rule}",
+                    crate::terminal::safe(path),
+                    crate::terminal::safe(&v.message)
+                ));
+            }
+            text
+        }
+        Flag::ReusedRequestId { id: i, first_seq } => format!(
+            "a request reusing id {}, which the request in frame {first_seq} still waits on",
+            crate::terminal::safe(&id(i))
+        ),
+        Flag::NotChecked { frames } => format!(
+            "the {frames} frames before this one were not checked against the protocol schema (the checks fell behind)"
+        ),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

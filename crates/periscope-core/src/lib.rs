@@ -26,6 +26,7 @@ pub mod host_config;
 pub mod limits;
 pub mod net_guard;
 pub mod private_file;
+pub mod protocol_check;
 pub mod record;
 pub mod redact;
 pub mod request_headers;

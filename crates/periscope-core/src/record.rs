@@ -84,6 +84,18 @@ pub enum Flag {
     /// are not resumed in this era). `reissued_as`: the id of the new request Periscope sent in
     /// its place; none when it did not (the call's error says why).
     StreamBroke { reissued_as: Option<RequestId> },
+    /// The frame breaks the official JSON Schema of `revision` (`protocol_check`): each
+    /// violation with its JSON path and the schema rule.
+    SchemaViolation {
+        revision: String,
+        violations: Vec<crate::protocol_check::Violation>,
+    },
+    /// A request whose id a request from the same side still waits on (frame `first_seq`):
+    /// the spec forbids reusing an id, and the responses cannot be told apart.
+    ReusedRequestId { id: RequestId, first_seq: u64 },
+    /// The protocol checks were behind: the `frames` frames before this one are recorded but
+    /// were not checked.
+    NotChecked { frames: u64 },
 }
 
 impl From<crate::net_guard::RefusedUrl> for Flag {

@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::broadcast;
 
 use crate::event::Event;
+use crate::protocol_check::Feed;
 use crate::record::{
     CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
     StderrLine,
@@ -29,6 +30,8 @@ pub struct Traffic {
     started: Instant,
     inner: Mutex<Inner>,
     events: broadcast::Sender<Event>,
+    /// The protocol checks, once started: each frame is offered to them after it is recorded.
+    checks: OnceLock<Feed>,
 }
 
 #[derive(Default)]
@@ -63,7 +66,43 @@ impl Traffic {
                 ..Inner::default()
             }),
             events,
+            checks: OnceLock::new(),
         }
+    }
+
+    /// Checks every frame recorded from now on against its revision's schema, on a worker
+    /// (`protocol_check`); findings come back as flags. Recording never waits for it.
+    pub fn check_protocol(self: &Arc<Self>) -> io::Result<()> {
+        let traffic = Arc::downgrade(self);
+        let feed = Feed::start(move |seq, flag| {
+            if let Some(traffic) = traffic.upgrade() {
+                traffic.flag(seq, flag);
+            }
+        })?;
+        let _ = self.checks.set(feed);
+        Ok(())
+    }
+
+    /// Frames recorded but not checked because the checks were behind (0 when they are off).
+    pub fn not_checked(&self) -> u64 {
+        self.checks.get().map_or(0, Feed::not_checked)
+    }
+
+    /// Waits, at most `limit`, for the protocol checks to finish the frames recorded so far
+    /// (a host about to close shows their findings, and the record file gets them); true when
+    /// they did.
+    pub async fn checks_settled(&self, limit: std::time::Duration) -> bool {
+        let Some(checks) = self.checks.get() else {
+            return true;
+        };
+        let deadline = tokio::time::Instant::now() + limit;
+        while !checks.idle() {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        true
     }
 
     /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
@@ -142,6 +181,9 @@ impl Traffic {
         let limit = frame.bytes.len() as u64;
         drop(inner);
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
+        if let Some(checks) = self.checks.get() {
+            checks.offer(&frame);
+        }
         if truncated_from.is_some() {
             self.flag(frame.seq, Flag::Oversized { limit });
         }

@@ -21,6 +21,8 @@
 //! - `bad-version`: answers `initialize` with protocol version "1999-01-01".
 //! - `flood [N]`: after `notifications/initialized`, writes N (default 100 000) log
 //!   notifications as fast as it can, then serves normally. For benchmarks.
+//! - `off-spec`: answers `tools/list` with two tools that break the revision's schema: the
+//!   first has no `name`, the second an `inputSchema` of type "string" (it must be "object").
 //! - `terminal-escapes`: hides terminal control sequences (an OSC 52 clipboard write, CSI
 //!   screen clearing, an 8-bit CSI, a carriage return) in everything a terminal could print:
 //!   a log notification, the tool list, and `tools/call` of `echo` (a result), `fail` (a
@@ -186,6 +188,14 @@ fn tools_list(mode: &str, out: &mut impl Write, id: &Value) {
     match mode {
         "terminal-escapes" => {
             let tools = json!({"tools": [{"name": "noop", "description": format!("tool {ESCAPES} end"), "inputSchema": {"type": "object"}}]});
+            respond(out, id, tools);
+            return;
+        }
+        "off-spec" => {
+            let tools = json!({"tools": [
+                {"inputSchema": {"type": "object"}},
+                {"name": "stringly", "inputSchema": {"type": "string"}},
+            ]});
             respond(out, id, tools);
             return;
         }

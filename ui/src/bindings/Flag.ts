@@ -3,8 +3,9 @@ import type { Cut } from "./Cut";
 import type { GaveUp } from "./GaveUp";
 import type { RefusedUrl } from "./RefusedUrl";
 import type { RequestId } from "./RequestId";
+import type { Violation } from "./Violation";
 
 /**
  * Something the session noticed about a frame after recording it.
  */
-export type Flag = { "kind": "unknown_response_id", id: RequestId | null, } | { "kind": "duplicate_response", id: RequestId, } | { "kind": "late_response", id: RequestId, gave_up: GaveUp, } | { "kind": "oversized", limit: number, } | { "kind": "unsupported_protocol_version", version: string, } | { "kind": "undeclared_capability", method: string, } | { "kind": "invalid_user_frame" } | { "kind": "session_expired" } | { "kind": "unexpected_content_type", content_type: string, } | { "kind": "send_stalled", unsent_bytes: number, total_bytes: number, } | { "kind": "too_many_server_requests", limit: number, } | { "kind": "incomplete", cut: Cut, } | { "kind": "url_refused", refused: RefusedUrl, } | { "kind": "unknown_subscription_id", id: string, } | { "kind": "stream_broke", reissued_as: RequestId | null, };
+export type Flag = { "kind": "unknown_response_id", id: RequestId | null, } | { "kind": "duplicate_response", id: RequestId, } | { "kind": "late_response", id: RequestId, gave_up: GaveUp, } | { "kind": "oversized", limit: number, } | { "kind": "unsupported_protocol_version", version: string, } | { "kind": "undeclared_capability", method: string, } | { "kind": "invalid_user_frame" } | { "kind": "session_expired" } | { "kind": "unexpected_content_type", content_type: string, } | { "kind": "send_stalled", unsent_bytes: number, total_bytes: number, } | { "kind": "too_many_server_requests", limit: number, } | { "kind": "incomplete", cut: Cut, } | { "kind": "url_refused", refused: RefusedUrl, } | { "kind": "unknown_subscription_id", id: string, } | { "kind": "stream_broke", reissued_as: RequestId | null, } | { "kind": "schema_violation", revision: string, violations: Array<Violation>, } | { "kind": "reused_request_id", id: RequestId, first_seq: number, } | { "kind": "not_checked", frames: number, };

@@ -14,6 +14,8 @@ import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
 import { ServerUtilities } from "./ServerUtilities";
 import type { ServerState } from "../state/connections";
+import { useServerTraffic, useTraffic } from "../state/traffic";
+import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
 
 /** Modern or legacy, and how Periscope came to speak it. */
@@ -30,6 +32,24 @@ function EraFact({ identity }: { identity: ServerIdentity }) {
     <>
       <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? t("era.modern") : t("era.legacy")}</span>{" "}
       <span className="muted">{how}</span>
+    </>
+  );
+}
+
+/** What the protocol checks found in this server's frames so far (details in Traffic). */
+function ChecksFact({ serverId }: { serverId: string }) {
+  const { t } = useTranslation("overview");
+  const log = useServerTraffic(serverId).traffic;
+  // The log is appended in place: its version is what changes.
+  useTraffic((s) => s[serverId]?.traffic.version ?? 0);
+  const violations = log.schemaViolations.size;
+  const notChecked = log.notChecked;
+  return (
+    <>
+      <span className={violations > 0 ? "text-warning" : undefined}>
+        {violations > 0 ? t("checks.violations", { count: violations, n: formatNumber(violations) }) : t("checks.none")}
+      </span>
+      {notChecked > 0 && <span className="muted"> {t("checks.notChecked", { count: notChecked, n: formatNumber(notChecked) })}</span>}
     </>
   );
 }
@@ -115,6 +135,10 @@ export function OverviewTab({ server }: { server: ServerState }) {
             )}
             <dt>{identity.era === "modern" ? t("fact.discoverLatency") : t("fact.initializeLatency")}</dt>
             <dd>{formatLatency(identity.latency_us)}</dd>
+            <dt>{t("fact.checks")}</dt>
+            <dd data-testid="overview-checks">
+              <ChecksFact serverId={server.id} />
+            </dd>
           </>
         )}
         <ServerIcons serverInfo={identity?.server_info} />

@@ -5,7 +5,7 @@ import type { Flag } from "../bindings/Flag";
 import type { FrameRow } from "../bindings/FrameRow";
 import type { HttpExchange } from "../bindings/HttpExchange";
 import { NetworkLog } from "../network/log";
-import type { DirectionFilter } from "../traffic/filter";
+import type { DirectionFilter, StatusFilter } from "../traffic/filter";
 import { TrafficLog } from "../traffic/log";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
@@ -13,6 +13,7 @@ import { Notifier, useNotifier, withEntry } from "./notifier";
 export interface TrafficView {
   text: string;
   direction: DirectionFilter;
+  status: StatusFilter;
   follow: boolean;
   selectedSeq: number | null;
 }
@@ -38,7 +39,7 @@ export type TrafficState = Record<string, ServerTraffic>;
 const fresh = (): ServerTraffic => ({
   traffic: new TrafficLog(),
   network: new NetworkLog(),
-  trafficView: { text: "", direction: "all", follow: true, selectedSeq: null },
+  trafficView: { text: "", direction: "all", status: "all", follow: true, selectedSeq: null },
   networkView: { selectedSeq: null },
 });
 

@@ -1,8 +1,10 @@
 import { X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
+import type { Flag } from "../bindings/Flag";
 import type { FrameDetail } from "../bindings/FrameDetail";
 import type { RoundFrames } from "../bindings/RoundFrames";
+import type { Violation } from "../bindings/Violation";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
 import { formatBytes, formatNumber, formatTime } from "../format";
@@ -15,11 +17,14 @@ type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "
 export function FrameDetailPane({
   serverId,
   seq,
+  liveFlags,
   onSelect,
   onClose,
 }: {
   serverId: string;
   seq: number;
+  /** Flags the live log holds for this frame: the protocol checks' may come after the fetch. */
+  liveFlags?: readonly Flag[];
   /** Selects another frame (a round of the same call). */
   onSelect: (seq: number) => void;
   onClose: () => void;
@@ -48,13 +53,29 @@ export function FrameDetailPane({
       <div className="frame-detail-body scroll-area">
         {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
         {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
-        {load.kind === "loaded" && <FrameDetailBody detail={load.detail} onSelect={onSelect} />}
+        {load.kind === "loaded" && (
+          <FrameDetailBody detail={load.detail} flags={withLive(load.detail.flags, liveFlags)} onSelect={onSelect} />
+        )}
       </div>
     </aside>
   );
 }
 
-function FrameDetailBody({ detail, onSelect }: { detail: FrameDetail; onSelect: (seq: number) => void }) {
+/** The fetched flags, and any the live log got since (each once). */
+function withLive(fetched: readonly Flag[], live: readonly Flag[] | undefined): Flag[] {
+  const seen = new Set(fetched.map((f) => JSON.stringify(f)));
+  return [...fetched, ...(live ?? []).filter((f) => !seen.has(JSON.stringify(f)))];
+}
+
+function FrameDetailBody({
+  detail,
+  flags,
+  onSelect,
+}: {
+  detail: FrameDetail;
+  flags: readonly Flag[];
+  onSelect: (seq: number) => void;
+}) {
   const { t } = useTranslation(["traffic", "common"]);
   const exact = detail.text ?? detail.base64 ?? "";
   const verdictBad = ["not_utf8", "not_json", "not_json_rpc"].includes(detail.verdict.kind);
@@ -75,12 +96,15 @@ function FrameDetailBody({ detail, onSelect }: { detail: FrameDetail; onSelect: 
           {t("detail.truncated", { wire: formatBytes(detail.truncated_from), kept: formatBytes(detail.size) })}
         </p>
       )}
-      {detail.flags.length > 0 && (
-        <section className="warning-box">
+      {flags.length > 0 && (
+        <section className="warning-box" data-testid="frame-flags">
           <div className="warning-box-title">{t("detail.flags")}</div>
           <ul>
-            {detail.flags.map((f, i) => (
-              <li key={i}>{describeFlag(f)}</li>
+            {flags.map((f, i) => (
+              <li key={i}>
+                {describeFlag(f)}
+                {f.kind === "schema_violation" && <ViolationList violations={f.violations} />}
+              </li>
             ))}
           </ul>
         </section>
@@ -150,5 +174,28 @@ function CallRounds({
         ))}
       </ol>
     </section>
+  );
+}
+
+/** Each place the frame breaks its revision's schema: the JSON path, what is wrong, the rule. */
+function ViolationList({ violations }: { violations: readonly Violation[] }) {
+  const { t } = useTranslation("traffic");
+  return (
+    <ul className="violations">
+      {violations.map((v, i) => (
+        <li key={i} data-testid="schema-violation">
+          <code className="mono" data-testid="schema-violation-path">
+            {v.path === "" ? t("checks.wholeMessage") : v.path}
+          </code>{" "}
+          {v.message}
+          {v.rule !== "" && (
+            <span className="muted small" title={v.schema_path}>
+              {" "}
+              {t("checks.rule", { rule: v.rule })}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

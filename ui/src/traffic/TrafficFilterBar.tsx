@@ -2,7 +2,7 @@ import { ArrowDownToLine, Loader2, Search } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { SPINNER_AFTER_MS, useNow } from "../common/useNow";
 import { formatNumber } from "../format";
-import type { DirectionFilter } from "./filter";
+import type { DirectionFilter, StatusFilter } from "./filter";
 import { setTrafficView, type CatchUp, type TrafficView } from "../state/traffic";
 
 interface Props {
@@ -14,10 +14,13 @@ interface Props {
   catchUp: CatchUp | null;
   /** The newest frame's seq known (a live frame may come before the earlier ones). */
   newestSeq: number;
+  /** Frames of this server off their revision's schema, and frames the checks skipped. */
+  violations: number;
+  notChecked: number;
 }
 
 /** Text and direction filters, the follow toggle, and how many frames are shown. */
-export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newestSeq }: Props) {
+export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newestSeq, violations, notChecked }: Props) {
   const { t } = useTranslation("traffic");
   return (
     <div className="filter-bar">
@@ -43,6 +46,15 @@ export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newest
         <option value="out">{t("filter.out")}</option>
         <option value="in">{t("filter.in")}</option>
       </select>
+      <select
+        data-testid="traffic-status"
+        aria-label={t("filter.status")}
+        value={view.status}
+        onChange={(e) => setTrafficView(serverId, { status: e.target.value as StatusFilter })}
+      >
+        <option value="all">{t("filter.anyStatus")}</option>
+        <option value="schema_violation">{t("filter.schemaViolation")}</option>
+      </select>
       <label className="checkbox-label" title={t("filter.followTitle")}>
         <input
           type="checkbox"
@@ -55,6 +67,16 @@ export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newest
       </label>
       <span className="spacer" />
       {catchUp && <CatchingUp catchUp={catchUp} newestSeq={newestSeq} />}
+      {violations > 0 && (
+        <span className="count-text text-warning" data-testid="traffic-violations" title={t("checks.violationsTitle")}>
+          {t("checks.violations", { count: violations, n: formatNumber(violations) })}
+        </span>
+      )}
+      {notChecked > 0 && (
+        <span className="count-text muted" data-testid="traffic-not-checked" title={t("checks.notCheckedTitle")}>
+          {t("checks.notChecked", { count: notChecked, n: formatNumber(notChecked) })}
+        </span>
+      )}
       <span className="count-text" data-testid="traffic-count">
         {t("count", { count: total, shown: formatNumber(shown), total: formatNumber(total) })}
       </span>

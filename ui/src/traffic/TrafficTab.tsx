@@ -15,12 +15,13 @@ const views = new WeakMap<TrafficLog, FilteredView>();
 
 /** The log's filtered rows; scans only rows added since the last call when nothing else changed. */
 function filtered(log: TrafficLog, filter: TrafficFilter, _version: number): RowsView {
+  const marks = { schemaViolations: log.schemaViolations, version: log.schemaVersion };
   let view = views.get(log);
   if (!view) {
     view = new FilteredView();
     views.set(log, view);
   }
-  return view.update(log.rows, filter);
+  return view.update(log.rows, filter, marks);
 }
 
 /** Every frame on the wire, filterable, with the selected frame's detail beside it. */
@@ -31,8 +32,8 @@ export function TrafficTab({ server }: { server: ServerState }) {
   const log = record.traffic;
   // The log is appended in place: its version is what changes.
   const version = useTraffic((s) => s[id]?.traffic.version ?? 0);
-  const { text, direction, follow, selectedSeq } = record.trafficView;
-  const filter = useMemo(() => ({ text, direction }), [text, direction]);
+  const { text, direction, status, follow, selectedSeq } = record.trafficView;
+  const filter = useMemo(() => ({ text, direction, status }), [text, direction, status]);
   const rows = useMemo(() => filtered(log, filter, version), [log, filter, version]);
   const catchUp = record.catchUp ?? null;
 
@@ -65,7 +66,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
               type="button"
               className="button"
               data-testid="traffic-clear-filter"
-              onClick={() => setTrafficView(id, { text: "", direction: "all" })}
+              onClick={() => setTrafficView(id, { text: "", direction: "all", status: "all" })}
             >
               {t("empty.clearFilter")}
             </button>
@@ -86,6 +87,8 @@ export function TrafficTab({ server }: { server: ServerState }) {
         total={rows.total}
         catchUp={catchUp}
         newestSeq={log.lastSeq}
+        violations={log.schemaViolations.size}
+        notChecked={log.notChecked}
       />
       <div className={`traffic-split${selectedSeq !== null ? " with-detail" : ""}`}>
         <TrafficList
@@ -103,6 +106,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
             key={selectedSeq}
             serverId={id}
             seq={selectedSeq}
+            liveFlags={log.flags.get(selectedSeq)}
             onSelect={select}
             onClose={() => setTrafficView(id, { selectedSeq: null })}
           />

@@ -45,6 +45,12 @@ export function describeFlag(flag: Flag): string {
       return flag.reissued_as === null
         ? i18n.t("traffic:flag.streamBroke")
         : i18n.t("traffic:flag.streamBrokeReissued", { id: id(flag.reissued_as) });
+    case "schema_violation":
+      return i18n.t("traffic:flag.schemaViolation", { count: flag.violations.length, revision: flag.revision });
+    case "reused_request_id":
+      return i18n.t("traffic:flag.reusedRequestId", { id: id(flag.id), first: flag.first_seq });
+    case "not_checked":
+      return i18n.t("traffic:flag.notChecked", { count: flag.frames });
     case "url_refused":
       return i18n.t("traffic:flag.urlRefused", {
         role: i18n.t(`traffic:role.${flag.refused.role}`),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FrameRow } from "../bindings/FrameRow";
-import { FilteredView, filterRows, matches, seqIndex, type RowsView, type TrafficFilter } from "./filter";
+import { FilteredView, filterRows, isNoFilter, matches, seqIndex, type RowsView, type TrafficFilter } from "./filter";
 import { row } from "./rows.fixtures";
 
 const all = (view: RowsView): FrameRow[] =>
@@ -29,6 +29,21 @@ describe("matches", () => {
 
   it("copes with absent fields", () => {
     expect(matches(row(1, { method: null, id: null, problem: null }), "x", "all")).toBe(false);
+  });
+});
+
+describe("the schema violation filter", () => {
+  it("keeps only marked frames, and rescans when a frame is marked after it was scanned", () => {
+    const rows = [row(1), row(2), row(3), row(4)];
+    const marked = new Set([2]);
+    const filter: TrafficFilter = { text: "", direction: "all", status: "schema_violation" };
+    const view = new FilteredView();
+    expect(all(view.update(rows, filter, { schemaViolations: marked, version: 1 })).map((r) => r.seq)).toEqual([2]);
+    marked.add(3); // the checks flag frames after they are listed
+    expect(all(view.update(rows, filter, { schemaViolations: marked, version: 2 })).map((r) => r.seq)).toEqual([2, 3]);
+    expect(filterRows(rows, filter, { schemaViolations: marked, version: 2 }).map((r) => r.seq)).toEqual([2, 3]);
+    expect(matches(row(2), "", "in", "schema_violation")).toBe(false); // no marks: nothing matches
+    expect(isNoFilter(filter)).toBe(false);
   });
 });
 

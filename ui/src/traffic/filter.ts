@@ -6,14 +6,35 @@ import type { FrameRow } from "../bindings/FrameRow";
 
 export type DirectionFilter = "all" | Direction;
 
+/** Frames with a given finding: every frame, or only those off their revision's schema. */
+export type StatusFilter = "all" | "schema_violation";
+
 export interface TrafficFilter {
   text: string;
   direction: DirectionFilter;
+  /** "all" when absent. */
+  status?: StatusFilter;
+}
+
+/**
+ * Which frames carry a finding the status filter asks about. Findings arrive after their
+ * frame (the engine checks on a worker), so `version` changes with each one: a view rescans.
+ */
+export interface Marks {
+  schemaViolations: ReadonlySet<number>;
+  version: number;
 }
 
 /** True when a row passes the filter. `needle` must already be trimmed and lower-cased. */
-export function matches(row: FrameRow, needle: string, direction: DirectionFilter): boolean {
+export function matches(
+  row: FrameRow,
+  needle: string,
+  direction: DirectionFilter,
+  status: StatusFilter = "all",
+  marks?: Marks,
+): boolean {
   if (direction !== "all" && row.direction !== direction) return false;
+  if (status === "schema_violation" && !(marks?.schemaViolations.has(row.seq) ?? false)) return false;
   if (needle === "") return true;
   return (
     contains(row.method, needle) ||
@@ -32,13 +53,13 @@ export function normalizeNeedle(text: string): string {
 }
 
 export function isNoFilter(filter: TrafficFilter): boolean {
-  return filter.direction === "all" && normalizeNeedle(filter.text) === "";
+  return filter.direction === "all" && (filter.status ?? "all") === "all" && normalizeNeedle(filter.text) === "";
 }
 
 /** A one-shot filter (what the incremental view must always agree with). */
-export function filterRows(rows: readonly FrameRow[], filter: TrafficFilter): FrameRow[] {
+export function filterRows(rows: readonly FrameRow[], filter: TrafficFilter, marks?: Marks): FrameRow[] {
   const needle = normalizeNeedle(filter.text);
-  return rows.filter((row) => matches(row, needle, filter.direction));
+  return rows.filter((row) => matches(row, needle, filter.direction, filter.status, marks));
 }
 
 /** What a list shows: `count` rows, the i-th being `rowAt(i)`. */
@@ -61,9 +82,12 @@ export class FilteredView {
    * Brings the view up to date with `rows` (which may have grown since the last call) and
    * returns a snapshot. Rescans from scratch only when the filter or the array changed.
    */
-  update(rows: readonly FrameRow[], filter: TrafficFilter): RowsView {
+  update(rows: readonly FrameRow[], filter: TrafficFilter, marks?: Marks): RowsView {
     const needle = normalizeNeedle(filter.text);
-    const key = `${filter.direction}\u0000${needle}`;
+    const status = filter.status ?? "all";
+    // A new finding can match a row already scanned: with a status filter, it rescans.
+    const marked = status === "all" ? "" : `${status}\u0000${marks?.version ?? 0}`;
+    const key = `${filter.direction}\u0000${needle}\u0000${marked}`;
     if (rows !== this.rows || key !== this.key || rows.length < this.scanned) {
       this.rows = rows;
       this.key = key;
@@ -71,13 +95,13 @@ export class FilteredView {
       this.indices = [];
     }
     const total = rows.length;
-    if (needle === "" && filter.direction === "all") {
+    if (needle === "" && filter.direction === "all" && status === "all") {
       this.scanned = total;
       return identityView(rows, total);
     }
     for (let i = this.scanned; i < total; i += 1) {
       const row = rows[i];
-      if (row !== undefined && matches(row, needle, filter.direction)) this.indices.push(i);
+      if (row !== undefined && matches(row, needle, filter.direction, status, marks)) this.indices.push(i);
     }
     this.scanned = total;
     const indices = this.indices;

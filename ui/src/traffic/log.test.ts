@@ -3,6 +3,24 @@ import { TrafficLog } from "./log";
 import { row } from "./rows.fixtures";
 
 describe("TrafficLog", () => {
+  it("counts frames off the schema once each, and frames the checks skipped", () => {
+    const log = new TrafficLog();
+    log.append([row(1), row(2)]);
+    const violation = {
+      kind: "schema_violation" as const,
+      revision: "2025-11-25",
+      violations: [{ path: "/result/tools/0", rule: "required", schema_path: "/definitions/Tool/required", message: "\"name\" is a required property" }],
+    };
+    log.flag(2, violation);
+    log.flag(2, violation);
+    log.flag(2, { kind: "reused_request_id", id: 1, first_seq: 1 });
+    expect(log.schemaViolations).toEqual(new Set([2]));
+    expect(log.schemaVersion).toBe(1);
+    log.flag(2, { kind: "not_checked", frames: 40 });
+    log.flag(1, { kind: "not_checked", frames: 2 });
+    expect(log.notChecked).toBe(42);
+  });
+
   it("appends in place and skips rows it already has", () => {
     const log = new TrafficLog();
     const array = log.rows;

@@ -10,6 +10,12 @@ export class TrafficLog {
   rows: FrameRow[] = [];
   /** seq → flags raised on that frame (flags may arrive before or after their frame). */
   readonly flags = new Map<number, Flag[]>();
+  /** Frames off their revision's schema (the engine's protocol checks). */
+  readonly schemaViolations = new Set<number>();
+  /** Bumped when a frame joins `schemaViolations` (what a status filter watches). */
+  schemaVersion = 0;
+  /** Frames recorded but not checked: the checks fell behind. */
+  notChecked = 0;
   /** Which frames are rounds of a multi round-trip call. */
   rounds = new RoundIndex();
   /** Bumped on every change a view can see. */
@@ -73,6 +79,11 @@ export class TrafficLog {
     } else {
       this.flags.set(seq, [flag]);
     }
+    if (flag.kind === "schema_violation" && !this.schemaViolations.has(seq)) {
+      this.schemaViolations.add(seq);
+      this.schemaVersion += 1;
+    }
+    if (flag.kind === "not_checked") this.notChecked += flag.frames;
     this.version += 1;
   }
 }

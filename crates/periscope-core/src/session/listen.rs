@@ -507,6 +507,9 @@ mod tests {
             .flags()
             .into_iter()
             .map(|f| f.flag)
+            // The scripted server's results are not all on-spec; the protocol checks'
+            // findings (which arrive when the worker gets to them) are not the point here.
+            .filter(|f| !matches!(f, Flag::SchemaViolation { .. } | Flag::NotChecked { .. }))
             .collect();
         assert_eq!(flags, [Flag::UnknownSubscriptionId { id: "77".into() }]);
         session.close().await;

@@ -111,6 +111,12 @@ impl Session {
     ) -> Result<Plumbing, ConnectError> {
         let (events, first) = broadcast::channel(8192);
         let traffic = Arc::new(Traffic::new(events.clone()));
+        if let Err(e) = traffic.check_protocol() {
+            // The session works without them; the user hears that frames go unchecked.
+            let _ = events.send(crate::event::Event::Warning(format!(
+                "protocol checks are off for this session: {e}"
+            )));
+        }
         if let Some(path) = record {
             traffic
                 .record_to(path, target)
