@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "disconnect",
     "traffic_rows",
     "frame_detail",
+    "export_traffic",
     "http_exchanges",
     "stderr_lines",
     "list_items",

@@ -92,6 +92,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The record: traffic, HTTP exchanges, stderr.
             commands::traffic::traffic_rows,
             commands::traffic::frame_detail,
+            commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,
             // The server's lists.

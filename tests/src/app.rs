@@ -108,6 +108,8 @@ fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi
             "PERISCOPE_OPEN_URL_LOG".into(),
             data.join("opened-urls.txt").into(),
         ),
+        // Exports are written here instead of asking where in a save dialog.
+        ("PERISCOPE_SAVE_DIR".into(), data.join("saved-files").into()),
         // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
         ("PERISCOPE_CREDENTIALS_FILE_ONLY".into(), "1".into()),
     ];

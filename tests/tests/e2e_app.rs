@@ -253,6 +253,37 @@ async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
         "a secret reached the screen"
     );
     h.shot("network").await;
+
+    // Traffic → Export → HAR: the exchanges, the call's body as sent, the key still redacted.
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.click(r#"[data-testid="traffic-export"] summary"#).await;
+    h.shot("export-menu").await;
+    h.click(r#"[data-testid="traffic-export-har"]"#).await;
+    let saved = h.data.join("saved-files");
+    let deadline = Instant::now() + WAIT;
+    let har = loop {
+        let file = std::fs::read_dir(&saved)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "har"));
+        if let Some(file) = file {
+            break std::fs::read_to_string(file).unwrap();
+        }
+        assert!(Instant::now() < deadline, "no HAR was saved in {saved:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(!har.contains("not-for-screens"), "a secret reached the HAR");
+    let har: serde_json::Value = serde_json::from_str(&har).unwrap();
+    let entries = har["log"]["entries"].as_array().unwrap();
+    assert!(entries.len() >= rows, "{} entries", entries.len());
+    assert!(
+        entries.iter().any(|e| e["request"]["postData"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains(r#""method":"tools/call""#))),
+        "the call's request body is in the HAR"
+    );
     h.stop().await;
     drop(demo);
 }

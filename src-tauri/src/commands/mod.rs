@@ -6,6 +6,7 @@ pub mod about;
 pub mod asks;
 pub mod catalog;
 pub mod connection;
+pub mod export;
 pub mod host_import;
 pub mod icons;
 pub mod lists;

@@ -35,6 +35,17 @@ impl AppState {
         ))
     }
 
+    /// The session whose record an export reads (a disconnected server's record stays).
+    pub fn session_record(
+        &self,
+        server_id: &str,
+    ) -> Result<std::sync::Arc<periscope_core::session::Session>, String> {
+        let conn = self.recorded(server_id)?;
+        conn.session
+            .clone()
+            .ok_or_else(|| "no traffic was recorded".to_string())
+    }
+
     pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
         let conn = self.recorded(server_id)?;
         Ok(conn

@@ -195,7 +195,9 @@ export function showToast(spec: ToastSpec, follow?: (link: ToastLink) => void): 
   else toast(spec.message, options);
 }
 
-/** For the keyboard's and palette's "nothing to do" notices. */
+/** For the keyboard's and palette's "nothing to do" notices, and an export's outcome. */
 export const notify = {
   info: (message: string): void => showToast({ kind: "info", message }),
+  success: (message: string): void => showToast({ kind: "success", message }),
+  error: (message: string): void => showToast({ kind: "error", message }),
 };

@@ -1,4 +1,5 @@
 import { ArrowDownToLine, Loader2, Search } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { SPINNER_AFTER_MS, useNow } from "../common/useNow";
 import { formatNumber } from "../format";
@@ -17,10 +18,12 @@ interface Props {
   /** Frames of this server off their revision's schema, and frames the checks skipped. */
   violations: number;
   notChecked: number;
+  /** Buttons at the bar's end (the exports). */
+  actions?: ReactNode;
 }
 
 /** Text and direction filters, the follow toggle, and how many frames are shown. */
-export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newestSeq, violations, notChecked }: Props) {
+export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newestSeq, violations, notChecked, actions }: Props) {
   const { t } = useTranslation("traffic");
   return (
     <div className="filter-bar">
@@ -80,6 +83,7 @@ export function TrafficFilterBar({ serverId, view, shown, total, catchUp, newest
       <span className="count-text" data-testid="traffic-count">
         {t("count", { count: total, shown: formatNumber(shown), total: formatNumber(total) })}
       </span>
+      {actions}
     </div>
   );
 }

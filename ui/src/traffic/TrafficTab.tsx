@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
 import { FilteredView, isNoFilter, type RowsView, type TrafficFilter } from "./filter";
+import { ExportMenu } from "./ExportMenu";
 import { FrameDetailPane } from "./FrameDetailPane";
 import type { TrafficLog } from "./log";
 import { TrafficFilterBar } from "./TrafficFilterBar";
@@ -89,6 +90,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
         newestSeq={log.lastSeq}
         violations={log.schemaViolations.size}
         notChecked={log.notChecked}
+        actions={<ExportMenu serverId={id} rows={rows} />}
       />
       <div className={`traffic-split${selectedSeq !== null ? " with-detail" : ""}`}>
         <TrafficList
