@@ -18,6 +18,7 @@ use crate::record::{
     CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
     StderrLine,
 };
+use crate::store::{Entry, Store};
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
 
 /// Rounds announced for requests not yet sent that the record remembers; a request whose send
@@ -45,6 +46,10 @@ struct Inner {
     rounds: HashMap<u64, CallRound>,
     file: Option<BufWriter<File>>,
     file_error: Option<String>,
+    /// The on-disk store every entry also goes to (store/); dropped when it fails, the failure
+    /// kept for [`Traffic::flush`].
+    store: Option<Arc<Store>>,
+    store_error: Option<String>,
 }
 
 /// Microseconds since the Unix epoch.
@@ -83,6 +88,17 @@ impl Traffic {
         Ok(())
     }
 
+    /// Sends every entry, from now on, to `store` too (through its bounded queue: see
+    /// docs/store.md for what happens when its writer falls behind).
+    pub fn attach_store(&self, store: Arc<Store>) {
+        self.lock().store = Some(store);
+    }
+
+    /// The attached store, if any and still working: what a host's window queries go to.
+    pub fn store(&self) -> Option<Arc<Store>> {
+        self.lock().store.clone()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic elsewhere must not cost the record: take the data even if poisoned.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
@@ -114,15 +130,7 @@ impl Traffic {
         let mono_us = self.mono_now_us();
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
         let (verdict, value) = match truncated_from {
-            Some(total) => (
-                Verdict::NotJson {
-                    error: format!(
-                        "frame of {total} bytes exceeds the {} byte limit; only the first part was kept",
-                        bytes.len()
-                    ),
-                },
-                None,
-            ),
+            Some(total) => (crate::store::truncated_verdict(total, bytes.len()), None),
             None => classify(&bytes),
         };
         let mut inner = self.lock();
@@ -139,6 +147,10 @@ impl Traffic {
         inner.frames.push(frame.clone());
         inner.write(&RecordLine::Frame((*frame).clone()));
         inner.link_round(&frame);
+        if inner.store.is_some() {
+            let call = inner.rounds.get(&frame.seq).copied();
+            inner.store_send(Entry::Frame(frame.clone(), call));
+        }
         let limit = frame.bytes.len() as u64;
         drop(inner);
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
@@ -167,6 +179,7 @@ impl Traffic {
         let mut inner = self.lock();
         inner.exchanges.push(exchange.clone());
         inner.write(&RecordLine::Http((*exchange).clone()));
+        inner.store_send(Entry::Http(exchange.clone()));
         exchange
     }
 
@@ -182,6 +195,7 @@ impl Traffic {
         });
         inner.stderr.push(line.clone());
         inner.write(&RecordLine::Stderr((*line).clone()));
+        inner.store_send(Entry::Stderr(line.clone()));
         line
     }
 
@@ -190,6 +204,7 @@ impl Traffic {
         let mut inner = self.lock();
         inner.flags.push(record.clone());
         inner.write(&RecordLine::Flag(record.clone()));
+        inner.store_send(Entry::Flag(record.clone()));
         drop(inner);
         let _ = self.events.send(Event::FrameFlagged(record));
     }
@@ -198,6 +213,7 @@ impl Traffic {
     pub fn decide(&self, decision: Decision) {
         let mut inner = self.lock();
         inner.write(&RecordLine::Decision(decision.clone()));
+        inner.store_send(Entry::Decision(decision.clone()));
         inner.decisions.push(decision);
     }
 
@@ -339,10 +355,22 @@ impl Traffic {
             .collect()
     }
 
-    /// Flushes the record file; the first write error, if any, is reported here.
+    /// Flushes the record file and waits for the store to commit what it was sent; the first
+    /// write error of either, if any, is reported here.
     pub fn flush(&self) -> io::Result<()> {
+        let store = self.lock().store.clone();
+        if let Some(store) = store
+            && let Err(e) = store.sync()
+        {
+            let mut inner = self.lock();
+            inner.store_error.get_or_insert(e.to_string());
+            inner.store = None;
+        }
         let mut inner = self.lock();
         if let Some(err) = inner.file_error.take() {
+            return Err(io::Error::other(err));
+        }
+        if let Some(err) = inner.store_error.take() {
             return Err(io::Error::other(err));
         }
         match inner.file.as_mut() {
@@ -421,6 +449,18 @@ impl Inner {
         let seq = self.next_seq;
         self.next_seq += 1;
         seq
+    }
+
+    /// Queues an entry for the store, in record order (the lock is held). A store that failed
+    /// is let go: the record goes on in memory and the failure is told at flush.
+    fn store_send(&mut self, entry: Entry) {
+        let Some(store) = self.store.as_ref() else {
+            return;
+        };
+        if let Err(e) = store.send(entry) {
+            self.store_error.get_or_insert(e.to_string());
+            self.store = None;
+        }
     }
 
     fn write(&mut self, line: &RecordLine) {

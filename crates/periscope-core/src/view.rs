@@ -208,7 +208,7 @@ impl RowBuilder {
     }
 }
 
-fn preview(bytes: &[u8]) -> String {
+pub(crate) fn preview(bytes: &[u8]) -> String {
     let head = &bytes[..bytes.len().min(PREVIEW_CHARS * 4)];
     String::from_utf8_lossy(head)
         .chars()
