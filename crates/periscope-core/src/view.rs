@@ -123,6 +123,11 @@ fn clip(text: &str) -> String {
     }
 }
 
+/// A JSON-RPC id as a row shows it (and the store keeps it, so lookups by id use this too).
+pub(crate) fn row_id(id: &RequestId) -> String {
+    clip(&id.to_string())
+}
+
 /// Builds rows in record order, pairing each response with its request to give latency and
 /// the method it answers.
 #[derive(Default)]
@@ -158,7 +163,7 @@ impl RowBuilder {
             Verdict::Request { id, method } => {
                 row.kind = FrameKind::Request;
                 row.method = Some(clip(method));
-                row.id = Some(clip(&id.to_string()));
+                row.id = Some(row_id(id));
                 row.call = call;
                 if self.open.len() >= MAX_OPEN_REQUESTS {
                     self.open.clear();
@@ -178,10 +183,7 @@ impl RowBuilder {
                 } else {
                     FrameKind::Response
                 };
-                row.id = Some(
-                    id.as_ref()
-                        .map_or("null".to_string(), |i| clip(&i.to_string())),
-                );
+                row.id = Some(id.as_ref().map_or("null".to_string(), row_id));
                 let asked = match frame.direction {
                     Direction::In => Direction::Out,
                     Direction::Out => Direction::In,

@@ -268,6 +268,34 @@ impl Store {
         Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
     }
 
+    /// The seq of the first response after `after_seq` that travelled `direction` with JSON-RPC
+    /// id `id`: how a request finds its response once both left memory.
+    pub fn response_after(
+        &self,
+        after_seq: u64,
+        direction: Direction,
+        id: &str,
+    ) -> Result<Option<u64>, StoreError> {
+        let conn = self.reader();
+        let seq: Option<i64> = conn
+            .prepare_cached(
+                "SELECT seq FROM entries WHERE kind IN (?1, ?2) AND direction = ?3 AND rpc_id = ?4
+                 AND seq > ?5 ORDER BY seq LIMIT 1",
+            )?
+            .query_row(
+                rusqlite::params![
+                    EntryKind::Response.code(),
+                    EntryKind::ErrorResponse.code(),
+                    super::filter::direction_code(direction),
+                    id,
+                    after_seq as i64
+                ],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(seq.map(|s| s as u64))
+    }
+
     /// The seq of the last request frame before `before_seq` that travelled `direction` with
     /// JSON-RPC id `id` (as a row shows it): how a response finds its request once the request
     /// left memory.

@@ -359,3 +359,85 @@ fn a_store_reopened_keeps_everything_and_its_file_is_owner_only() {
         assert_eq!(mode, 0o600);
     }
 }
+
+#[test]
+fn with_a_budget_memory_keeps_the_newest_and_older_frames_come_from_the_store() {
+    let dir = Dir::new("budget");
+    let (tx, _) = broadcast::channel(16);
+    let traffic = Traffic::new(tx);
+    let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
+    traffic.attach_store_keeping(store.clone(), 10);
+
+    let first = out(
+        &traffic,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+    );
+    let asking = inn(
+        &traffic,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+    );
+    traffic.flag(asking, Flag::InvalidUserFrame);
+    for i in 0..50 {
+        inn(
+            &traffic,
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#)
+                .as_bytes(),
+        );
+        traffic.append_stderr(format!("line {i}"));
+        traffic.flag(asking + 1 + i * 2, Flag::Oversized { limit: 1 });
+    }
+    // Both frames of the first round left memory; the round is still linked through the store.
+    assert!(traffic.frames().iter().all(|f| f.seq > asking));
+    traffic.expect_round(&RequestId::Number(2), asking);
+    let again = out(
+        &traffic,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#,
+    );
+    let answer = inn(&traffic, br#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+
+    assert_eq!(traffic.frames().len(), 10);
+    assert_eq!(traffic.stderr().len(), 10);
+    assert_eq!(traffic.flags().len(), 10);
+    assert_eq!(traffic.frame_count(), 54);
+    assert_eq!(
+        traffic.frames_from(0).len(),
+        10,
+        "what left memory is not handed out"
+    );
+    assert_eq!(traffic.frames_from(53).len(), 1);
+    let old = traffic
+        .frame(first)
+        .expect("an old frame comes from the store");
+    assert_eq!(
+        &*old.bytes,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#
+    );
+    assert_eq!(traffic.flags_of(asking), vec![Flag::InvalidUserFrame]);
+    let rounds = traffic.call_of(answer);
+    assert_eq!(rounds.len(), 2);
+    assert_eq!(
+        (rounds[0].request_seq, rounds[0].response_seq),
+        (first, Some(asking))
+    );
+    assert_eq!(
+        (rounds[1].request_seq, rounds[1].response_seq),
+        (again, Some(answer))
+    );
+    assert_eq!(
+        traffic.call_of(first).len(),
+        2,
+        "from the first request, long gone"
+    );
+    traffic.flush().unwrap();
+    assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 104);
+}
+
+#[test]
+fn without_a_store_nothing_leaves_memory() {
+    let (tx, _) = broadcast::channel(16);
+    let traffic = Traffic::new(tx);
+    for _ in 0..(crate::traffic::MEMORY_BUDGET + 5) {
+        inn(&traffic, b"{}");
+    }
+    assert_eq!(traffic.frames().len(), crate::traffic::MEMORY_BUDGET + 5);
+}
