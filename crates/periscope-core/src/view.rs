@@ -145,6 +145,14 @@ impl RowBuilder {
     /// ([`Traffic::round_of`](crate::traffic::Traffic::round_of)); its response row gets the
     /// same link.
     pub fn row_in_call(&mut self, frame: &Frame, call: Option<CallRound>) -> FrameRow {
+        let mut row = self.paired(frame, call);
+        row.preview = preview(&frame.bytes);
+        row
+    }
+
+    /// The row without its preview: for the store's writer, which keeps the bytes and makes
+    /// previews only for the rows a list asks for.
+    pub(crate) fn paired(&mut self, frame: &Frame, call: Option<CallRound>) -> FrameRow {
         let mut row = FrameRow {
             seq: frame.seq,
             direction: frame.direction,
@@ -156,7 +164,7 @@ impl RowBuilder {
             id: None,
             latency_us: None,
             problem: None,
-            preview: preview(&frame.bytes),
+            preview: String::new(),
             call: None,
         };
         match &frame.verdict {

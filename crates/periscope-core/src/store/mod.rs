@@ -55,6 +55,8 @@ pub(crate) struct Shared {
     waits: AtomicU64,
     waited_ns: AtomicU64,
     written_batches: AtomicU64,
+    /// Entries up to this seq are in the full-text index.
+    indexed_to: AtomicU64,
 }
 
 impl Shared {
@@ -89,6 +91,7 @@ impl Store {
         let conn = Connection::open(path)?;
         schema::configure(&conn)?;
         schema::create(&conn)?;
+        schema::configure_writer(&conn)?;
         let reader = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -149,7 +152,8 @@ impl Store {
         }
     }
 
-    /// Waits until everything queued so far is committed, so queries see it.
+    /// Waits until everything queued so far is committed and in the full-text index, so every
+    /// query sees it.
     pub fn sync(&self) -> Result<(), StoreError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Entry::Sync(tx))?;
@@ -179,6 +183,12 @@ impl Store {
             self.error()
                 .unwrap_or_else(|| "the traffic store is closed".into()),
         )
+    }
+
+    /// Entries up to this seq are found by text filters and search; later ones are listed but
+    /// not yet indexed (the index follows the writer when it has a moment: docs/store.md).
+    pub fn searchable_to(&self) -> u64 {
+        self.shared.indexed_to.load(Ordering::Acquire)
     }
 
     pub fn stats(&self) -> StoreStats {

@@ -352,6 +352,8 @@ fn a_store_reopened_keeps_everything_and_its_file_is_owner_only() {
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 109);
+    // Closing let the full-text index catch up: nothing was synced before.
+    assert_eq!(store.search_count("zanzibar").unwrap(), 2);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -1,9 +1,13 @@
 //! The store's writer thread: drains the bounded queue, one transaction per batch, prepared
-//! statements, and pairs responses with requests (method, latency) off the hot path.
+//! statements, and pairs responses with requests (method, latency) off the hot path. The
+//! full-text index follows behind: it is filled when the queue is empty (or before a sync is
+//! answered), so a flood is listed at the speed of plain inserts and becomes searchable as soon
+//! as the writer has a moment.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use rusqlite::{Connection, params};
 
 use super::Shared;
@@ -15,6 +19,9 @@ use crate::wire::{Direction, Frame, Verdict};
 /// Most entries one transaction writes: big enough that a commit's cost vanishes per entry,
 /// small enough that a reader sees a flood arrive in steps of well under a second.
 const BATCH: usize = 8192;
+/// Bodies indexed per transaction when the index catches up: small enough that an entry
+/// arriving meanwhile waits little.
+const FTS_CHUNK: i64 = 4096;
 
 /// What the record sends the writer, in record order.
 pub(crate) enum Entry {
@@ -31,7 +38,23 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
     let mut rows = RowBuilder::default();
     let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
     let mut syncs: Vec<Sender<()>> = Vec::new();
-    while let Ok(first) = queue.recv() {
+    let mut index = FtsIndex::open(&conn);
+    loop {
+        let first = if index.behind {
+            match queue.try_recv() {
+                Ok(entry) => entry,
+                Err(TryRecvError::Empty) => {
+                    index.step(&mut conn, &shared);
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => break,
+            }
+        } else {
+            match queue.recv() {
+                Ok(entry) => entry,
+                Err(_) => break,
+            }
+        };
         batch.push(first);
         while batch.len() < BATCH {
             match queue.try_recv() {
@@ -39,15 +62,95 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
                 Err(_) => break,
             }
         }
-        if let Err(e) = write_batch(&mut conn, &mut rows, &mut batch, &mut syncs) {
-            shared.fail(format!("the traffic store could not write: {e}"));
+        match write_batch(&mut conn, &mut rows, &mut batch, &mut syncs) {
+            Ok(()) => index.behind = true,
+            Err(e) => shared.fail(format!("the traffic store could not write: {e}")),
         }
-        shared
-            .written_batches
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        for s in syncs.drain(..) {
-            let _ = s.send(());
+        shared.written_batches.fetch_add(1, Ordering::Relaxed);
+        if !syncs.is_empty() {
+            // A sync promises that queries see everything, full-text search included.
+            index.catch_up(&mut conn, &shared);
+            for s in syncs.drain(..) {
+                let _ = s.send(());
+            }
         }
+    }
+    // Closing: the index catches up, so a closed store is searchable in full.
+    index.catch_up(&mut conn, &shared);
+}
+
+/// How far the full-text index has got: bodies up to `indexed_to` are in it (kept in `meta`,
+/// so a reopened store goes on where it stopped).
+struct FtsIndex {
+    indexed_to: i64,
+    behind: bool,
+}
+
+impl FtsIndex {
+    fn open(conn: &Connection) -> FtsIndex {
+        let indexed_to = conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'fts_indexed_to'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        FtsIndex {
+            indexed_to,
+            behind: true,
+        }
+    }
+
+    fn catch_up(&mut self, conn: &mut Connection, shared: &Shared) {
+        while self.behind && !shared.failed.load(Ordering::Acquire) {
+            self.step(conn, shared);
+        }
+    }
+
+    /// Indexes the next chunk of bodies; clears `behind` when there were none left.
+    fn step(&mut self, conn: &mut Connection, shared: &Shared) {
+        match self.index_chunk(conn) {
+            Ok(0) => self.behind = false,
+            Ok(_) => shared
+                .indexed_to
+                .store(self.indexed_to as u64, Ordering::Release),
+            Err(e) => {
+                shared.fail(format!("the traffic store could not index: {e}"));
+                self.behind = false;
+            }
+        }
+    }
+
+    fn index_chunk(&mut self, conn: &mut Connection) -> rusqlite::Result<usize> {
+        let tx = conn.transaction()?;
+        let mut n = 0;
+        {
+            let mut read = tx.prepare_cached(
+                "SELECT seq, body FROM bodies WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+            )?;
+            let mut insert =
+                tx.prepare_cached("INSERT INTO body_fts(rowid, body) VALUES (?1, ?2)")?;
+            let mut rows = read.query(params![self.indexed_to, FTS_CHUNK])?;
+            while let Some(row) = rows.next()? {
+                let seq: i64 = row.get(0)?;
+                let body = row.get_ref(1)?.as_bytes()?;
+                // The index reads text; bytes that are not UTF-8 are indexed as far as they
+                // decode (the body keeps them exactly).
+                insert.execute(params![seq, String::from_utf8_lossy(body)])?;
+                self.indexed_to = seq;
+                n += 1;
+            }
+            if n > 0 {
+                tx.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_indexed_to', ?1)",
+                    [self.indexed_to.to_string()],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(n)
     }
 }
 
@@ -66,8 +169,6 @@ fn write_batch(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )?;
         let mut body_stmt = tx.prepare_cached("INSERT INTO bodies(seq, body) VALUES (?1, ?2)")?;
-        let mut fts_stmt =
-            tx.prepare_cached("INSERT INTO body_fts(rowid, body) VALUES (?1, ?2)")?;
         let mut flag_stmt = tx.prepare_cached("INSERT INTO flags(seq, flag) VALUES (?1, ?2)")?;
         let mut status_stmt =
             tx.prepare_cached("UPDATE entries SET status = status | ?2 WHERE seq = ?1")?;
@@ -105,13 +206,6 @@ fn write_batch(
                         frame.exchange.map(|e| e as i64),
                     ])?;
                     body_stmt.execute(params![frame.seq as i64, &frame.bytes[..]])?;
-                    // The index reads text; bytes that are not UTF-8 are indexed as far as
-                    // they decode (the body keeps them exactly).
-                    let text = match std::str::from_utf8(&frame.bytes) {
-                        Ok(t) => std::borrow::Cow::Borrowed(t),
-                        Err(_) => String::from_utf8_lossy(&frame.bytes),
-                    };
-                    fts_stmt.execute(params![frame.seq as i64, text])?;
                 }
                 Entry::Stderr(line) => {
                     insert_other(
@@ -125,7 +219,6 @@ fn write_batch(
                         0,
                     )?;
                     body_stmt.execute(params![line.seq as i64, line.text.as_bytes()])?;
-                    fts_stmt.execute(params![line.seq as i64, line.text])?;
                 }
                 Entry::Http(exchange) => {
                     let failed =
@@ -145,7 +238,6 @@ fn write_batch(
                         None => format!("{} {}", exchange.method, exchange.url),
                     };
                     body_stmt.execute(params![exchange.seq as i64, text.as_bytes()])?;
-                    fts_stmt.execute(params![exchange.seq as i64, text])?;
                     http_stmt.execute(params![
                         exchange.seq as i64,
                         serde_json::to_string(&*exchange).unwrap_or_default()
