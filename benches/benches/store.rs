@@ -199,11 +199,12 @@ fn queries(path: &Path) {
         store.count(&requests_in).unwrap()
     });
     let text = TrafficFilter {
-        text: Some("word123".into()),
+        text: Some("word120".into()),
         ..TrafficFilter::default()
     };
-    let hits = timed("count, text = word123", || store.count(&text).unwrap());
-    timed("rows 50 at the end, text = word123", || {
+    let hits = timed("count, text = word120", || store.count(&text).unwrap());
+    assert!(hits > 0);
+    timed("rows 50 at the end, text = word120", || {
         store.rows(&text, hits.saturating_sub(50), 50).unwrap()
     });
     let common = TrafficFilter {
@@ -219,8 +220,17 @@ fn queries(path: &Path) {
     timed("search_count word12*", || {
         store.search_count("word12*").unwrap()
     });
-    timed("position of the last call, method = tools/call", || {
-        store.position(FRAMES as u64 - 10, &calls).unwrap()
+    timed("search_count message (7 frames in 10)", || {
+        store.search_count("message").unwrap()
+    });
+    // Frame i has seq i + 1; frame 999 990 is a call.
+    let last_call = FRAMES as u64 - 9;
+    let at = timed("position of the last call, method = tools/call", || {
+        store.position(last_call, &calls).unwrap()
+    });
+    assert_eq!(at, Some(n - 1));
+    timed("position of the last call, no filter", || {
+        store.position(last_call, &all).unwrap()
     });
     timed("frame by seq (bytes, verdict)", || {
         store.frame(FRAMES as u64 / 3).unwrap()
@@ -238,12 +248,16 @@ async fn flood(scratch: &Path) {
     let mut committed_rates = Vec::new();
     let mut sdk_rates = Vec::new();
     let mut raw_rates = Vec::new();
+    let mut bare_rates = Vec::new();
+    let mut store_peak_mib = 0.0;
+    let mut bare_peak_mib = 0.0;
     let want = FRAMES + 1; // the initialize response, then the flood
     for run in 0..FLOOD_RUNS {
         let target = StdioTarget::new(
             fixture.to_string_lossy(),
             ["flood".to_string(), FRAMES.to_string()],
         );
+        let before = peak_rss_mib();
         let session = Session::spawn_stdio(&target, SessionOptions::default()).unwrap();
         let path = scratch.join(format!("flood-{run}.periscope"));
         let store = Arc::new(Store::open(&path).unwrap());
@@ -263,6 +277,24 @@ async fn flood(scratch: &Path) {
         session.close().await;
         drop(session);
         drop(store);
+        if run == 0 {
+            store_peak_mib = peak_rss_mib() - before;
+        }
+
+        // The same session with no store: everything in memory, as before the store.
+        let before = peak_rss_mib();
+        let session = Session::spawn_stdio(&target, SessionOptions::default()).unwrap();
+        let t = Instant::now();
+        session.initialize().await.unwrap();
+        while session.traffic().frame_count() - 2 < want {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        bare_rates.push(want as f64 / t.elapsed().as_secs_f64());
+        session.close().await;
+        drop(session);
+        if run == 0 {
+            bare_peak_mib = peak_rss_mib() - before;
+        }
         for ext in ["periscope", "periscope-wal", "periscope-shm"] {
             let _ = std::fs::remove_file(path.with_extension(ext));
         }
@@ -322,6 +354,24 @@ async fn flood(scratch: &Path) {
             "  (SDK peer skipped: tests/interop/node_modules has no @modelcontextprotocol/sdk)"
         );
     }
+    println!(
+        "  periscope session, no store:          {:>10.0} frames/s",
+        median(bare_rates)
+    );
     println!("  raw line reader, no record:           {raw:>10.0} frames/s");
+    println!(
+        "  peak memory growth of this process, first run: {store_peak_mib:.0} MiB with the store, \
+         then {bare_peak_mib:.0} MiB more with no store"
+    );
     println!("  ratio periscope committed / raw: {:.2}", committed / raw);
+}
+
+/// This process's peak resident size so far (VmHWM), in MiB.
+fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kib| kib / 1024.0)
 }
