@@ -57,6 +57,8 @@ pub(crate) struct Shared {
     written_batches: AtomicU64,
     /// Entries up to this seq are in the full-text index.
     indexed_to: AtomicU64,
+    /// Entries up to this seq are committed (listed by window queries).
+    committed_to: AtomicU64,
 }
 
 impl Shared {
@@ -189,6 +191,11 @@ impl Store {
     /// not yet indexed (the index follows the writer when it has a moment: docs/store.md).
     pub fn searchable_to(&self) -> u64 {
         self.shared.indexed_to.load(Ordering::Acquire)
+    }
+
+    /// Entries up to this seq are committed: window queries list them.
+    pub fn committed_to(&self) -> u64 {
+        self.shared.committed_to.load(Ordering::Acquire)
     }
 
     pub fn stats(&self) -> StoreStats {

@@ -34,6 +34,18 @@ pub(crate) enum Entry {
     Sync(Sender<()>),
 }
 
+impl Entry {
+    /// The seq of an entry that is a row of the list.
+    fn seq(&self) -> Option<u64> {
+        match self {
+            Entry::Frame(frame, _) => Some(frame.seq),
+            Entry::Stderr(line) => Some(line.seq),
+            Entry::Http(exchange) => Some(exchange.seq),
+            Entry::Flag(_) | Entry::Decision(_) | Entry::Sync(_) => None,
+        }
+    }
+}
+
 pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shared>) {
     let mut rows = RowBuilder::default();
     let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
@@ -62,8 +74,14 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
                 Err(_) => break,
             }
         }
+        let last = batch.iter().rev().find_map(Entry::seq);
         match write_batch(&mut conn, &mut rows, &mut batch, &mut syncs) {
-            Ok(()) => index.behind = true,
+            Ok(()) => {
+                index.behind = true;
+                if let Some(last) = last {
+                    shared.committed_to.fetch_max(last, Ordering::Release);
+                }
+            }
             Err(e) => shared.fail(format!("the traffic store could not write: {e}")),
         }
         shared.written_batches.fetch_add(1, Ordering::Relaxed);
