@@ -470,7 +470,7 @@ impl Traffic {
         {
             let mut inner = self.lock();
             inner.store_error.get_or_insert(e.to_string());
-            inner.store = None;
+            inner.let_store_go();
         }
         let mut inner = self.lock();
         if let Some(err) = inner.file_error.take() {
@@ -616,8 +616,15 @@ impl Inner {
         };
         if let Err(e) = store.send(entry) {
             self.store_error.get_or_insert(e.to_string());
-            self.store = None;
+            self.let_store_go();
         }
+    }
+
+    /// A failed store is let go, and memory keeps everything from then on (raw first: what
+    /// the store did not take must not leave memory too).
+    fn let_store_go(&mut self) {
+        self.store = None;
+        self.budget = None;
     }
 
     fn write(&mut self, line: &RecordLine) {

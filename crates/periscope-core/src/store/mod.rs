@@ -29,6 +29,10 @@ const QUEUE: usize = 32 * 1024;
 /// disk that hangs): past it the store takes nothing more and says why (see docs/store.md).
 const WRITER_DEADLINE: Duration = Duration::from_secs(10);
 
+/// How long dropping a store waits for its writer to commit and index what is queued (a full
+/// queue and a flood's worth of index take seconds, not minutes).
+const CLOSE_DEADLINE: Duration = Duration::from_secs(60);
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("the traffic store failed: {0}")]
@@ -78,6 +82,8 @@ pub struct Store {
     reader: Mutex<Connection>,
     shared: Arc<Shared>,
     writer: Option<JoinHandle<()>>,
+    /// Closed by the writer thread when it ends: how a drop waits for it with a deadline.
+    writer_done: crossbeam_channel::Receiver<()>,
 }
 
 impl Store {
@@ -102,9 +108,13 @@ impl Store {
         let shared = Arc::new(Shared::default());
         let (tx, rx) = crossbeam_channel::bounded(QUEUE);
         let writer_shared = shared.clone();
+        let (done_tx, writer_done) = crossbeam_channel::bounded::<()>(0);
         let writer = std::thread::Builder::new()
             .name("periscope-store".into())
-            .spawn(move || writer::run(conn, rx, writer_shared))
+            .spawn(move || {
+                writer::run(conn, rx, writer_shared);
+                drop(done_tx);
+            })
             .map_err(|e| StoreError::Failed(format!("cannot start the store writer: {e}")))?;
         Ok(Store {
             path: path.to_path_buf(),
@@ -112,6 +122,7 @@ impl Store {
             reader: Mutex::new(reader),
             shared,
             writer: Some(writer),
+            writer_done,
         })
     }
 
@@ -212,10 +223,19 @@ impl Store {
 }
 
 impl Drop for Store {
-    /// Lets the writer commit what is queued, then waits for it: a closed store is complete.
+    /// Lets the writer commit (and index) what is queued, then waits for it: a closed store
+    /// is complete. The wait has a deadline: a writer stuck on a hung disk is left behind
+    /// rather than hanging whoever dropped the store.
     fn drop(&mut self) {
         drop(self.queue.take());
-        if let Some(writer) = self.writer.take() {
+        // Disconnected (not a message) is how the writer says it ended.
+        let ended = matches!(
+            self.writer_done.recv_timeout(CLOSE_DEADLINE),
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected)
+        );
+        if let Some(writer) = self.writer.take()
+            && ended
+        {
             let _ = writer.join();
         }
     }

@@ -443,3 +443,28 @@ fn without_a_store_nothing_leaves_memory() {
     }
     assert_eq!(traffic.frames().len(), crate::traffic::MEMORY_BUDGET + 5);
 }
+
+#[test]
+fn a_store_that_fails_is_let_go_and_memory_keeps_everything_from_then_on() {
+    let dir = Dir::new("fails");
+    let (tx, _) = broadcast::channel(16);
+    let traffic = Traffic::new(tx);
+    let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
+    traffic.attach_store_keeping(store.clone(), 5);
+    let (first, _) = traffic.append_frame(Direction::In, b"{}".to_vec(), None);
+    // The same seq twice breaks the table's key: the writer fails the store.
+    store.send(Entry::Frame(first.clone(), None)).unwrap();
+    assert!(store.sync().is_err());
+    assert!(store.failed());
+    for _ in 0..20 {
+        inn(&traffic, b"{}");
+    }
+    let error = traffic.flush().expect_err("the failure is told at flush");
+    assert!(error.to_string().contains("could not write"), "{error}");
+    assert!(traffic.store().is_none());
+    assert!(
+        traffic.frames().len() >= 20,
+        "nothing more left memory once the store was gone"
+    );
+    assert!(traffic.flush().is_ok(), "told once");
+}
