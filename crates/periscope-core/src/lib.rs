@@ -28,6 +28,7 @@ pub mod record;
 pub mod redact;
 pub mod request_headers;
 pub mod revision;
+pub mod rows;
 pub mod saved_calls;
 pub mod schema_check;
 pub mod schema_worker;

@@ -290,7 +290,7 @@ impl Traffic {
         let store = store?;
         store.sync().ok()?;
         store
-            .request_before(frame.seq, Direction::Out, &crate::view::row_id(id))
+            .request_before(frame.seq, Direction::Out, &crate::rows::row_id(id))
             .ok()
             .flatten()
     }
@@ -314,7 +314,7 @@ impl Traffic {
             return None;
         };
         store
-            .response_after(request_seq, Direction::In, &crate::view::row_id(id))
+            .response_after(request_seq, Direction::In, &crate::rows::row_id(id))
             .ok()
             .flatten()
     }

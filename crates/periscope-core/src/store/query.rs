@@ -132,7 +132,7 @@ impl Store {
                 status: RowStatus::of(r.get(9)?),
                 problem: r.get(10)?,
                 call,
-                preview: crate::view::preview(head.as_deref().unwrap_or_default()),
+                preview: crate::rows::preview(head.as_deref().unwrap_or_default()),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -13,7 +13,7 @@ use rusqlite::{Connection, params};
 use super::Shared;
 use super::filter::{EntryKind, EntryStatus, direction_code};
 use crate::record::{CallRound, Decision, Flag, FlagRecord, HttpExchange, StderrLine};
-use crate::view::{FrameKind, RowBuilder};
+use crate::rows::{FrameKind, RowBuilder};
 use crate::wire::{Direction, Frame, Verdict};
 
 /// Most entries one transaction writes: big enough that a commit's cost vanishes per entry,
