@@ -4,7 +4,7 @@
 //! Transports append here first, before anything interprets a frame. With a record file the
 //! same entries go to disk as JSON Lines in the same order (format: docs/engine.md).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -19,11 +19,16 @@ use crate::record::{
     CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
     StderrLine,
 };
+use crate::store::{Entry, Store};
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
 
 /// Rounds announced for requests not yet sent that the record remembers; a request whose send
 /// failed before its frame was recorded leaves its announcement behind, so past this they go.
 const MAX_AWAITED_ROUNDS: usize = 1024;
+
+/// With a store attached, how many of the newest frames (and as many stderr lines, flags and
+/// HTTP exchanges) stay in memory; older ones are read back from the store.
+pub const MEMORY_BUDGET: usize = 10_000;
 
 /// The record of one session. Cheap to share; all methods take `&self`.
 pub struct Traffic {
@@ -37,17 +42,27 @@ pub struct Traffic {
 #[derive(Default)]
 struct Inner {
     next_seq: u64,
-    frames: Vec<Arc<Frame>>,
-    stderr: Vec<Arc<StderrLine>>,
-    flags: Vec<FlagRecord>,
-    exchanges: Vec<Arc<HttpExchange>>,
+    /// The newest frames (all of them without a store); `frames.evicted` older ones went.
+    frames: Window<Arc<Frame>>,
+    stderr: Window<Arc<StderrLine>>,
+    flags: Window<FlagRecord>,
+    /// The highest seq a flag that left memory was on: flags of frames up to it are asked of
+    /// the store.
+    flags_evicted_to: u64,
+    exchanges: Window<Arc<HttpExchange>>,
     decisions: Vec<Decision>,
+    /// How many entries of each kind stay in memory; `None`: all (no store, or it failed).
+    budget: Option<usize>,
     /// Announced rounds, by the id their request will carry (see [`Traffic::expect_round`]).
     awaited_rounds: HashMap<RequestId, CallRound>,
     /// Requests that are a later round of a multi round-trip call, by their frame's seq.
     rounds: HashMap<u64, CallRound>,
     file: Option<BufWriter<File>>,
     file_error: Option<String>,
+    /// The on-disk store every entry also goes to (store/); dropped when it fails, the failure
+    /// kept for [`Traffic::flush`].
+    store: Option<Arc<Store>>,
+    store_error: Option<String>,
 }
 
 /// Microseconds since the Unix epoch.
@@ -122,6 +137,24 @@ impl Traffic {
         Ok(())
     }
 
+    /// Sends every entry, from now on, to `store` too (through its bounded queue: see
+    /// docs/store.md for what happens when its writer falls behind).
+    pub fn attach_store(&self, store: Arc<Store>) {
+        self.attach_store_keeping(store, MEMORY_BUDGET);
+    }
+
+    /// Like [`Traffic::attach_store`], keeping `budget` entries of each kind in memory.
+    pub fn attach_store_keeping(&self, store: Arc<Store>, budget: usize) {
+        let mut inner = self.lock();
+        inner.store = Some(store);
+        inner.budget = Some(budget.max(1));
+    }
+
+    /// The attached store, if any and still working: what a host's window queries go to.
+    pub fn store(&self) -> Option<Arc<Store>> {
+        self.lock().store.clone()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic elsewhere must not cost the record: take the data even if poisoned.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
@@ -153,15 +186,7 @@ impl Traffic {
         let mono_us = self.mono_now_us();
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
         let (verdict, value) = match truncated_from {
-            Some(total) => (
-                Verdict::NotJson {
-                    error: format!(
-                        "frame of {total} bytes exceeds the {} byte limit; only the first part was kept",
-                        bytes.len()
-                    ),
-                },
-                None,
-            ),
+            Some(total) => (crate::store::truncated_verdict(total, bytes.len()), None),
             None => classify(&bytes),
         };
         let mut inner = self.lock();
@@ -175,9 +200,14 @@ impl Traffic {
             exchange,
             verdict,
         });
-        inner.frames.push(frame.clone());
+        let budget = inner.budget;
+        inner.frames.push(frame.clone(), budget);
         inner.write(&RecordLine::Frame((*frame).clone()));
         inner.link_round(&frame);
+        if inner.store.is_some() {
+            let call = inner.rounds.get(&frame.seq).copied();
+            inner.store_send(Entry::Frame(frame.clone(), call));
+        }
         let limit = frame.bytes.len() as u64;
         drop(inner);
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
@@ -191,11 +221,12 @@ impl Traffic {
     }
 
     pub fn exchanges_from(&self, index: usize) -> Vec<Arc<HttpExchange>> {
-        from_index(&self.lock().exchanges, index)
+        self.lock().exchanges.from(index)
     }
 
+    /// The exchanges in memory (with a store, the newest [`MEMORY_BUDGET`]).
     pub fn exchanges(&self) -> Vec<Arc<HttpExchange>> {
-        self.lock().exchanges.clone()
+        self.lock().exchanges.all()
     }
 
     /// Reserves a seq for an exchange whose response has not arrived yet, so frames it carries
@@ -207,8 +238,10 @@ impl Traffic {
     pub fn append_http_reserved(&self, exchange: HttpExchange) -> Arc<HttpExchange> {
         let exchange = Arc::new(exchange);
         let mut inner = self.lock();
-        inner.exchanges.push(exchange.clone());
+        let budget = inner.budget;
+        inner.exchanges.push(exchange.clone(), budget);
         inner.write(&RecordLine::Http((*exchange).clone()));
+        inner.store_send(Entry::Http(exchange.clone()));
         exchange
     }
 
@@ -222,16 +255,22 @@ impl Traffic {
             mono_us,
             text,
         });
-        inner.stderr.push(line.clone());
+        let budget = inner.budget;
+        inner.stderr.push(line.clone(), budget);
         inner.write(&RecordLine::Stderr((*line).clone()));
+        inner.store_send(Entry::Stderr(line.clone()));
         line
     }
 
     pub fn flag(&self, seq: u64, flag: Flag) {
         let record = FlagRecord { seq, flag };
         let mut inner = self.lock();
-        inner.flags.push(record.clone());
+        let budget = inner.budget;
+        if let Some(gone) = inner.flags.push(record.clone(), budget) {
+            inner.flags_evicted_to = inner.flags_evicted_to.max(gone.seq);
+        }
         inner.write(&RecordLine::Flag(record.clone()));
+        inner.store_send(Entry::Flag(record.clone()));
         drop(inner);
         let _ = self.events.send(Event::FrameFlagged(record));
     }
@@ -240,6 +279,7 @@ impl Traffic {
     pub fn decide(&self, decision: Decision) {
         let mut inner = self.lock();
         inner.write(&RecordLine::Decision(decision.clone()));
+        inner.store_send(Entry::Decision(decision.clone()));
         inner.decisions.push(decision);
     }
 
@@ -247,18 +287,78 @@ impl Traffic {
         self.lock().decisions.clone()
     }
 
+    /// The frames in memory: all of them without a store, the newest [`MEMORY_BUDGET`] with
+    /// one (the store has every frame: [`Traffic::store`]).
     pub fn frames(&self) -> Vec<Arc<Frame>> {
-        self.lock().frames.clone()
+        self.lock().frames.all()
     }
 
-    /// Frames from position `index` (0-based) on: how a host catches up after a lagged feed.
+    /// Frames from position `index` (0-based, counted from the session's first frame) on: how
+    /// a host catches up after a lagged feed. Frames that already left memory are not in it:
+    /// take the next index from [`Traffic::frame_count`], and older frames from the store.
     pub fn frames_from(&self, index: usize) -> Vec<Arc<Frame>> {
-        from_index(&self.lock().frames, index)
+        self.lock().frames.from(index)
     }
 
-    /// The frame with sequence number `seq`, if it is a frame (not a stderr line).
+    /// The frame with sequence number `seq`, if it is a frame (not a stderr line); from the
+    /// store when it left memory.
     pub fn frame(&self, seq: u64) -> Option<Arc<Frame>> {
-        self.lock().frame_at(seq)
+        let (found, store) = {
+            let inner = self.lock();
+            (inner.frame_at(seq), inner.store_before(seq))
+        };
+        found.or_else(|| {
+            let store = store?;
+            store.sync().ok()?;
+            store.frame(seq).ok().flatten()
+        })
+    }
+
+    /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
+    /// incoming response), looked for in the store too when memory has not got it.
+    fn request_of(&self, frame: &Frame) -> Option<u64> {
+        let (found, store) = {
+            let inner = self.lock();
+            (inner.request_of(frame), inner.store_before(frame.seq))
+        };
+        if found.is_some() {
+            return found;
+        }
+        let (Verdict::Response { id: Some(id), .. }, Direction::In) =
+            (&frame.verdict, frame.direction)
+        else {
+            return None;
+        };
+        let store = store?;
+        store.sync().ok()?;
+        store
+            .request_before(frame.seq, Direction::Out, &crate::rows::row_id(id))
+            .ok()
+            .flatten()
+    }
+
+    /// The seq of the first response to our request frame `request_seq`, once it came; looked
+    /// for in the store too when the request left memory.
+    fn response_of(&self, request_seq: u64) -> Option<u64> {
+        let (found, store) = {
+            let inner = self.lock();
+            (
+                inner.response_of(request_seq),
+                inner.store_before(request_seq),
+            )
+        };
+        if found.is_some() {
+            return found;
+        }
+        let store = store?;
+        let request = self.frame(request_seq)?;
+        let Verdict::Request { id, .. } = &request.verdict else {
+            return None;
+        };
+        store
+            .response_after(request_seq, Direction::In, &crate::rows::row_id(id))
+            .ok()
+            .flatten()
     }
 
     /// Says that the request about to go out with `id` answers the inputs the response frame
@@ -266,10 +366,10 @@ impl Traffic {
     /// the send, so the frame is linked the moment it is recorded (a host building rows from
     /// the record never sees it unlinked).
     pub fn expect_round(&self, id: &RequestId, asked_by: u64) {
-        let mut inner = self.lock();
-        let Some(request_seq) = inner.frame_at(asked_by).and_then(|f| inner.request_of(&f)) else {
+        let Some(request_seq) = self.frame(asked_by).and_then(|f| self.request_of(&f)) else {
             return;
         };
+        let mut inner = self.lock();
         let call = match inner.rounds.get(&request_seq) {
             Some(previous) => CallRound {
                 first_seq: previous.first_seq,
@@ -298,13 +398,13 @@ impl Traffic {
     /// to, in order; empty when it belongs to none. It scans the record for the last round's
     /// response, so it is for a detail view, not for every row.
     pub fn call_of(&self, seq: u64) -> Vec<RoundFrames> {
+        let Some(frame) = self.frame(seq) else {
+            return Vec::new();
+        };
+        let Some(request_seq) = self.request_of(&frame) else {
+            return Vec::new();
+        };
         let inner = self.lock();
-        let Some(frame) = inner.frame_at(seq) else {
-            return Vec::new();
-        };
-        let Some(request_seq) = inner.request_of(&frame) else {
-            return Vec::new();
-        };
         let first_seq = inner
             .rounds
             .get(&request_seq)
@@ -335,56 +435,90 @@ impl Traffic {
                 response_seq: None,
             });
         }
+        drop(inner);
         if let Some(last) = rounds.last_mut() {
-            last.response_seq = inner.response_of(last.request_seq);
+            last.response_seq = self.response_of(last.request_seq);
         }
         rounds
     }
 
     pub fn stderr_from(&self, index: usize) -> Vec<Arc<StderrLine>> {
-        from_index(&self.lock().stderr, index)
+        self.lock().stderr.from(index)
     }
 
     pub fn flags_from(&self, index: usize) -> Vec<FlagRecord> {
-        from_index(&self.lock().flags, index)
+        self.lock().flags.from(index)
     }
 
+    /// Frames recorded since the session began (in memory or not).
     pub fn frame_count(&self) -> usize {
-        self.lock().frames.len()
+        self.lock().frames.count()
     }
 
+    /// The stderr lines in memory (with a store, the newest [`MEMORY_BUDGET`]).
     pub fn stderr(&self) -> Vec<Arc<StderrLine>> {
-        self.lock().stderr.clone()
+        self.lock().stderr.all()
     }
 
     /// The last `n` stderr lines, oldest first.
     pub fn stderr_tail(&self, n: usize) -> Vec<String> {
         let inner = self.lock();
-        let start = inner.stderr.len().saturating_sub(n);
-        inner.stderr[start..]
-            .iter()
+        let start = inner.stderr.entries.len().saturating_sub(n);
+        inner
+            .stderr
+            .entries
+            .range(start..)
             .map(|l| l.text.clone())
             .collect()
     }
 
+    /// The flags in memory (with a store, the newest [`MEMORY_BUDGET`]).
     pub fn flags(&self) -> Vec<FlagRecord> {
-        self.lock().flags.clone()
+        self.lock().flags.all()
     }
 
-    /// Flags raised on one frame.
+    /// Flags raised on one frame (from the store when some of them left memory).
     pub fn flags_of(&self, seq: u64) -> Vec<Flag> {
+        let inner = self.lock();
+        if seq <= inner.flags_evicted_to
+            && let Some(store) = inner.store.clone()
+        {
+            drop(inner);
+            if let Some(flags) = store.sync().ok().and_then(|()| store.flags_of(seq).ok()) {
+                return flags;
+            }
+            return self.flags_in_memory(seq);
+        }
+        drop(inner);
+        self.flags_in_memory(seq)
+    }
+
+    fn flags_in_memory(&self, seq: u64) -> Vec<Flag> {
         self.lock()
             .flags
+            .entries
             .iter()
             .filter(|f| f.seq == seq)
             .map(|f| f.flag.clone())
             .collect()
     }
 
-    /// Flushes the record file; the first write error, if any, is reported here.
+    /// Flushes the record file and waits for the store to commit what it was sent; the first
+    /// write error of either, if any, is reported here.
     pub fn flush(&self) -> io::Result<()> {
+        let store = self.lock().store.clone();
+        if let Some(store) = store
+            && let Err(e) = store.sync()
+        {
+            let mut inner = self.lock();
+            inner.store_error.get_or_insert(e.to_string());
+            inner.let_store_go();
+        }
         let mut inner = self.lock();
         if let Some(err) = inner.file_error.take() {
+            return Err(io::Error::other(err));
+        }
+        if let Some(err) = inner.store_error.take() {
             return Err(io::Error::other(err));
         }
         match inner.file.as_mut() {
@@ -394,16 +528,65 @@ impl Traffic {
     }
 }
 
-/// The entries from position `index` on (none when `index` is past the end).
-fn from_index<T: Clone>(entries: &[T], index: usize) -> Vec<T> {
-    entries.get(index..).map(<[_]>::to_vec).unwrap_or_default()
+/// The newest entries of one kind, and how many older ones left memory.
+struct Window<T> {
+    entries: VecDeque<T>,
+    evicted: usize,
+}
+
+impl<T> Default for Window<T> {
+    fn default() -> Self {
+        Window {
+            entries: VecDeque::new(),
+            evicted: 0,
+        }
+    }
+}
+
+impl<T: Clone> Window<T> {
+    /// Appends; past `budget`, the oldest entry leaves memory and is returned.
+    fn push(&mut self, entry: T, budget: Option<usize>) -> Option<T> {
+        self.entries.push_back(entry);
+        match budget {
+            Some(budget) if self.entries.len() > budget => {
+                self.evicted += 1;
+                self.entries.pop_front()
+            }
+            _ => None,
+        }
+    }
+
+    /// Entries from position `index` (counted from the first ever) on, as far as memory has them.
+    fn from(&self, index: usize) -> Vec<T> {
+        let start = index.saturating_sub(self.evicted);
+        if start >= self.entries.len() {
+            return Vec::new();
+        }
+        self.entries.range(start..).cloned().collect()
+    }
+
+    fn all(&self) -> Vec<T> {
+        self.entries.iter().cloned().collect()
+    }
+
+    fn count(&self) -> usize {
+        self.evicted + self.entries.len()
+    }
 }
 
 impl Inner {
     fn frame_at(&self, seq: u64) -> Option<Arc<Frame>> {
         // seq grows with position, so a binary search finds it.
-        let i = self.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
-        Some(self.frames[i].clone())
+        let frames = &self.frames.entries;
+        let i = frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
+        Some(frames[i].clone())
+    }
+
+    /// The store, when entry `seq` may have left memory for it.
+    fn store_before(&self, seq: u64) -> Option<Arc<Store>> {
+        let store = self.store.as_ref()?;
+        let oldest = self.frames.entries.front().map_or(u64::MAX, |f| f.seq);
+        (self.frames.evicted > 0 && seq < oldest).then(|| store.clone())
     }
 
     /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
@@ -412,9 +595,10 @@ impl Inner {
         match (&frame.verdict, frame.direction) {
             (Verdict::Request { .. }, Direction::Out) => Some(frame.seq),
             (Verdict::Response { id: Some(id), .. }, Direction::In) => {
-                let end = self.frames.partition_point(|f| f.seq < frame.seq);
-                self.frames[..end]
-                    .iter()
+                let frames = &self.frames.entries;
+                let end = frames.partition_point(|f| f.seq < frame.seq);
+                frames
+                    .range(..end)
                     .rev()
                     .find(|f| {
                         f.direction == Direction::Out
@@ -432,9 +616,10 @@ impl Inner {
         let Verdict::Request { id, .. } = &request.verdict else {
             return None;
         };
-        let start = self.frames.partition_point(|f| f.seq <= request_seq);
-        self.frames[start..]
-            .iter()
+        let frames = &self.frames.entries;
+        let start = frames.partition_point(|f| f.seq <= request_seq);
+        frames
+            .range(start..)
             .find(|f| {
                 f.direction == Direction::In
                     && matches!(&f.verdict, Verdict::Response { id: Some(i), .. } if i == id)
@@ -463,6 +648,25 @@ impl Inner {
         let seq = self.next_seq;
         self.next_seq += 1;
         seq
+    }
+
+    /// Queues an entry for the store, in record order (the lock is held). A store that failed
+    /// is let go: the record goes on in memory and the failure is told at flush.
+    fn store_send(&mut self, entry: Entry) {
+        let Some(store) = self.store.as_ref() else {
+            return;
+        };
+        if let Err(e) = store.send(entry) {
+            self.store_error.get_or_insert(e.to_string());
+            self.let_store_go();
+        }
+    }
+
+    /// A failed store is let go, and memory keeps everything from then on (raw first: what
+    /// the store did not take must not leave memory too).
+    fn let_store_go(&mut self) {
+        self.store = None;
+        self.budget = None;
     }
 
     fn write(&mut self, line: &RecordLine) {

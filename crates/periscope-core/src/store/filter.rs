@@ -1,0 +1,207 @@
+//! What a traffic list can ask for: a typed filter, and the SQL it becomes.
+
+use rusqlite::types::Value as SqlValue;
+use serde::{Deserialize, Serialize};
+
+use crate::wire::Direction;
+
+/// What an entry of the record is, as a list filters and shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    Request,
+    Notification,
+    Response,
+    ErrorResponse,
+    Batch,
+    /// Not UTF-8, not JSON, or not JSON-RPC.
+    Malformed,
+    HttpExchange,
+    Stderr,
+}
+
+impl EntryKind {
+    pub(crate) const ALL: [EntryKind; 8] = [
+        EntryKind::Request,
+        EntryKind::Notification,
+        EntryKind::Response,
+        EntryKind::ErrorResponse,
+        EntryKind::Batch,
+        EntryKind::Malformed,
+        EntryKind::HttpExchange,
+        EntryKind::Stderr,
+    ];
+
+    /// The number the `kind` column holds (stable: store files keep it).
+    pub(crate) fn code(self) -> i64 {
+        match self {
+            EntryKind::Request => 0,
+            EntryKind::Notification => 1,
+            EntryKind::Response => 2,
+            EntryKind::ErrorResponse => 3,
+            EntryKind::Batch => 4,
+            EntryKind::Malformed => 5,
+            EntryKind::HttpExchange => 6,
+            EntryKind::Stderr => 7,
+        }
+    }
+
+    pub(crate) fn from_code(code: i64) -> EntryKind {
+        EntryKind::ALL
+            .into_iter()
+            .find(|k| k.code() == code)
+            .unwrap_or(EntryKind::Malformed)
+    }
+
+    /// Frames are kinds 0..=5.
+    pub(crate) fn is_frame(self) -> bool {
+        !matches!(self, EntryKind::HttpExchange | EntryKind::Stderr)
+    }
+}
+
+/// A status a list can filter on; each is one bit of the `status` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum EntryStatus {
+    /// A JSON-RPC error response.
+    Error,
+    /// Not UTF-8, not JSON, not JSON-RPC, or a batch holding such items.
+    Malformed,
+    /// A response to a request Periscope had given up on.
+    Late,
+    /// A response whose id names no request Periscope sent.
+    UnknownId,
+    /// Any flag at all (flags are listed on the frame's detail).
+    Flagged,
+}
+
+impl EntryStatus {
+    pub(crate) fn bit(self) -> i64 {
+        match self {
+            EntryStatus::Error => 1,
+            EntryStatus::Malformed => 2,
+            EntryStatus::Late => 4,
+            EntryStatus::UnknownId => 8,
+            EntryStatus::Flagged => 16,
+        }
+    }
+}
+
+/// What a traffic list shows: every field narrows, an empty or absent one does not.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(default)]
+pub struct TrafficFilter {
+    pub direction: Option<Direction>,
+    /// Any of these kinds.
+    pub kinds: Vec<EntryKind>,
+    /// Exactly this method (a response counts under the method of the request it answers).
+    pub method: Option<String>,
+    /// Any of these statuses.
+    pub statuses: Vec<EntryStatus>,
+    /// Wall clock range, microseconds since the Unix epoch, both ends included.
+    pub from_wall_us: Option<u64>,
+    pub to_wall_us: Option<u64>,
+    /// Words the body must all contain (full-text, whole words, any case).
+    pub text: Option<String>,
+}
+
+/// A `WHERE` clause (without the keyword) and its parameters.
+pub(crate) struct Sql {
+    pub clause: String,
+    pub params: Vec<SqlValue>,
+}
+
+impl TrafficFilter {
+    pub(crate) fn sql(&self) -> Sql {
+        let mut parts: Vec<String> = Vec::new();
+        let mut params: Vec<SqlValue> = Vec::new();
+        if let Some(direction) = self.direction {
+            parts.push("direction = ?".into());
+            params.push(SqlValue::Integer(direction_code(direction)));
+        }
+        if !self.kinds.is_empty() && self.kinds.len() < EntryKind::ALL.len() {
+            let list: Vec<String> = self.kinds.iter().map(|k| k.code().to_string()).collect();
+            parts.push(format!("kind IN ({})", list.join(",")));
+        }
+        if let Some(method) = &self.method {
+            parts.push("method = ?".into());
+            params.push(SqlValue::Text(method.clone()));
+        }
+        if !self.statuses.is_empty() {
+            let bits = self.statuses.iter().fold(0, |b, s| b | s.bit());
+            // `status != 0` lets SQLite use the partial index on the rare flagged rows.
+            parts.push("status != 0 AND (status & ?) != 0".into());
+            params.push(SqlValue::Integer(bits));
+        }
+        if let Some(from) = self.from_wall_us {
+            parts.push("wall_us >= ?".into());
+            params.push(SqlValue::Integer(from as i64));
+        }
+        if let Some(to) = self.to_wall_us {
+            parts.push("wall_us <= ?".into());
+            params.push(SqlValue::Integer(to as i64));
+        }
+        if let Some(query) = self.text.as_deref().and_then(words_query) {
+            parts.push("seq IN (SELECT rowid FROM body_fts WHERE body_fts MATCH ?)".into());
+            params.push(SqlValue::Text(query));
+        }
+        Sql {
+            clause: if parts.is_empty() {
+                "1".into()
+            } else {
+                parts.join(" AND ")
+            },
+            params,
+        }
+    }
+}
+
+pub(crate) fn direction_code(direction: Direction) -> i64 {
+    match direction {
+        Direction::Out => 0,
+        Direction::In => 1,
+    }
+}
+
+pub(crate) fn direction_of(code: i64) -> Direction {
+    if code == 0 {
+        Direction::Out
+    } else {
+        Direction::In
+    }
+}
+
+/// Plain words as an FTS5 query that needs all of them: each word quoted (a quote doubled), so
+/// nothing the user types is read as FTS5 syntax. `None` when there is no word.
+pub(crate) fn words_query(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_so_no_word_is_syntax() {
+        assert_eq!(
+            words_query(r#" tools/call  "x AND"#).unwrap(),
+            r#""tools/call" """x" "AND""#
+        );
+        assert_eq!(words_query("   "), None);
+    }
+
+    #[test]
+    fn an_empty_filter_matches_everything_and_kind_codes_round_trip() {
+        assert_eq!(TrafficFilter::default().sql().clause, "1");
+        for kind in EntryKind::ALL {
+            assert_eq!(EntryKind::from_code(kind.code()), kind);
+        }
+    }
+}

@@ -1,0 +1,717 @@
+//! The session's record on disk: SQLite with an FTS5 index over frame bodies (docs/store.md).
+//!
+//! [`Traffic`](crate::traffic::Traffic) sends every entry here through a bounded queue; a
+//! writer thread commits them in batches. A traffic list asks for windows ([`Store::count`],
+//! [`Store::rows`], [`Store::position`], [`Store::search`]) instead of holding every row.
+
+mod filter;
+mod query;
+mod schema;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Sender, TrySendError};
+use rusqlite::{Connection, OpenFlags};
+
+pub use filter::{EntryKind, EntryStatus, TrafficFilter};
+pub use query::{RowStatus, SearchHit, TrafficRow};
+pub(crate) use writer::{Entry, truncated_verdict};
+
+/// Entries the queue holds before a producer waits. With frames capped by the frame size
+/// limit, this bounds what a writer that fell behind can cost in memory.
+const QUEUE: usize = 32 * 1024;
+/// How long a producer waits for room in the queue before the store is declared stalled (a
+/// disk that hangs): past it the store takes nothing more and says why (see docs/store.md).
+const WRITER_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long dropping a store waits for its writer to commit and index what is queued (a full
+/// queue and a flood's worth of index take seconds, not minutes).
+const CLOSE_DEADLINE: Duration = Duration::from_secs(60);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the traffic store failed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Failed(String),
+    #[error("not a search query: {0}")]
+    BadQuery(String),
+}
+
+/// How long producers waited for the writer: what a flood costs when the disk is slower.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    pub waits: u64,
+    pub waited_us: u64,
+    pub batches: u64,
+}
+
+/// What the writer thread and the producers share.
+#[derive(Default)]
+pub(crate) struct Shared {
+    error: Mutex<Option<String>>,
+    failed: AtomicBool,
+    waits: AtomicU64,
+    waited_ns: AtomicU64,
+    written_batches: AtomicU64,
+    /// Entries up to this seq are in the full-text index.
+    indexed_to: AtomicU64,
+    /// Entries up to this seq are committed (listed by window queries).
+    committed_to: AtomicU64,
+}
+
+impl Shared {
+    fn fail(&self, error: String) {
+        self.failed.store(true, Ordering::Release);
+        self.error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert(error);
+    }
+}
+
+/// One session's store file. Share it in an `Arc`; queries take `&self`.
+pub struct Store {
+    path: PathBuf,
+    queue: Option<Sender<Entry>>,
+    reader: Mutex<Connection>,
+    shared: Arc<Shared>,
+    writer: Option<JoinHandle<()>>,
+    /// Closed by the writer thread when it ends: how a drop waits for it with a deadline.
+    writer_done: crossbeam_channel::Receiver<()>,
+}
+
+impl Store {
+    /// Creates (or continues) the store at `path`, owner-only (it holds everything the server and
+    /// the user sent), and starts its writer thread.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            drop(
+                crate::private_file::create(path)
+                    .map_err(|e| StoreError::Failed(format!("cannot create the store: {e}")))?,
+            );
+        }
+        let conn = Connection::open(path)?;
+        schema::configure(&conn)?;
+        schema::create(&conn)?;
+        schema::configure_writer(&conn)?;
+        let reader = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        reader.busy_timeout(Duration::from_secs(5))?;
+        let shared = Arc::new(Shared::default());
+        let (tx, rx) = crossbeam_channel::bounded(QUEUE);
+        let writer_shared = shared.clone();
+        let (done_tx, writer_done) = crossbeam_channel::bounded::<()>(0);
+        let writer = std::thread::Builder::new()
+            .name("periscope-store".into())
+            .spawn(move || {
+                writer::run(conn, rx, writer_shared);
+                drop(done_tx);
+            })
+            .map_err(|e| StoreError::Failed(format!("cannot start the store writer: {e}")))?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            queue: Some(tx),
+            reader: Mutex::new(reader),
+            shared,
+            writer: Some(writer),
+            writer_done,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Queues an entry; waits (up to [`WRITER_DEADLINE`]) when the writer is behind. An error
+    /// means the store has failed and takes nothing more.
+    pub(crate) fn send(&self, entry: Entry) -> Result<(), StoreError> {
+        if self.shared.failed.load(Ordering::Acquire) {
+            return Err(self.failure());
+        }
+        let Some(queue) = &self.queue else {
+            return Err(self.failure());
+        };
+        match queue.try_send(entry) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(entry)) => {
+                let start = Instant::now();
+                let sent = queue.send_timeout(entry, WRITER_DEADLINE);
+                self.shared.waits.fetch_add(1, Ordering::Relaxed);
+                self.shared
+                    .waited_ns
+                    .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                if sent.is_err() {
+                    self.shared.fail(format!(
+                        "the traffic store's writer took nothing for {} s (is the disk stuck?)",
+                        WRITER_DEADLINE.as_secs()
+                    ));
+                    return Err(self.failure());
+                }
+                Ok(())
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                self.shared
+                    .fail("the traffic store's writer stopped".into());
+                Err(self.failure())
+            }
+        }
+    }
+
+    /// Waits until everything queued so far is committed and in the full-text index, so every
+    /// query sees it.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(Entry::Sync(tx))?;
+        rx.recv_timeout(WRITER_DEADLINE + WRITER_DEADLINE)
+            .map_err(|_| StoreError::Failed("the traffic store's writer did not answer".into()))?;
+        match self.error() {
+            Some(e) => Err(StoreError::Failed(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// The first failure, if the store failed.
+    pub fn error(&self) -> Option<String> {
+        self.shared
+            .error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub fn failed(&self) -> bool {
+        self.shared.failed.load(Ordering::Acquire)
+    }
+
+    fn failure(&self) -> StoreError {
+        StoreError::Failed(
+            self.error()
+                .unwrap_or_else(|| "the traffic store is closed".into()),
+        )
+    }
+
+    /// Entries up to this seq are found by text filters and search; later ones are listed but
+    /// not yet indexed (the index follows the writer when it has a moment: docs/store.md).
+    pub fn searchable_to(&self) -> u64 {
+        self.shared.indexed_to.load(Ordering::Acquire)
+    }
+
+    /// Entries up to this seq are committed: window queries list them.
+    pub fn committed_to(&self) -> u64 {
+        self.shared.committed_to.load(Ordering::Acquire)
+    }
+
+    pub fn stats(&self) -> StoreStats {
+        StoreStats {
+            waits: self.shared.waits.load(Ordering::Relaxed),
+            waited_us: self.shared.waited_ns.load(Ordering::Relaxed) / 1000,
+            batches: self.shared.written_batches.load(Ordering::Relaxed),
+        }
+    }
+
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for Store {
+    /// Lets the writer commit (and index) what is queued, then waits for it: a closed store
+    /// is complete. The wait has a deadline: a writer stuck on a hung disk is left behind
+    /// rather than hanging whoever dropped the store.
+    fn drop(&mut self) {
+        drop(self.queue.take());
+        // Disconnected (not a message) is how the writer says it ended.
+        let ended = matches!(
+            self.writer_done.recv_timeout(CLOSE_DEADLINE),
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected)
+        );
+        if let Some(writer) = self.writer.take()
+            && ended
+        {
+            let _ = writer.join();
+        }
+    }
+}
+
+#[cfg(test)]
+/// The store on real files, fed through a real [`Traffic`](crate::traffic::Traffic).
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use tokio::sync::broadcast;
+
+    use super::*;
+    use crate::record::{Flag, GaveUp, HttpExchange};
+    use crate::traffic::Traffic;
+    use crate::wire::{Direction, RequestId};
+
+    struct Dir(PathBuf);
+
+    impl Dir {
+        fn new(name: &str) -> Dir {
+            let dir =
+                std::env::temp_dir().join(format!("periscope-store-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Dir(dir)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn traffic_with_store(dir: &Dir) -> (Traffic, Arc<Store>) {
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("session.periscope")).unwrap());
+        traffic.attach_store(store.clone());
+        (traffic, store)
+    }
+
+    fn out(traffic: &Traffic, text: &str) -> u64 {
+        traffic
+            .append_frame(Direction::Out, text.as_bytes().to_vec(), None)
+            .0
+            .seq
+    }
+
+    fn inn(traffic: &Traffic, bytes: &[u8]) -> u64 {
+        traffic
+            .append_frame(Direction::In, bytes.to_vec(), None)
+            .0
+            .seq
+    }
+
+    /// A small session with one of everything: requests answered (one with an error), a
+    /// notification flood, a malformed frame, a late and an unknown-id response, stderr, HTTP.
+    fn session(traffic: &Traffic) {
+        out(
+            traffic,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+        );
+        inn(
+            traffic,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"demo"}}}"#,
+        );
+        for i in 0..100 {
+            inn(
+                traffic,
+                format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progress":{i},"message":"step {i}"}}}}"#).as_bytes(),
+            );
+        }
+        out(
+            traffic,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"zanzibar"}}}"#,
+        );
+        inn(
+            traffic,
+            br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no such tool"}}"#,
+        );
+        inn(traffic, b"\xffnot json at all");
+        traffic.append_stderr("server warming up: zanzibar cache".into());
+        let late = inn(traffic, br#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+        traffic.flag(
+            late,
+            Flag::LateResponse {
+                id: RequestId::Number(3),
+                gave_up: GaveUp::TimedOut,
+            },
+        );
+        let unknown = inn(traffic, br#"{"jsonrpc":"2.0","id":99,"result":{}}"#);
+        traffic.flag(
+            unknown,
+            Flag::UnknownResponseId {
+                id: Some(RequestId::Number(99)),
+            },
+        );
+        let seq = traffic.reserve_seq();
+        traffic.append_http_reserved(HttpExchange {
+            seq,
+            wall_us: crate::traffic::wall_now_us(),
+            mono_us: traffic.mono_now_us(),
+            method: "POST".into(),
+            url: "https://example.test/mcp".into(),
+            status: Some(500),
+            error: None,
+            request_headers: vec![],
+            response_headers: vec![],
+            duration_us: 10,
+            sent_frame: None,
+        });
+    }
+
+    #[test]
+    fn counts_and_windows_follow_the_filter_in_seq_order() {
+        let dir = Dir::new("windows");
+        let (traffic, store) = traffic_with_store(&dir);
+        session(&traffic);
+        traffic.flush().unwrap();
+
+        assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 109);
+        let progress = TrafficFilter {
+            method: Some("notifications/progress".into()),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(store.count(&progress).unwrap(), 100);
+        let window = store.rows(&progress, 10, 5).unwrap();
+        assert_eq!(window.len(), 5);
+        assert_eq!(window[0].seq, 13, "the 11th notification is the 13th entry");
+        assert!(window.windows(2).all(|w| w[0].seq < w[1].seq));
+        assert!(window[0].preview.contains(r#""progress":10"#));
+        assert_eq!(window[0].kind, EntryKind::Notification);
+
+        // A response is listed under the method it answers, with its latency.
+        let responses = TrafficFilter {
+            kinds: vec![EntryKind::Response, EntryKind::ErrorResponse],
+            direction: Some(Direction::In),
+            method: Some("tools/call".into()),
+            ..TrafficFilter::default()
+        };
+        let rows = store.rows(&responses, 0, 10).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].kind, EntryKind::ErrorResponse);
+        assert_eq!(rows[0].id.as_deref(), Some("2"));
+        assert!(rows[0].latency_us.is_some());
+        assert!(rows[0].status.error);
+
+        // The last window is short; past the end is empty.
+        assert_eq!(store.rows(&progress, 95, 10).unwrap().len(), 5);
+        assert!(store.rows(&progress, 100, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn statuses_kinds_and_text_filter_and_position_finds_a_frame_under_a_filter() {
+        let dir = Dir::new("status");
+        let (traffic, store) = traffic_with_store(&dir);
+        session(&traffic);
+        traffic.flush().unwrap();
+
+        let by = |statuses: Vec<EntryStatus>| {
+            store
+                .rows(
+                    &TrafficFilter {
+                        statuses,
+                        ..TrafficFilter::default()
+                    },
+                    0,
+                    100,
+                )
+                .unwrap()
+        };
+        let malformed = by(vec![EntryStatus::Malformed]);
+        assert_eq!(malformed.len(), 1);
+        assert_eq!(malformed[0].kind, EntryKind::Malformed);
+        assert!(malformed[0].problem.is_some());
+        let late = by(vec![EntryStatus::Late]);
+        assert_eq!(late.len(), 1);
+        assert!(late[0].status.late && late[0].status.flagged && !late[0].status.unknown_id);
+        assert_eq!(by(vec![EntryStatus::UnknownId]).len(), 1);
+        assert_eq!(by(vec![EntryStatus::Flagged]).len(), 2);
+        // The JSON-RPC error and the HTTP 500.
+        assert_eq!(by(vec![EntryStatus::Error]).len(), 2);
+        assert_eq!(
+            by(vec![EntryStatus::Late, EntryStatus::UnknownId]).len(),
+            2,
+            "statuses are any-of"
+        );
+
+        let kinds = |kinds: Vec<EntryKind>| {
+            store
+                .rows(
+                    &TrafficFilter {
+                        kinds,
+                        ..TrafficFilter::default()
+                    },
+                    0,
+                    200,
+                )
+                .unwrap()
+        };
+        let stderr = kinds(vec![EntryKind::Stderr]);
+        assert_eq!(stderr.len(), 1);
+        assert_eq!(stderr[0].preview, "server warming up: zanzibar cache");
+        let http = kinds(vec![EntryKind::HttpExchange]);
+        assert_eq!(http.len(), 1);
+        assert_eq!(
+            store.exchange(http[0].seq).unwrap().unwrap().status,
+            Some(500)
+        );
+        assert_eq!(kinds(vec![EntryKind::Request]).len(), 2);
+
+        // Text: whole words, every one of them, in frames and stderr alike.
+        let text = |t: &str| TrafficFilter {
+            text: Some(t.into()),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(store.count(&text("zanzibar")).unwrap(), 2);
+        assert_eq!(store.count(&text("zanzibar cache")).unwrap(), 1);
+        assert_eq!(store.count(&text("ZANZIBAR")).unwrap(), 2);
+        assert_eq!(store.count(&text("step")).unwrap(), 100);
+        assert_eq!(
+            store.count(&text("\"AND")).unwrap(),
+            0,
+            "typed syntax is just words"
+        );
+        let stderr_only = TrafficFilter {
+            kinds: vec![EntryKind::Stderr],
+            ..text("zanzibar")
+        };
+        assert_eq!(store.count(&stderr_only).unwrap(), 1);
+
+        // Time range: everything is after a moment before the session, nothing after it.
+        let all = store.rows(&TrafficFilter::default(), 0, 200).unwrap();
+        let mid = all[50].wall_us;
+        let after = TrafficFilter {
+            from_wall_us: Some(mid),
+            ..TrafficFilter::default()
+        };
+        assert!(
+            store
+                .rows(&after, 0, 200)
+                .unwrap()
+                .iter()
+                .all(|r| r.wall_us >= mid)
+        );
+        let before = TrafficFilter {
+            to_wall_us: Some(mid),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(
+            store.count(&after).unwrap() + store.count(&before).unwrap()
+                - all.iter().filter(|r| r.wall_us == mid).count() as u64,
+            109
+        );
+
+        // Position: the index in the filtered list; none when the filter hides it.
+        let progress = TrafficFilter {
+            method: Some("notifications/progress".into()),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(store.position(13, &progress).unwrap(), Some(10));
+        assert_eq!(
+            store.position(13, &TrafficFilter::default()).unwrap(),
+            Some(12)
+        );
+        assert_eq!(store.position(1, &progress).unwrap(), None);
+        assert_eq!(
+            store.position(10_000, &TrafficFilter::default()).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn search_takes_fts5_syntax_pages_by_seq_and_refuses_bad_syntax() {
+        let dir = Dir::new("search");
+        let (traffic, store) = traffic_with_store(&dir);
+        session(&traffic);
+        traffic.flush().unwrap();
+
+        let hits = store.search("zanzibar", 0, 10).unwrap();
+        assert_eq!(hits.len(), 2);
+        assert!(hits[0].seq < hits[1].seq);
+        assert!(
+            hits[0].snippet.contains("«zanzibar»"),
+            "{}",
+            hits[0].snippet
+        );
+        let page = store.search("step", 0, 30).unwrap();
+        assert_eq!(page.len(), 30);
+        let next = store.search("step", page[29].seq, 100).unwrap();
+        assert_eq!(next.len(), 70);
+        assert_eq!(store.search_count("step AND 42").unwrap(), 1);
+        assert_eq!(store.search_count("prog*").unwrap(), 100);
+        let refused = store.search("\"unclosed", 0, 10);
+        assert!(
+            matches!(refused, Err(StoreError::BadQuery(_))),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn a_frame_comes_back_from_the_store_with_its_exact_bytes_and_verdict() {
+        let dir = Dir::new("frames");
+        let (traffic, store) = traffic_with_store(&dir);
+        let (sent, _) = traffic.append_frame(
+            Direction::Out,
+            br#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#.to_vec(),
+            None,
+        );
+        let (bad, _) = traffic.append_frame(Direction::In, b"\xff\x00raw".to_vec(), None);
+        let (cut, _) = traffic.append_frame(Direction::In, b"{\"jsonrpc\":".to_vec(), Some(9000));
+        traffic.append_stderr("not a frame".into());
+        traffic.flush().unwrap();
+        for frame in [&sent, &bad, &cut] {
+            let back = store.frame(frame.seq).unwrap().unwrap();
+            assert_eq!(
+                (back.seq, back.direction, back.wall_us, back.mono_us),
+                (frame.seq, frame.direction, frame.wall_us, frame.mono_us)
+            );
+            assert_eq!(
+                (
+                    &back.bytes,
+                    back.truncated_from,
+                    back.exchange,
+                    &back.verdict
+                ),
+                (
+                    &frame.bytes,
+                    frame.truncated_from,
+                    frame.exchange,
+                    &frame.verdict
+                )
+            );
+        }
+        assert_eq!(
+            store.flags_of(cut.seq).unwrap(),
+            vec![Flag::Oversized { limit: 11 }]
+        );
+        assert!(store.frame(4).unwrap().is_none(), "stderr is not a frame");
+        assert_eq!(
+            store.request_before(10, Direction::Out, "\"a\"").unwrap(),
+            Some(sent.seq)
+        );
+    }
+
+    #[test]
+    fn a_store_reopened_keeps_everything_and_its_file_is_owner_only() {
+        let dir = Dir::new("reopen");
+        let path = dir.0.join("session.periscope");
+        {
+            let (traffic, store) = traffic_with_store(&dir);
+            session(&traffic);
+            drop(traffic);
+            drop(store);
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 109);
+        // Closing let the full-text index catch up: nothing was synced before.
+        assert_eq!(store.search_count("zanzibar").unwrap(), 2);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+    }
+
+    #[test]
+    fn with_a_budget_memory_keeps_the_newest_and_older_frames_come_from_the_store() {
+        let dir = Dir::new("budget");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
+        traffic.attach_store_keeping(store.clone(), 10);
+
+        let first = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+        );
+        let asking = inn(
+            &traffic,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+        );
+        traffic.flag(asking, Flag::InvalidUserFrame);
+        for i in 0..50 {
+            inn(
+                &traffic,
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
+                )
+                .as_bytes(),
+            );
+            traffic.append_stderr(format!("line {i}"));
+            traffic.flag(asking + 1 + i * 2, Flag::Oversized { limit: 1 });
+        }
+        // Both frames of the first round left memory; the round is still linked through the store.
+        assert!(traffic.frames().iter().all(|f| f.seq > asking));
+        traffic.expect_round(&RequestId::Number(2), asking);
+        let again = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#,
+        );
+        let answer = inn(&traffic, br#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+
+        assert_eq!(traffic.frames().len(), 10);
+        assert_eq!(traffic.stderr().len(), 10);
+        assert_eq!(traffic.flags().len(), 10);
+        assert_eq!(traffic.frame_count(), 54);
+        assert_eq!(
+            traffic.frames_from(0).len(),
+            10,
+            "what left memory is not handed out"
+        );
+        assert_eq!(traffic.frames_from(53).len(), 1);
+        let old = traffic
+            .frame(first)
+            .expect("an old frame comes from the store");
+        assert_eq!(
+            &*old.bytes,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#
+        );
+        assert_eq!(traffic.flags_of(asking), vec![Flag::InvalidUserFrame]);
+        let rounds = traffic.call_of(answer);
+        assert_eq!(rounds.len(), 2);
+        assert_eq!(
+            (rounds[0].request_seq, rounds[0].response_seq),
+            (first, Some(asking))
+        );
+        assert_eq!(
+            (rounds[1].request_seq, rounds[1].response_seq),
+            (again, Some(answer))
+        );
+        assert_eq!(
+            traffic.call_of(first).len(),
+            2,
+            "from the first request, long gone"
+        );
+        traffic.flush().unwrap();
+        assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 104);
+    }
+
+    #[test]
+    fn without_a_store_nothing_leaves_memory() {
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        for _ in 0..(crate::traffic::MEMORY_BUDGET + 5) {
+            inn(&traffic, b"{}");
+        }
+        assert_eq!(traffic.frames().len(), crate::traffic::MEMORY_BUDGET + 5);
+    }
+
+    #[test]
+    fn a_store_that_fails_is_let_go_and_memory_keeps_everything_from_then_on() {
+        let dir = Dir::new("fails");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
+        traffic.attach_store_keeping(store.clone(), 5);
+        let (first, _) = traffic.append_frame(Direction::In, b"{}".to_vec(), None);
+        // The same seq twice breaks the table's key: the writer fails the store.
+        store.send(Entry::Frame(first.clone(), None)).unwrap();
+        assert!(store.sync().is_err());
+        assert!(store.failed());
+        for _ in 0..20 {
+            inn(&traffic, b"{}");
+        }
+        let error = traffic.flush().expect_err("the failure is told at flush");
+        assert!(error.to_string().contains("could not write"), "{error}");
+        assert!(traffic.store().is_none());
+        assert!(
+            traffic.frames().len() >= 20,
+            "nothing more left memory once the store was gone"
+        );
+        assert!(traffic.flush().is_ok(), "told once");
+    }
+}

@@ -1,0 +1,108 @@
+//! The store's tables, indexes and connection settings (docs/store.md).
+
+use rusqlite::Connection;
+
+/// Bumped when a table changes shape; a store file of another version is not read.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// One row per entry of the record, in seq order: frames, stderr lines and HTTP exchanges share
+/// the session's one sequence, so one table lists them all and a window is one range scan. Only
+/// the columns a list and its filters need live here; bytes are in `bodies`, so a filter that
+/// scans `entries` reads a few dozen bytes a row, not the frames.
+const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    kind INTEGER NOT NULL,
+    direction INTEGER NOT NULL,
+    wall_us INTEGER NOT NULL,
+    mono_us INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    method TEXT,
+    rpc_id TEXT,
+    latency_us INTEGER,
+    status INTEGER NOT NULL,
+    problem TEXT,
+    call_first INTEGER,
+    call_round INTEGER,
+    call_asked_by INTEGER,
+    truncated_from INTEGER,
+    exchange INTEGER
+);
+-- The exact bytes of a frame, the text of a stderr line, `METHOD url` of an HTTP exchange.
+CREATE TABLE IF NOT EXISTS bodies (
+    seq INTEGER PRIMARY KEY,
+    body BLOB NOT NULL
+);
+-- External content: the index points into `bodies` instead of keeping a second copy of every
+-- body (a contentless table would save the same space but could not give snippets).
+CREATE VIRTUAL TABLE IF NOT EXISTS body_fts USING fts5(
+    body, content='bodies', content_rowid='seq'
+);
+CREATE TABLE IF NOT EXISTS http (
+    seq INTEGER PRIMARY KEY,
+    exchange TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS flags (
+    seq INTEGER NOT NULL,
+    flag TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    decision TEXT NOT NULL
+);
+-- Only the indexes that pay for what they cost at ingest (each one is a B-tree insert per
+-- row): a method is a needle in the haystack; kind, direction and time scan 1 000 000 narrow
+-- rows in tens of milliseconds (benches/benches/store.rs).
+CREATE INDEX IF NOT EXISTS entries_method ON entries(method);
+-- Most frames have no status bit: a partial index keeps the rare ones at hand.
+CREATE INDEX IF NOT EXISTS entries_status ON entries(status) WHERE status != 0;
+CREATE INDEX IF NOT EXISTS flags_seq ON flags(seq);
+";
+
+/// Settings every connection gets. WAL: the writer commits while readers query. NORMAL sync
+/// in WAL mode survives the app crashing (not the machine losing power), and costs no fsync
+/// per batch.
+pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// The writer's own settings: checkpoint the WAL every 64 MiB rather than 4 (fewer fsyncs and
+/// page copies during a flood), and a 64 MiB page cache so index pages stay in memory.
+pub fn configure_writer(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
+    conn.pragma_update(None, "cache_size", -65_536)?;
+    Ok(())
+}
+
+/// Creates the tables on a new file; refuses a file of another schema version.
+pub fn create(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(TABLES)?;
+    let found: Option<String> = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .ok();
+    match found {
+        None => {
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
+                [SCHEMA_VERSION.to_string()],
+            )?;
+        }
+        Some(v) if v == SCHEMA_VERSION.to_string() => {}
+        Some(v) => {
+            return Err(rusqlite::Error::InvalidParameterName(format!(
+                "store schema version {v}, this build reads {SCHEMA_VERSION}"
+            )));
+        }
+    }
+    Ok(())
+}
