@@ -12,6 +12,7 @@ mod events;
 mod json_file;
 mod launch_args;
 mod remembered_args;
+mod save_file;
 mod saved_store;
 mod task_board;
 mod temporary;

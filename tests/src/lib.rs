@@ -121,6 +121,24 @@ pub fn periscope_at(url: &str, args: &[&str]) -> Output {
         .expect("periscope runs")
 }
 
+/// Runs `periscope ARGS` (for commands that need no server: `recording`, `diff`, `import`).
+pub fn periscope(args: &[&str]) -> Output {
+    Command::new(bin("periscope"))
+        .args(args)
+        .output()
+        .expect("periscope runs")
+}
+
+/// The demo server over Streamable HTTP, speaking both eras (the modern one shares its state
+/// between requests, so one client's change reaches the next).
+pub fn demo_http() -> HttpServerProcess {
+    HttpServerProcess::start(
+        Command::new(bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
+            .stderr(Stdio::null()),
+    )
+}
+
 /// A command's stdout, as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

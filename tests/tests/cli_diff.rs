@@ -3,25 +3,12 @@
 //! client of the modern era): exit 1 and the added tool named; a session against itself is the
 //! same (exit 0); a file that is not a record exits 2.
 
-use std::process::{Command, Stdio};
-
-use periscope_tests::{HttpServerProcess, bin, scratch_dir, stderr, stdout};
+use periscope_tests::{demo_http, periscope, scratch_dir, stderr, stdout};
 use serde_json::Value;
-
-fn periscope(args: &[&str]) -> std::process::Output {
-    Command::new(bin("periscope"))
-        .args(args)
-        .output()
-        .expect("periscope runs")
-}
 
 #[test]
 fn a_changed_tool_list_is_a_difference_with_the_tool_named() {
-    let server = HttpServerProcess::start(
-        Command::new(bin("periscope-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
-            .stderr(Stdio::null()),
-    );
+    let server = demo_http();
     let dir = scratch_dir("cli-diff");
     let before = dir.join("before.jsonl");
     let after = dir.join("after.jsonl");

@@ -3,25 +3,12 @@
 //! whose entries carry the exact request and response bodies, one JSON line per frame, and a
 //! Markdown report of chosen frames.
 
-use std::process::{Command, Stdio};
-
-use periscope_tests::{HttpServerProcess, bin, scratch_dir, stderr, stdout};
+use periscope_tests::{demo_http, periscope, scratch_dir, stderr, stdout};
 use serde_json::Value;
-
-fn periscope(args: &[&str]) -> std::process::Output {
-    Command::new(bin("periscope"))
-        .args(args)
-        .output()
-        .expect("periscope runs")
-}
 
 #[test]
 fn a_recorded_http_session_exports_as_har_jsonl_and_markdown() {
-    let server = HttpServerProcess::start(
-        Command::new(bin("periscope-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--eras", "dual"])
-            .stderr(Stdio::null()),
-    );
+    let server = demo_http();
     let dir = scratch_dir("cli-recording");
     let record = dir.join("session.jsonl");
     let record_arg = record.to_str().unwrap();

@@ -18,11 +18,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::era::meta_key as meta;
+// The violation's shape lives with the other record shapes (a flag carries it).
 use crate::record::Flag;
+pub use crate::record::Violation;
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// Frames waiting for the worker; past this a frame is not checked.
@@ -50,20 +51,6 @@ const SCHEMAS: [(&str, &str); 5] = [
     ("2025-11-25", include_str!("../schemas/2025-11-25.json")),
     ("2026-07-28", include_str!("../schemas/2026-07-28.json")),
 ];
-
-/// One way a frame breaks its revision's schema.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Violation {
-    /// JSON pointer into the frame ("" is the whole message, "/result/tools/0" a nested value;
-    /// in a batch, the item's index comes first).
-    pub path: String,
-    /// The schema keyword that failed ("required", "type", "anyOf"…).
-    pub rule: String,
-    /// Where that keyword is in the revision's schema.
-    pub schema_path: String,
-    pub message: String,
-}
 
 /// The revisions with an embedded schema, oldest first.
 pub fn revisions() -> impl Iterator<Item = &'static str> {

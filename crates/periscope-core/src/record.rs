@@ -88,7 +88,7 @@ pub enum Flag {
     /// violation with its JSON path and the schema rule.
     SchemaViolation {
         revision: String,
-        violations: Vec<crate::protocol_check::Violation>,
+        violations: Vec<Violation>,
     },
     /// A request whose id a request from the same side still waits on (frame `first_seq`):
     /// the spec forbids reusing an id, and the responses cannot be told apart.
@@ -102,6 +102,20 @@ impl From<crate::net_guard::RefusedUrl> for Flag {
     fn from(refused: crate::net_guard::RefusedUrl) -> Flag {
         Flag::UrlRefused { refused }
     }
+}
+
+/// One way a frame breaks its revision's schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Violation {
+    /// JSON pointer into the frame ("" is the whole message, "/result/tools/0" a nested value;
+    /// in a batch, the item's index comes first).
+    pub path: String,
+    /// The schema keyword that failed ("required", "type", "anyOf"…).
+    pub rule: String,
+    /// Where that keyword is in the revision's schema.
+    pub schema_path: String,
+    pub message: String,
 }
 
 /// Why an inbound frame is incomplete.

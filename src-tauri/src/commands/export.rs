@@ -1,7 +1,5 @@
 //! The Traffic view's exports: a connection's record as HAR 1.2, JSON Lines or Markdown (the
-//! engine's `export`), written where the user picks in the native save dialog. Nothing is
-//! written without that pick; test builds write into `PERISCOPE_SAVE_DIR` instead of showing
-//! the dialog, so the end-to-end tests see the file.
+//! engine's `export`), written where the user picks (`save_file`).
 
 use periscope_core::export::{self, Recording};
 use serde::Deserialize;
@@ -73,71 +71,9 @@ pub async fn export_traffic<R: Runtime>(
             export::markdown(&recording, &format!("{name}: Periscope traffic"), &seqs).into_bytes()
         }
     };
-    let file_name = format!("{}-traffic.{}", file_stem(&name), format.extension());
-    save(&app, &file_name, &bytes).await
-}
-
-/// A file name part from a server's name: letters, digits, `-` and `_` only.
-fn file_stem(name: &str) -> String {
-    let stem: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let stem = stem.trim_matches('-');
-    if stem.is_empty() {
-        "server".into()
-    } else {
-        stem.into()
-    }
-}
-
-async fn save<R: Runtime>(
-    app: &AppHandle<R>,
-    file_name: &str,
-    bytes: &[u8],
-) -> Result<Option<String>, String> {
-    #[cfg(feature = "test-seams")]
-    if let Some(dir) = std::env::var_os("PERISCOPE_SAVE_DIR") {
-        let path = std::path::Path::new(&dir).join(file_name);
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
-        return Ok(Some(path.display().to_string()));
-    }
-    use tauri_plugin_dialog::DialogExt;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_file_name(file_name)
-        .save_file(move |picked| {
-            let _ = tx.send(picked);
-        });
-    let picked = rx.await.map_err(|_| "the save dialog closed".to_string())?;
-    let Some(path) = picked else {
-        return Ok(None);
-    };
-    let path = path
-        .into_path()
-        .map_err(|e| format!("not a local file: {e}"))?;
-    std::fs::write(&path, bytes).map_err(|e| format!("could not write {}: {e}", path.display()))?;
-    Ok(Some(path.display().to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::file_stem;
-
-    #[test]
-    fn a_file_name_comes_from_the_server_name() {
-        assert_eq!(
-            file_stem("Demo server (legacy era)"),
-            "Demo-server--legacy-era"
-        );
-        assert_eq!(file_stem("../.."), "server");
-    }
+    let file_name = crate::save_file::safe_file_name(
+        &format!("{name}-traffic.{}", format.extension()),
+        "traffic",
+    );
+    crate::save_file::save_bytes(&app, "Save traffic", &file_name, &bytes).await
 }

@@ -75,22 +75,7 @@ pub fn suggested_file_name(uri: &str) -> String {
         .rsplit(['/', ':'])
         .next()
         .unwrap_or_default();
-    let safe: String = last
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let safe = safe.trim_start_matches('.');
-    if safe.is_empty() {
-        "resource.bin".into()
-    } else {
-        safe.into()
-    }
+    crate::save_file::safe_file_name(last, "resource.bin")
 }
 
 /// Opens the native save dialog and writes a blob's bytes (base64, as the server sent them)
@@ -101,28 +86,16 @@ pub async fn save_blob<R: Runtime>(
     uri: String,
     blob: String,
 ) -> Result<Option<String>, String> {
-    use tauri_plugin_dialog::DialogExt;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(blob.trim())
         .map_err(|e| format!("the blob is not valid base64: {e}"))?;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_title(format!("Save {uri}"))
-        .set_file_name(suggested_file_name(&uri))
-        .save_file(move |picked| {
-            let _ = tx.send(picked);
-        });
-    let picked = rx.await.map_err(|_| "the save dialog closed".to_string())?;
-    let Some(path) = picked else {
-        return Ok(None);
-    };
-    let path = path
-        .into_path()
-        .map_err(|e| format!("not a local file: {e}"))?;
-    std::fs::write(&path, &bytes)
-        .map_err(|e| format!("could not write {}: {e}", path.display()))?;
-    Ok(Some(path.display().to_string()))
+    crate::save_file::save_bytes(
+        &app,
+        &format!("Save {uri}"),
+        &suggested_file_name(&uri),
+        &bytes,
+    )
+    .await
 }
 
 #[cfg(test)]
