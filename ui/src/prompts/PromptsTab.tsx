@@ -1,7 +1,8 @@
-import { Play, RefreshCw } from "lucide-react";
+import { Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { loadList, selectPrompt, setPromptArg } from "../actions";
+import { EmptyListState } from "../common/EmptyListState";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";
@@ -47,18 +48,7 @@ function PromptsView({ server }: { server: ServerState }) {
         {list.error && <ErrorBox title={t("tab.listError")} message={list.error} />}
         {list.status === "loading" && prompts.length === 0 && <EmptyState>{t("common:loading")}</EmptyState>}
         {list.status === "loaded" && prompts.length === 0 && (
-          <EmptyState
-            title={t("tab.emptyTitle")}
-            testId="prompts-empty"
-            action={
-              <button type="button" className="button button-small" onClick={refresh}>
-                <RefreshCw size={13} aria-hidden />
-                {t("common:refresh")}
-              </button>
-            }
-          >
-            {t("tab.empty")}
-          </EmptyState>
+          <EmptyListState title={t("tab.emptyTitle")} body={t("tab.empty")} testId="prompts-empty" onRefresh={refresh} />
         )}
         <ul className="item-list" aria-label={t("tab.title")}>
           {prompts.map((p) => (

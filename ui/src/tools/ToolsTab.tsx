@@ -1,7 +1,7 @@
-import { RefreshCw } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { loadList, selectTool, setTab, setToolForm } from "../actions";
+import { EmptyListState } from "../common/EmptyListState";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
@@ -52,18 +52,7 @@ function ToolsView({ server }: { server: ServerState }) {
         {list.error && <ErrorBox title={t("tab.listError")} message={list.error} />}
         {list.status === "loading" && tools.length === 0 && <EmptyState>{t("common:loading")}</EmptyState>}
         {list.status === "loaded" && tools.length === 0 && (
-          <EmptyState
-            title={t("tab.emptyTitle")}
-            testId="tools-empty"
-            action={
-              <button type="button" className="button button-small" onClick={refresh}>
-                <RefreshCw size={13} aria-hidden />
-                {t("common:refresh")}
-              </button>
-            }
-          >
-            {t("tab.empty")}
-          </EmptyState>
+          <EmptyListState title={t("tab.emptyTitle")} body={t("tab.empty")} testId="tools-empty" onRefresh={refresh} />
         )}
         <ToolList tools={tools} selected={server.tools.selected} onSelect={(name) => selectTool(server.id, name)} />
       </div>
