@@ -377,7 +377,7 @@ impl Sse<'_> {
             std::thread::sleep(self.delay);
         }
         if let Some(event) = event {
-            write!(self.stream, "event: {event}\n")?;
+            writeln!(self.stream, "event: {event}")?;
         }
         write!(self.stream, "data: {data}\n\n")?;
         self.stream.flush()

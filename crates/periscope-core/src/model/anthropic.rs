@@ -442,7 +442,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // And a stream cut before message_stop is incomplete, not an answer.
-        let (_, assembled) = decode(TOOL_STREAM[..cut].as_bytes(), 13);
+        let (_, assembled) = decode(&TOOL_STREAM.as_bytes()[..cut], 13);
         assert!(assembled.unwrap_err().to_string().contains("message_stop"));
     }
 

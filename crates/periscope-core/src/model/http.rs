@@ -80,7 +80,7 @@ pub(crate) fn status_error(status: u16, body: &[u8], secret: Option<&str>) -> Mo
 /// An answer that has started.
 pub(crate) enum Opened {
     /// An event stream, read event by event.
-    Stream(SseBody),
+    Stream(Box<SseBody>),
     /// One JSON document (the server did not stream).
     Json {
         value: Value,
@@ -261,7 +261,7 @@ pub(crate) async fn post(
             first_byte_us,
         });
     }
-    Ok(Opened::Stream(SseBody {
+    Ok(Opened::Stream(Box::new(SseBody {
         response,
         parser: SseParser::new(MAX_EVENT_BYTES),
         raw: Vec::new(),
@@ -269,7 +269,7 @@ pub(crate) async fn post(
         idle: deadlines.idle,
         secret: secret.map(str::to_string),
         ended: false,
-    }))
+    })))
 }
 
 #[cfg(test)]
