@@ -114,7 +114,10 @@ mod tests {
             with_model
         );
         let rule: ModelRule = serde_json::from_str(r#"{"provider_id": "p"}"#).unwrap();
-        assert!(!rule.auto_approve, "automatic answers are opted into, never assumed");
+        assert!(
+            !rule.auto_approve,
+            "automatic answers are opted into, never assumed"
+        );
     }
 
     #[test]
