@@ -248,6 +248,18 @@ async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
         .unwrap_err();
     assert!(matches!(err, ModelError::Timeout { .. }), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
+    // The user gives up on a silent provider: the request ends at once.
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        trigger.cancel();
+    });
+    let patient = client.with_deadlines(Deadlines::default());
+    let started = std::time::Instant::now();
+    let err = patient.stream(&request, &tx, &cancel).await.unwrap_err();
+    assert_eq!(err, ModelError::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(10));
 }
 
 /// Answers sampling with a model picked by the request's hints, as the app's draft does
@@ -358,6 +370,126 @@ async fn the_demo_servers_sample_tool_is_answered_by_the_fake_model() {
     assert_eq!(answered["result"]["model"], "fake-1");
     assert_eq!(answered["result"]["stopReason"], "endTurn");
     session.close().await;
+}
+
+#[tokio::test]
+async fn a_model_tool_call_inside_sampling_reaches_the_server_as_tool_use() {
+    let dir = scratch_dir("sample_with_tools");
+    let fake = FakeModel::start("sample-tools.json", None, &dir);
+    let sampler = Arc::new(ModelSampler {
+        providers: vec![provider(
+            ProviderKind::OpenAiCompatible,
+            format!("{}/v1", fake.base),
+            "llama3.2",
+            true,
+        )],
+        key: None,
+        picked: Mutex::new(Vec::new()),
+    });
+    let session = demo(sampler).await;
+    let args = json!({"prompt": "What is the weather in Paris?", "offer_tools": true});
+    let result = session
+        .call_tool(
+            "sample",
+            args.as_object().unwrap().clone(),
+            Default::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        result["content"][0]["text"],
+        "model fake-1 replied: tool_use get_weather({\"city\":\"Paris\"})"
+    );
+    let body = &fake.requests()[0]["body"];
+    assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
+    assert_eq!(body["tool_choice"], "auto");
+    let answered = outbound_texts(&session)
+        .into_iter()
+        .find(|t| t.contains("\"stopReason\""))
+        .unwrap();
+    let answered: Value = serde_json::from_str(&answered).unwrap();
+    assert_eq!(answered["result"]["stopReason"], "toolUse");
+    assert_eq!(answered["result"]["content"][0]["type"], "tool_use");
+    session.close().await;
+}
+
+/// A tool that always works, for a model that never stops calling it.
+struct Echoing;
+
+#[async_trait]
+impl periscope_core::model::tool_host::ToolHost for Echoing {
+    async fn tools(&self) -> Result<Vec<ToolSpec>, String> {
+        Ok(vec![ToolSpec {
+            name: "again".into(),
+            description: None,
+            input_schema: json!({"type": "object"}),
+        }])
+    }
+    async fn call(
+        &self,
+        _name: &str,
+        input: Value,
+    ) -> periscope_core::model::tool_host::ToolOutcome {
+        periscope_core::model::tool_host::ToolOutcome {
+            content: vec![Block::text(input.to_string())],
+            is_error: false,
+            raw: None,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_turn_stops_after_ten_rounds_of_tool_calls() {
+    let dir = scratch_dir("round_limit");
+    let fake = FakeModel::start("loop.json", None, &dir);
+    let client = ModelClient::new(
+        provider(
+            ProviderKind::OpenAiCompatible,
+            format!("{}/v1", fake.base),
+            "fake-1",
+            true,
+        ),
+        None,
+    )
+    .unwrap();
+    let approver = Answering {
+        approval: Approval::AlwaysThisTool,
+        seen: Mutex::new(Vec::new()),
+    };
+    let mut conversation = Conversation::new("c", vec![], "fake");
+    let (tx, _rx) = mpsc::channel(1);
+    drop(_rx);
+    let stats = run_turn(
+        &client,
+        &mut conversation,
+        vec![Block::text("loop forever")],
+        &Echoing,
+        &approver,
+        &tx,
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        stats.rounds, 11,
+        "ten rounds of tools, and the answer that asked for more"
+    );
+    assert!(stats.hit_round_limit);
+    assert_eq!(stats.tool_calls.len(), 10);
+    // Asked once: "always" held for the rest of the conversation.
+    assert_eq!(approver.seen.lock().unwrap().len(), 1);
+    assert_eq!(stats.tool_calls[1].approval, Approval::Remembered);
+    assert_eq!(fake.requests().len(), 11);
+    // The eleventh call is answered, not left dangling, so the next turn is a valid request.
+    match &conversation.messages.last().unwrap().content[0] {
+        Block::ToolResult {
+            is_error, content, ..
+        } => {
+            assert!(is_error);
+            assert!(text_of(content).contains("limit of 10 rounds"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Answers every call the same way and remembers what it was shown.
