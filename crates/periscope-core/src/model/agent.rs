@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use super::chat::{
     Block, ChatMessage, ChatRequest, StopReason, StreamEvent, ToolChoice, TurnTiming, Usage,
 };
+pub use super::conversation::Approval;
 use super::conversation::{Conversation, ToolCallStat, TurnStats};
 use super::tool_host::ToolHost;
 use super::{ModelClient, ModelError};
@@ -36,19 +37,6 @@ pub struct ToolCall {
     /// The model-facing name.
     pub name: String,
     pub input: Value,
-}
-
-/// The user's answer to a tool call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum Approval {
-    Once,
-    /// This call, and every later call of this tool in the conversation.
-    AlwaysThisTool,
-    Reject,
-    /// Not asked: the tool was approved "always" earlier in the conversation.
-    Remembered,
 }
 
 /// Asks the user about a tool call.

@@ -7,8 +7,20 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::agent::Approval;
 use super::chat::{Block, ChatMessage, ChatRole, StopReason, TurnTiming, Usage};
+
+/// The user's answer to a tool call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Approval {
+    Once,
+    /// This call, and every later call of this tool in the conversation.
+    AlwaysThisTool,
+    Reject,
+    /// Not asked: the tool was approved "always" earlier in the conversation.
+    Remembered,
+}
 
 /// One tool call of a turn, and what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
