@@ -199,11 +199,18 @@ pub fn to_result(turn: &Turn) -> Value {
         1 if !tool_use => blocks[0].clone(),
         _ => Value::Array(blocks),
     };
+    // Some runtimes say "stop" beside a tool call; the spec ties tool_use content to toolUse,
+    // and a server reads the content by the reason.
+    let stop = if tool_use {
+        StopReason::ToolUse
+    } else {
+        turn.stop.clone()
+    };
     json!({
         "role": "assistant",
         "content": content,
         "model": turn.model,
-        "stopReason": stop_word(&turn.stop),
+        "stopReason": stop_word(&stop),
     })
 }
 
@@ -325,7 +332,8 @@ mod tests {
                 name: "get_weather".into(),
                 input: json!({"city": "Lyon"}),
             }],
-            StopReason::ToolUse,
+            // As a runtime that says "stop" beside its tool call would.
+            StopReason::EndTurn,
         ));
         assert_eq!(
             result,
