@@ -434,6 +434,7 @@ impl periscope_core::model::tool_host::ToolHost for Echoing {
             content: vec![Block::text(input.to_string())],
             is_error: false,
             raw: None,
+            ran: None,
         }
     }
 }
@@ -593,6 +594,18 @@ async fn a_playground_turn_calls_add_after_approval_and_answers_with_the_sum() {
         })
         .collect();
     assert_eq!(order, ["round", "call", "decision", "result", "round"]);
+    // The result says which server's tool ran and when, for History.
+    let ran = p
+        .events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolResult { ran, .. } => ran.clone(),
+            _ => None,
+        })
+        .expect("the call ran");
+    assert_eq!((ran.server_id.as_str(), ran.tool.as_str()), ("demo", "add"));
+    assert_eq!(ran.arguments, *json!({"a": 2, "b": 3}).as_object().unwrap());
+    assert!(ran.timing.duration_us > 0);
     assert_eq!(stats.rounds, 2);
     assert_eq!(stats.tool_calls.len(), 1);
     assert!(!stats.tool_calls[0].is_error);

@@ -20,7 +20,7 @@ use super::chat::{
 };
 pub use super::conversation::Approval;
 use super::conversation::{Conversation, ToolCallStat, TurnStats};
-use super::tool_host::ToolHost;
+use super::tool_host::{Ran, ToolHost};
 use super::{ModelClient, ModelError};
 
 /// The most rounds of tool calls one user turn may run.
@@ -74,6 +74,8 @@ pub enum AgentEvent {
         id: String,
         is_error: bool,
         content: Vec<Block>,
+        /// The server call behind it (none for a rejected call), for the host's history.
+        ran: Option<Ran>,
     },
 }
 
@@ -205,20 +207,21 @@ pub async fn run_turn(
                     approval,
                 })
                 .await;
-            let (content, is_error) = if approval == Approval::Reject {
-                (vec![Block::text(REJECTED)], true)
+            let (content, is_error, ran) = if approval == Approval::Reject {
+                (vec![Block::text(REJECTED)], true, None)
             } else {
                 let outcome = tokio::select! {
                     _ = cancel.cancelled() => return Err(ModelError::Cancelled.into()),
                     outcome = tools.call(&call.name, call.input.clone()) => outcome,
                 };
-                (outcome.content, outcome.is_error)
+                (outcome.content, outcome.is_error, outcome.ran)
             };
             let _ = events
                 .send(AgentEvent::ToolResult {
                     id: call.id.clone(),
                     is_error,
                     content: content.clone(),
+                    ran,
                 })
                 .await;
             stats.tool_calls.push(ToolCallStat {

@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod anthropic;
 pub mod chat;
+pub mod context;
 pub mod conversation;
 pub mod http;
 pub mod openai;

@@ -9,12 +9,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::chat::{Block, ToolSpec};
+use super::context::content_block;
 use super::visibility::model_tools;
-use crate::session::{CallOptions, Session};
+use crate::session::{Session, Timing};
 
 /// What a tool call gave the model.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +25,21 @@ pub struct ToolOutcome {
     pub is_error: bool,
     /// The server's `CallToolResult` as it came, when there was one.
     pub raw: Option<Value>,
+    /// Which server's tool ran, and when, for the host's history (a model's calls are listed
+    /// like the user's own); `None` when nothing was sent.
+    pub ran: Option<Ran>,
+}
+
+/// A call that reached a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "ModelToolRun"))]
+pub struct Ran {
+    pub server_id: String,
+    /// The tool's own name (not the model-facing one).
+    pub tool: String,
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
+    pub arguments: Map<String, Value>,
+    pub timing: Timing,
 }
 
 /// The tools of the servers a conversation is about.
@@ -70,33 +87,16 @@ fn short_hash(text: &str) -> String {
     digest[..4].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// MCP content blocks as chat blocks (what a model can read of a tool's result).
+/// A `CallToolResult`'s content as chat blocks (what a model can read of it); its
+/// `structuredContent` as JSON when it has no content.
 pub fn blocks_of_result(result: &Value) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    for c in result
+    let mut blocks: Vec<Block> = result
         .get("content")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-    {
-        let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
-        match c.get("type").and_then(Value::as_str) {
-            Some("text") => blocks.push(Block::text(s("text").unwrap_or_default())),
-            Some("image") => match (s("mimeType"), s("data")) {
-                (Some(mime), Some(data)) => blocks.push(Block::Image { mime, data }),
-                _ => blocks.push(Block::text(c.to_string())),
-            },
-            Some("resource") => blocks.push(Block::text(
-                c.get("resource")
-                    .and_then(|r| r.get("text"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| c.to_string()),
-            )),
-            // Audio, resource links and future kinds: the model gets them as JSON.
-            _ => blocks.push(Block::text(c.to_string())),
-        }
-    }
+        .map(content_block)
+        .collect();
     if blocks.is_empty()
         && let Some(structured) = result.get("structuredContent")
     {
@@ -169,6 +169,7 @@ impl ToolHost for SessionTools {
             content: vec![Block::text(text)],
             is_error: true,
             raw: None,
+            ran: None,
         };
         let Some((index, tool)) = self
             .names
@@ -184,17 +185,31 @@ impl ToolHost for SessionTools {
             Value::Null => Map::new(),
             other => return error(format!("the arguments must be a JSON object, not {other}")),
         };
-        let session = &self.servers[index].1;
-        match session
-            .call_tool(&tool, arguments, CallOptions::default())
+        let (server_id, session) = &self.servers[index];
+        // Tracked like the user's calls, so the host can list it in History with its timing.
+        let Ok((outcome, timing)) = session
+            .call_tool_tracked(&tool, arguments.clone(), None, None)
             .await
-        {
+        else {
+            return error("the call could not be tracked".into());
+        };
+        let ran = Some(Ran {
+            server_id: server_id.clone(),
+            tool,
+            arguments,
+            timing,
+        });
+        match outcome {
             Ok(result) => ToolOutcome {
                 content: blocks_of_result(&result),
                 is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
                 raw: Some(result),
+                ran,
             },
-            Err(e) => error(format!("the call failed: {e}")),
+            Err(e) => ToolOutcome {
+                ran,
+                ..error(format!("the call failed: {e}"))
+            },
         }
     }
 }
