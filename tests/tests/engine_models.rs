@@ -17,7 +17,7 @@ use periscope_core::model::chat::{
     Block, ChatMessage, ChatRequest, StopReason, StreamEvent, ToolSpec, Usage, text_of,
 };
 use periscope_core::model::conversation::Conversation;
-use periscope_core::model::http::Deadlines;
+use periscope_core::model::http::{Deadlines, Stage};
 use periscope_core::model::tool_host::SessionTools;
 use periscope_core::model::{ApiKey, ModelClient, ModelError, Provider, ProviderKind, sampling};
 use periscope_core::session::handler::decline;
@@ -214,6 +214,34 @@ async fn anthropic_stream_with_a_tool_call_round_trips() {
 }
 
 #[tokio::test]
+async fn a_provider_test_names_the_model_that_answered_and_its_latency() {
+    let dir = scratch_dir("provider_probe");
+    let fake = FakeModel::start("probe.json", None, &dir);
+    let client = ModelClient::new(
+        provider(
+            ProviderKind::OpenAiCompatible,
+            format!("{}/v1", fake.base),
+            "llama3.2",
+            true,
+        ),
+        None,
+    )
+    .unwrap();
+    let probe = client.probe(&CancellationToken::new()).await.unwrap();
+    assert_eq!(
+        (probe.model.as_str(), probe.reply.as_str()),
+        ("fake-1", "OK")
+    );
+    assert!(
+        probe
+            .timing
+            .first_token_us
+            .is_some_and(|t| t <= probe.timing.total_us)
+    );
+    assert_eq!(fake.requests()[0]["body"]["max_tokens"], 16);
+}
+
+#[tokio::test]
 async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
     let dir = scratch_dir("provider_errors");
     let fake = FakeModel::start("errors.json", None, &dir);
@@ -246,8 +274,37 @@ async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
         .stream(&request, &tx, &CancellationToken::new())
         .await
         .unwrap_err();
-    assert!(matches!(err, ModelError::Timeout { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            ModelError::Timeout {
+                stage: Stage::FirstByte,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(started.elapsed() < Duration::from_secs(10));
+    // A stream that starts and falls silent ends at the idle deadline, with what came shown.
+    let (stall_tx, mut stall_rx) = mpsc::channel(8);
+    let err = client
+        .stream(&request, &stall_tx, &CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ModelError::Timeout {
+                stage: Stage::Idle,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        stall_rx.recv().await,
+        Some(StreamEvent::TextDelta { text: "…".into() })
+    );
     // The user gives up on a silent provider: the request ends at once.
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();

@@ -16,7 +16,8 @@
 //! - `GET /v1/models`: `{"data": [{"id": <model>}]}`. Anything else: 404.
 //! - A turn whose `expect` is not met is answered 500 with a sentence naming the turn and what
 //!   it saw, so a test fails with the reason rather than a timeout. A turn `{"error": {"status",
-//!   "body"}}` answers that; `{"hang": true}` reads the request and never answers.
+//!   "body"}}` answers that; `{"hang": true}` reads the request and never answers;
+//!   `{"stall": true}` starts a stream, sends one piece and falls silent.
 //! - Each request is logged to `<log>` as one JSON line `{"path", "auth", "body"}`: `auth` is
 //!   `"ok"` when the request's key (`Authorization: Bearer`, `x-api-key`) equals the
 //!   `FAKE_MODEL_KEY` environment variable, `"missing"` without one, else `"wrong"`. The key
@@ -186,6 +187,17 @@ fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<(
     };
     if turn["hang"] == true {
         // Never answer; wait for the client to give up and close.
+        let mut sink = [0u8; 1024];
+        while matches!(stream.read(&mut sink), Ok(k) if k > 0) {}
+        return Ok(());
+    }
+    if turn["stall"] == true {
+        // Start a stream, send one piece, then fall silent until the client gives up.
+        let mut sse = Sse::start(&mut stream, Duration::ZERO)?;
+        sse.send(
+            None,
+            &json!({"choices": [{"index": 0, "delta": {"content": "…"}}]}).to_string(),
+        )?;
         let mut sink = [0u8; 1024];
         while matches!(stream.read(&mut sink), Ok(k) if k > 0) {}
         return Ok(());

@@ -116,6 +116,16 @@ pub enum ModelError {
     Cancelled,
 }
 
+/// What a provider said to the smallest request (the Models setting's Test button).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, rename = "ModelProbe"))]
+pub struct Probe {
+    /// The model that answered, as the provider named it.
+    pub model: String,
+    pub reply: String,
+    pub timing: TurnTiming,
+}
+
 /// A client for one provider.
 #[derive(Debug, Clone)]
 pub struct ModelClient {
@@ -205,6 +215,25 @@ impl ModelClient {
             }
         }
         headers
+    }
+
+    /// One tiny request, to show that the provider answers, which model did and how fast.
+    pub async fn probe(&self, cancel: &CancellationToken) -> Result<Probe, ModelError> {
+        let request = ChatRequest {
+            messages: vec![chat::ChatMessage::user(vec![Block::text(
+                "Reply with the word OK.",
+            )])],
+            max_tokens: Some(16),
+            ..ChatRequest::default()
+        };
+        let (tx, rx) = mpsc::channel(1);
+        drop(rx);
+        let turn = self.stream(&request, &tx, cancel).await?;
+        Ok(Probe {
+            reply: chat::text_of(&turn.blocks),
+            model: turn.model,
+            timing: turn.timing,
+        })
     }
 
     /// Asks the model and streams its answer: each piece goes to `tx` as it arrives (a closed
