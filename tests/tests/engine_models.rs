@@ -258,6 +258,7 @@ async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
     .with_deadlines(Deadlines {
         first_byte: Duration::from_millis(500),
         idle: Duration::from_millis(500),
+        total: Duration::from_secs(30),
     });
     let (tx, _rx) = mpsc::channel(8);
     let request = ChatRequest {
@@ -305,6 +306,33 @@ async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
         stall_rx.recv().await,
         Some(StreamEvent::TextDelta { text: "…".into() })
     );
+    // A stream that trickles forever ends at the deadline for the whole answer.
+    let dripping = client.clone().with_deadlines(Deadlines {
+        first_byte: Duration::from_millis(500),
+        idle: Duration::from_millis(500),
+        total: Duration::from_millis(1500),
+    });
+    let (drip_tx, mut drip_rx) = mpsc::channel(1024);
+    let err = dripping
+        .stream(&request, &drip_tx, &CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ModelError::Timeout {
+                stage: Stage::Total,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    drop(drip_tx);
+    let mut pieces = 0;
+    while drip_rx.recv().await.is_some() {
+        pieces += 1;
+    }
+    assert!(pieces >= 5, "it did stream until then: {pieces}");
     // The user gives up on a silent provider: the request ends at once.
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();

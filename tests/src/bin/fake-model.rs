@@ -17,7 +17,8 @@
 //! - A turn whose `expect` is not met is answered 500 with a sentence naming the turn and what
 //!   it saw, so a test fails with the reason rather than a timeout. A turn `{"error": {"status",
 //!   "body"}}` answers that; `{"hang": true}` reads the request and never answers;
-//!   `{"stall": true}` starts a stream, sends one piece and falls silent.
+//!   `{"stall": true}` starts a stream, sends one piece and falls silent; `{"drip": true}`
+//!   streams a piece every 100 ms, forever.
 //! - Each request is logged to `<log>` as one JSON line `{"path", "auth", "body"}`: `auth` is
 //!   `"ok"` when the request's key (`Authorization: Bearer`, `x-api-key`) equals the
 //!   `FAKE_MODEL_KEY` environment variable, `"missing"` without one, else `"wrong"`. The key
@@ -201,6 +202,16 @@ fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<(
         let mut sink = [0u8; 1024];
         while matches!(stream.read(&mut sink), Ok(k) if k > 0) {}
         return Ok(());
+    }
+    if turn["drip"] == true {
+        // A stream that never ends: a piece every 100 ms, for as long as the client reads.
+        let mut sse = Sse::start(&mut stream, Duration::from_millis(100))?;
+        loop {
+            sse.send(
+                None,
+                &json!({"choices": [{"index": 0, "delta": {"content": "."}}]}).to_string(),
+            )?;
+        }
     }
     if let Some(error) = turn.get("error") {
         let status = error["status"].as_u64().unwrap_or(500) as u16;

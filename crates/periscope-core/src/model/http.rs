@@ -21,6 +21,12 @@ use crate::transport::sse::{SseEvent, SseParser};
 pub const FIRST_BYTE: Duration = Duration::from_secs(120);
 /// The longest silence between two pieces of a streamed answer.
 pub const IDLE: Duration = Duration::from_secs(120);
+/// The longest a whole answer may take, however steadily it trickles (a provider sending a
+/// keep-alive every minute forever).
+pub const TOTAL: Duration = Duration::from_secs(30 * 60);
+/// The most a streamed answer may send: far beyond any real answer (the text and the tool
+/// calls put together from it are smaller still), and a bound on what an endless one costs.
+pub const MAX_STREAM_BYTES: u64 = 64 * 1024 * 1024;
 /// The most of an error body read and shown.
 pub const ERROR_BODY_MAX: usize = 64 * 1024;
 /// The largest event a stream may send (a whole tool call's arguments fit).
@@ -36,6 +42,7 @@ pub const JSON_BODY_MAX: usize = 16 * 1024 * 1024;
 pub struct Deadlines {
     pub first_byte: Duration,
     pub idle: Duration,
+    pub total: Duration,
 }
 
 impl Default for Deadlines {
@@ -43,6 +50,7 @@ impl Default for Deadlines {
         Deadlines {
             first_byte: FIRST_BYTE,
             idle: IDLE,
+            total: TOTAL,
         }
     }
 }
@@ -96,6 +104,9 @@ pub(crate) struct SseBody {
     raw: Vec<u8>,
     raw_len: u64,
     idle: Duration,
+    /// When the whole answer must have come, and the patience that gives.
+    deadline: Instant,
+    total: Duration,
     secret: Option<String>,
     ended: bool,
 }
@@ -110,10 +121,16 @@ impl SseBody {
         if self.ended {
             return Ok(None);
         }
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let (wait, stage, after) = if left < self.idle {
+            (left, Stage::Total, self.total)
+        } else {
+            (self.idle, Stage::Idle, self.idle)
+        };
         let chunk = tokio::select! {
             _ = cancel.cancelled() => return Err(ModelError::Cancelled),
-            read = tokio::time::timeout(self.idle, self.response.chunk()) => match read {
-                Err(_) => return Err(ModelError::Timeout { stage: Stage::Idle, after: self.idle }),
+            read = tokio::time::timeout(wait, self.response.chunk()) => match read {
+                Err(_) => return Err(ModelError::Timeout { stage, after }),
                 Ok(Err(e)) => return Err(ModelError::Transport(scrub(&error_chain(&e), self.secret.as_deref()))),
                 Ok(Ok(chunk)) => chunk,
             },
@@ -121,6 +138,12 @@ impl SseBody {
         match chunk {
             Some(bytes) => {
                 self.keep(&bytes);
+                if self.raw_len > MAX_STREAM_BYTES {
+                    return Err(ModelError::Protocol(format!(
+                        "the answer goes on past {} MiB",
+                        MAX_STREAM_BYTES / (1024 * 1024)
+                    )));
+                }
                 Ok(Some(self.parser.push(&bytes)))
             }
             None => {
@@ -149,6 +172,8 @@ pub enum Stage {
     FirstByte,
     /// Between two pieces of the answer.
     Idle,
+    /// For the whole answer.
+    Total,
 }
 
 impl std::fmt::Display for Stage {
@@ -156,6 +181,7 @@ impl std::fmt::Display for Stage {
         f.write_str(match self {
             Stage::FirstByte => "for the answer to start",
             Stage::Idle => "for the next piece of the answer",
+            Stage::Total => "for the whole answer",
         })
     }
 }
@@ -267,6 +293,8 @@ pub(crate) async fn post(
         raw: Vec::new(),
         raw_len: 0,
         idle: deadlines.idle,
+        deadline: started + deadlines.total,
+        total: deadlines.total,
         secret: secret.map(str::to_string),
         ended: false,
     })))
