@@ -67,8 +67,10 @@ pub fn key_name(provider_id: &str) -> String {
 pub struct ApiKey(String);
 
 impl ApiKey {
+    /// A key as typed or pasted: the whitespace around it (a pasted newline) is not part of it.
     pub fn new(key: impl Into<String>) -> ApiKey {
-        ApiKey(key.into())
+        let key: String = key.into();
+        ApiKey(key.trim().to_string())
     }
 
     /// The key itself, for the one header that carries it.
