@@ -192,7 +192,12 @@ impl ModelClient {
         match p.kind {
             ProviderKind::OpenAiCompatible => (
                 openai::endpoint(&p.base_url),
-                openai::request_body(&p.model, request, p.max_tokens),
+                openai::request_body(
+                    &p.model,
+                    request,
+                    p.max_tokens,
+                    openai::max_tokens_field(&p.base_url),
+                ),
             ),
             ProviderKind::Anthropic => (
                 anthropic::endpoint(&p.base_url),

@@ -20,8 +20,31 @@ pub fn endpoint(base_url: &str) -> String {
     format!("{}/chat/completions", base_url.trim_end_matches('/'))
 }
 
-/// The request body.
-pub fn request_body(model: &str, request: &ChatRequest, max_tokens: Option<u32>) -> Value {
+/// Which name the token limit goes by at `base_url`. OpenAI's own API has replaced
+/// `max_tokens` by `max_completion_tokens` (its reasoning models refuse the old name); the
+/// compatible servers of local runtimes know `max_tokens` for certain, not always the new one.
+pub fn max_tokens_field(base_url: &str) -> &'static str {
+    let official = url::Url::parse(base_url)
+        .ok()
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h.eq_ignore_ascii_case("api.openai.com"))
+        })
+        .unwrap_or(false);
+    if official {
+        "max_completion_tokens"
+    } else {
+        "max_tokens"
+    }
+}
+
+/// The request body; `max_tokens_field`: see [`max_tokens_field`].
+pub fn request_body(
+    model: &str,
+    request: &ChatRequest,
+    max_tokens: Option<u32>,
+    max_tokens_field: &str,
+) -> Value {
     let mut messages = Vec::new();
     if let Some(system) = &request.system {
         messages.push(json!({"role": "system", "content": system}));
@@ -57,7 +80,7 @@ pub fn request_body(model: &str, request: &ChatRequest, max_tokens: Option<u32>)
         });
     }
     if let Some(max) = request.max_tokens.or(max_tokens) {
-        body["max_tokens"] = json!(max);
+        body[max_tokens_field] = json!(max);
     }
     if let Some(t) = request.temperature {
         body["temperature"] = json!(t);
@@ -536,6 +559,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn openais_own_api_gets_the_new_name_for_the_token_limit() {
+        assert_eq!(
+            max_tokens_field("https://api.openai.com/v1"),
+            "max_completion_tokens"
+        );
+        for local in [
+            "http://localhost:11434/v1",
+            "http://localhost:8000/v1",
+            "https://openrouter.ai/api/v1",
+        ] {
+            assert_eq!(max_tokens_field(local), "max_tokens", "{local}");
+        }
+    }
+
+    #[test]
     fn tool_results_become_tool_messages_before_the_users_text() {
         let request = ChatRequest {
             system: Some("be brief".into()),
@@ -554,7 +592,8 @@ pub(crate) mod tests {
             ],
             ..ChatRequest::default()
         };
-        let body = request_body("m", &request, None);
+        let body = request_body("m", &request, Some(64), "max_tokens");
+        assert_eq!(body["max_tokens"], 64);
         let messages = body["messages"].as_array().unwrap();
         assert_eq!(
             messages[0],
