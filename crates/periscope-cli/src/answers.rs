@@ -5,11 +5,13 @@ use std::path::PathBuf;
 
 use async_trait::async_trait;
 use periscope_core::answering::{Root, SamplingRule, analyze_url, roots_result};
+use periscope_core::model::chat::text_of;
+use periscope_core::model::{ApiKey, ModelClient, Provider, ProviderKind, sampling};
 use periscope_core::session::handler::decline;
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use serde_json::{Value, json};
 
-use crate::args::Cli;
+use crate::args::{Cli, SamplingKind};
 use crate::browser::open_url;
 
 pub struct AnswersByFlags {
@@ -18,6 +20,8 @@ pub struct AnswersByFlags {
     elicit_decline: bool,
     open_urls: bool,
     sampling_reply: Option<String>,
+    /// --sampling-provider-url: the model that answers sampling, or why it cannot.
+    sampling_model: Option<Result<ModelClient, String>>,
     roots: Vec<PathBuf>,
     /// The MCP server's host (remote servers), for the URL analysis.
     server_host: Option<String>,
@@ -45,12 +49,86 @@ impl AnswersByFlags {
             elicit_decline: cli.elicit_decline,
             open_urls: cli.open_urls,
             sampling_reply: cli.sampling_reply.clone(),
+            sampling_model: sampling_model(cli),
             roots: cli.root.clone(),
             server_host: cli
                 .url
                 .as_deref()
                 .and_then(|u| url::Url::parse(u).ok())
                 .and_then(|u| u.host_str().map(str::to_string)),
+        }
+    }
+}
+
+/// The model client the --sampling-* flags describe, if any.
+fn sampling_model(cli: &Cli) -> Option<Result<ModelClient, String>> {
+    let url = cli.sampling_provider_url.as_ref()?;
+    let key = match &cli.sampling_key_env {
+        None => None,
+        Some(var) => match std::env::var(var) {
+            Ok(key) => Some(ApiKey::new(key)),
+            Err(_) => {
+                return Some(Err(format!(
+                    "--sampling-key-env {var}: the environment variable is not set"
+                )));
+            }
+        },
+    };
+    let model = cli.sampling_model.clone().unwrap_or_default();
+    let provider = Provider {
+        id: "cli".into(),
+        name: model.clone(),
+        kind: match cli.sampling_kind {
+            SamplingKind::Openai => ProviderKind::OpenAiCompatible,
+            SamplingKind::Anthropic => ProviderKind::Anthropic,
+        },
+        base_url: url.clone(),
+        model,
+        max_tokens: None,
+        default: true,
+    };
+    Some(ModelClient::new(provider, key).map_err(|e| e.to_string()))
+}
+
+impl AnswersByFlags {
+    /// Sampling answered by the --sampling-provider-url model, sent as it comes: there is no
+    /// one to review it, so the answer is printed for the record.
+    async fn sample_with_model(&self, request: &ServerRequest) -> Result<Value, RpcError> {
+        let client = match &self.sampling_model {
+            Some(Ok(client)) => client,
+            Some(Err(reason)) => {
+                tell!("periscope: cannot answer sampling with a model: {reason}; declined");
+                return decline(request);
+            }
+            None => return decline(request),
+        };
+        let provider = client.provider();
+        tell!(
+            "periscope: asking {} at {} to answer the sampling request (no human in the loop: its answer is sent as is)",
+            provider.model,
+            periscope_core::redact::url(&provider.base_url)
+        );
+        let params = request.params.clone().unwrap_or(Value::Null);
+        let cancel = tokio_util::sync::CancellationToken::new();
+        match sampling::answer(client, &params, &cancel).await {
+            Ok((result, turn)) => {
+                let text = text_of(&turn.blocks);
+                tell!("periscope: model {} replied: {text}", turn.model);
+                for (_, name, input) in turn.tool_uses() {
+                    tell!(
+                        "periscope: model {} asks for tool {name} {input}",
+                        turn.model
+                    );
+                }
+                Ok(result)
+            }
+            Err(e) => {
+                tell!("periscope: the model could not answer the sampling request: {e}");
+                Err(RpcError::new(
+                    periscope_core::wire::error_code::INTERNAL_ERROR,
+                    format!("the model could not answer: {e}"),
+                ))
+            }
         }
     }
 }
@@ -128,6 +206,9 @@ impl HostHandler for AnswersByFlags {
                     }
                     decline(&request)
                 }
+            }
+            ServerRequestKind::Sampling if self.sampling_model.is_some() => {
+                self.sample_with_model(&request).await
             }
             ServerRequestKind::Sampling => match &self.sampling_reply {
                 Some(text) => {

@@ -82,6 +82,39 @@ pub struct Cli {
     /// Answer sampling requests with this text (default: decline).
     #[arg(long, value_name = "TEXT", global = true)]
     pub sampling_reply: Option<String>,
+    /// Answer sampling requests with a model at this base URL: OpenAI-compatible (Ollama
+    /// http://localhost:11434/v1, LM Studio http://localhost:1234/v1, vLLM
+    /// http://localhost:8000/v1, llama.cpp http://localhost:8080/v1) or, with --sampling-kind
+    /// anthropic, https://api.anthropic.com. The CLI has no human in the loop: the model's answer
+    /// is sent to the server as is, and printed to stderr.
+    #[arg(
+        long,
+        value_name = "URL",
+        global = true,
+        conflicts_with = "sampling_reply",
+        requires = "sampling_model"
+    )]
+    pub sampling_provider_url: Option<String>,
+    /// The wire format the --sampling-provider-url speaks.
+    #[arg(long, value_enum, value_name = "KIND", default_value_t = SamplingKind::Openai, global = true)]
+    pub sampling_kind: SamplingKind,
+    /// The model that answers sampling at --sampling-provider-url (e.g. llama3.2).
+    #[arg(
+        long,
+        value_name = "NAME",
+        global = true,
+        requires = "sampling_provider_url"
+    )]
+    pub sampling_model: Option<String>,
+    /// The environment variable holding the provider's API key (never a flag: a command line is
+    /// visible to other local users). Sent only over https, or plain http to this machine.
+    #[arg(
+        long,
+        value_name = "VAR",
+        global = true,
+        requires = "sampling_provider_url"
+    )]
+    pub sampling_key_env: Option<String>,
     /// A directory to offer as a root in roots/list (repeatable; default: none).
     #[arg(long, value_name = "PATH", global = true)]
     pub root: Vec<PathBuf>,
@@ -176,6 +209,15 @@ pub enum TransportChoice {
     Auto,
     Streamable,
     Sse,
+}
+
+/// The wire format of a sampling provider.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SamplingKind {
+    /// OpenAI chat completions (OpenAI and the local runtimes' compatible servers).
+    Openai,
+    /// The Anthropic Messages API.
+    Anthropic,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -24,6 +24,7 @@ pub mod export;
 pub mod features;
 pub mod host_config;
 pub mod limits;
+pub mod model;
 pub mod net_guard;
 pub mod private_file;
 pub mod protocol_check;

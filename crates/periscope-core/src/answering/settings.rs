@@ -13,6 +13,21 @@ pub struct HostSettings {
     pub roots: Vec<Root>,
     #[serde(default)]
     pub sampling_rule: Option<SamplingRule>,
+    /// The configured model that drafts answers to this server's sampling requests (absent in
+    /// settings files written before models existed: they still read).
+    #[serde(default)]
+    pub sampling_model: Option<ModelRule>,
+}
+
+/// "Draft sampling answers with this provider's model" (`model::Provider::id`), and whether
+/// its answer is sent without asking. Off by default: the user sees, edits and approves the
+/// draft; an automatic answer is shown and recorded as such.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ModelRule {
+    pub provider_id: String,
+    #[serde(default)]
+    pub auto_approve: bool,
 }
 
 /// One entry of `roots/list`.
@@ -77,6 +92,33 @@ pub fn file_uri(path: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_written_before_models_still_read_and_the_model_rule_round_trips() {
+        let old = r#"{"roots": [{"uri": "file:///tmp", "name": "tmp"}],
+                      "sampling_rule": {"text": "ok", "model": "m"}}"#;
+        let settings: HostSettings = serde_json::from_str(old).unwrap();
+        assert_eq!(settings.roots.len(), 1);
+        assert!(settings.sampling_rule.is_some());
+        assert_eq!(settings.sampling_model, None);
+        let with_model = HostSettings {
+            sampling_model: Some(ModelRule {
+                provider_id: "local".into(),
+                auto_approve: true,
+            }),
+            ..settings
+        };
+        let text = serde_json::to_string(&with_model).unwrap();
+        assert_eq!(
+            serde_json::from_str::<HostSettings>(&text).unwrap(),
+            with_model
+        );
+        let rule: ModelRule = serde_json::from_str(r#"{"provider_id": "p"}"#).unwrap();
+        assert!(
+            !rule.auto_approve,
+            "automatic answers are opted into, never assumed"
+        );
+    }
 
     #[test]
     fn file_uris_escape_spaces_and_non_ascii() {
