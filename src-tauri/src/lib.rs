@@ -96,6 +96,10 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,
+            commands::timeline::timeline,
+            commands::timeline::latency,
+            commands::timeline::timeline_all,
+            commands::timeline::latency_all,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,
