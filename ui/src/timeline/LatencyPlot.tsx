@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { MethodLatency } from "../bindings/MethodLatency";
 import { formatLatency, formatNumber } from "../format";
-import { latencyRange, mergeBuckets, percentiles } from "./latency";
+import { binBuckets, latencyRange, percentiles } from "./latency";
 
 const WIDTH = 560;
 const HEIGHT = 160;
@@ -15,8 +15,8 @@ const isDecade = (us: number) => Math.abs(Math.log10(us) - Math.round(Math.log10
 /** One method's latency histogram on a log scale, with p50, p90 and p99 marked. */
 export function LatencyPlot({ method }: { method: MethodLatency }) {
   const { t } = useTranslation("timeline");
-  const bars = useMemo(() => mergeBuckets(method.buckets), [method.buckets]);
   const { min, max } = latencyRange(method);
+  const bars = useMemo(() => binBuckets(method.buckets, min, max), [method.buckets, min, max]);
   const x = scaleLog<number>({ domain: [min, max], range: [PAD.left, WIDTH - PAD.right] });
   const top = bars.reduce((n, b) => Math.max(n, b.count), 1);
   const y = scaleLinear<number>({ domain: [0, top], range: [HEIGHT - PAD.bottom, PAD.top], nice: true });
@@ -66,7 +66,12 @@ export function LatencyPlot({ method }: { method: MethodLatency }) {
         {marks.map((m, i) => (
           <g key={m.label} className={`latency-mark ${m.label}`}>
             <line x1={x(m.us)} x2={x(m.us)} y1={PAD.top - 4} y2={HEIGHT - PAD.bottom} />
-            <text x={x(m.us) + 3} y={PAD.top + 6 + i * 11} className="latency-mark-text">
+            <text
+              x={x(m.us) > WIDTH - PAD.right - 30 ? x(m.us) - 3 : x(m.us) + 3}
+              y={PAD.top + 6 + i * 11}
+              textAnchor={x(m.us) > WIDTH - PAD.right - 30 ? "end" : "start"}
+              className="latency-mark-text"
+            >
               {m.label}
             </text>
           </g>

@@ -169,7 +169,10 @@ export function TimelineChart({
         role="group"
       >
         <g className="timeline-axis">
-          {axis.ticks(Math.max(2, Math.floor(width / 110))).map((ms) => (
+          {axis
+            .ticks(Math.max(2, Math.floor(width / 110)))
+            .filter((ms) => axis(ms) > 24 && axis(ms) < width - 24)
+            .map((ms) => (
             <g key={ms} transform={`translate(${axis(ms)},0)`}>
               <line y1={AXIS_H - 5} y2={height} className="timeline-grid" />
               <text y={AXIS_H - 8} textAnchor="middle" className="timeline-axis-label">

@@ -12,7 +12,7 @@ import { useTimelineLanes } from "./useTimeline";
 import { type Domain, ZOOM_STEP, extentOf, followTo, zoomAt } from "./view";
 
 /** A key for one method of one server in the latency picker. */
-const methodKey = (serverId: string, method: string, direction: string) => `${serverId}\n${direction}\n${method}`;
+const methodKey = (serverId: string, method: string, direction: string) => `${serverId}|${direction}|${method}`;
 
 /**
  * The session as time: a zoomable timeline of calls and notifications (this server, or every

@@ -3,25 +3,26 @@
 import type { LatencyBucket } from "../bindings/LatencyBucket";
 import type { MethodLatency } from "../bindings/MethodLatency";
 
-/** Bars drawn at most: the engine's fine buckets (40 a decade) are merged down to this. */
-export const MAX_BARS = 40;
+/** Bars a plot draws across its range (equal widths on the log axis). */
+export const BARS = 30;
 
 /**
- * Merges neighbouring buckets so at most `maxBars` remain (each bar sums a run of buckets and
- * covers their range). Counts are kept: the bars sum to the same total.
+ * The engine's fine buckets (40 a decade) summed into `bars` bins of equal width on a log
+ * axis from `min` to `max`, each bucket in the bin of its geometric middle. Counts are kept: the
+ * bins sum to the same total. Empty bins are left out.
  */
-export function mergeBuckets(buckets: readonly LatencyBucket[], maxBars = MAX_BARS): LatencyBucket[] {
-  if (buckets.length <= maxBars) return buckets.map((b) => ({ ...b }));
-  const per = Math.ceil(buckets.length / maxBars);
-  const bars: LatencyBucket[] = [];
-  for (let i = 0; i < buckets.length; i += per) {
-    const run = buckets.slice(i, i + per);
-    const first = run[0];
-    const last = run[run.length - 1];
-    if (!first || !last) continue;
-    bars.push({ lower_us: first.lower_us, upper_us: last.upper_us, count: run.reduce((n, b) => n + b.count, 0) });
+export function binBuckets(buckets: readonly LatencyBucket[], min: number, max: number, bars = BARS): LatencyBucket[] {
+  const lo = Math.log10(min);
+  const step = (Math.log10(max) - lo) / bars;
+  const counts = new Array<number>(bars).fill(0);
+  for (const b of buckets) {
+    const middle = Math.log10(Math.sqrt(Math.max(1, b.lower_us) * Math.max(1, b.upper_us)));
+    const i = Math.min(bars - 1, Math.max(0, Math.floor((middle - lo) / step)));
+    counts[i] = (counts[i] ?? 0) + b.count;
   }
-  return bars;
+  return counts.flatMap((count, i) =>
+    count > 0 ? [{ lower_us: Math.round(10 ** (lo + i * step)), upper_us: Math.round(10 ** (lo + (i + 1) * step)), count }] : [],
+  );
 }
 
 /** The x range a plot of `m` needs: its buckets' span, at least a decade wide. */
