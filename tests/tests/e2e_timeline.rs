@@ -213,3 +213,57 @@ async fn the_timeline_shows_a_slow_call_with_progress_and_opens_its_frame() {
     h.count_is(r#"[data-testid="timeline-bar"]"#, before).await;
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn all_connected_servers_share_one_time_axis_with_server_requests_shown() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start("timeline-all").await;
+    h.ready_demo().await;
+    h.call_tool("slow_task").await;
+    h.attr_is(r#"[data-testid="tool-result"]"#, "data-outcome", "ok")
+        .await;
+    // The legacy-era demo asks the client for its roots: a server→client request.
+    h.connect_legacy_demo().await;
+    h.call_tool("list_roots").await;
+    h.result_saying("(no roots)").await;
+
+    h.click(r#"[data-testid="tab-timeline"]"#).await;
+    h.count_is(r#"[data-testid="timeline-lane"]"#, 1).await;
+    h.click(r#"[data-testid="timeline-all-servers"]"#).await;
+    h.count_is(r#"[data-testid="timeline-lane"]"#, 2).await;
+    let legacy = r#"[data-testid="timeline-lane"][data-server-id="demo-legacy"]"#;
+    let modern = r#"[data-testid="timeline-lane"][data-server-id="demo"]"#;
+    // Each lane has its own server's traffic: the handshake of its era, and its calls.
+    h.find(&format!(
+        r#"{legacy} [data-testid="timeline-bar"][data-method="initialize"]"#
+    ))
+    .await;
+    h.find(&format!(
+        r#"{modern} [data-testid="timeline-bar"][data-method="server/discover"]"#
+    ))
+    .await;
+    h.find(&format!(
+        r#"{modern} [data-testid="timeline-bar"][data-method="tools/call"][data-progress-count]:not([data-progress-count="0"])"#
+    ))
+    .await;
+    // roots/list went from the server to the client, and was answered.
+    h.find(&format!(
+        r#"{legacy} [data-testid="timeline-bar"][data-method="roots/list"][data-direction="in"][data-outcome="ok"]"#
+    ))
+    .await;
+    assert_eq!(
+        h.count(&format!(
+            r#"{modern} [data-testid="timeline-bar"][data-method="roots/list"]"#
+        ))
+        .await,
+        0
+    );
+    // The legacy demo's notifications (its log messages, list changes) are ticks.
+    h.find(&format!(r#"{legacy} [data-testid="timeline-tick"]"#))
+        .await;
+    // The latency picker names each method's server.
+    let options = h.text(r#"[data-testid="latency-method"]"#).await;
+    assert!(options.contains("Demo server"), "{options}");
+    h.shot("all-servers").await;
+    h.stop().await;
+}

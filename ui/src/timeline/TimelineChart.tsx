@@ -259,6 +259,7 @@ function SpanBar({
       data-seq={span.request_seq ?? span.response_seq ?? ""}
       data-method={span.method}
       data-outcome={span.outcome}
+      data-direction={span.direction}
       data-duration-us={duration ?? ""}
       data-progress-count={span.progress_count}
       data-rounds={span.rounds.length}

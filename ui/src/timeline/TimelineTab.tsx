@@ -71,7 +71,8 @@ export function TimelineTab({ server }: { server: ServerState }) {
   const methods = lanes.flatMap((l) =>
     (l.latency?.methods ?? []).map((m) => ({ key: methodKey(l.serverId, m.method, m.direction), serverId: l.serverId, m })),
   );
-  const chosen = methods.find((x) => x.key === picked) ?? methods[0] ?? null;
+  // The user's pick, else this server's busiest method.
+  const chosen = methods.find((x) => x.key === picked) ?? methods.find((x) => x.serverId === server.id) ?? methods[0] ?? null;
   const empty = loaded && chartLanes.every((l) => l.timeline.spans.length === 0 && l.timeline.ticks.length === 0);
 
   return (
@@ -110,6 +111,7 @@ export function TimelineTab({ server }: { server: ServerState }) {
         </label>
         <span className="timeline-hint">{t("toolbar.hint")}</span>
       </div>
+      <Legend />
       {omitted > 0 && (
         <div className="timeline-notice" data-testid="timeline-omitted">
           {t("omitted", { count: omitted, n: formatNumber(omitted) })}
@@ -164,5 +166,29 @@ export function TimelineTab({ server }: { server: ServerState }) {
         {chosen ? <LatencyPlot method={chosen.m} /> : <p className="timeline-hint">{t("latency.none")}</p>}
       </section>
     </div>
+  );
+}
+
+/** What the colours and marks of the chart mean. */
+function Legend() {
+  const { t } = useTranslation("timeline");
+  const items = [
+    { className: "swatch outcome-ok", label: t("outcome.ok") },
+    { className: "swatch outcome-error", label: t("outcome.error") },
+    { className: "swatch outcome-pending", label: t("outcome.pending") },
+    { className: "swatch outcome-cancelled", label: t("outcome.cancelled") },
+    { className: "swatch direction-in", label: t("legend.serverRequest") },
+    { className: "swatch progress", label: t("legend.progress") },
+    { className: "swatch tick", label: t("legend.tick") },
+  ];
+  return (
+    <ul className="timeline-legend" aria-label={t("legend.label")}>
+      {items.map((item) => (
+        <li key={item.className}>
+          <span className={item.className} aria-hidden />
+          {item.label}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -27,6 +27,7 @@ export function useTimelineLanes(serverIds: readonly string[], live: boolean): {
   const busy = useRef(false);
   const again = useRef(false);
   const latencyAt = useRef(0);
+  const latencyKey = useRef<string | null>(null);
   const latest = useRef<Lane[]>([]);
 
   const read = useCallback(async () => {
@@ -38,12 +39,16 @@ export function useTimelineLanes(serverIds: readonly string[], live: boolean): {
     const ids = key === "" ? [] : key.split("\n");
     try {
       const window = { from_wall_us: null, to_wall_us: null, max_spans: SPAN_BUDGET };
-      const withLatency = !live || Date.now() - latencyAt.current >= LATENCY_EVERY_MS;
+      // A new set of servers reads latency at once; then at most every 2 s while live.
+      const withLatency = !live || latencyKey.current !== key || Date.now() - latencyAt.current >= LATENCY_EVERY_MS;
       const [timelines, latencies] = await Promise.all([
         timelineIpc.timelineAll(ids, window),
         withLatency ? timelineIpc.latencyAll(ids) : Promise.resolve(null),
       ]);
-      if (withLatency) latencyAt.current = Date.now();
+      if (withLatency) {
+        latencyAt.current = Date.now();
+        latencyKey.current = key;
+      }
       const lanes = timelines.map((t, i): Lane => {
         const previous = latest.current.find((l) => l.serverId === t.server_id);
         const latency = latencies ? (latencies[i]?.latency ?? null) : (previous?.latency ?? null);
