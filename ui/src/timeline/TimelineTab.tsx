@@ -67,7 +67,9 @@ export function TimelineTab({ server }: { server: ServerState }) {
   }, []);
 
   const omitted = lanes.reduce((n, l) => n + Number(l.timeline?.omitted_spans ?? 0), 0);
-  const errors = lanes.filter((l) => l.error !== null);
+  // A server never connected has no record yet: that is the empty state, not an error.
+  const states = useConnections((s) => s.servers);
+  const errors = lanes.filter((l) => l.error !== null && l.timeline === null && states[l.serverId]?.status.state !== "disconnected");
   const methods = lanes.flatMap((l) =>
     (l.latency?.methods ?? []).map((m) => ({ key: methodKey(l.serverId, m.method, m.direction), serverId: l.serverId, m })),
   );
@@ -122,7 +124,7 @@ export function TimelineTab({ server }: { server: ServerState }) {
           {t("error", { server: names.find((e) => e.id === l.serverId)?.name ?? l.serverId, error: l.error })}
         </div>
       ))}
-      {empty || (loaded && chartLanes.length === 0 && errors.length === 0) ? (
+      {empty ? (
         <EmptyState title={t("empty.title")} action={live ? undefined : <ConnectButton server={server} />} testId="timeline-empty">
           {live ? t("empty.body") : t("empty.bodyConnect")}
         </EmptyState>
