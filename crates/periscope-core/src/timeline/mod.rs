@@ -149,8 +149,8 @@ pub struct Timeline {
     pub now_us: u64,
 }
 
-/// The timeline of `traffic` in `window`. With a store attached, waits for it to commit what
-/// was recorded so far, then reads from it.
+/// The timeline of `traffic` in `window`. With a store attached, read from what its writer has
+/// committed (at most one batch behind what was recorded; `Traffic::flush` waits for it).
 pub fn timeline(traffic: &Traffic, window: &TimelineWindow) -> Result<Timeline, StoreError> {
     let max_spans = window.max_spans();
     let read = source::read(traffic, window, max_spans)?;

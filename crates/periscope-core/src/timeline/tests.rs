@@ -117,6 +117,8 @@ fn session(t: &Traffic) -> Seqs {
     );
     let garbage = inn(t, "not json at all");
     let pending = out(t, r#"{"jsonrpc":"2.0","id":6,"method":"resources/read"}"#);
+    // The store's reads see what its writer committed.
+    t.flush().unwrap();
     Seqs {
         slow,
         slow_answer,
@@ -288,6 +290,7 @@ fn the_span_budget_keeps_the_newest_and_counts_the_rest_in_both_sources() {
                 &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
             );
         }
+        t.flush().unwrap();
         let window = TimelineWindow {
             max_spans: Some(10),
             ..TimelineWindow::default()
@@ -311,6 +314,7 @@ fn a_window_keeps_its_frames_and_an_answer_to_an_older_request_keeps_its_start()
             br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec(),
             None,
         );
+        t.flush().unwrap();
         let window = TimelineWindow {
             from_wall_us: Some(answer.wall_us),
             ..TimelineWindow::default()
