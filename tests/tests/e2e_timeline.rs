@@ -1,8 +1,10 @@
 //! End-to-end: the Timeline tab of the real app against the demo server. Two quick `add`
 //! calls and a `slow_task` with progress; the timeline shows a bar per call with its method,
 //! the slow call is the longest and carries its progress, the latency plot marks
-//! p50/p90/p99, and clicking the slow bar selects its request frame in the Traffic tab.
-//! Screenshots under test-artifacts/e2e/timeline/.
+//! p50/p90/p99, and clicking the slow bar selects its request frame in the Traffic tab. Then
+//! across servers: the modern demo (with a multi round-trip call, one bar of three rounds) and
+//! the legacy-era demo (with a server→client roots/list) in two lanes.
+//! Screenshots under test-artifacts/e2e/timeline/ and timeline-all/.
 
 use std::time::{Duration, Instant};
 
@@ -222,6 +224,19 @@ async fn all_connected_servers_share_one_time_axis_with_server_requests_shown() 
     h.call_tool("slow_task").await;
     h.attr_is(r#"[data-testid="tool-result"]"#, "data-outcome", "ok")
         .await;
+    // A multi round-trip call: two rounds of input_required, each answered in the form dialog.
+    h.call_tool("mrtr_two_rounds").await;
+    h.type_into(r#"[data-testid="elicit-field-city"]"#, "Oslo")
+        .await;
+    h.click(r#"[data-testid="elicit-accept"]"#).await;
+    h.text_containing(
+        r#"[data-testid="ask-dialog"]"#,
+        "Round 2 of 2: book a trip to Oslo?",
+    )
+    .await;
+    h.click(r#"[data-testid="elicit-accept"]"#).await;
+    h.result_saying("booked a trip to Oslo after 2 rounds")
+        .await;
     // The legacy-era demo asks the client for its roots: a server→client request.
     h.connect_legacy_demo().await;
     h.call_tool("list_roots").await;
@@ -246,6 +261,26 @@ async fn all_connected_servers_share_one_time_axis_with_server_requests_shown() 
         r#"{modern} [data-testid="timeline-bar"][data-method="tools/call"][data-progress-count]:not([data-progress-count="0"])"#
     ))
     .await;
+    // The three sendings of the multi round-trip call are one bar with three rounds.
+    h.find(&format!(
+        r#"{modern} [data-testid="timeline-bar"][data-method="tools/call"][data-rounds="3"][data-outcome="ok"]"#
+    ))
+    .await;
+    assert_eq!(
+        h.count(&format!(
+            r#"{modern} [data-testid="timeline-bar"][data-method="tools/call"]"#
+        ))
+        .await,
+        2,
+        "slow_task and the multi round-trip call"
+    );
+    assert_eq!(
+        h.count(&format!(
+            r#"{modern} [data-testid="timeline-bar"][data-rounds="3"] [data-testid="timeline-round"]"#
+        ))
+        .await,
+        3
+    );
     // roots/list went from the server to the client, and was answered.
     h.find(&format!(
         r#"{legacy} [data-testid="timeline-bar"][data-method="roots/list"][data-direction="in"][data-outcome="ok"]"#
@@ -264,6 +299,24 @@ async fn all_connected_servers_share_one_time_axis_with_server_requests_shown() 
     // The latency picker names each method's server.
     let options = h.text(r#"[data-testid="latency-method"]"#).await;
     assert!(options.contains("Demo server"), "{options}");
+    h.find(r#"[data-testid="latency-method"]"#)
+        .await
+        .select_by_value("demo|out|tools/call")
+        .await
+        .expect("pick the demo's tools/call");
+    let summary = h.text(r#"[data-testid="latency-summary"]"#).await;
+    // slow_task and the three rounds, each answered.
+    assert!(summary.contains("4 answers"), "{summary}");
+    let rounds = format!(r#"{modern} [data-testid="timeline-bar"][data-rounds="3"]"#);
+    h.client
+        .execute(
+            "document.querySelector(arguments[0]).focus();",
+            vec![serde_json::Value::from(rounds)],
+        )
+        .await
+        .expect("focus the bar");
+    h.text_containing(r#"[data-testid="timeline-tooltip"]"#, "3 rounds")
+        .await;
     h.shot("all-servers").await;
     h.stop().await;
 }

@@ -254,7 +254,7 @@ function SpanBar({
   };
   return (
     <g
-      className={`timeline-bar outcome-${span.outcome} direction-${span.direction}`}
+      className={`timeline-bar outcome-${span.outcome} direction-${span.direction}${span.rounds.length > 0 ? " has-rounds" : ""}`}
       data-testid="timeline-bar"
       data-seq={span.request_seq ?? span.response_seq ?? ""}
       data-method={span.method}
@@ -284,7 +284,7 @@ function SpanBar({
             y={y}
             width={Math.max(1, rr - rl)}
             height={BAR_H}
-            className={`timeline-round round-${round.round % 2 === 0 ? "even" : "odd"}`}
+            className="timeline-round"
             data-testid="timeline-round"
           />
         );
