@@ -94,6 +94,17 @@ describe("the timeline chart", () => {
     expect(tip).toContain("3 of 3");
   });
 
+  it("is one Tab stop, and arrows move between bars", () => {
+    draw();
+    const bars = screen.getAllByTestId("timeline-bar");
+    expect(bars.map((b) => b.getAttribute("tabindex"))).toEqual(["0", "-1", "-1", "-1"]);
+    bars[0]!.focus();
+    fireEvent.keyDown(bars[0]!, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(bars[1]);
+    fireEvent.keyDown(bars[1]!, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(bars[0]);
+  });
+
   it("leaves out what is outside the view", () => {
     draw({ from: T0 + 1_350 * MS, to: T0 + 1_650 * MS });
     expect(screen.getAllByTestId("timeline-bar").map((b) => b.getAttribute("data-seq"))).toEqual(["20"]);

@@ -153,6 +153,7 @@ export function TimelineChart({
   };
 
   const visible = (from: number, to: number) => to >= domain.from && from <= domain.to;
+  let firstTabStop = true;
 
   return (
     <div className="timeline-chart" ref={ref} data-testid="timeline-chart">
@@ -191,6 +192,9 @@ export function TimelineChart({
             {lane.timeline.spans.map((span, i) => {
               const end = spanEnd(span, Math.max(nowUs, lane.timeline.now_us));
               if (!visible(span.start_us, end)) return null;
+              // One Tab stop for the whole chart: the first bar drawn; arrows move between bars.
+              const tabStop = firstTabStop;
+              firstTabStop = false;
               const row = Math.min(MAX_ROWS - 1, rows[i] ?? 0);
               return (
                 <SpanBar
@@ -200,6 +204,7 @@ export function TimelineChart({
                   end={end}
                   y={rowsTop + row * ROW_H + (ROW_H - BAR_H) / 2}
                   width={width}
+                  tabStop={tabStop}
                   onOpen={() => open(lane.serverId, span)}
                   onHover={(on, px, py) => setHover(on ? { span, serverId: lane.serverId, x: px, y: py } : null)}
                 />
@@ -223,6 +228,7 @@ function SpanBar({
   end,
   y,
   width,
+  tabStop,
   onOpen,
   onHover,
 }: {
@@ -231,6 +237,7 @@ function SpanBar({
   end: number;
   y: number;
   width: number;
+  tabStop: boolean;
   onOpen: () => void;
   onHover: (on: boolean, x: number, y: number) => void;
 }) {
@@ -250,7 +257,13 @@ function SpanBar({
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       onOpen();
+      return;
     }
+    const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const bars = Array.from(event.currentTarget.ownerSVGElement?.querySelectorAll<SVGGElement>('[data-testid="timeline-bar"]') ?? []);
+    bars[bars.indexOf(event.currentTarget) + step]?.focus();
   };
   return (
     <g
@@ -264,7 +277,7 @@ function SpanBar({
       data-progress-count={span.progress_count}
       data-rounds={span.rounds.length}
       role="button"
-      tabIndex={0}
+      tabIndex={tabStop ? 0 : -1}
       aria-label={label}
       onClick={onOpen}
       onKeyDown={onKeyDown}
