@@ -34,12 +34,18 @@ struct Builder {
     ticks: Vec<TimelineTick>,
 }
 
-/// `entries` oldest first; keeps the newest `max_spans` spans and as many ticks.
-pub(crate) fn build(entries: Vec<Entry>, max_spans: usize) -> Timeline {
+/// `entries` oldest first; keeps the newest `max_spans` spans and as many ticks. Also returns
+/// how many spans were made from an answer alone (its request was not among the entries).
+pub(crate) fn build(entries: Vec<Entry>, max_spans: usize) -> (Timeline, u64) {
     let mut b = Builder::default();
     for entry in entries {
         b.add(entry);
     }
+    let answered_alone = b
+        .spans
+        .iter()
+        .filter(|o| o.span.request_seq.is_none())
+        .count() as u64;
     let mut spans: Vec<TimelineSpan> = b
         .spans
         .into_iter()
@@ -55,13 +61,14 @@ pub(crate) fn build(entries: Vec<Entry>, max_spans: usize) -> Timeline {
     let mut ticks = b.ticks;
     let omitted_ticks = ticks.len().saturating_sub(max_spans);
     ticks.drain(..omitted_ticks);
-    Timeline {
+    let timeline = Timeline {
         spans,
         ticks,
         omitted_spans: omitted_spans as u64,
         omitted_ticks: omitted_ticks as u64,
         now_us: wall_now_us(),
-    }
+    };
+    (timeline, answered_alone)
 }
 
 fn opposite(direction: Direction) -> Direction {

@@ -154,8 +154,10 @@ pub struct Timeline {
 pub fn timeline(traffic: &Traffic, window: &TimelineWindow) -> Result<Timeline, StoreError> {
     let max_spans = window.max_spans();
     let read = source::read(traffic, window, max_spans)?;
-    let mut timeline = build::build(read.entries, max_spans);
-    timeline.omitted_spans += read.omitted_requests;
+    let (mut timeline, answered_alone) = build::build(read.entries, max_spans);
+    // The requests before what was read are left out, except those whose answer was read: they
+    // are spans already (kept, or counted among those the budget dropped).
+    timeline.omitted_spans += read.omitted_requests.saturating_sub(answered_alone);
     Ok(timeline)
 }
 

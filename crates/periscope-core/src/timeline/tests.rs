@@ -290,6 +290,12 @@ fn the_span_budget_keeps_the_newest_and_counts_the_rest_in_both_sources() {
                 &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
             );
         }
+        // One more frame, so a read of the newest frames starts with an answer whose
+        // request it left out.
+        inn(
+            &t,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#,
+        );
         t.flush().unwrap();
         let window = TimelineWindow {
             max_spans: Some(10),
@@ -298,6 +304,18 @@ fn the_span_budget_keeps_the_newest_and_counts_the_rest_in_both_sources() {
         let tl = timeline(&t, &window).unwrap();
         assert_eq!(tl.spans.len(), 10);
         assert_eq!(tl.omitted_spans, 40);
+        // A read cut between a request and its answer still counts each call once.
+        for max in [3, 7] {
+            let tl = timeline(
+                &t,
+                &TimelineWindow {
+                    max_spans: Some(max),
+                    ..TimelineWindow::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(tl.spans.len() as u64 + tl.omitted_spans, 50, "budget {max}");
+        }
         assert_eq!(tl.spans.last().unwrap().request_seq, Some(last));
         assert!(tl.spans.iter().all(|s| s.outcome == SpanOutcome::Ok));
     }
