@@ -28,6 +28,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(AppState::default())
         .manage(task_board::TaskBoard::default())
         .manage(temporary::Temporary::default())
+        .manage(commands::timeline::LatencyTrackers::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());

@@ -110,6 +110,35 @@ fn the_ui_reads_a_servers_timeline_and_latency_and_several_servers_side_by_side(
     let p = |k: &str| call[k].as_u64().unwrap();
     assert!(p("p50_us") <= p("p90_us") && p("p90_us") <= p("p99_us"));
     assert_eq!(p("p99_us"), p("max_us"));
+    // The app keeps each server's latency up to date: asked again, nothing counts twice; a
+    // new answer counts once.
+    let count = |r: &Value| {
+        r["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["method"] == "tools/call")
+            .unwrap()["count"]
+            .as_u64()
+            .unwrap()
+    };
+    let again = invoke(&webview, "latency", json!({"serverId": "demo"})).unwrap();
+    assert_eq!(again, latency);
+    invoke(
+        &webview,
+        "call_tool",
+        json!({"serverId": "demo", "name": "add", "arguments": {"a": 1, "b": 1}}),
+    )
+    .unwrap();
+    let mut later = Value::Null;
+    for _ in 0..250 {
+        later = invoke(&webview, "latency", json!({"serverId": "demo"})).unwrap();
+        if count(&later) > 3 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(count(&later), 4, "{later:#}");
 
     // Several servers: each one's timeline, or why it has none.
     let all = invoke(
@@ -119,7 +148,7 @@ fn the_ui_reads_a_servers_timeline_and_latency_and_several_servers_side_by_side(
     )
     .unwrap();
     assert_eq!(all[0]["server_id"], "demo");
-    assert!(all[0]["timeline"]["spans"].as_array().unwrap().len() >= 3);
+    assert!(all[0]["timeline"]["spans"].as_array().unwrap().len() >= 4);
     assert_eq!(all[1]["server_id"], "nope");
     assert!(all[1]["timeline"].is_null());
     assert!(
@@ -163,5 +192,17 @@ fn the_ui_reads_a_servers_timeline_and_latency_and_several_servers_side_by_side(
     )
     .unwrap();
     assert!(after["spans"].as_array().unwrap().len() >= 3);
+    // A new session: its latency starts over (the old session's calls are not in it).
+    invoke(&webview, "connect", json!({"serverId": "demo"})).unwrap();
+    let fresh = invoke(&webview, "latency", json!({"serverId": "demo"})).unwrap();
+    assert!(
+        !fresh["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["method"] == "tools/call"),
+        "{fresh:#}"
+    );
+    invoke(&webview, "disconnect", json!({"serverId": "demo"})).unwrap();
     let _ = std::fs::remove_dir_all(data);
 }

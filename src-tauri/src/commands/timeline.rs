@@ -1,10 +1,12 @@
 //! The Timeline tab: a server's spans and ticks in a window, and latency per method (the
 //! engine's `timeline`), for one server or several side by side.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
 
 use periscope_core::session::Session;
-use periscope_core::timeline::{self, LatencyReport, Timeline, TimelineWindow};
+use periscope_core::timeline::{self, LatencyReport, LatencyTracker, Timeline, TimelineWindow};
+use periscope_core::traffic::Traffic;
 use serde::Serialize;
 use tauri::State;
 
@@ -29,6 +31,46 @@ pub struct ServerLatency {
     pub server_id: String,
     pub latency: Option<LatencyReport>,
     pub error: Option<String>,
+}
+
+/// Each server's latency, kept up to date (the tab asks every few seconds while a session
+/// runs; a tracker reads only the answers since the last time). Keyed by server id; a new
+/// session (another `Traffic`) starts its tracker over. Bounded by the catalog's servers.
+#[derive(Default)]
+pub struct LatencyTrackers(Mutex<HashMap<String, Tracked>>);
+
+/// A server's tracker, and which session's `Traffic` it follows (held weakly: the allocation
+/// stays, so a later session's `Traffic` cannot take its address and pass for it).
+type Tracked = (Weak<Traffic>, Arc<Mutex<LatencyTracker>>);
+
+impl LatencyTrackers {
+    fn of(&self, server_id: &str, traffic: &Arc<Traffic>) -> Arc<Mutex<LatencyTracker>> {
+        let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = all
+            .entry(server_id.to_string())
+            .or_insert_with(|| (Arc::downgrade(traffic), Arc::default()));
+        if !std::ptr::eq(entry.0.as_ptr(), Arc::as_ptr(traffic)) {
+            *entry = (Arc::downgrade(traffic), Arc::default());
+        }
+        entry.1.clone()
+    }
+
+    /// The read to run off the async runtime.
+    fn report(
+        &self,
+        server_id: &str,
+        session: &Session,
+    ) -> impl FnOnce() -> Result<LatencyReport, String> + Send + use<> {
+        let traffic = session.traffic().clone();
+        let tracker = self.of(server_id, &traffic);
+        move || {
+            tracker
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .update(&traffic)
+                .map_err(|e| e.to_string())
+        }
+    }
 }
 
 /// The session whose record the timeline reads (a disconnected server's record stays).
@@ -59,10 +101,11 @@ pub async fn timeline(
 #[tauri::command]
 pub async fn latency(
     state: State<'_, AppState>,
+    trackers: State<'_, LatencyTrackers>,
     server_id: String,
 ) -> Result<LatencyReport, String> {
     let session = session(&state, &server_id)?;
-    blocking(move || timeline::latency(session.traffic()).map_err(|e| e.to_string())).await
+    blocking(trackers.report(&server_id, &session)).await
 }
 
 #[tauri::command]
@@ -93,15 +136,21 @@ pub async fn timeline_all(
 #[tauri::command]
 pub async fn latency_all(
     state: State<'_, AppState>,
+    trackers: State<'_, LatencyTrackers>,
     server_ids: Vec<String>,
 ) -> Result<Vec<ServerLatency>, String> {
-    let sessions = sessions(&state, server_ids)?;
+    let reads: Vec<_> = sessions(&state, server_ids)?
+        .into_iter()
+        .map(|(server_id, session)| {
+            let read = session.map(|s| trackers.report(&server_id, &s));
+            (server_id, read)
+        })
+        .collect();
     blocking(move || {
-        Ok(sessions
+        Ok(reads
             .into_iter()
-            .map(|(server_id, session)| {
-                let read =
-                    session.and_then(|s| timeline::latency(s.traffic()).map_err(|e| e.to_string()));
+            .map(|(server_id, read)| {
+                let read = read.and_then(|report| report());
                 ServerLatency {
                     server_id,
                     error: read.as_ref().err().cloned(),

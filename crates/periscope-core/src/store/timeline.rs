@@ -108,17 +108,28 @@ impl Store {
         Ok(n as u64)
     }
 
-    /// Calls `each` with every response paired with its request (in seq order).
-    pub fn latencies(&self, mut each: impl FnMut(LatencyRow)) -> Result<(), StoreError> {
+    /// Calls `each` with every response after entry `after` paired with its request, in seq
+    /// order; returns the last seq the store has committed, where the next call can start (a
+    /// tracker reads each answer once).
+    pub fn latencies_after(
+        &self,
+        after: u64,
+        mut each: impl FnMut(LatencyRow),
+    ) -> Result<u64, StoreError> {
+        // Read before the scan: rows committed during it are read again next time, never lost.
+        let committed = self.committed_to();
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT method, direction, latency_us, kind FROM entries
-             WHERE kind IN (?1, ?2) AND latency_us IS NOT NULL AND method IS NOT NULL
+             WHERE seq > ?3 AND seq <= ?4 AND kind IN (?1, ?2)
+                AND latency_us IS NOT NULL AND method IS NOT NULL
              ORDER BY seq",
         )?;
         let mut rows = stmt.query(params![
             EntryKind::Response.code(),
-            EntryKind::ErrorResponse.code()
+            EntryKind::ErrorResponse.code(),
+            clamp(after),
+            clamp(committed)
         ])?;
         while let Some(r) = rows.next()? {
             // A response travels the other way from the request it answers.
@@ -133,7 +144,7 @@ impl Store {
                 error: r.get::<_, i64>(3)? == EntryKind::ErrorResponse.code(),
             });
         }
-        Ok(())
+        Ok(committed.max(after))
     }
 }
 

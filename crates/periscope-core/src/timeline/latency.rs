@@ -113,11 +113,11 @@ impl Collector {
         s.histogram[bucket_of(us).min(BUCKETS - 1)] += 1;
     }
 
-    pub fn report(self) -> LatencyReport {
+    pub fn report(&self) -> LatencyReport {
         let mut methods: Vec<MethodLatency> = self
             .methods
-            .into_iter()
-            .map(|((method, direction), s)| s.summary(method, direction))
+            .iter()
+            .map(|((method, direction), s)| s.summary(method.clone(), *direction))
             .collect();
         methods.sort_by(|a, b| b.count.cmp(&a.count).then(a.method.cmp(&b.method)));
         LatencyReport {
@@ -128,13 +128,14 @@ impl Collector {
 }
 
 impl Samples {
-    fn summary(mut self, method: String, direction: Direction) -> MethodLatency {
+    fn summary(&self, method: String, direction: Direction) -> MethodLatency {
         let approximate = self.count as usize > self.exact.len();
         let [p50, p90, p99] = if approximate {
             [0.50, 0.90, 0.99].map(|q| self.histogram_percentile(q))
         } else {
-            self.exact.sort_unstable();
-            [0.50, 0.90, 0.99].map(|q| nearest_rank(&self.exact, q))
+            let mut sorted = self.exact.clone();
+            sorted.sort_unstable();
+            [0.50, 0.90, 0.99].map(|q| nearest_rank(&sorted, q))
         };
         let buckets = self
             .histogram

@@ -10,6 +10,7 @@ mod build;
 mod entry;
 mod latency;
 mod source;
+mod tracker;
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,7 @@ use crate::traffic::Traffic;
 use crate::wire::Direction;
 
 pub use latency::{LatencyBucket, LatencyReport, MethodLatency};
+pub use tracker::LatencyTracker;
 
 /// Spans a timeline holds when the caller names no budget.
 pub const DEFAULT_MAX_SPANS: u32 = 2_000;
@@ -161,11 +163,10 @@ pub fn timeline(traffic: &Traffic, window: &TimelineWindow) -> Result<Timeline, 
     Ok(timeline)
 }
 
-/// Latency statistics per method over the whole session.
+/// Latency statistics per method over the whole session (read in full; a host that asks
+/// again and again keeps a [`LatencyTracker`] instead).
 pub fn latency(traffic: &Traffic) -> Result<LatencyReport, StoreError> {
-    let mut stats = latency::Collector::default();
-    source::latencies(traffic, |row| stats.add(row))?;
-    Ok(stats.report())
+    LatencyTracker::default().update(traffic)
 }
 
 #[cfg(test)]

@@ -5,9 +5,7 @@
 
 use crate::rows::RowBuilder;
 use crate::store::StoreError;
-use crate::store::timeline::LatencyRow;
 use crate::traffic::Traffic;
-use crate::wire::Direction;
 
 use super::TimelineWindow;
 use super::entry::Entry;
@@ -72,37 +70,4 @@ pub(crate) fn read(
         entries,
         omitted_requests,
     })
-}
-
-/// Every paired response, oldest first.
-pub(crate) fn latencies(
-    traffic: &Traffic,
-    mut each: impl FnMut(LatencyRow),
-) -> Result<(), StoreError> {
-    if let Some(store) = traffic.store() {
-        // Committed only, as for the timeline.
-        return store.latencies(each);
-    }
-    let mut rows = RowBuilder::default();
-    for frame in traffic.frames() {
-        let row = rows.paired(&frame, traffic.round_of(frame.seq));
-        let error = row.kind == crate::rows::FrameKind::ErrorResponse;
-        if let (Some(method), Some(latency_us)) = (row.method, row.latency_us)
-            && matches!(
-                row.kind,
-                crate::rows::FrameKind::Response | crate::rows::FrameKind::ErrorResponse
-            )
-        {
-            each(LatencyRow {
-                method,
-                direction: match row.direction {
-                    Direction::In => Direction::Out,
-                    Direction::Out => Direction::In,
-                },
-                latency_us,
-                error,
-            });
-        }
-    }
-    Ok(())
 }

@@ -387,3 +387,35 @@ fn latency_per_method_is_the_same_from_memory_and_from_the_store() {
         .unwrap();
     assert!(slow.max_us >= 2_000 && slow.p99_us == slow.max_us);
 }
+
+#[test]
+fn a_tracker_reads_each_answer_once_and_keeps_up_in_both_sources() {
+    let dir = Dir::new("tracker");
+    for t in [traffic(), stored(&dir)] {
+        let mut tracker = LatencyTracker::default();
+        let calls = |r: &LatencyReport| -> u64 { r.methods.iter().map(|m| m.count).sum() };
+        assert_eq!(calls(&tracker.update(&t).unwrap()), 0);
+        session(&t);
+        let first = tracker.update(&t).unwrap();
+        assert_eq!(calls(&first), 5);
+        // Nothing new: the same report, nothing counted twice.
+        assert_eq!(tracker.update(&t).unwrap(), first);
+        for id in 100..110 {
+            out(
+                &t,
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#),
+            );
+            inn(
+                &t,
+                &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+            );
+        }
+        t.flush().unwrap();
+        let later = tracker.update(&t).unwrap();
+        assert_eq!(calls(&later), 15);
+        let ping = later.methods.iter().find(|m| m.method == "ping").unwrap();
+        assert_eq!(ping.count, 10);
+        // The same as reading the whole session afresh.
+        assert_eq!(later, latency(&t).unwrap());
+    }
+}
