@@ -6,7 +6,7 @@ import type { TimelineSpan } from "../bindings/TimelineSpan";
 import type { TimelineTick } from "../bindings/TimelineTick";
 import { formatLatency, formatTime } from "../format";
 import { axisLabel } from "./axis";
-import { type Domain, ZOOM_STEP, packRows, panBy, progressFraction, spanEnd, zoomAt } from "./view";
+import { type Domain, ZOOM_STEP, packRows, panBy, progressFraction, spanEnd, spanFrame, zoomAt } from "./view";
 
 /** One server's lane as the chart draws it. */
 export interface ChartLane {
@@ -148,7 +148,7 @@ export function TimelineChart({
 
   const open = (serverId: string, span: TimelineSpan) => {
     if (suppressClick.current) return;
-    const seq = span.request_seq ?? span.response_seq;
+    const seq = spanFrame(span);
     if (seq !== null) onOpen(serverId, seq);
   };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Timeline } from "../bindings/Timeline";
 import type { TimelineSpan } from "../bindings/TimelineSpan";
-import { MIN_WIDTH_US, extentOf, followTo, longestSpan, packRows, panBy, progressFraction, spanEnd, spanFrame, zoomAt } from "./view";
+import { MIN_WIDTH_US, extentOf, followTo, packRows, panBy, progressFraction, spanEnd, spanFrame, zoomAt } from "./view";
 
 function span(start: number, end: number | null, extra: Partial<TimelineSpan> = {}): TimelineSpan {
   return {
@@ -80,14 +80,5 @@ describe("spans", () => {
     expect(progressFraction({ seq: 1, at_us: 1, progress: 9, total: 4, message: null })).toBe(1);
     expect(progressFraction({ seq: 1, at_us: 1, progress: 2, total: null, message: null })).toBeNull();
     expect(progressFraction({ seq: 1, at_us: 1, progress: 2, total: 0, message: null })).toBeNull();
-  });
-
-  it("finds the longest span, counting an unanswered one up to now", () => {
-    const quick = span(0, 10);
-    const slow = span(0, 5_000);
-    const running = span(100, null);
-    expect(longestSpan([quick, slow], 200)).toBe(slow);
-    expect(longestSpan([quick, slow, running], 10_000)).toBe(running);
-    expect(longestSpan([], 0)).toBeNull();
   });
 });

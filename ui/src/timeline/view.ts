@@ -95,17 +95,3 @@ export function progressFraction(mark: ProgressMark): number | null {
 export function spanFrame(span: TimelineSpan): number | null {
   return span.request_seq ?? span.response_seq;
 }
-
-/** The span that took longest (an unanswered one counts up to now). */
-export function longestSpan(spans: readonly TimelineSpan[], nowUs: number): TimelineSpan | null {
-  let best: TimelineSpan | null = null;
-  let bestLength = -1;
-  for (const s of spans) {
-    const length = spanEnd(s, nowUs) - s.start_us;
-    if (length > bestLength) {
-      best = s;
-      bestLength = length;
-    }
-  }
-  return best;
-}
