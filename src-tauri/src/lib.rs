@@ -28,6 +28,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(AppState::default())
         .manage(task_board::TaskBoard::default())
         .manage(temporary::Temporary::default())
+        .manage(commands::timeline::LatencyTrackers::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -96,6 +97,10 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,
+            commands::timeline::timeline,
+            commands::timeline::latency,
+            commands::timeline::timeline_all,
+            commands::timeline::latency_all,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,

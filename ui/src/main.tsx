@@ -8,6 +8,7 @@ import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/components.css";
 import "./styles/traffic.css";
+import "./styles/timeline.css";
 import "./styles/network.css";
 import "./styles/form.css";
 import "./styles/asks.css";

@@ -42,6 +42,7 @@ pub mod session;
 pub mod store;
 pub mod subscription;
 pub mod tasks;
+pub mod timeline;
 pub mod traffic;
 pub mod transport;
 pub mod view;

@@ -16,6 +16,7 @@ pub mod resources;
 pub mod saved_calls;
 pub mod settings;
 pub mod tasks;
+pub mod timeline;
 pub mod tools;
 pub mod traffic;
 pub mod utilities;

@@ -27,6 +27,7 @@ import enSidebar from "./locales/en/sidebar.json";
 import enState from "./locales/en/state.json";
 import enTasks from "./locales/en/tasks.json";
 import enTools from "./locales/en/tools.json";
+import enTimeline from "./locales/en/timeline.json";
 import enTraffic from "./locales/en/traffic.json";
 import zhApp from "./locales/zh-Hans/app.json";
 import zhAbout from "./locales/zh-Hans/about.json";
@@ -52,6 +53,7 @@ import zhSidebar from "./locales/zh-Hans/sidebar.json";
 import zhState from "./locales/zh-Hans/state.json";
 import zhTasks from "./locales/zh-Hans/tasks.json";
 import zhTools from "./locales/zh-Hans/tools.json";
+import zhTimeline from "./locales/zh-Hans/timeline.json";
 import zhTraffic from "./locales/zh-Hans/traffic.json";
 
 export const resources = {
@@ -80,6 +82,7 @@ export const resources = {
     state: enState,
     tasks: enTasks,
     tools: enTools,
+    timeline: enTimeline,
     traffic: enTraffic,
   },
   "zh-Hans": {
@@ -107,6 +110,7 @@ export const resources = {
     state: zhState,
     tasks: zhTasks,
     tools: zhTools,
+    timeline: zhTimeline,
     traffic: zhTraffic,
   },
 } as const;

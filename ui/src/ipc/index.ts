@@ -16,6 +16,7 @@ export { resourcesIpc, toolsIpc } from "./requests";
 export { savedIpc } from "./saved";
 export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
+export { timelineIpc } from "./timeline";
 
 /** The commands most of the app uses, as one object. */
 export const ipc = {

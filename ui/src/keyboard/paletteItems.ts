@@ -86,6 +86,7 @@ export const VIEWS: ReadonlyArray<{ tab: TabId; label: KeyboardKey; show: Keyboa
   { tab: "tasks", label: "views.tasks", show: "palette.show.tasks" },
   { tab: "oauth", label: "views.oauth", show: "palette.show.oauth" },
   { tab: "traffic", label: "views.traffic", show: "palette.show.traffic" },
+  { tab: "timeline", label: "views.timeline", show: "palette.show.timeline" },
   { tab: "network", label: "views.network", show: "palette.show.network" },
   { tab: "console", label: "views.console", show: "palette.show.console" },
 ];

@@ -11,6 +11,7 @@ import { SaveCallDialog } from "../saved/SaveCallDialog";
 import { SavedTab } from "../saved/SavedTab";
 import { TasksTab } from "../tasks/TasksTab";
 import { ToolsTab } from "../tools/ToolsTab";
+import { TimelineTab } from "../timeline/TimelineTab";
 import { TrafficTab } from "../traffic/TrafficTab";
 import { ConnectionError } from "./ConnectionError";
 import { ServerHeader } from "./ServerHeader";
@@ -40,6 +41,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
+        {server.tab === "timeline" && <TimelineTab key={entry.id} server={server} />}
         {server.tab === "network" && <NetworkTab key={entry.id} server={server} target={entry.target} />}
         {server.tab === "console" && <ConsoleTab key={entry.id} server={server} />}
       </div>

@@ -1,4 +1,4 @@
-import { Activity, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, ChartGantt, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType, KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { setTab } from "../actions";
@@ -17,6 +17,7 @@ const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
   { id: "tasks", icon: ListChecks },
   { id: "oauth", icon: KeyRound },
   { id: "traffic", icon: Activity },
+  { id: "timeline", icon: ChartGantt },
   { id: "network", icon: Globe },
   { id: "console", icon: Terminal },
 ];

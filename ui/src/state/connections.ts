@@ -22,6 +22,7 @@ export type TabId =
   | "tasks"
   | "oauth"
   | "traffic"
+  | "timeline"
   | "network"
   | "console";
 

@@ -7,6 +7,7 @@
 mod filter;
 mod query;
 mod schema;
+pub mod timeline;
 mod writer;
 
 use std::path::{Path, PathBuf};
