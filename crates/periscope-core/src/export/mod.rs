@@ -17,7 +17,10 @@ pub use har::har;
 pub use jsonl::write_jsonl;
 pub use markdown::markdown;
 
-use crate::record::{FlagRecord, HttpExchange, RecordLine, StderrLine};
+use crate::record::{
+    AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,
+    StderrLine,
+};
 use crate::traffic::Traffic;
 use crate::wire::Frame;
 
@@ -36,7 +39,28 @@ pub struct Recording {
     pub exchanges: Vec<HttpExchange>,
     pub stderr: Vec<StderrLine>,
     pub flags: Vec<FlagRecord>,
+    /// The record file's format (`None` for a live session's record).
+    pub format_version: Option<FormatVersion>,
+    /// The Periscope that wrote the file.
+    pub periscope_version: Option<String>,
+    pub decisions: Vec<Decision>,
+    pub rounds: Vec<RoundRecord>,
+    pub auth_steps: Vec<AuthStep>,
+    /// Lines of a newer minor format whose type this build does not know, skipped.
+    pub skipped_lines: usize,
 }
+
+/// The line types this build knows (a newer minor's other types are skipped, not errors).
+const KNOWN_LINE_TYPES: [&str; 8] = [
+    "session",
+    "frame",
+    "stderr",
+    "flag",
+    "http",
+    "decision",
+    "round",
+    "auth_step",
+];
 
 /// Why a record file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +75,11 @@ pub enum ReadError {
         line: usize,
         limit: u64,
     },
+    #[error(
+        "{path} is a record of format {found}, written by a newer Periscope; this build reads format {}.x: update Periscope to open it",
+        FormatVersion::CURRENT.major
+    )]
+    NewerFormat { path: String, found: FormatVersion },
     #[error("{path}, line {line}: not a record line ({error})")]
     BadLine {
         path: String,
@@ -69,6 +98,9 @@ impl Recording {
             exchanges: traffic.exchanges().iter().map(|e| (**e).clone()).collect(),
             stderr: traffic.stderr().iter().map(|l| (**l).clone()).collect(),
             flags: traffic.flags(),
+            decisions: traffic.decisions(),
+            auth_steps: traffic.auth_steps(),
+            ..Recording::default()
         }
     }
 
@@ -113,12 +145,26 @@ impl Recording {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let entry: RecordLine =
-                serde_json::from_slice(&line).map_err(|e| ReadError::BadLine {
-                    path: name.clone(),
-                    line: number,
-                    error: e.to_string(),
-                })?;
+            let entry: RecordLine = match serde_json::from_slice(&line) {
+                Ok(entry) => entry,
+                Err(_) if recording.skips_unknown() && !known_type(&line) => {
+                    recording.skipped_lines += 1;
+                    continue;
+                }
+                Err(e) => {
+                    return Err(ReadError::BadLine {
+                        path: name,
+                        line: number,
+                        error: e.to_string(),
+                    });
+                }
+            };
+            if let RecordLine::Session { format_version, .. } = &entry {
+                let found = format_version.unwrap_or(FormatVersion::UNVERSIONED);
+                if !found.readable() {
+                    return Err(ReadError::NewerFormat { path: name, found });
+                }
+            }
             recording.push(entry);
         }
         Ok(recording)
@@ -127,10 +173,13 @@ impl Recording {
     fn push(&mut self, entry: RecordLine) {
         match entry {
             RecordLine::Session {
+                format_version,
+                periscope_version,
                 started_wall_us,
                 target,
-                ..
             } => {
+                self.format_version = Some(format_version.unwrap_or(FormatVersion::UNVERSIONED));
+                self.periscope_version = Some(periscope_version);
                 self.started_wall_us = Some(started_wall_us);
                 self.target = Some(target);
             }
@@ -138,9 +187,32 @@ impl Recording {
             RecordLine::Http(exchange) => self.exchanges.push(exchange),
             RecordLine::Stderr(line) => self.stderr.push(line),
             RecordLine::Flag(flag) => self.flags.push(flag),
-            // Decisions and rounds are not part of any export format yet.
-            RecordLine::Decision(_) | RecordLine::Round(_) => {}
+            RecordLine::Decision(decision) => self.decisions.push(decision),
+            RecordLine::Round(round) => self.rounds.push(round),
+            RecordLine::AuthStep(step) => self.auth_steps.push(step),
         }
+    }
+
+    /// The recording as a read-only [`Traffic`], so a host queries it like a live session's.
+    pub fn to_traffic(&self) -> std::sync::Arc<Traffic> {
+        let lines = self
+            .frames
+            .iter()
+            .cloned()
+            .map(RecordLine::Frame)
+            .chain(self.stderr.iter().cloned().map(RecordLine::Stderr))
+            .chain(self.exchanges.iter().cloned().map(RecordLine::Http))
+            .chain(self.flags.iter().cloned().map(RecordLine::Flag))
+            .chain(self.decisions.iter().cloned().map(RecordLine::Decision))
+            .chain(self.rounds.iter().copied().map(RecordLine::Round))
+            .chain(self.auth_steps.iter().cloned().map(RecordLine::AuthStep));
+        Traffic::reopened(lines)
+    }
+
+    /// A file of a newer minor format may hold line types this build does not know.
+    fn skips_unknown(&self) -> bool {
+        self.format_version
+            .is_some_and(FormatVersion::newer_than_this_build)
     }
 
     /// The flags on one frame.
@@ -150,6 +222,15 @@ impl Recording {
             .filter(move |f| f.seq == seq)
             .map(|f| &f.flag)
     }
+}
+
+/// Whether a line that did not parse names a line type this build knows (then it is broken,
+/// not new).
+fn known_type(line: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string))
+        .is_some_and(|t| KNOWN_LINE_TYPES.contains(&t.as_str()))
 }
 
 /// An RFC 3339 UTC time with milliseconds, from microseconds since the Unix epoch.
@@ -196,6 +277,7 @@ pub(crate) mod tests {
         let path = dir.join("rec.jsonl");
         let lines = [
             serde_json::to_string(&RecordLine::Session {
+                format_version: Some(FormatVersion::CURRENT),
                 periscope_version: "0".into(),
                 started_wall_us: 5,
                 target: serde_json::json!({"command": "demo"}),
@@ -221,6 +303,47 @@ pub(crate) mod tests {
         std::fs::write(&path, "{\"type\":\"something_new\"}\n").unwrap();
         let error = Recording::read(&path).unwrap_err().to_string();
         assert!(error.contains("line 1: not a record line"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_newer_major_is_refused_and_a_newer_minor_s_new_lines_are_skipped() {
+        let dir = std::env::temp_dir().join(format!("periscope-version-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        let session = |version: &str| {
+            format!(
+                r#"{{"type":"session","format_version":"{version}","periscope_version":"9","started_wall_us":1,"target":{{}}}}"#
+            )
+        };
+        std::fs::write(&path, session("2.0") + "\n").unwrap();
+        let error = Recording::read(&path).unwrap_err();
+        assert!(matches!(error, ReadError::NewerFormat { .. }), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("format 2.0, written by a newer Periscope"),
+            "{error}"
+        );
+
+        let lines = [
+            session("1.9"),
+            r#"{"type":"hologram","seq":1}"#.to_string(),
+            r#"{"type":"stderr","seq":2,"wall_us":1,"mono_us":1,"text":"hi"}"#.to_string(),
+        ];
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let recording = Recording::read(&path).unwrap();
+        assert_eq!(recording.skipped_lines, 1);
+        assert_eq!(recording.stderr.len(), 1);
+        assert_eq!(
+            recording.format_version,
+            Some(FormatVersion { major: 1, minor: 9 })
+        );
+
+        // A broken line of a known type is an error even in a newer minor.
+        let broken = [session("1.9"), r#"{"type":"stderr","seq":"x"}"#.to_string()];
+        std::fs::write(&path, broken.join("\n") + "\n").unwrap();
+        assert!(Recording::read(&path).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
