@@ -11,6 +11,7 @@ mod connection;
 mod events;
 mod json_file;
 mod launch_args;
+mod recordings;
 mod remembered_args;
 mod save_file;
 mod saved_store;
@@ -96,6 +97,11 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,
+            // Recordings: a session saved, a record file reopened read-only.
+            commands::recordings::save_session,
+            commands::recordings::open_recording,
+            commands::recordings::recordings_list,
+            commands::recordings::close_recording,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,

@@ -1,6 +1,7 @@
 //! Exports of a session's record for other tools: the HTTP exchanges as HAR 1.2 (browsers'
 //! developer tools open it), the frames as JSON Lines (one message per line, for `jq`), and a
-//! selection of frames as Markdown for a bug report.
+//! selection of frames as Markdown for a bug report; and the record itself, as a record file
+//! (`write_record`, the format `--record` writes).
 //!
 //! Each reads a [`Recording`]: the entries of a live session ([`Recording::from_traffic`]) or
 //! of a record file ([`Recording::read`], the format `--record` writes, docs/engine.md). What
@@ -9,6 +10,7 @@
 mod har;
 mod jsonl;
 mod markdown;
+mod record_file;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -16,6 +18,7 @@ use std::path::Path;
 pub use har::har;
 pub use jsonl::write_jsonl;
 pub use markdown::markdown;
+pub use record_file::write_record;
 
 use crate::record::{
     AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,
