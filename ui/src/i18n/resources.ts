@@ -18,6 +18,7 @@ import enOauth from "./locales/en/oauth.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOverview from "./locales/en/overview.json";
 import enPrompts from "./locales/en/prompts.json";
+import enRecordings from "./locales/en/recordings.json";
 import enRequests from "./locales/en/requests.json";
 import enResources from "./locales/en/resources.json";
 import enSaved from "./locales/en/saved.json";
@@ -43,6 +44,7 @@ import zhOauth from "./locales/zh-Hans/oauth.json";
 import zhOnboarding from "./locales/zh-Hans/onboarding.json";
 import zhOverview from "./locales/zh-Hans/overview.json";
 import zhPrompts from "./locales/zh-Hans/prompts.json";
+import zhRecordings from "./locales/zh-Hans/recordings.json";
 import zhRequests from "./locales/zh-Hans/requests.json";
 import zhResources from "./locales/zh-Hans/resources.json";
 import zhSaved from "./locales/zh-Hans/saved.json";
@@ -71,6 +73,7 @@ export const resources = {
     onboarding: enOnboarding,
     overview: enOverview,
     prompts: enPrompts,
+    recordings: enRecordings,
     requests: enRequests,
     resources: enResources,
     saved: enSaved,
@@ -98,6 +101,7 @@ export const resources = {
     onboarding: zhOnboarding,
     overview: zhOverview,
     prompts: zhPrompts,
+    recordings: zhRecordings,
     requests: zhRequests,
     resources: zhResources,
     saved: zhSaved,
