@@ -29,6 +29,7 @@ pub mod private_file;
 pub mod protocol_check;
 pub mod record;
 pub mod redact;
+pub mod replay;
 pub mod request_headers;
 pub mod revision;
 pub mod rows;
