@@ -9,11 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use periscope_core::diff::{Moment, Surface, SurfaceList};
-use periscope_core::export::Recording;
+use periscope_core::export::{self, Recording};
 use periscope_core::record::{AuthStep, Decision};
 use periscope_core::traffic::Traffic;
 use periscope_core::view::{FrameRow, RowBuilder};
-use periscope_core::wire::{Direction, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -164,7 +163,7 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
             .unwrap_or_default(),
         periscope_version: recording.periscope_version.clone(),
         started_wall_us: recording.started_wall_us,
-        era: era_of(&recording).map(str::to_string),
+        era: export::era_of(&recording).map(str::to_string),
         protocol_version: surface
             .identity
             .as_ref()
@@ -190,20 +189,6 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
         recording,
         rows,
     }
-}
-
-/// The era the recorded session spoke: the handshake request Periscope sent last.
-fn era_of(recording: &Recording) -> Option<&'static str> {
-    recording
-        .frames
-        .iter()
-        .rev()
-        .filter(|f| f.direction == Direction::Out)
-        .find_map(|f| match &f.verdict {
-            Verdict::Request { method, .. } if method == "server/discover" => Some("modern"),
-            Verdict::Request { method, .. } if method == "initialize" => Some("legacy"),
-            _ => None,
-        })
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod har;
 mod jsonl;
 mod markdown;
 mod record_file;
+mod summary;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -19,6 +20,7 @@ pub use har::har;
 pub use jsonl::write_jsonl;
 pub use markdown::markdown;
 pub use record_file::write_record;
+pub use summary::{Summary, era_of};
 
 use crate::record::{
     AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,
