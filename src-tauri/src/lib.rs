@@ -102,6 +102,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::recordings::open_recording,
             commands::recordings::recordings_list,
             commands::recordings::close_recording,
+            commands::recordings::resend_frame,
+            commands::recordings::replay_recording,
+            commands::recordings::compare_sessions,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,

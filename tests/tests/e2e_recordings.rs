@@ -1,7 +1,10 @@
 //! End-to-end: recordings on the real app. A session with the demo server is saved (Save
 //! session…, written into PERISCOPE_SAVE_DIR), the app restarted on the same data folder, the
 //! file reopened with File → Open (the PERISCOPE_OPEN_FILE seam): it is listed read-only, its
-//! Overview, recorded Tools and Traffic work offline, and a Traffic search finds the call.
+//! Overview, recorded Tools and Traffic work offline, and a Traffic search finds the call. Then,
+//! with the demo connected: the recorded call edited and re-sent (the answer shown, the frames
+//! in the demo's Traffic); the demo's tool list changed and Compare… showing the added tool;
+//! the recording replayed against the demo, its tools/list differing.
 //! Screenshots under test-artifacts/e2e/recordings/.
 
 use std::path::{Path, PathBuf};
@@ -90,6 +93,69 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
     )
     .await;
     h.shot("recording-traffic-search").await;
+
+    // Edit and re-send the recorded call to the live demo: the editor shows the exact bytes
+    // (a fresh id) and the server; nothing goes before Send; the answer shows.
+    h.connect_demo().await;
+    h.find(r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#)
+        .await;
+    h.click(item).await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.click(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="request"]"#)
+        .await;
+    h.click(r#"[data-testid="resend-button"]"#).await;
+    let editor = h.find(r#"[data-testid="resend-editor"]"#).await;
+    let bytes = editor.prop("value").await.unwrap().unwrap_or_default();
+    assert!(bytes.contains(r#""id":"resend-1""#), "a fresh id: {bytes}");
+    assert!(bytes.contains("tools/call"), "{bytes}");
+    h.text_containing(r#"[data-testid="resend-consent"]"#, "Demo server")
+        .await;
+    assert_eq!(h.count(r#"[data-testid="resend-response"]"#).await, 0);
+    // Edited: the recorded call had no message.
+    let edited = bytes.replace(r#""arguments":{}"#, r#""arguments":{"message":"again"}"#);
+    assert_ne!(edited, bytes, "the recorded call's arguments: {bytes}");
+    // Control+A, release, Backspace; then the edited text, as a user types it.
+    editor.send_keys("\u{E009}a\u{E000}\u{E003}").await.unwrap();
+    editor.send_keys(&edited).await.unwrap();
+    let typed = editor.prop("value").await.unwrap().unwrap_or_default();
+    assert_eq!(typed, edited);
+    h.click(r#"[data-testid="resend-send"]"#).await;
+    h.text_containing(r#"[data-testid="resend-response"]"#, "echo: again")
+        .await;
+    h.shot("resend-answer").await;
+    h.click(r#"[data-testid="resend-dialog"] .modal-footer .button:not(.button-primary)"#)
+        .await;
+
+    // The answer landed in the demo's Traffic like any frame.
+    h.click(r#"[data-testid="server-item"][data-server-id="demo"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
+        .await;
+
+    // The demo's tool list changes: Compare… (first against last listing) shows the added tool.
+    h.call_tool("trigger_list_changed").await;
+    h.find(r#"[data-testid="tool-item"][data-tool-name="bonus"]"#)
+        .await;
+    h.click(r#"[data-testid="compare-button"]"#).await;
+    h.click(r#"[data-testid="compare-run"]"#).await;
+    h.find(r#"[data-testid="diff-list-tools"] [data-testid="diff-added"][data-name="bonus"]"#)
+        .await;
+    h.shot("diff-added-tool").await;
+    h.click(r#"[data-testid="compare-dialog"] .modal-footer .button:not(.button-primary)"#)
+        .await;
+
+    // Replay against…: the recording's client requests sent to the live demo, whose tool list
+    // has a bonus tool now: the recorded tools/list differs, each change shown.
+    h.click(item).await;
+    h.click(r#"[data-testid="replay-button"]"#).await;
+    h.click(r#"[data-testid="replay-run"]"#).await;
+    h.find(r#"[data-testid="replay-step"][data-method="tools/list"][data-outcome="differs"] [data-testid="change"]"#)
+        .await;
+    h.find(r#"[data-testid="replay-skipped"]"#).await;
+    h.shot("replay-report").await;
+    h.click(r#"[data-testid="replay-dialog"] .modal-footer .button:not(.button-primary)"#)
+        .await;
 
     // Closing it takes it out of the sidebar.
     h.click(r#"[data-testid="close-recording"]"#).await;

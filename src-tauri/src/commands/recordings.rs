@@ -91,3 +91,100 @@ async fn pick_record_file<R: Runtime>(app: &AppHandle<R>) -> Result<Option<PathB
         .map(|p| p.into_path().map_err(|e| format!("not a local file: {e}")))
         .transpose()
 }
+
+/// What an edited request sent again brought back.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ResendOutcome {
+    /// The sent frame's seq in the live server's record (its Traffic shows it).
+    pub sent_seq: u64,
+    /// The responses to the requests it held.
+    #[cfg_attr(feature = "ts", ts(type = "Array<unknown>"))]
+    pub responses: Vec<serde_json::Value>,
+    /// Request ids it held that got no response in time, or were already in use.
+    pub unanswered: Vec<periscope_core::wire::RequestId>,
+}
+
+/// Sends `text` exactly as the user edited it to a connected server (after they clicked Send
+/// on a view that showed both), and waits for the answers (the request timeout at most). The
+/// frames land in that server's Traffic like any other.
+#[tauri::command]
+pub async fn resend_frame(
+    state: State<'_, AppState>,
+    server_id: String,
+    text: String,
+) -> Result<ResendOutcome, String> {
+    let session = state.session(&server_id)?;
+    let wait = state.settings.get().request_timeout();
+    let exchange = session
+        .send_raw(text.into_bytes(), wait)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(ResendOutcome {
+        sent_seq: exchange.sent.seq,
+        responses: exchange.responses,
+        unanswered: exchange.unanswered,
+    })
+}
+
+/// Replays a reopened recording's client messages against a connected server and compares
+/// the answers (the engine's `replay`).
+#[tauri::command]
+pub async fn replay_recording(
+    state: State<'_, AppState>,
+    recording_id: String,
+    server_id: String,
+    ignore: Vec<String>,
+) -> Result<periscope_core::replay::ReplayReport, String> {
+    let opened = state
+        .recordings
+        .get(&recording_id)
+        .ok_or("this recording is not open any more")?;
+    let session = state.session(&server_id)?;
+    let options = periscope_core::replay::ReplayOptions {
+        wait: state.settings.get().request_timeout(),
+        ignore,
+    };
+    Ok(periscope_core::replay::replay(&session, &opened.recording, &options).await)
+}
+
+/// Which listing of a session a comparison takes.
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum CompareMoment {
+    First,
+    Last,
+}
+
+/// One side of a comparison: a server (live or ended) or a reopened recording, at a moment.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CompareSide {
+    pub id: String,
+    pub moment: CompareMoment,
+}
+
+/// What the server showed of itself on each side, compared (the engine's `diff::compare`).
+#[tauri::command]
+pub fn compare_sessions(
+    state: State<'_, AppState>,
+    before: CompareSide,
+    after: CompareSide,
+) -> Result<periscope_core::diff::SurfaceDiff, String> {
+    use periscope_core::diff::{Moment, Surface, compare};
+    let surface = |side: &CompareSide| -> Result<Surface, String> {
+        let moment = match side.moment {
+            CompareMoment::First => Moment::First,
+            CompareMoment::Last => Moment::Last,
+        };
+        Ok(match state.recordings.get(&side.id) {
+            Some(opened) => Surface::of(&opened.recording, moment),
+            None => Surface::of(
+                &Recording::from_traffic(&*state.traffic_of(&side.id)?),
+                moment,
+            ),
+        })
+    };
+    Ok(compare(&surface(&before)?, &surface(&after)?))
+}

@@ -11,6 +11,7 @@ import enCommon from "./locales/en/common.json";
 import enCompletion from "./locales/en/completion.json";
 import enConsole from "./locales/en/console.json";
 import enContent from "./locales/en/content.json";
+import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
 import enNetwork from "./locales/en/network.json";
@@ -37,6 +38,7 @@ import zhCommon from "./locales/zh-Hans/common.json";
 import zhCompletion from "./locales/zh-Hans/completion.json";
 import zhConsole from "./locales/zh-Hans/console.json";
 import zhContent from "./locales/zh-Hans/content.json";
+import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
@@ -66,6 +68,7 @@ export const resources = {
     completion: enCompletion,
     console: enConsole,
     content: enContent,
+    diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
     network: enNetwork,
@@ -94,6 +97,7 @@ export const resources = {
     completion: zhCompletion,
     console: zhConsole,
     content: zhContent,
+    diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
     network: zhNetwork,

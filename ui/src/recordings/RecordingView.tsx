@@ -1,5 +1,5 @@
-import { Activity, FileText, Globe, Info, KeyRound, MessageSquare, Terminal, Wrench, X } from "lucide-react";
-import type { ComponentType } from "react";
+import { Activity, FileText, Globe, Info, KeyRound, MessageSquare, Play, Terminal, Wrench, X } from "lucide-react";
+import { useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { RecordingInfo } from "../bindings/RecordingInfo";
 import type { ServerTarget } from "../bindings/ServerTarget";
@@ -8,7 +8,9 @@ import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
 import { TrafficTab } from "../traffic/TrafficTab";
 import { useServer, type TabId } from "../state/connections";
+import { CompareButton } from "../diff/CompareDialog";
 import { closeRecording } from "./actions";
+import { ReplayDialog } from "./ReplayDialog";
 import { RecordedList } from "./RecordedList";
 import { RecordingOverview } from "./RecordingOverview";
 import { RecordedSignIn } from "./RecordedSignIn";
@@ -45,6 +47,7 @@ function targetOf(info: RecordingInfo): ServerTarget {
 export function RecordingView({ info }: { info: RecordingInfo }) {
   const { t } = useTranslation(["recordings", "server"]);
   const server = useServer(info.id);
+  const [replaying, setReplaying] = useState(false);
   if (!server) return null;
   const tab = TABS.some((x) => x.id === server.tab) ? server.tab : "overview";
   return (
@@ -62,6 +65,11 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
           </div>
         </div>
         <div className="server-header-actions">
+          <button type="button" className="button" data-testid="replay-button" onClick={() => setReplaying(true)}>
+            <Play size={14} aria-hidden />
+            {t("replay.button")}
+          </button>
+          <CompareButton id={info.id} />
           <button type="button" className="button" data-testid="close-recording" onClick={() => void closeRecording(info.id)}>
             <X size={14} aria-hidden />
             {t("close")}
@@ -95,6 +103,7 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
         {tab === "network" && <NetworkTab key={info.id} server={server} target={targetOf(info)} />}
         {tab === "console" && <ConsoleTab key={info.id} server={server} />}
       </div>
+      {replaying && <ReplayDialog info={info} onClose={() => setReplaying(false)} />}
     </section>
   );
 }

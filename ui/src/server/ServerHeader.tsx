@@ -8,6 +8,7 @@ import { targetLine, transportLabel } from "../format";
 import i18n from "../i18n";
 import type { ServerState } from "../state/connections";
 import { saveSession } from "../recordings/actions";
+import { CompareButton } from "../diff/CompareDialog";
 
 /** The status line: `Ready · protocol 2025-11-25 · stdio` (or `· HTTP`). */
 export function statusText(server: ServerState, transport: string): string {
@@ -91,6 +92,7 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
           <Save size={14} aria-hidden />
           {t("recordings:save")}
         </button>
+        <CompareButton id={entry.id} />
       </div>
     </header>
   );
