@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use periscope_core::diff::{Moment, Surface, SurfaceList};
+use periscope_core::diff::SurfaceList;
 use periscope_core::export::{self, Recording};
 use periscope_core::record::{AuthStep, Decision};
 use periscope_core::traffic::Traffic;
@@ -41,6 +41,9 @@ pub struct RecordingInfo {
     /// "modern" (`server/discover` answered) or "legacy" (`initialize`); None without either.
     pub era: Option<String>,
     pub protocol_version: Option<String>,
+    /// `serverInfo` (legacy: in the handshake's result; modern: in its `_meta`).
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub server_info: Option<Value>,
     /// The `initialize` / `server/discover` result, when recorded.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub identity: Option<Value>,
@@ -150,7 +153,7 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
         .iter()
         .map(|f| builder.row_in_call(f, traffic.round_of(f.seq)))
         .collect();
-    let surface = Surface::of(&recording, Moment::Last);
+    let (summary, surface) = export::Summary::read(&recording);
     let list = |kind: SurfaceList| surface.lists.get(&kind).cloned();
     let info = RecordingInfo {
         id,
@@ -163,13 +166,9 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
             .unwrap_or_default(),
         periscope_version: recording.periscope_version.clone(),
         started_wall_us: recording.started_wall_us,
-        era: export::era_of(&recording).map(str::to_string),
-        protocol_version: surface
-            .identity
-            .as_ref()
-            .and_then(|i| i.get("protocolVersion"))
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        era: summary.era.map(str::to_string),
+        protocol_version: summary.protocol_version,
+        server_info: summary.server_info,
         identity: surface.identity.clone(),
         frames: recording.frames.len() as u64,
         exchanges: recording.exchanges.len() as u64,
@@ -214,6 +213,7 @@ mod tests {
         assert_eq!(info.name, "demo.jsonl");
         assert_eq!(info.era.as_deref(), Some("legacy"));
         assert_eq!(info.protocol_version.as_deref(), Some("2025-11-25"));
+        assert_eq!(info.server_info.as_ref().unwrap()["name"], "demo");
         assert_eq!(info.tools.as_ref().map(Vec::len), Some(1));
         assert_eq!(info.prompts, None);
         let opened = recordings.get(&info.id).unwrap();

@@ -63,6 +63,17 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
     let item = r#"[data-testid="recording-item"][data-recording-name="open-file.jsonl"]"#;
     h.find(item).await;
     h.find(r#"[data-testid="recording-read-only"]"#).await;
+    // The demo spoke the modern era: its name is in the discover answer's _meta, the version
+    // in each request's.
+    h.text_containing(
+        r#"[data-testid="recording-server-name"]"#,
+        "periscope-demo-server",
+    )
+    .await;
+    h.text_containing(r#"[data-testid="recording-protocol"]"#, "2026-07-28")
+        .await;
+    h.text_containing(r#"[data-testid="recording-era"]"#, "Modern")
+        .await;
     let counts = h.text(r#"[data-testid="recording-counts"]"#).await;
     assert!(counts.contains("frames"), "{counts}");
     assert_eq!(

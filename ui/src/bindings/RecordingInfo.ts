@@ -23,6 +23,10 @@ format_version: string, periscope_version: string | null, started_wall_us: numbe
  */
 era: string | null, protocol_version: string | null, 
 /**
+ * `serverInfo` (legacy: in the handshake's result; modern: in its `_meta`).
+ */
+server_info: unknown, 
+/**
  * The `initialize` / `server/discover` result, when recorded.
  */
 identity: unknown, frames: number, exchanges: number, stderr_lines: number, flags: number, 

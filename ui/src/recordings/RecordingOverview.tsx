@@ -18,8 +18,8 @@ export function RecordingOverview({ info }: { info: RecordingInfo }) {
   const what =
     text(target, "url") ??
     [text(target, "command"), ...(Array.isArray(target?.args) ? (target.args as unknown[]).map(String) : [])].filter(Boolean).join(" ");
-  const name = text(info.identity, "serverInfo", "name");
-  const version = text(info.identity, "serverInfo", "version");
+  const name = text(info.server_info, "name");
+  const version = text(info.server_info, "version");
   const count = (n: number) => formatNumber(n);
   return (
     <div className="overview scroll-area" data-testid="recording-overview">

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::Recording;
 use crate::diff::{Moment, Surface};
+use crate::era::meta_key;
 use crate::wire::{Direction, Verdict};
 
 /// A recording's summary.
@@ -30,11 +31,19 @@ impl Summary {
         let identity = surface.identity.as_ref();
         Summary {
             era: era_of(recording),
+            // Legacy: what `initialize` agreed on; modern: what the requests said they speak.
             protocol_version: identity
                 .and_then(|i| i.get("protocolVersion"))
                 .and_then(Value::as_str)
-                .map(str::to_string),
-            server_info: identity.and_then(|i| i.get("serverInfo")).cloned(),
+                .map(str::to_string)
+                .or_else(|| stamped_version(recording)),
+            // Legacy: in the result; modern: in its `_meta`.
+            server_info: identity
+                .and_then(|i| {
+                    i.get("serverInfo")
+                        .or_else(|| i.pointer(&format!("/_meta/{}", escape(meta_key::SERVER_INFO))))
+                })
+                .cloned(),
             frames: recording.frames.len(),
             exchanges: recording.exchanges.len(),
             stderr_lines: recording.stderr.len(),
@@ -63,4 +72,54 @@ pub fn era_of(recording: &Recording) -> Option<&'static str> {
             Verdict::Request { method, .. } if method == "initialize" => Some("legacy"),
             _ => None,
         })
+}
+
+/// A JSON Pointer segment (RFC 6901).
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Modern era: the protocol version the last request Periscope sent stamped in its `_meta`.
+fn stamped_version(recording: &Recording) -> Option<String> {
+    let pointer = format!("/params/_meta/{}", escape(meta_key::PROTOCOL_VERSION));
+    recording
+        .frames
+        .iter()
+        .rev()
+        .filter(|f| f.direction == Direction::Out && matches!(f.verdict, Verdict::Request { .. }))
+        .find_map(|f| {
+            let message: Value = serde_json::from_slice(&f.bytes).ok()?;
+            message.pointer(&pointer)?.as_str().map(str::to_string)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::tests::frame;
+
+    #[test]
+    fn a_modern_session_s_server_and_version_come_from_meta() {
+        let recording = Recording {
+            frames: vec![
+                frame(
+                    1,
+                    Direction::Out,
+                    r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+                    None,
+                ),
+                frame(
+                    2,
+                    Direction::In,
+                    r#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"demo","version":"1"}}}}"#,
+                    None,
+                ),
+            ],
+            ..Recording::default()
+        };
+        let (summary, _) = Summary::read(&recording);
+        assert_eq!(summary.era, Some("modern"));
+        assert_eq!(summary.protocol_version.as_deref(), Some("2026-07-28"));
+        assert_eq!(summary.server_info.unwrap()["name"], "demo");
+    }
 }
