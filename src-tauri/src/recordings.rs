@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use periscope_core::diff::SurfaceList;
 use periscope_core::export::{self, Recording};
@@ -70,18 +70,27 @@ pub struct RecordingInfo {
 pub struct Opened {
     pub info: RecordingInfo,
     pub traffic: Arc<Traffic>,
-    /// The file as read, for the diff view and replay.
-    pub recording: Recording,
-    rows: Vec<FrameRow>,
+    /// Built when the Traffic tab first asks (opening returns before it).
+    rows: OnceLock<Vec<FrameRow>>,
 }
 
 impl Opened {
+    /// The entries again as a `Recording` (a copy: for a replay or a comparison, not kept).
+    pub fn recording(&self) -> Recording {
+        Recording::from_traffic(&self.traffic)
+    }
+
     pub fn rows(&self, from: usize, count: usize) -> Vec<FrameRow> {
-        let end = from.saturating_add(count).min(self.rows.len());
-        self.rows
-            .get(from..end)
-            .map(<[_]>::to_vec)
-            .unwrap_or_default()
+        let rows = self.rows.get_or_init(|| {
+            let mut builder = RowBuilder::default();
+            self.traffic
+                .frames()
+                .iter()
+                .map(|f| builder.row_in_call(f, self.traffic.round_of(f.seq)))
+                .collect()
+        });
+        let end = from.saturating_add(count).min(rows.len());
+        rows.get(from..end).map(<[_]>::to_vec).unwrap_or_default()
     }
 }
 
@@ -146,13 +155,6 @@ impl Recordings {
 }
 
 fn reopen(id: String, name: String, path: String, recording: Recording) -> Opened {
-    let traffic = recording.to_traffic();
-    let mut builder = RowBuilder::default();
-    let rows = traffic
-        .frames()
-        .iter()
-        .map(|f| builder.row_in_call(f, traffic.round_of(f.seq)))
-        .collect();
     let (summary, surface) = export::Summary::read(&recording);
     let list = |kind: SurfaceList| surface.lists.get(&kind).cloned();
     let info = RecordingInfo {
@@ -182,11 +184,11 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
         auth_steps: recording.auth_steps.clone(),
         decisions: recording.decisions.clone(),
     };
+    // The entries move into the record (no second copy of a million frames).
     Opened {
         info,
-        traffic,
-        recording,
-        rows,
+        traffic: recording.into_traffic(),
+        rows: OnceLock::new(),
     }
 }
 

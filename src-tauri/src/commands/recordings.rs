@@ -145,7 +145,8 @@ pub async fn replay_recording(
         wait: state.settings.get().request_timeout(),
         ignore,
     };
-    Ok(periscope_core::replay::replay(&session, &opened.recording, &options).await)
+    let recording = opened.recording();
+    Ok(periscope_core::replay::replay(&session, &recording, &options).await)
 }
 
 /// Which listing of a session a comparison takes.
@@ -179,7 +180,7 @@ pub fn compare_sessions(
             CompareMoment::Last => Moment::Last,
         };
         Ok(match state.recordings.get(&side.id) {
-            Some(opened) => Surface::of(&opened.recording, moment),
+            Some(opened) => Surface::of(&opened.recording(), moment),
             None => Surface::of(
                 &Recording::from_traffic(&*state.traffic_of(&side.id)?),
                 moment,

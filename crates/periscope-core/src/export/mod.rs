@@ -10,10 +10,10 @@
 mod har;
 mod jsonl;
 mod markdown;
+mod read;
 mod record_file;
 mod summary;
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 pub use har::har;
@@ -109,70 +109,12 @@ impl Recording {
         }
     }
 
-    /// Reads a record file (JSON Lines, one entry a line). A line this build does not know is
-    /// an error naming it, not skipped: an export that silently lost entries would mislead.
+    /// Reads a record file (JSON Lines, one entry a line; `read.rs`). A line this build does not
+    /// know is an error naming it, not skipped (an export that silently lost entries would
+    /// mislead) — unless the file is of a newer minor format, whose new line types are skipped
+    /// and counted; a newer major is refused.
     pub fn read(path: &Path) -> Result<Recording, ReadError> {
-        let name = path.display().to_string();
-        let io = |error| ReadError::Io {
-            path: name.clone(),
-            error,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let size = file.metadata().map_err(io)?.len();
-        if size > MAX_RECORD_BYTES {
-            return Err(ReadError::TooLarge {
-                path: name,
-                size,
-                limit: MAX_RECORD_BYTES,
-            });
-        }
-        let mut reader = BufReader::new(file);
-        let mut recording = Recording::default();
-        let mut line = Vec::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            number += 1;
-            let read = (&mut reader)
-                .take(MAX_LINE_BYTES + 1)
-                .read_until(b'\n', &mut line)
-                .map_err(io)?;
-            if read == 0 {
-                break;
-            }
-            if read as u64 > MAX_LINE_BYTES {
-                return Err(ReadError::LineTooLong {
-                    path: name,
-                    line: number,
-                    limit: MAX_LINE_BYTES,
-                });
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let entry: RecordLine = match serde_json::from_slice(&line) {
-                Ok(entry) => entry,
-                Err(_) if recording.skips_unknown() && !known_type(&line) => {
-                    recording.skipped_lines += 1;
-                    continue;
-                }
-                Err(e) => {
-                    return Err(ReadError::BadLine {
-                        path: name,
-                        line: number,
-                        error: e.to_string(),
-                    });
-                }
-            };
-            if let RecordLine::Session { format_version, .. } = &entry {
-                let found = format_version.unwrap_or(FormatVersion::UNVERSIONED);
-                if !found.readable() {
-                    return Err(ReadError::NewerFormat { path: name, found });
-                }
-            }
-            recording.push(entry);
-        }
-        Ok(recording)
+        read::read(path)
     }
 
     fn push(&mut self, entry: RecordLine) {
@@ -200,24 +142,22 @@ impl Recording {
 
     /// The recording as a read-only [`Traffic`], so a host queries it like a live session's.
     pub fn to_traffic(&self) -> std::sync::Arc<Traffic> {
-        let lines = self
-            .frames
-            .iter()
-            .cloned()
-            .map(RecordLine::Frame)
-            .chain(self.stderr.iter().cloned().map(RecordLine::Stderr))
-            .chain(self.exchanges.iter().cloned().map(RecordLine::Http))
-            .chain(self.flags.iter().cloned().map(RecordLine::Flag))
-            .chain(self.decisions.iter().cloned().map(RecordLine::Decision))
-            .chain(self.rounds.iter().copied().map(RecordLine::Round))
-            .chain(self.auth_steps.iter().cloned().map(RecordLine::AuthStep));
-        Traffic::reopened(lines)
+        self.clone().into_traffic()
     }
 
-    /// A file of a newer minor format may hold line types this build does not know.
-    fn skips_unknown(&self) -> bool {
-        self.format_version
-            .is_some_and(FormatVersion::newer_than_this_build)
+    /// Like [`Recording::to_traffic`], moving the entries instead of copying them.
+    pub fn into_traffic(self) -> std::sync::Arc<Traffic> {
+        let lines = self
+            .frames
+            .into_iter()
+            .map(RecordLine::Frame)
+            .chain(self.stderr.into_iter().map(RecordLine::Stderr))
+            .chain(self.exchanges.into_iter().map(RecordLine::Http))
+            .chain(self.flags.into_iter().map(RecordLine::Flag))
+            .chain(self.decisions.into_iter().map(RecordLine::Decision))
+            .chain(self.rounds.into_iter().map(RecordLine::Round))
+            .chain(self.auth_steps.into_iter().map(RecordLine::AuthStep));
+        Traffic::reopened(lines)
     }
 
     /// The flags on one frame.
@@ -227,15 +167,6 @@ impl Recording {
             .filter(move |f| f.seq == seq)
             .map(|f| &f.flag)
     }
-}
-
-/// Whether a line that did not parse names a line type this build knows (then it is broken,
-/// not new).
-fn known_type(line: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(line)
-        .ok()
-        .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string))
-        .is_some_and(|t| KNOWN_LINE_TYPES.contains(&t.as_str()))
 }
 
 /// An RFC 3339 UTC time with milliseconds, from microseconds since the Unix epoch.
