@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use periscope_core::diff::SurfaceList;
-use periscope_core::export::{self, Recording};
+use periscope_core::export::Recording;
 use periscope_core::record::{AuthStep, Decision};
 use periscope_core::traffic::Traffic;
 use periscope_core::view::{FrameRow, RowBuilder};
@@ -155,7 +155,7 @@ impl Recordings {
 }
 
 fn reopen(id: String, name: String, path: String, recording: Recording) -> Opened {
-    let (summary, surface) = export::Summary::read(&recording);
+    let (summary, surface) = periscope_core::summary::Summary::read(&recording);
     let list = |kind: SurfaceList| surface.lists.get(&kind).cloned();
     let info = RecordingInfo {
         id,

@@ -7,7 +7,8 @@
 use std::path::Path;
 
 use periscope_core::diff::SurfaceList;
-use periscope_core::export::{Recording, Summary};
+use periscope_core::export::Recording;
+use periscope_core::summary::Summary;
 use periscope_core::wire::Direction;
 use serde_json::{Value, json};
 

@@ -41,6 +41,7 @@ pub mod server_secrets;
 pub mod session;
 pub mod store;
 pub mod subscription;
+pub mod summary;
 pub mod tasks;
 pub mod traffic;
 pub mod transport;

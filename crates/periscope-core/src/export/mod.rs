@@ -12,7 +12,6 @@ mod jsonl;
 mod markdown;
 mod read;
 mod record_file;
-mod summary;
 
 use std::path::Path;
 
@@ -20,7 +19,6 @@ pub use har::har;
 pub use jsonl::write_jsonl;
 pub use markdown::markdown;
 pub use record_file::write_record;
-pub use summary::{Summary, era_of};
 
 use crate::record::{
     AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,

@@ -1,13 +1,14 @@
 //! What a recording says about its session at a glance: the era its handshake spoke, the
 //! protocol version, the server's name, and how many entries of each kind it holds (the CLI's
-//! `periscope open --print`, the app's Overview of a reopened recording).
+//! `periscope open --print`, the app's Overview of a reopened recording). Beside `export` and
+//! `diff`, which it reads both of (each reads the other's neighbour, not this).
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Recording;
 use crate::diff::{Moment, Surface};
 use crate::era::meta_key;
+use crate::export::Recording;
 use crate::wire::{Direction, Verdict};
 
 /// A recording's summary.
