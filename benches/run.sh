@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|store|checks|app|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|store|checks|recording|app|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -18,6 +18,10 @@ esac
 # The traffic store: ingest, a flood against the TypeScript SDK client, queries over 1 000 000 frames.
 if [ -z "$filter" ] || [ "$filter" = "store" ]; then
   cargo bench -p periscope-benches --bench store
+fi
+# Recordings: opening a 1 000 000-frame record file (read, reopened, the app's File → Open).
+if [ -z "$filter" ] || [ "$filter" = "recording" ]; then
+  cargo bench -p periscope-benches --bench recording
 fi
 # Protocol checks: recording with the per-frame schema checks on against off, the share checked.
 if [ -z "$filter" ] || [ "$filter" = "checks" ]; then

@@ -1,5 +1,6 @@
 //! A server named on the app's command line: `periscope-app -- <command> <args…>` or
-//! `periscope-app --url <url>`. Read at startup and from a second launch's argv (handed to the
+//! `periscope-app --url <url>`, or a recording to reopen: `periscope-app FILE.jsonl` /
+//! `periscope-app --open FILE` ([`recording`]). Read at startup and from a second launch's argv (handed to the
 //! running instance by the single-instance plugin); the server becomes a temporary catalog entry
 //! (`temporary.rs`). Typing the command was the user's explicit act, so it connects at once.
 
@@ -43,6 +44,40 @@ pub fn parse(argv: &[String]) -> Result<Option<LaunchRequest>, String> {
         };
     }
     Ok(None)
+}
+
+/// The record file a launch asks to reopen read-only: `--open FILE` (`--open=FILE`), or a bare
+/// argument ending in `.jsonl` (a desktop launcher handing over a file). Before `--` only: what
+/// follows is a server's command line. A relative path is taken from `cwd`.
+pub fn recording(argv: &[String], cwd: Option<&std::path::Path>) -> Option<PathBuf> {
+    let mut rest = argv.iter().skip(1);
+    let mut found = None;
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            break;
+        }
+        if arg == "--url" {
+            rest.next();
+            continue;
+        }
+        let path = if arg == "--open" {
+            rest.next().cloned()
+        } else if let Some(path) = arg.strip_prefix("--open=") {
+            Some(path.to_string())
+        } else if !arg.starts_with('-') && arg.ends_with(".jsonl") {
+            Some(arg.clone())
+        } else {
+            None
+        };
+        if let Some(path) = path.filter(|p| !p.trim().is_empty()) {
+            found = Some(path);
+        }
+    }
+    let path = PathBuf::from(found?);
+    Some(match cwd {
+        Some(cwd) if path.is_relative() => cwd.join(path),
+        _ => path,
+    })
 }
 
 impl LaunchRequest {
@@ -136,6 +171,33 @@ mod tests {
             url
         );
         assert_eq!(parse(&argv(&["app", "--automation"])).unwrap(), None);
+    }
+
+    #[test]
+    fn a_recording_is_named_by_open_or_by_its_extension_before_the_double_dash() {
+        let cwd = std::path::Path::new("/home/u");
+        assert_eq!(
+            recording(&argv(&["app", "--open", "/tmp/a.jsonl"]), Some(cwd)),
+            Some("/tmp/a.jsonl".into())
+        );
+        assert_eq!(
+            recording(&argv(&["app", "--open=rec.txt"]), Some(cwd)),
+            Some("/home/u/rec.txt".into())
+        );
+        assert_eq!(
+            recording(&argv(&["app", "s.jsonl"]), Some(cwd)),
+            Some("/home/u/s.jsonl".into())
+        );
+        assert_eq!(
+            recording(&argv(&["app", "--", "server", "x.jsonl"]), None),
+            None
+        );
+        assert_eq!(recording(&argv(&["app", "--automation"]), None), None);
+        // A recording does not make a server request.
+        assert_eq!(
+            parse(&argv(&["app", "--open", "/tmp/a.jsonl"])).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod connection;
 mod events;
 mod json_file;
 mod launch_args;
+mod recordings;
 mod remembered_args;
 mod save_file;
 mod saved_store;
@@ -101,6 +102,14 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::timeline::latency,
             commands::timeline::timeline_all,
             commands::timeline::latency_all,
+            // Recordings: a session saved, a record file reopened read-only.
+            commands::recordings::save_session,
+            commands::recordings::open_recording,
+            commands::recordings::recordings_list,
+            commands::recordings::close_recording,
+            commands::recordings::resend_frame,
+            commands::recordings::replay_recording,
+            commands::recordings::compare_sessions,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,

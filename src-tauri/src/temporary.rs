@@ -47,6 +47,14 @@ impl Temporary {
 /// handed over by the single-instance plugin). A malformed request is reported on stderr: it
 /// came from a terminal.
 pub fn open_from_argv<R: Runtime>(app: &AppHandle<R>, argv: &[String], cwd: Option<PathBuf>) {
+    if let Some(path) = launch_args::recording(argv, cwd.as_deref()) {
+        // A recording reopened read-only (recordings.rs); the UI re-reads its list on Catalog.
+        let state = app.state::<AppState>();
+        match state.recordings.open(&path) {
+            Ok(_) => state.hub.send(AppEvent::Catalog),
+            Err(e) => eprintln!("periscope-app: could not open {}: {e}", path.display()),
+        }
+    }
     match launch_args::parse(argv) {
         Ok(Some(request)) => {
             if let Err(e) = open(app, &request, cwd) {

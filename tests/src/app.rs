@@ -110,6 +110,12 @@ fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi
         ),
         // Exports are written here instead of asking where in a save dialog.
         ("PERISCOPE_SAVE_DIR".into(), data.join("saved-files").into()),
+        // File → Open opens this file instead of asking in an open dialog (a test puts a
+        // recording there first).
+        (
+            "PERISCOPE_OPEN_FILE".into(),
+            data.join("open-file.jsonl").into(),
+        ),
         // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
         ("PERISCOPE_CREDENTIALS_FILE_ONLY".into(), "1".into()),
     ];

@@ -16,6 +16,8 @@ import { ServerView } from "./server/ServerView";
 import { SettingsDialog } from "./settings/SettingsDialog";
 import { Sidebar } from "./sidebar/Sidebar";
 import { useConnections } from "./state/connections";
+import { RecordingView } from "./recordings/RecordingView";
+import { useRecordings } from "./state/recordings";
 
 export function App() {
   const { t } = useTranslation(["app", "common"]);
@@ -26,12 +28,16 @@ export function App() {
   const overlay = useOverlay();
   const selected = useConnections((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
   const loading = useConnections((s) => s.catalogStatus === "loading");
+  const selectedId = useConnections((s) => s.selectedId);
+  const recording = useRecordings((s) => s.list.find((r) => r.id === selectedId) ?? null);
   return (
     <div className="app">
       <Sidebar />
       <main className="main">
         <AppErrors />
-        {selected ? (
+        {recording ? (
+          <RecordingView key={recording.id} info={recording} />
+        ) : selected ? (
           <ServerView key={selected.id} entry={selected} />
         ) : loading ? (
           <EmptyState>{t("common:loading")}</EmptyState>

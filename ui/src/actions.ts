@@ -10,7 +10,8 @@ import type { ServerEntry } from "./bindings/ServerEntry";
 import type { ServerTarget } from "./bindings/ServerTarget";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import i18n from "./i18n";
-import { errorMessage, hasTauri, ipc, settingsIpc, type ListKind } from "./ipc";
+import type { RecordingInfo } from "./bindings/RecordingInfo";
+import { errorMessage, hasTauri, ipc, recordingsIpc, settingsIpc, type ListKind } from "./ipc";
 import { loadFirstPage } from "./resources/paging";
 import { setAppSettings, setSystemLanguages } from "./settings/appSettings";
 import { loadRemembered } from "./tools/remembered";
@@ -30,6 +31,7 @@ import {
   type TabId,
 } from "./state/connections";
 import { dispatchEvents } from "./state/dispatcher";
+import { putRecording, recordings, setRecordings } from "./state/recordings";
 import {
   answerFrame,
   catalogToast,
@@ -63,6 +65,8 @@ export async function start(): Promise<void> {
     addAppError(i18n.t("state:subscribeFailed", { error: errorMessage(error) }));
   }
   await Promise.all([loadCatalog(), refreshConnections(true), loadAsks(), loadAppSettings(), loadToolArgs()]);
+  // After the catalog: a recording the app was started on (`periscope open FILE`) is shown.
+  await loadRecordings();
   watchCatalog();
 }
 
@@ -202,13 +206,37 @@ async function refetchList(id: string, kind: ListKind): Promise<void> {
   showToast(listErrorToast(id, serverName(id), kind, list.error ?? "", sinceUs), followToastLink);
 }
 
-/** The catalog again, after it changed outside the UI (a server opened from the command line). */
+/** The catalog again, after it changed outside the UI (a server or a recording opened from the command line). */
 async function reloadCatalog(): Promise<void> {
   try {
     setCatalog(await ipc.catalogList());
   } catch (error) {
     setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));
   }
+  await loadRecordings();
+}
+
+/** The recordings the app has open; one the UI did not know yet (from the command line) is shown. */
+export async function loadRecordings(): Promise<void> {
+  try {
+    const list = await recordingsIpc.recordingsList();
+    const known = new Set(recordings.getState().list.map((r) => r.id));
+    setRecordings(list);
+    for (const info of list) if (!known.has(info.id)) await showRecording(info);
+  } catch (error) {
+    addAppError(i18n.t("state:recordingsFailed", { error: errorMessage(error) }));
+  }
+}
+
+/**
+ * A recording opened: listed, selected, and its record read like a server's (its id names it
+ * to the record commands), so the Traffic, Network and Console tabs work on it.
+ */
+export async function showRecording(info: RecordingInfo): Promise<void> {
+  putRecording(info);
+  updateServer(info.id, (server) => server);
+  select(info.id);
+  await catchUp(info.id);
 }
 
 export async function loadCatalog(): Promise<void> {

@@ -14,6 +14,7 @@ import "./styles/form.css";
 import "./styles/asks.css";
 import "./styles/keyboard.css";
 import "./styles/onboarding.css";
+import "./styles/recordings.css";
 // Last: the focus ring wins over the softer shadows above.
 import "./styles/focus.css";
 

@@ -25,6 +25,8 @@ periscope saved run 'two plus three'\n  \
 periscope import ~/.config/Claude/claude_desktop_config.json\n  \
 periscope export --to vscode\n  \
 periscope open-app -- periscope-demo-server\n  \
+periscope open session.jsonl --print\n  \
+periscope replay session.jsonl -- periscope-demo-server\n  \
 periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope-demo-server"
 )]
 pub struct Cli {
@@ -301,6 +303,29 @@ pub enum Action {
         first: PathBuf,
         /// Another record file (default: FIRST's first listing against its last).
         second: Option<PathBuf>,
+    },
+    /// Open a record file (written with --record or the app's Save session…) in the desktop
+    /// app, read-only; with --print, print its summary (target, era, counts, the server's
+    /// surface) and its frames here instead. No server.
+    Open {
+        /// The record file.
+        file: PathBuf,
+        /// Print the recording in the terminal instead of opening the app.
+        #[arg(long)]
+        print: bool,
+    },
+    /// Send a record file's client requests and notifications again, in order, to a live
+    /// server (`-- <command>` or --url), and compare each response with the recorded one. The
+    /// handshake is not replayed (the live session makes its own), nor are answers to the
+    /// server's requests. Exit 0 when every response is the same, 1 when one differs or does
+    /// not come, 2 when the file cannot be read.
+    Replay {
+        /// The record file.
+        file: PathBuf,
+        /// A JSON Pointer into each response whose value is not compared (a timestamp):
+        /// `/result/at`, `*` for any member or index (repeatable).
+        #[arg(long, value_name = "POINTER")]
+        ignore: Vec<String>,
     },
     /// Export a record file (written with --record) for other tools: `har` (the HTTP
     /// exchanges as HAR 1.2, for browsers' developer tools), `jsonl` (one message a line, for

@@ -36,8 +36,10 @@ mod exit;
 mod host_command;
 mod listen;
 mod open_app;
+mod open_command;
 mod output;
 mod recording_command;
+mod replay_command;
 mod saved_command;
 mod secrets;
 mod task_command;
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
             return host_command::export(*to, servers, cli.format).into();
         }
         Action::Recording(action) => return recording_command::run(action).into(),
+        Action::Open { file, print } => return open_command::run(file, *print, cli.format).into(),
         Action::Diff { first, second } => {
             return diff_command::run(first, second.as_ref(), cli.format).into();
         }
@@ -388,9 +391,13 @@ async fn act(cli: &Cli, session: &Session) -> Exit {
         | Action::Import { .. }
         | Action::Export { .. }
         | Action::Recording(_)
+        | Action::Open { .. }
         | Action::Diff { .. }
         | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
+        Action::Replay { file, ignore } => {
+            replay_command::run(session, file, ignore, cli.timeout, cli.format).await
+        }
         Action::ConformanceClient { .. } => conformance::run(session).await,
     }
 }

@@ -26,7 +26,29 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Starts the app and returns at once: the app lives on after the CLI.
+/// Starts the app with `args` and returns at once: the app lives on after the CLI.
+pub fn start(args: &[String]) -> Exit {
+    let Some(app) = find_app() else {
+        tell!(
+            "periscope: the desktop app ({APP}) is neither beside this program nor on PATH; install the periscope package"
+        );
+        return Exit::Connect;
+    };
+    match Command::new(&app)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+    {
+        Ok(_) => Exit::Ok,
+        Err(e) => {
+            tell!("periscope: could not start {}: {e}", app.display());
+            Exit::Connect
+        }
+    }
+}
+
+/// Starts the app on a server and returns at once: the app lives on after the CLI.
 pub fn run(url: Option<&str>, server: &[String]) -> Exit {
     let args: Vec<String> = match (url, server.is_empty()) {
         (Some(url), true) => vec!["--url".into(), url.into()],
@@ -42,22 +64,5 @@ pub fn run(url: Option<&str>, server: &[String]) -> Exit {
             return Exit::Usage;
         }
     };
-    let Some(app) = find_app() else {
-        tell!(
-            "periscope: the desktop app ({APP}) is neither beside this program nor on PATH; install the periscope package"
-        );
-        return Exit::Connect;
-    };
-    match Command::new(&app)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-    {
-        Ok(_) => Exit::Ok,
-        Err(e) => {
-            tell!("periscope: could not start {}: {e}", app.display());
-            Exit::Connect
-        }
-    }
+    start(&args)
 }

@@ -146,12 +146,116 @@ pub struct FlagRecord {
     pub flag: Flag,
 }
 
+/// How a step of a sign-in went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum StepOutcome {
+    Ok,
+    /// Went on, but the user should know (an odd server, a fallback).
+    Warning,
+    Failed,
+}
+
+/// One step of a sign-in, for the OAuth view and the record (`{"type":"auth_step", …}`).
+/// Never holds a token, secret or code; URLs in it are redacted ([`AuthStep::redacted`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct AuthStep {
+    pub wall_us: u64,
+    /// What was done, e.g. "Protected resource metadata".
+    pub title: String,
+    /// What was decided and why, in plain words.
+    pub detail: String,
+    /// The HTTP exchange behind it: "GET https://…/.well-known/… → 200".
+    pub http: Option<String>,
+    pub outcome: StepOutcome,
+}
+
+impl AuthStep {
+    /// The step as a record keeps it: secrets in the URLs of its words redacted (a step names
+    /// the URLs it fetched, and an authorization or redirect URL carries a `code` or `state`).
+    pub fn redacted(&self) -> AuthStep {
+        AuthStep {
+            title: crate::redact::urls_in_text(&self.title),
+            detail: crate::redact::urls_in_text(&self.detail),
+            http: self.http.as_deref().map(crate::redact::urls_in_text),
+            ..self.clone()
+        }
+    }
+}
+
+/// The version of the record file format, `MAJOR.MINOR` (docs/recording-format.md). A newer
+/// minor only adds line types or fields, so a reader skips what it does not know in such a
+/// file; a newer major changed the meaning of something, and a reader refuses the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FormatVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl FormatVersion {
+    /// What this build writes: 1.1 added the version itself and `auth_step` lines.
+    pub const CURRENT: FormatVersion = FormatVersion { major: 1, minor: 1 };
+    /// Files written before the version was (a session line without `format_version`).
+    pub const UNVERSIONED: FormatVersion = FormatVersion { major: 1, minor: 0 };
+
+    /// Whether this build reads files of `self` (same major, any minor).
+    pub fn readable(self) -> bool {
+        self.major == Self::CURRENT.major
+    }
+
+    /// Whether a file of `self` may hold line types this build does not know (a newer minor).
+    pub fn newer_than_this_build(self) -> bool {
+        self > Self::CURRENT
+    }
+}
+
+impl std::fmt::Display for FormatVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for FormatVersion {
+    type Err = String;
+    fn from_str(text: &str) -> Result<FormatVersion, String> {
+        let (major, minor) = text
+            .split_once('.')
+            .ok_or_else(|| format!("{text:?} is not MAJOR.MINOR"))?;
+        let number = |part: &str| {
+            part.parse::<u32>()
+                .map_err(|_| format!("{text:?} is not MAJOR.MINOR"))
+        };
+        Ok(FormatVersion {
+            major: number(major)?,
+            minor: number(minor)?,
+        })
+    }
+}
+
+impl Serialize for FormatVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FormatVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// One line of a record file.
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RecordLine {
     /// First line: what was recorded. Environment values are never written, only their names.
     Session {
+        /// Absent in files written before the format was versioned (1.0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        format_version: Option<FormatVersion>,
         periscope_version: String,
         started_wall_us: u64,
         target: serde_json::Value,
@@ -163,6 +267,8 @@ pub enum RecordLine {
     Decision(Decision),
     /// A request that is a later round of a multi round-trip call.
     Round(RoundRecord),
+    /// A step of a sign-in (OAuth), redacted; never a token, code or secret.
+    AuthStep(AuthStep),
 }
 
 /// Modern era: a request the server answered `input_required` goes again with a new id (with
@@ -247,6 +353,54 @@ pub enum DecisionKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_format_version_reads_and_writes_as_major_dot_minor() {
+        let v: FormatVersion = serde_json::from_str("\"1.1\"").unwrap();
+        assert_eq!(v, FormatVersion::CURRENT);
+        assert_eq!(serde_json::to_string(&v).unwrap(), "\"1.1\"");
+        assert!(serde_json::from_str::<FormatVersion>("\"1\"").is_err());
+        assert!(serde_json::from_str::<FormatVersion>("\"x.1\"").is_err());
+        let two = FormatVersion { major: 2, minor: 0 };
+        assert!(!two.readable());
+        assert!(two.newer_than_this_build());
+        assert!(FormatVersion::UNVERSIONED.readable());
+        assert!(!FormatVersion::UNVERSIONED.newer_than_this_build());
+        let newer_minor = FormatVersion { major: 1, minor: 7 };
+        assert!(newer_minor.readable() && newer_minor.newer_than_this_build());
+    }
+
+    #[test]
+    fn a_session_line_without_a_version_is_the_unversioned_format() {
+        let line =
+            r#"{"type":"session","periscope_version":"0.1.0","started_wall_us":1,"target":{}}"#;
+        let RecordLine::Session { format_version, .. } = serde_json::from_str(line).unwrap() else {
+            panic!("not a session line")
+        };
+        assert_eq!(format_version, None);
+    }
+
+    #[test]
+    fn an_auth_step_loses_codes_and_tokens_in_its_urls() {
+        let step = AuthStep {
+            wall_us: 1,
+            title: "Authorization".into(),
+            detail: "redirected to http://127.0.0.1:4000/callback?code=SECRETCODE&state=s1 \
+                     with https://as.example/token?access_token=TOKEN123"
+                .into(),
+            http: Some("GET https://as.example/authorize?client_secret=CS&scope=a → 302".into()),
+            outcome: StepOutcome::Ok,
+        };
+        let line = serde_json::to_string(&RecordLine::AuthStep(step.redacted())).unwrap();
+        for secret in ["SECRETCODE", "TOKEN123", "client_secret=CS"] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+        }
+        assert!(
+            line.starts_with(r#"{"type":"auth_step","wall_us":1,"#),
+            "{line}"
+        );
+        assert!(line.contains("scope=a"), "{line}");
+    }
 
     #[test]
     fn decision_kinds_keep_the_words_record_files_already_hold() {

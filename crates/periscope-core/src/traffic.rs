@@ -15,9 +15,11 @@ use tokio::sync::broadcast;
 
 use crate::event::Event;
 use crate::protocol_check::Feed;
+mod reopen;
+
 use crate::record::{
-    CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames, RoundRecord,
-    StderrLine,
+    AuthStep, CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames,
+    RoundRecord, StderrLine,
 };
 use crate::store::{Entry, Store};
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
@@ -29,6 +31,9 @@ const MAX_AWAITED_ROUNDS: usize = 1024;
 /// With a store attached, how many of the newest frames (and as many stderr lines, flags and
 /// HTTP exchanges) stay in memory; older ones are read back from the store.
 pub const MEMORY_BUDGET: usize = 10_000;
+
+/// Sign-in steps kept in memory (the record file gets every one).
+const MAX_AUTH_STEPS: usize = 1000;
 
 /// The record of one session. Cheap to share; all methods take `&self`.
 pub struct Traffic {
@@ -51,6 +56,8 @@ struct Inner {
     flags_evicted_to: u64,
     exchanges: Window<Arc<HttpExchange>>,
     decisions: Vec<Decision>,
+    /// The sign-ins' steps (redacted), the newest [`MAX_AUTH_STEPS`].
+    auth_steps: VecDeque<AuthStep>,
     /// How many entries of each kind stay in memory; `None`: all (no store, or it failed).
     budget: Option<usize>,
     /// Announced rounds, by the id their request will carry (see [`Traffic::expect_round`]).
@@ -126,6 +133,7 @@ impl Traffic {
     pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
         let mut file = BufWriter::new(crate::private_file::create(path)?);
         let header = RecordLine::Session {
+            format_version: Some(crate::record::FormatVersion::CURRENT),
             periscope_version: env!("CARGO_PKG_VERSION").to_string(),
             started_wall_us: wall_now_us() - self.started.elapsed().as_micros() as u64,
             target,
@@ -285,6 +293,22 @@ impl Traffic {
 
     pub fn decisions(&self) -> Vec<Decision> {
         self.lock().decisions.clone()
+    }
+
+    /// Keeps a step of a sign-in in the record, redacted (URLs lose their codes and tokens).
+    pub fn auth_step(&self, step: &AuthStep) {
+        let step = step.redacted();
+        let mut inner = self.lock();
+        inner.write(&RecordLine::AuthStep(step.clone()));
+        if inner.auth_steps.len() == MAX_AUTH_STEPS {
+            inner.auth_steps.pop_front();
+        }
+        inner.auth_steps.push_back(step);
+    }
+
+    /// The sign-ins' steps in the record (the newest [`MAX_AUTH_STEPS`]).
+    pub fn auth_steps(&self) -> Vec<AuthStep> {
+        self.lock().auth_steps.iter().cloned().collect()
     }
 
     /// The frames in memory: all of them without a store, the newest [`MEMORY_BUDGET`] with

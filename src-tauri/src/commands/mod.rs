@@ -12,6 +12,7 @@ pub mod icons;
 pub mod lists;
 pub mod oauth;
 pub mod prompts;
+pub mod recordings;
 pub mod resources;
 pub mod saved_calls;
 pub mod settings;

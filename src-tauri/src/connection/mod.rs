@@ -43,6 +43,8 @@ pub struct AppState {
     catalog_issues: Mutex<LoadIssues>,
     /// The app's settings (`settings.json`), loaded at start.
     pub settings: crate::app_settings::SettingsCell,
+    /// Record files reopened read-only; `record.rs` serves their reads.
+    pub recordings: crate::recordings::Recordings,
 }
 
 struct Conn {

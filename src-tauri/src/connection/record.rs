@@ -1,20 +1,41 @@
 //! Reads of a connection's record (rows, frame details, HTTP exchanges, stderr, decisions),
 //! and the URL consent decisions the user adds to it.
 
+use std::sync::Arc;
+
 use periscope_core::answering::UrlDecision;
 use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
-use periscope_core::traffic::wall_now_us;
+use periscope_core::traffic::{Traffic, wall_now_us};
 use periscope_core::view::{AppEvent, FrameDetail, FrameRow};
 
 use super::{AppState, lock};
 
 impl AppState {
+    /// The record of a server, live or ended, or of a reopened recording (`recordings.rs`):
+    /// the one door the record reads below go through.
+    pub fn traffic_of(&self, server_id: &str) -> Result<Arc<Traffic>, String> {
+        self.maybe_traffic(server_id)?
+            .ok_or_else(|| "no traffic was recorded".to_string())
+    }
+
+    /// Like [`AppState::traffic_of`]; None for a server that could not even be started.
+    fn maybe_traffic(&self, server_id: &str) -> Result<Option<Arc<Traffic>>, String> {
+        if let Some(traffic) = self.recordings.traffic(server_id) {
+            return Ok(Some(traffic));
+        }
+        let conn = self.recorded(server_id)?;
+        Ok(conn.session.as_ref().map(|s| s.traffic().clone()))
+    }
+
     pub fn rows(
         &self,
         server_id: &str,
         from: usize,
         count: usize,
     ) -> Result<Vec<FrameRow>, String> {
+        if let Some(opened) = self.recordings.get(server_id) {
+            return Ok(opened.rows(from, count));
+        }
         let conn = self.recorded(server_id)?;
         let rows = lock(&conn.rows);
         let end = from.saturating_add(count).min(rows.len());
@@ -22,9 +43,7 @@ impl AppState {
     }
 
     pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
-        let conn = self.recorded(server_id)?;
-        let session = conn.session.as_ref().ok_or("no traffic was recorded")?;
-        let traffic = session.traffic();
+        let traffic = self.traffic_of(server_id)?;
         let frame = traffic
             .frame(seq)
             .ok_or_else(|| format!("no frame {seq} in the record"))?;
@@ -47,36 +66,21 @@ impl AppState {
     }
 
     pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
-        let conn = self.recorded(server_id)?;
-        Ok(conn
-            .session
-            .as_ref()
-            .map(|s| {
-                s.traffic()
-                    .exchanges()
-                    .iter()
-                    .map(|e| (**e).clone())
-                    .collect()
-            })
-            .unwrap_or_default())
+        Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
+            t.exchanges().iter().map(|e| (**e).clone()).collect()
+        }))
     }
 
     pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
-        let conn = self.recorded(server_id)?;
-        Ok(conn
-            .session
-            .as_ref()
-            .map(|s| s.traffic().stderr().iter().map(|l| (**l).clone()).collect())
-            .unwrap_or_default())
+        Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
+            t.stderr().iter().map(|l| (**l).clone()).collect()
+        }))
     }
 
     pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, String> {
-        let conn = self.recorded(server_id)?;
-        Ok(conn
-            .session
-            .as_ref()
-            .map(|s| s.traffic().decisions())
-            .unwrap_or_default())
+        Ok(self
+            .maybe_traffic(server_id)?
+            .map_or_else(Vec::new, |t| t.decisions()))
     }
 
     /// Records a consent decision about a URL the server named outside an elicitation request

@@ -2,7 +2,8 @@
 import type { StepOutcome } from "./StepOutcome";
 
 /**
- * One step of a sign-in, for the OAuth view. Never holds a token, secret or code.
+ * One step of a sign-in, for the OAuth view and the record (`{"type":"auth_step", …}`).
+ * Never holds a token, secret or code; URLs in it are redacted ([`AuthStep::redacted`]).
  */
 export type AuthStep = { wall_us: number, 
 /**

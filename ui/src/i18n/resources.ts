@@ -11,6 +11,7 @@ import enCommon from "./locales/en/common.json";
 import enCompletion from "./locales/en/completion.json";
 import enConsole from "./locales/en/console.json";
 import enContent from "./locales/en/content.json";
+import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
 import enNetwork from "./locales/en/network.json";
@@ -18,6 +19,7 @@ import enOauth from "./locales/en/oauth.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOverview from "./locales/en/overview.json";
 import enPrompts from "./locales/en/prompts.json";
+import enRecordings from "./locales/en/recordings.json";
 import enRequests from "./locales/en/requests.json";
 import enResources from "./locales/en/resources.json";
 import enSaved from "./locales/en/saved.json";
@@ -37,6 +39,7 @@ import zhCommon from "./locales/zh-Hans/common.json";
 import zhCompletion from "./locales/zh-Hans/completion.json";
 import zhConsole from "./locales/zh-Hans/console.json";
 import zhContent from "./locales/zh-Hans/content.json";
+import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
@@ -44,6 +47,7 @@ import zhOauth from "./locales/zh-Hans/oauth.json";
 import zhOnboarding from "./locales/zh-Hans/onboarding.json";
 import zhOverview from "./locales/zh-Hans/overview.json";
 import zhPrompts from "./locales/zh-Hans/prompts.json";
+import zhRecordings from "./locales/zh-Hans/recordings.json";
 import zhRequests from "./locales/zh-Hans/requests.json";
 import zhResources from "./locales/zh-Hans/resources.json";
 import zhSaved from "./locales/zh-Hans/saved.json";
@@ -66,6 +70,7 @@ export const resources = {
     completion: enCompletion,
     console: enConsole,
     content: enContent,
+    diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
     network: enNetwork,
@@ -73,6 +78,7 @@ export const resources = {
     onboarding: enOnboarding,
     overview: enOverview,
     prompts: enPrompts,
+    recordings: enRecordings,
     requests: enRequests,
     resources: enResources,
     saved: enSaved,
@@ -94,6 +100,7 @@ export const resources = {
     completion: zhCompletion,
     console: zhConsole,
     content: zhContent,
+    diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
     network: zhNetwork,
@@ -101,6 +108,7 @@ export const resources = {
     onboarding: zhOnboarding,
     overview: zhOverview,
     prompts: zhPrompts,
+    recordings: zhRecordings,
     requests: zhRequests,
     resources: zhResources,
     saved: zhSaved,

@@ -13,6 +13,7 @@ export { errorMessage, hasTauri } from "./errors";
 export { LOG_LEVELS, type JsonObject, type ListKind, type LogLevel, type PagedKind } from "./types";
 export { serverIpc } from "./connections";
 export { resourcesIpc, toolsIpc } from "./requests";
+export { recordingsIpc, resendIpc } from "./recordings";
 export { savedIpc } from "./saved";
 export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";

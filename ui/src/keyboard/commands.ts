@@ -120,5 +120,9 @@ export function runShortcut(action: ShortcutAction): void {
       return selectAdjacentServer(1);
     case "previous-server":
       return selectAdjacentServer(-1);
+    case "open-recording":
+      // The sidebar's Open… button (recordings/RecordingsGroup.tsx) does it.
+      closeOverlay();
+      return clickSidebarButton("open-recording-button");
   }
 }

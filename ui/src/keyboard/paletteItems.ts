@@ -233,6 +233,13 @@ function actionItems(source: PaletteSource): PaletteItem[] {
   const items: PaletteItem[] = [
     action("action:add-server", "palette.addServer", "palette.keywords.addServer", { type: "add-server" }),
     action("action:import", "palette.import", "palette.keywords.import", { type: "import" }, { detail: "palette.importDetail" }),
+    action(
+      "action:open-recording",
+      "palette.openRecording",
+      "palette.keywords.openRecording",
+      { type: "shortcut", action: "open-recording" },
+      { shortcut: "open-recording" },
+    ),
   ];
   const id = source.selectedId;
   if (id !== null) {

@@ -15,7 +15,8 @@ export type ShortcutAction =
   | "connect"
   | "focus-traffic-filter"
   | "next-server"
-  | "previous-server";
+  | "previous-server"
+  | "open-recording";
 
 /** One key combination. `mod` is Ctrl, or ⌘ on macOS. */
 export interface KeyCombo {
@@ -76,6 +77,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
     action: "previous-server",
     combos: [{ key: "ArrowUp", alt: true }, { key: "[", mod: true }],
     description: "shortcuts.previousServer",
+    whileTyping: true,
+  },
+  {
+    action: "open-recording",
+    combos: [{ key: "o", mod: true }],
+    description: "shortcuts.openRecording",
     whileTyping: true,
   },
 ];

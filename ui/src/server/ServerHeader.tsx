@@ -1,4 +1,4 @@
-import { Loader2, Play, RotateCw, Square } from "lucide-react";
+import { Loader2, Play, RotateCw, Save, Square } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { connect, disconnect, reconnect } from "../actions";
@@ -7,6 +7,8 @@ import { useNow } from "../common/useNow";
 import { targetLine, transportLabel } from "../format";
 import i18n from "../i18n";
 import type { ServerState } from "../state/connections";
+import { saveSession } from "../recordings/actions";
+import { CompareButton } from "../diff/CompareDialog";
 
 /** The status line: `Ready · protocol 2025-11-25 · stdio` (or `· HTTP`). */
 export function statusText(server: ServerState, transport: string): string {
@@ -25,7 +27,7 @@ export function statusText(server: ServerState, transport: string): string {
 
 /** Name, status and the connect/disconnect/reconnect buttons of the selected server. */
 export function ServerHeader({ entry, server }: { entry: ServerEntry; server: ServerState }) {
-  const { t } = useTranslation(["server", "common"]);
+  const { t } = useTranslation(["server", "common", "recordings"]);
   const state = server.status.state;
   const busy = server.busy !== null;
   const live = state === "ready" || state === "connecting";
@@ -79,6 +81,18 @@ export function ServerHeader({ entry, server }: { entry: ServerEntry; server: Se
           <RotateCw size={14} aria-hidden />
           {t("reconnect")}
         </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="save-session-button"
+          title={t("recordings:saveTitle")}
+          disabled={server.session === 0 && state === "disconnected"}
+          onClick={() => void saveSession(entry.id)}
+        >
+          <Save size={14} aria-hidden />
+          {t("recordings:save")}
+        </button>
+        <CompareButton id={entry.id} />
       </div>
     </header>
   );

@@ -4,6 +4,7 @@ import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { closeImport, closeServerForm, openImport, openServerForm, useSidebarDialogs } from "./dialogs";
 import { ImportDialog } from "./ImportDialog";
+import { RecordingsGroup } from "../recordings/RecordingsGroup";
 import { ServerForm } from "./ServerForm";
 import { ServerItem } from "./ServerItem";
 import { useConnections } from "../state/connections";
@@ -88,6 +89,7 @@ export function Sidebar() {
           />
         ))}
       </ul>
+      <RecordingsGroup />
       {importing && (
         <ImportDialog
           key={importing.opening}

@@ -11,6 +11,7 @@ import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { Notifier, useNotifier, withEntry } from "./notifier";
+import { isRecordingId } from "./recordings";
 
 export type TabId =
   | "overview"
@@ -212,7 +213,8 @@ export function setCatalog(catalog: ServerEntry[]): void {
     for (const entry of catalog) {
       if (!next.servers[entry.id]) next = withServer(next, entry.id, (s) => s);
     }
-    const stillThere = catalog.some((e) => e.id === next.selectedId);
+    // A reopened recording is not in the catalog, and stays selected (state/recordings.ts).
+    const stillThere = catalog.some((e) => e.id === next.selectedId) || isRecordingId(next.selectedId);
     if (!stillThere) next = { ...next, selectedId: pickSelection(next) };
     return next;
   });

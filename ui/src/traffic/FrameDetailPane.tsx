@@ -9,6 +9,7 @@ import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
 import { formatBytes, formatNumber, formatTime } from "../format";
 import { errorMessage, ipc } from "../ipc";
+import { ResendButton } from "../recordings/ResendDialog";
 import { describeFlag, describeVerdict } from "./describe";
 
 type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; detail: FrameDetail };
@@ -54,7 +55,12 @@ export function FrameDetailPane({
         {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
         {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
         {load.kind === "loaded" && (
-          <FrameDetailBody detail={load.detail} flags={withLive(load.detail.flags, liveFlags)} onSelect={onSelect} />
+          <FrameDetailBody
+            serverId={serverId}
+            detail={load.detail}
+            flags={withLive(load.detail.flags, liveFlags)}
+            onSelect={onSelect}
+          />
         )}
       </div>
     </aside>
@@ -68,10 +74,12 @@ function withLive(fetched: readonly Flag[], live: readonly Flag[] | undefined): 
 }
 
 function FrameDetailBody({
+  serverId,
   detail,
   flags,
   onSelect,
 }: {
+  serverId: string;
   detail: FrameDetail;
   flags: readonly Flag[];
   onSelect: (seq: number) => void;
@@ -119,7 +127,13 @@ function FrameDetailBody({
       <section className="section">
         <div className="section-header">
           <h3>{detail.text !== null ? t("detail.exactText") : t("detail.exactBase64")}</h3>
-          <CopyButton text={exact} testId="copy-frame-bytes" />
+          <span>
+            {/* A client request, live or recorded, can be edited and sent again (recordings/). */}
+            {detail.direction === "out" && detail.verdict.kind === "request" && detail.text !== null && (
+              <ResendButton text={detail.text} serverId={serverId} />
+            )}
+            <CopyButton text={exact} testId="copy-frame-bytes" />
+          </span>
         </div>
         <pre className="code-block raw-bytes">{exact}</pre>
       </section>

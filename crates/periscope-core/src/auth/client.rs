@@ -161,6 +161,11 @@ impl OAuthClient {
             .push(step);
     }
 
+    /// The steps of the current (or last) sign-in.
+    pub fn steps_so_far(&self) -> Vec<AuthStep> {
+        self.steps.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     /// A new sign-in starts a new step log.
     pub(super) fn clear_steps(&self) {
         self.steps.lock().unwrap_or_else(|p| p.into_inner()).clear();

@@ -115,6 +115,10 @@ impl Authorizer for OAuthClient {
         self.dpop.remember_nonce(url, nonce);
     }
 
+    fn steps(&self) -> Vec<super::AuthStep> {
+        self.steps_so_far()
+    }
+
     async fn current(&self) -> Option<String> {
         // No token for a server it would reach in clear; `authorize` says why.
         check_bearer_target(&self.config.server_url).ok()?;

@@ -59,7 +59,15 @@ pub trait Authorizer: Send + Sync {
     fn remember_dpop_nonce(&self, url: &str, nonce: &str) {
         let _ = (url, nonce);
     }
+    /// The steps of the last sign-in, for the session's record (which redacts them again).
+    fn steps(&self) -> Vec<AuthStep> {
+        Vec::new()
+    }
 }
+
+/// A sign-in's steps are record entries too (record files keep them): their shapes live in
+/// `record`, so the record need not import the auth code.
+pub use crate::record::{AuthStep, StepOutcome};
 
 /// `authorization: Bearer <token>` (RFC 6750 §2.1).
 pub fn bearer(token: &str) -> (String, String) {
@@ -93,31 +101,6 @@ impl From<&str> for SignInError {
     fn from(message: &str) -> SignInError {
         message.to_string().into()
     }
-}
-
-/// How a step of a sign-in went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum StepOutcome {
-    Ok,
-    /// Went on, but the user should know (an odd server, a fallback).
-    Warning,
-    Failed,
-}
-
-/// One step of a sign-in, for the OAuth view. Never holds a token, secret or code.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct AuthStep {
-    pub wall_us: u64,
-    /// What was done, e.g. "Protected resource metadata".
-    pub title: String,
-    /// What was decided and why, in plain words.
-    pub detail: String,
-    /// The HTTP exchange behind it: "GET https://…/.well-known/… → 200".
-    pub http: Option<String>,
-    pub outcome: StepOutcome,
 }
 
 /// The token a sign-in produced, as the OAuth view shows it: values masked.

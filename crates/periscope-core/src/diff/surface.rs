@@ -87,6 +87,20 @@ impl Surface {
         // Listings in progress (pages so far) and done, per kind.
         let mut open: HashMap<SurfaceList, Vec<Value>> = HashMap::new();
         for frame in &recording.frames {
+            // Only the handshake, the lists and their answers are parsed: a recording of a
+            // million calls and notifications is read in a blink (the verdict says which).
+            let wanted = match (&frame.direction, &frame.verdict) {
+                (Direction::Out, Verdict::Request { method, .. }) => {
+                    method == "initialize"
+                        || method == "server/discover"
+                        || SurfaceList::of_method(method).is_some()
+                }
+                (Direction::In, Verdict::Response { id: Some(id), .. }) => sent.contains_key(id),
+                _ => false,
+            };
+            if !wanted {
+                continue;
+            }
             let Ok(message) = serde_json::from_slice::<Value>(&frame.bytes) else {
                 continue;
             };

@@ -1,6 +1,7 @@
 //! Exports of a session's record for other tools: the HTTP exchanges as HAR 1.2 (browsers'
 //! developer tools open it), the frames as JSON Lines (one message per line, for `jq`), and a
-//! selection of frames as Markdown for a bug report.
+//! selection of frames as Markdown for a bug report; and the record itself, as a record file
+//! (`write_record`, the format `--record` writes).
 //!
 //! Each reads a [`Recording`]: the entries of a live session ([`Recording::from_traffic`]) or
 //! of a record file ([`Recording::read`], the format `--record` writes, docs/engine.md). What
@@ -9,15 +10,20 @@
 mod har;
 mod jsonl;
 mod markdown;
+mod read;
+mod record_file;
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 pub use har::har;
 pub use jsonl::write_jsonl;
 pub use markdown::markdown;
+pub use record_file::write_record;
 
-use crate::record::{FlagRecord, HttpExchange, RecordLine, StderrLine};
+use crate::record::{
+    AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,
+    StderrLine,
+};
 use crate::traffic::Traffic;
 use crate::wire::Frame;
 
@@ -36,7 +42,28 @@ pub struct Recording {
     pub exchanges: Vec<HttpExchange>,
     pub stderr: Vec<StderrLine>,
     pub flags: Vec<FlagRecord>,
+    /// The record file's format (`None` for a live session's record).
+    pub format_version: Option<FormatVersion>,
+    /// The Periscope that wrote the file.
+    pub periscope_version: Option<String>,
+    pub decisions: Vec<Decision>,
+    pub rounds: Vec<RoundRecord>,
+    pub auth_steps: Vec<AuthStep>,
+    /// Lines of a newer minor format whose type this build does not know, skipped.
+    pub skipped_lines: usize,
 }
+
+/// The line types this build knows (a newer minor's other types are skipped, not errors).
+const KNOWN_LINE_TYPES: [&str; 8] = [
+    "session",
+    "frame",
+    "stderr",
+    "flag",
+    "http",
+    "decision",
+    "round",
+    "auth_step",
+];
 
 /// Why a record file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +78,11 @@ pub enum ReadError {
         line: usize,
         limit: u64,
     },
+    #[error(
+        "{path} is a record of format {found}, written by a newer Periscope; this build reads format {}.x: update Periscope to open it",
+        FormatVersion::CURRENT.major
+    )]
+    NewerFormat { path: String, found: FormatVersion },
     #[error("{path}, line {line}: not a record line ({error})")]
     BadLine {
         path: String,
@@ -69,68 +101,30 @@ impl Recording {
             exchanges: traffic.exchanges().iter().map(|e| (**e).clone()).collect(),
             stderr: traffic.stderr().iter().map(|l| (**l).clone()).collect(),
             flags: traffic.flags(),
+            decisions: traffic.decisions(),
+            auth_steps: traffic.auth_steps(),
+            ..Recording::default()
         }
     }
 
-    /// Reads a record file (JSON Lines, one entry a line). A line this build does not know is
-    /// an error naming it, not skipped: an export that silently lost entries would mislead.
+    /// Reads a record file (JSON Lines, one entry a line; `read.rs`). A line this build does not
+    /// know is an error naming it, not skipped (an export that silently lost entries would
+    /// mislead) — unless the file is of a newer minor format, whose new line types are skipped
+    /// and counted; a newer major is refused.
     pub fn read(path: &Path) -> Result<Recording, ReadError> {
-        let name = path.display().to_string();
-        let io = |error| ReadError::Io {
-            path: name.clone(),
-            error,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let size = file.metadata().map_err(io)?.len();
-        if size > MAX_RECORD_BYTES {
-            return Err(ReadError::TooLarge {
-                path: name,
-                size,
-                limit: MAX_RECORD_BYTES,
-            });
-        }
-        let mut reader = BufReader::new(file);
-        let mut recording = Recording::default();
-        let mut line = Vec::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            number += 1;
-            let read = (&mut reader)
-                .take(MAX_LINE_BYTES + 1)
-                .read_until(b'\n', &mut line)
-                .map_err(io)?;
-            if read == 0 {
-                break;
-            }
-            if read as u64 > MAX_LINE_BYTES {
-                return Err(ReadError::LineTooLong {
-                    path: name,
-                    line: number,
-                    limit: MAX_LINE_BYTES,
-                });
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let entry: RecordLine =
-                serde_json::from_slice(&line).map_err(|e| ReadError::BadLine {
-                    path: name.clone(),
-                    line: number,
-                    error: e.to_string(),
-                })?;
-            recording.push(entry);
-        }
-        Ok(recording)
+        read::read(path)
     }
 
     fn push(&mut self, entry: RecordLine) {
         match entry {
             RecordLine::Session {
+                format_version,
+                periscope_version,
                 started_wall_us,
                 target,
-                ..
             } => {
+                self.format_version = Some(format_version.unwrap_or(FormatVersion::UNVERSIONED));
+                self.periscope_version = Some(periscope_version);
                 self.started_wall_us = Some(started_wall_us);
                 self.target = Some(target);
             }
@@ -138,9 +132,30 @@ impl Recording {
             RecordLine::Http(exchange) => self.exchanges.push(exchange),
             RecordLine::Stderr(line) => self.stderr.push(line),
             RecordLine::Flag(flag) => self.flags.push(flag),
-            // Decisions and rounds are not part of any export format yet.
-            RecordLine::Decision(_) | RecordLine::Round(_) => {}
+            RecordLine::Decision(decision) => self.decisions.push(decision),
+            RecordLine::Round(round) => self.rounds.push(round),
+            RecordLine::AuthStep(step) => self.auth_steps.push(step),
         }
+    }
+
+    /// The recording as a read-only [`Traffic`], so a host queries it like a live session's.
+    pub fn to_traffic(&self) -> std::sync::Arc<Traffic> {
+        self.clone().into_traffic()
+    }
+
+    /// Like [`Recording::to_traffic`], moving the entries instead of copying them.
+    pub fn into_traffic(self) -> std::sync::Arc<Traffic> {
+        let lines = self
+            .frames
+            .into_iter()
+            .map(RecordLine::Frame)
+            .chain(self.stderr.into_iter().map(RecordLine::Stderr))
+            .chain(self.exchanges.into_iter().map(RecordLine::Http))
+            .chain(self.flags.into_iter().map(RecordLine::Flag))
+            .chain(self.decisions.into_iter().map(RecordLine::Decision))
+            .chain(self.rounds.into_iter().map(RecordLine::Round))
+            .chain(self.auth_steps.into_iter().map(RecordLine::AuthStep));
+        Traffic::reopened(lines)
     }
 
     /// The flags on one frame.
@@ -196,6 +211,7 @@ pub(crate) mod tests {
         let path = dir.join("rec.jsonl");
         let lines = [
             serde_json::to_string(&RecordLine::Session {
+                format_version: Some(FormatVersion::CURRENT),
                 periscope_version: "0".into(),
                 started_wall_us: 5,
                 target: serde_json::json!({"command": "demo"}),
@@ -221,6 +237,47 @@ pub(crate) mod tests {
         std::fs::write(&path, "{\"type\":\"something_new\"}\n").unwrap();
         let error = Recording::read(&path).unwrap_err().to_string();
         assert!(error.contains("line 1: not a record line"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_newer_major_is_refused_and_a_newer_minor_s_new_lines_are_skipped() {
+        let dir = std::env::temp_dir().join(format!("periscope-version-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        let session = |version: &str| {
+            format!(
+                r#"{{"type":"session","format_version":"{version}","periscope_version":"9","started_wall_us":1,"target":{{}}}}"#
+            )
+        };
+        std::fs::write(&path, session("2.0") + "\n").unwrap();
+        let error = Recording::read(&path).unwrap_err();
+        assert!(matches!(error, ReadError::NewerFormat { .. }), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("format 2.0, written by a newer Periscope"),
+            "{error}"
+        );
+
+        let lines = [
+            session("1.9"),
+            r#"{"type":"hologram","seq":1}"#.to_string(),
+            r#"{"type":"stderr","seq":2,"wall_us":1,"mono_us":1,"text":"hi"}"#.to_string(),
+        ];
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let recording = Recording::read(&path).unwrap();
+        assert_eq!(recording.skipped_lines, 1);
+        assert_eq!(recording.stderr.len(), 1);
+        assert_eq!(
+            recording.format_version,
+            Some(FormatVersion { major: 1, minor: 9 })
+        );
+
+        // A broken line of a known type is an error even in a newer minor.
+        let broken = [session("1.9"), r#"{"type":"stderr","seq":"x"}"#.to_string()];
+        std::fs::write(&path, broken.join("\n") + "\n").unwrap();
+        assert!(Recording::read(&path).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -58,7 +58,12 @@ impl Shared {
                         });
                     }
                     attempts += 1;
-                    match auth.authorize(&challenge).await {
+                    let signed_in = auth.authorize(&challenge).await;
+                    // The sign-in's steps go into the record (redacted there), whatever its end.
+                    for step in auth.steps() {
+                        self.traffic.auth_step(&step);
+                    }
+                    match signed_in {
                         Ok(token) => {
                             // Perhaps another user now: private cached results are not theirs.
                             self.sign_ins.fetch_add(1, Ordering::SeqCst);
@@ -154,6 +159,16 @@ mod tests {
             }
             Ok(format!("t{n}"))
         }
+        fn steps(&self) -> Vec<crate::auth::AuthStep> {
+            vec![crate::auth::AuthStep {
+                wall_us: 7,
+                title: "Authorization code".into(),
+                detail: "the browser came back to http://127.0.0.1:9/cb?code=THE-CODE&state=st"
+                    .into(),
+                http: Some("POST https://as.example/token?client_secret=THE-SECRET → 200".into()),
+                outcome: crate::auth::StepOutcome::Ok,
+            }]
+        }
     }
 
     fn session(refusals: u32, authorizer: Option<Arc<Tokens>>) -> (Session, Arc<Refusing>) {
@@ -191,6 +206,45 @@ mod tests {
         );
         // Every attempt is in the record.
         assert_eq!(session.traffic().frames().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_sign_in_s_steps_reach_the_record_file_without_codes_or_secrets() {
+        let dir = std::env::temp_dir().join(format!("periscope-steps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        let transport = Arc::new(Refusing::default());
+        transport.refusals.store(1, Ordering::SeqCst);
+        let options = SessionOptions {
+            authorizer: Some(Arc::new(Tokens::default()) as Arc<dyn Authorizer>),
+            ..SessionOptions::default()
+        };
+        let (events, traffic, _inbound_tx, inbound_rx) =
+            Session::record(Some(&path), Value::Null).unwrap();
+        let session = Session::start(
+            Box::new(Shared401(transport)),
+            traffic,
+            events,
+            options,
+            inbound_rx,
+        );
+        session
+            .shared
+            .send_authorized(b"{}".to_vec(), Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert_eq!(session.traffic().auth_steps().len(), 1);
+        session.traffic().flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let step = text
+            .lines()
+            .find(|l| l.contains(r#""type":"auth_step""#))
+            .expect("an auth_step line");
+        assert!(step.contains("Authorization code"), "{step}");
+        for secret in ["THE-CODE", "THE-SECRET"] {
+            assert!(!text.contains(secret), "{secret} in the record: {text}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[tokio::test]
