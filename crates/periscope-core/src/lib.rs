@@ -42,6 +42,7 @@ pub mod store;
 pub mod subscription;
 pub mod tasks;
 pub mod traffic;
+pub mod traffic_window;
 pub mod transport;
 pub mod view;
 pub mod wire;

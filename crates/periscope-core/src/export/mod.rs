@@ -18,6 +18,7 @@ pub use jsonl::write_jsonl;
 pub use markdown::markdown;
 
 use crate::record::{FlagRecord, HttpExchange, RecordLine, StderrLine};
+use crate::store::{Store, StoreError};
 use crate::traffic::Traffic;
 use crate::wire::Frame;
 
@@ -60,8 +61,14 @@ pub enum ReadError {
 }
 
 impl Recording {
-    /// Everything the live session recorded so far.
+    /// Everything the live session recorded so far. With a store attached, memory holds only
+    /// the newest entries: the store (synced first, so it has everything) is read whole.
     pub fn from_traffic(traffic: &Traffic) -> Recording {
+        if let Some(store) = traffic.store()
+            && let Ok(recording) = Recording::from_store(&store)
+        {
+            return recording;
+        }
         Recording {
             target: None,
             started_wall_us: None,
@@ -70,6 +77,22 @@ impl Recording {
             stderr: traffic.stderr().iter().map(|l| (**l).clone()).collect(),
             flags: traffic.flags(),
         }
+    }
+
+    fn from_store(store: &Store) -> Result<Recording, StoreError> {
+        store.sync()?;
+        Ok(Recording {
+            target: None,
+            started_wall_us: None,
+            frames: store
+                .all_frames()?
+                .into_iter()
+                .map(|f| (*f).clone())
+                .collect(),
+            exchanges: store.all_exchanges()?,
+            stderr: store.all_stderr()?,
+            flags: store.all_flags()?,
+        })
     }
 
     /// Reads a record file (JSON Lines, one entry a line). A line this build does not know is

@@ -14,6 +14,8 @@ use crate::wire::{Direction, Frame, classify};
 
 /// Bytes of a body a row reads for its preview (the preview keeps 160 characters).
 const PREVIEW_BYTES: i64 = 640;
+/// The `flagged` status bit, for the rows query's SQL.
+const FLAGGED: i64 = 16;
 
 /// One line of the traffic list: a frame, a stderr line or an HTTP exchange.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,6 +39,21 @@ pub struct TrafficRow {
     pub preview: String,
     pub call: Option<CallRound>,
     pub status: RowStatus,
+    /// The flags raised on the entry (empty on most).
+    pub flags: Vec<Flag>,
+    /// Which round of a multi round-trip call the frame is, when it belongs to one (the
+    /// call's first request and the responses that asked for input included).
+    pub round: Option<RoundChip>,
+}
+
+/// Where a frame stands in a multi round-trip call: round 1 is the call's first request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RoundChip {
+    pub first_seq: u64,
+    pub round: u32,
+    /// Rounds of the call so far.
+    pub rounds: u32,
 }
 
 /// The statuses a row has (the ones a filter can ask for).
@@ -48,10 +65,11 @@ pub struct RowStatus {
     pub late: bool,
     pub unknown_id: bool,
     pub flagged: bool,
+    pub schema_violation: bool,
 }
 
 impl RowStatus {
-    fn of(bits: i64) -> RowStatus {
+    pub(crate) fn of(bits: i64) -> RowStatus {
         let has = |s: EntryStatus| bits & s.bit() != 0;
         RowStatus {
             error: has(EntryStatus::Error),
@@ -59,6 +77,7 @@ impl RowStatus {
             late: has(EntryStatus::Late),
             unknown_id: has(EntryStatus::UnknownId),
             flagged: has(EntryStatus::Flagged),
+            schema_violation: has(EntryStatus::SchemaViolation),
         }
     }
 }
@@ -101,7 +120,10 @@ impl Store {
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
                 status, problem, call_first, call_round, call_asked_by,
-                (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq)
+                (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq),
+                CASE WHEN status & {FLAGGED} != 0 THEN
+                    (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
+                END
              FROM entries WHERE {} ORDER BY seq LIMIT ? OFFSET ?",
             sql.clause
         ))?;
@@ -119,6 +141,7 @@ impl Store {
                 _ => None,
             };
             let head: Option<Vec<u8>> = r.get(14)?;
+            let flags: Option<String> = r.get(15)?;
             Ok(TrafficRow {
                 seq: r.get::<_, i64>(0)? as u64,
                 kind: EntryKind::from_code(r.get(1)?),
@@ -133,6 +156,10 @@ impl Store {
                 problem: r.get(10)?,
                 call,
                 preview: crate::rows::preview(head.as_deref().unwrap_or_default()),
+                flags: flags
+                    .and_then(|f| serde_json::from_str(&f).ok())
+                    .unwrap_or_default(),
+                round: None,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
