@@ -458,6 +458,21 @@ impl Traffic {
         self.lock().frames.count()
     }
 
+    /// Frames flagged off their schema, counted in memory (without a store it holds them all).
+    pub(crate) fn schema_violations_in_memory(&self) -> u64 {
+        let inner = self.lock();
+        let mut seqs: Vec<u64> = inner
+            .flags
+            .entries
+            .iter()
+            .filter(|f| matches!(f.flag, Flag::SchemaViolation { .. }))
+            .map(|f| f.seq)
+            .collect();
+        seqs.sort_unstable();
+        seqs.dedup();
+        seqs.len() as u64
+    }
+
     /// The last seq handed out (0 before the first entry).
     pub fn last_seq(&self) -> u64 {
         self.lock().next_seq - 1

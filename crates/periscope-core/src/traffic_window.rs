@@ -57,9 +57,16 @@ impl Traffic {
         };
         let rounds = self.rounds_snapshot();
         if !rounds.is_empty() {
-            let chips = round_chips(&rounds);
+            let (chips, count) = round_chips(&rounds);
             for row in &mut rows {
-                row.round = chips.get(&row.seq).copied();
+                // A later round's response carries its call too (paired as it was written).
+                row.round = chips.get(&row.seq).copied().or_else(|| {
+                    row.call.map(|call| RoundChip {
+                        first_seq: call.first_seq,
+                        round: call.round,
+                        rounds: count.get(&call.first_seq).copied().unwrap_or(call.round),
+                    })
+                });
             }
         }
         Ok(rows)
@@ -121,7 +128,10 @@ impl Traffic {
                 Some(store) => store.committed_to(),
                 None => self.last_seq(),
             },
-            violations: self.window_count(&violations).unwrap_or(0),
+            violations: match self.store() {
+                Some(store) => store.count(&violations).unwrap_or(0),
+                None => self.schema_violations_in_memory(),
+            },
             not_checked: self.not_checked(),
         }
     }
@@ -258,7 +268,8 @@ fn other_row(
 
 /// The chip of every frame of a multi round-trip call, from the later rounds' links: a later
 /// round's request names its call's first request and the response that asked for input.
-fn round_chips(rounds: &[(u64, CallRound)]) -> HashMap<u64, RoundChip> {
+/// Also the rounds of each call, by its first request's seq.
+fn round_chips(rounds: &[(u64, CallRound)]) -> (HashMap<u64, RoundChip>, HashMap<u64, u32>) {
     let mut count: HashMap<u64, u32> = HashMap::new();
     for (_, call) in rounds {
         let n = count.entry(call.first_seq).or_insert(1);
@@ -276,5 +287,47 @@ fn round_chips(rounds: &[(u64, CallRound)]) -> HashMap<u64, RoundChip> {
         chips.insert(call.asked_by, chip(call.round.saturating_sub(1)));
         chips.insert(call.first_seq, chip(1));
     }
-    chips
+    (chips, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call of three rounds, as the engine links it: request 3 (round 1) was answered
+    /// input_required by 4; request 5 (round 2) by 6; request 7 (round 3) by 8, the result.
+    #[test]
+    fn every_frame_of_a_call_gets_its_round_and_the_first_request_the_count() {
+        let rounds = [
+            (
+                5,
+                CallRound {
+                    first_seq: 3,
+                    round: 2,
+                    asked_by: 4,
+                },
+            ),
+            (
+                7,
+                CallRound {
+                    first_seq: 3,
+                    round: 3,
+                    asked_by: 6,
+                },
+            ),
+        ];
+        let (chips, count) = round_chips(&rounds);
+        let round = |seq| chips.get(&seq).map(|c| (c.round, c.rounds, c.first_seq));
+        assert_eq!(round(3), Some((1, 3, 3)));
+        assert_eq!(round(4), Some((1, 3, 3)), "answered round 1");
+        assert_eq!(round(5), Some((2, 3, 3)));
+        assert_eq!(round(6), Some((2, 3, 3)));
+        assert_eq!(round(7), Some((3, 3, 3)));
+        assert_eq!(
+            round(8),
+            None,
+            "the last response carries its call on its row"
+        );
+        assert_eq!(count[&3], 3);
+    }
 }

@@ -13,6 +13,7 @@ use crate::event::ServerNotification;
 use crate::record::{Decision, Flag, HttpExchange, RoundFrames, StderrLine};
 use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;
+use crate::traffic_window::TrafficSummary;
 use crate::wire::{Direction, Frame, Verdict};
 
 pub use crate::rows::{FrameKind, FrameRow, RowBuilder};
@@ -97,14 +98,11 @@ pub struct ConnectionInfo {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AppEvent {
-    Frames {
+    /// The server's record grew (or a frame was flagged): sent at most a few times a second,
+    /// never a row; the Traffic list asks for the rows it shows (docs/store.md).
+    TrafficChanged {
         server_id: String,
-        rows: Vec<FrameRow>,
-    },
-    FrameFlagged {
-        server_id: String,
-        seq: u64,
-        flag: Flag,
+        summary: TrafficSummary,
     },
     Status {
         server_id: String,

@@ -17,14 +17,14 @@ type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "
 export function FrameDetailPane({
   serverId,
   seq,
-  liveFlags,
+  refresh,
   onSelect,
   onClose,
 }: {
   serverId: string;
   seq: number;
-  /** Flags the live log holds for this frame: the protocol checks' may come after the fetch. */
-  liveFlags?: readonly Flag[];
+  /** Changes when the checks found more: the frame's flags may come after the first fetch. */
+  refresh?: number;
   /** Selects another frame (a round of the same call). */
   onSelect: (seq: number) => void;
   onClose: () => void;
@@ -40,7 +40,7 @@ export function FrameDetailPane({
     return () => {
       live = false;
     };
-  }, [serverId, seq]);
+  }, [serverId, seq, refresh]);
 
   return (
     <aside className="frame-detail" data-testid="frame-detail" aria-label={t("detail.label", { seq })}>
@@ -54,17 +54,11 @@ export function FrameDetailPane({
         {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
         {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
         {load.kind === "loaded" && (
-          <FrameDetailBody detail={load.detail} flags={withLive(load.detail.flags, liveFlags)} onSelect={onSelect} />
+          <FrameDetailBody detail={load.detail} flags={load.detail.flags} onSelect={onSelect} />
         )}
       </div>
     </aside>
   );
-}
-
-/** The fetched flags, and any the live log got since (each once). */
-function withLive(fetched: readonly Flag[], live: readonly Flag[] | undefined): Flag[] {
-  const seen = new Set(fetched.map((f) => JSON.stringify(f)));
-  return [...fetched, ...(live ?? []).filter((f) => !seen.has(JSON.stringify(f)))];
 }
 
 function FrameDetailBody({

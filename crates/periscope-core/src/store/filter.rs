@@ -56,7 +56,7 @@ impl EntryKind {
     }
 
     /// Frames are kinds 0..=5.
-    pub(crate) fn is_frame(self) -> bool {
+    pub fn is_frame(self) -> bool {
         !matches!(self, EntryKind::HttpExchange | EntryKind::Stderr)
     }
 }

@@ -67,11 +67,16 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
                 Err(_) => break,
             }
         };
-        batch.push(first);
-        while batch.len() < BATCH {
-            match queue.try_recv() {
-                Ok(entry) => batch.push(entry),
-                Err(_) => break,
+        // Syncs are taken out as they come (answered after the batch is committed, or after
+        // its failure is recorded: a batch that fails must not drop them before that).
+        let mut next = Some(first);
+        while let Some(entry) = next.take() {
+            match entry {
+                Entry::Sync(reply) => syncs.push(reply),
+                entry => batch.push(entry),
+            }
+            if batch.len() < BATCH {
+                next = queue.try_recv().ok();
             }
         }
         let last = batch.iter().rev().find_map(Entry::seq);
