@@ -41,6 +41,7 @@ const COMMANDS: &[&str] = &[
     "traffic_position",
     "traffic_search",
     "frame_detail",
+    "frame_raw_command",
     "export_traffic",
     "http_exchanges",
     "stderr_lines",

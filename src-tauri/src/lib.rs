@@ -99,6 +99,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::traffic::traffic_position,
             commands::traffic::traffic_search,
             commands::traffic::frame_detail,
+            commands::traffic::frame_raw_command,
             commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,

@@ -89,8 +89,10 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
 
     // Every frame is listed, and the list follows the newest one: the last notification.
     count_is(&h, total, total, LISTED_WITHIN).await;
-    h.find(&format!(r#"[data-testid="traffic-row"][data-seq="{total}"]"#))
-        .await;
+    h.find(&format!(
+        r#"[data-testid="traffic-row"][data-seq="{total}"]"#
+    ))
+    .await;
     h.shot("flood-listed").await;
 
     // The session's store file is in the app's data folder.
@@ -123,7 +125,13 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
     let hit = h
         .find(r#"[data-testid="traffic-row"][data-method="notifications/message"]"#)
         .await;
-    let seq: usize = hit.attr("data-seq").await.unwrap().unwrap().parse().unwrap();
+    let seq: usize = hit
+        .attr("data-seq")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
     // The server's i-th notification is frame i + 4.
     assert_eq!(seq, flood / 2 + 17 + 4, "the frame that says {needle:?}");
     hit.click().await.unwrap();
@@ -136,11 +144,22 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
     // Scrolled to the top and back to the end, the list shows the first and the last frame.
     h.click(r#"[data-testid="traffic-follow"]"#).await;
     scroll_list(&h, "0").await;
-    h.find(r#"[data-testid="traffic-row"][data-seq="1"][data-method="initialize"]"#)
+    // The first frame, initialize, jumps to its response, and the response back to it.
+    h.click(r#"[data-testid="traffic-row"][data-seq="1"][data-method="initialize"]"#)
+        .await;
+    h.click(r#"[data-testid="frame-go-response"]"#).await;
+    h.text_containing(r#"[data-testid="frame-detail"]"#, "Frame #2")
+        .await;
+    h.find(r#"[data-testid="traffic-row"][data-seq="2"][aria-selected="true"]"#)
+        .await;
+    h.click(r#"[data-testid="frame-go-request"]"#).await;
+    h.text_containing(r#"[data-testid="frame-detail"]"#, "Frame #1")
         .await;
     scroll_list(&h, "1e9").await;
     let end = h
-        .find(&format!(r#"[data-testid="traffic-row"][data-seq="{total}"]"#))
+        .find(&format!(
+            r#"[data-testid="traffic-row"][data-seq="{total}"]"#
+        ))
         .await;
     end.click().await.unwrap();
     h.text_containing(

@@ -41,7 +41,7 @@ import {
 import type { HistoryEntry } from "./bindings/HistoryEntry";
 import { offers, serverLists, setList } from "./state/lists";
 import { logsChanged, serverConsole } from "./state/logs";
-import { serverTraffic, setSummary, setTrafficView, trafficChanged } from "./state/traffic";
+import { selectExchange, serverTraffic, setSummary, setTrafficView, trafficChanged } from "./state/traffic";
 import type { TrafficFilter } from "./bindings/TrafficFilter";
 import { ALL_FRAMES } from "./traffic/filter";
 
@@ -455,6 +455,12 @@ export function setPromptArg(id: string, prompt: string, arg: string, value: str
 }
 
 /** Shows one frame in the Traffic tab (from an exchange that carried it). */
+/** The Network tab with HTTP exchange `seq` selected (the one that carried a frame). */
+export function showExchange(id: string, seq: number): void {
+  selectExchange(id, seq);
+  setTab(id, "network");
+}
+
 export function showFrame(id: string, seq: number): void {
   setTab(id, "traffic");
   // Stop following so the list scrolls to it and stays there (the detail pane shows it even

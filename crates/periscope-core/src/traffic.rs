@@ -364,6 +364,18 @@ impl Traffic {
             .flatten()
     }
 
+    /// The other half of a request we sent and its response: for our request frame, its
+    /// response once it came; for a response from the server, the request it answers. From the
+    /// store when they left memory.
+    pub fn partner_of(&self, seq: u64) -> Option<u64> {
+        let frame = self.frame(seq)?;
+        match (&frame.verdict, frame.direction) {
+            (Verdict::Request { .. }, Direction::Out) => self.response_of(seq),
+            (Verdict::Response { .. }, Direction::In) => self.request_of(&frame),
+            _ => None,
+        }
+    }
+
     /// Says that the request about to go out with `id` answers the inputs the response frame
     /// `asked_by` asked for: it becomes the next round of that response's call. Called before
     /// the send, so the frame is linked the moment it is recorded (a host building rows from

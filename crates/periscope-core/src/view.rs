@@ -39,6 +39,11 @@ pub struct FrameDetail {
     /// The rounds of the multi round-trip call the frame belongs to, in order; empty when it
     /// belongs to none.
     pub rounds: Vec<RoundFrames>,
+    /// The other half of a request we sent and its response: the response's seq on the
+    /// request, the request's on the response (see [`crate::traffic::Traffic::partner_of`]).
+    pub partner_seq: Option<u64>,
+    /// The HTTP exchange that carried the frame (HTTP transports).
+    pub exchange: Option<u64>,
 }
 
 impl FrameDetail {
@@ -63,7 +68,15 @@ impl FrameDetail {
             text,
             pretty,
             rounds,
+            partner_seq: None,
+            exchange: frame.exchange,
         }
+    }
+
+    /// With the seq of its request or response (jump from one to the other).
+    pub fn with_partner(mut self, partner_seq: Option<u64>) -> FrameDetail {
+        self.partner_seq = partner_seq;
+        self
     }
 }
 

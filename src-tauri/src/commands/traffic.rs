@@ -73,6 +73,16 @@ pub fn frame_detail(
     state.frame_detail(&server_id, seq)
 }
 
+/// Frame `seq` as a `periscope raw` command line that sends it again (no secret value in it).
+#[tauri::command]
+pub fn frame_raw_command(
+    state: State<'_, AppState>,
+    server_id: String,
+    seq: u64,
+) -> Result<String, String> {
+    state.raw_command(&server_id, seq)
+}
+
 #[tauri::command]
 pub fn http_exchanges(
     state: State<'_, AppState>,

@@ -5,6 +5,7 @@
 
 mod forward;
 mod lifecycle;
+mod raw_command;
 mod record;
 mod sign_in;
 mod store_files;

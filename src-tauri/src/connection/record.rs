@@ -85,11 +85,10 @@ impl AppState {
         let frame = traffic
             .frame(seq)
             .ok_or_else(|| format!("no frame {seq} in the record"))?;
-        Ok(FrameDetail::of(
-            &frame,
-            traffic.flags_of(seq),
-            traffic.call_of(seq),
-        ))
+        Ok(
+            FrameDetail::of(&frame, traffic.flags_of(seq), traffic.call_of(seq))
+                .with_partner(traffic.partner_of(seq)),
+        )
     }
 
     /// The HTTP exchanges memory holds (the Network tab lists the newest).

@@ -22,6 +22,8 @@ export const recordIpc = {
   trafficSearch: (serverId: string, query: string, afterSeq: number, limit: number) =>
     invoke<SearchHit[]>("traffic_search", { serverId, query, afterSeq, limit }),
   frameDetail: (serverId: string, seq: number) => invoke<FrameDetail>("frame_detail", { serverId, seq }),
+  /** The frame as a `periscope raw` command line (secrets by variable name only). */
+  frameRawCommand: (serverId: string, seq: number) => invoke<string>("frame_raw_command", { serverId, seq }),
   stderrLines: (serverId: string) => invoke<StderrLine[]>("stderr_lines", { serverId }),
   httpExchanges: (serverId: string) => invoke<HttpExchange[]>("http_exchanges", { serverId }),
   /** Saves the record as HAR, JSON Lines or Markdown (of the frames `filter` keeps) where the user picks; the path, or null if cancelled. */

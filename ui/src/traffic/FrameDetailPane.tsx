@@ -10,6 +10,7 @@ import { ErrorBox } from "../common/ErrorBox";
 import { formatBytes, formatNumber, formatTime } from "../format";
 import { errorMessage, ipc } from "../ipc";
 import { describeFlag, describeVerdict } from "./describe";
+import { FrameActions } from "./FrameActions";
 
 type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; detail: FrameDetail };
 
@@ -25,7 +26,7 @@ export function FrameDetailPane({
   seq: number;
   /** Changes when the checks found more: the frame's flags may come after the first fetch. */
   refresh?: number;
-  /** Selects another frame (a round of the same call). */
+  /** Selects another frame and brings it into view (its request or response, a round of the same call). */
   onSelect: (seq: number) => void;
   onClose: () => void;
 }) {
@@ -54,7 +55,10 @@ export function FrameDetailPane({
         {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
         {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
         {load.kind === "loaded" && (
-          <FrameDetailBody detail={load.detail} flags={load.detail.flags} onSelect={onSelect} />
+          <>
+            <FrameActions serverId={serverId} detail={load.detail} onJump={onSelect} />
+            <FrameDetailBody detail={load.detail} flags={load.detail.flags} onSelect={onSelect} />
+          </>
         )}
       </div>
     </aside>

@@ -27,6 +27,8 @@ export function TrafficTab({ server }: { server: ServerState }) {
   const { window, counts, error } = useTrafficWindow(id, query, summary.listed_to, server.session);
 
   const select = useCallback((seq: number) => setTrafficView(id, { selectedSeq: seq }), [id]);
+  // From the detail pane (its request or response, a round): the list stops following to show it.
+  const jump = useCallback((seq: number) => setTrafficView(id, { selectedSeq: seq, follow: false }), [id]);
   const setFollow = useCallback((on: boolean) => setTrafficView(id, { follow: on }), [id]);
   const locate = useCallback((seq: number) => ipc.trafficPosition(id, seq, query), [id, query]);
 
@@ -91,7 +93,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
             serverId={id}
             seq={selectedSeq}
             refresh={summary.violations + summary.not_checked}
-            onSelect={select}
+            onSelect={jump}
             onClose={() => setTrafficView(id, { selectedSeq: null })}
           />
         )}

@@ -844,4 +844,24 @@ mod tests {
         assert_eq!(recording.exchanges.len(), 1);
         assert_eq!(recording.flags.len(), 2);
     }
+
+    /// A request finds its response and a response its request, in memory or, once they left
+    /// it, in the store.
+    #[test]
+    fn a_request_and_its_response_find_each_other_in_memory_and_in_the_store() {
+        let dir = Dir::new("partners");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("p.periscope")).unwrap());
+        traffic.attach_store_keeping(store, 3);
+        session(&traffic);
+        traffic.flush().unwrap();
+        // initialize (1) and its response (2) left memory long ago.
+        assert_eq!(traffic.partner_of(1), Some(2));
+        assert_eq!(traffic.partner_of(2), Some(1));
+        // tools/call (103) and its error response (104).
+        assert_eq!(traffic.partner_of(103), Some(104));
+        assert_eq!(traffic.partner_of(104), Some(103));
+        assert_eq!(traffic.partner_of(3), None, "a notification has none");
+    }
 }
