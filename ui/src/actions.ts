@@ -123,7 +123,7 @@ function followToastLink(link: ToastLink): void {
 async function lastMatching(serverId: string, filter: TrafficFilter): Promise<number | null> {
   const count = await ipc.trafficCount(serverId, filter);
   if (count === 0) return null;
-  const [row] = await ipc.trafficWindow(serverId, filter, count - 1, 1);
+  const [row] = await ipc.trafficWindow(serverId, filter, count - 1, 1, count);
   return row?.seq ?? null;
 }
 

@@ -46,8 +46,25 @@ impl Traffic {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<TrafficRow>, StoreError> {
+        self.window_rows_counted(filter, offset, limit, None)
+    }
+
+    /// Like [`Traffic::window_rows`], for a list that knows how many rows the filter keeps
+    /// (its last count): a window near the end is read from the end ([`Store::rows_counted`]).
+    ///
+    /// [`Store::rows_counted`]: crate::store::Store::rows_counted
+    pub fn window_rows_counted(
+        &self,
+        filter: &TrafficFilter,
+        offset: u64,
+        limit: u64,
+        count: Option<u64>,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
         let mut rows = match self.store() {
-            Some(store) => store.rows(filter, offset, limit)?,
+            Some(store) => match count {
+                Some(count) => store.rows_counted(filter, offset, limit, count)?,
+                None => store.rows(filter, offset, limit)?,
+            },
             None => self
                 .memory_rows(filter)
                 .into_iter()

@@ -29,7 +29,8 @@ pub fn traffic_count(
     state.traffic_count(&server_id, &filter)
 }
 
-/// Rows `offset..offset + limit` of what the filter keeps, in seq order.
+/// Rows `offset..offset + limit` of what the filter keeps, in seq order. `count`, the list's
+/// last count under the filter, lets a window near the end be read from the end.
 #[tauri::command]
 pub fn traffic_window(
     state: State<'_, AppState>,
@@ -37,8 +38,9 @@ pub fn traffic_window(
     filter: TrafficFilter,
     offset: u64,
     limit: u64,
+    count: Option<u64>,
 ) -> Result<Vec<TrafficRow>, String> {
-    state.traffic_window(&server_id, &filter, offset, limit)
+    state.traffic_window(&server_id, &filter, offset, limit, count)
 }
 
 /// Where entry `seq` sits among what the filter keeps; null when the filter hides it.

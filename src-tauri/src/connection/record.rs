@@ -51,9 +51,10 @@ impl AppState {
         filter: &TrafficFilter,
         offset: u64,
         limit: u64,
+        count: Option<u64>,
     ) -> Result<Vec<TrafficRow>, String> {
         self.traffic_of(server_id)?
-            .window_rows(filter, offset, limit.min(MAX_WINDOW))
+            .window_rows_counted(filter, offset, limit.min(MAX_WINDOW), count)
             .map_err(|e| e.to_string())
     }
 

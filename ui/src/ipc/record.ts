@@ -13,8 +13,9 @@ import type { TrafficSummary } from "../bindings/TrafficSummary";
 export const recordIpc = {
   trafficSummary: (serverId: string) => invoke<TrafficSummary>("traffic_summary", { serverId }),
   trafficCount: (serverId: string, filter: TrafficFilter) => invoke<number>("traffic_count", { serverId, filter }),
-  trafficWindow: (serverId: string, filter: TrafficFilter, offset: number, limit: number) =>
-    invoke<TrafficRow[]>("traffic_window", { serverId, filter, offset, limit }),
+  /** Rows `offset..offset + limit` under the filter; `count` (the list's last count) lets the end be read from the end. */
+  trafficWindow: (serverId: string, filter: TrafficFilter, offset: number, limit: number, count: number | null = null) =>
+    invoke<TrafficRow[]>("traffic_window", { serverId, filter, offset, limit, count }),
   /** Where the entry sits under the filter (0-based), or null when the filter hides it. */
   trafficPosition: (serverId: string, seq: number, filter: TrafficFilter) =>
     invoke<number | null>("traffic_position", { serverId, seq, filter }),

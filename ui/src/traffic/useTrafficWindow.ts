@@ -42,7 +42,7 @@ export function useTrafficWindow(
   const window = useMemo(() => {
     const q = JSON.parse(key) as TrafficFilter;
     return new RowWindow(
-      (offset, limit) => ipc.trafficWindow(serverId, q, offset, limit),
+      (offset, limit, count) => ipc.trafficWindow(serverId, q, offset, limit, count),
       rendered,
       (e) => setError(errorMessage(e)),
     );
@@ -51,24 +51,30 @@ export function useTrafficWindow(
   useEffect(() => () => window.dispose(), [window]);
 
   const counting = useRef(new OneAtATime());
+  // Every frame's count changes only with the record: a new filter reuses it.
+  const totalAt = useRef<{ listedTo: number; session: number; total: number } | null>(null);
   useEffect(() => {
     if (listedTo === 0) return; // nothing recorded yet: nothing to ask
     const q = JSON.parse(key) as TrafficFilter;
     counting.current.run(async () => {
       try {
         const unfiltered = key === queryKey(ALL_FRAMES);
+        const known = totalAt.current;
+        const cached = known !== null && known.listedTo === listedTo && known.session === session ? known.total : null;
         const [shown, total] = await Promise.all([
           ipc.trafficCount(serverId, q),
-          unfiltered ? null : ipc.trafficCount(serverId, ALL_FRAMES),
+          unfiltered || cached !== null ? cached : ipc.trafficCount(serverId, ALL_FRAMES),
         ]);
+        const all = unfiltered ? shown : (total ?? shown);
+        totalAt.current = { listedTo, session, total: all };
         window.changed(shown);
-        setCounts({ shown, total: total ?? shown, counted: true, key });
+        setCounts({ shown, total: all, counted: true, key });
         setError(null);
       } catch (e) {
         setError(errorMessage(e));
       }
     });
-  }, [serverId, key, window, listedTo]);
+  }, [serverId, key, window, listedTo, session]);
 
   if (listedTo === 0) return { window, counts: { shown: 0, total: 0, counted: true }, error };
   const current = counts.key === key;

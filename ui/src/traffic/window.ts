@@ -9,7 +9,8 @@ export const PAGE = 100;
 /** Pages held at most (the least recently shown go first): 4 000 rows. */
 export const MAX_PAGES = 40;
 
-export type FetchRows = (offset: number, limit: number) => Promise<TrafficRow[]>;
+/** Fetches rows `offset..offset + limit`; `count` is the window's count (the end can be read from the end). */
+export type FetchRows = (offset: number, limit: number, count: number) => Promise<TrafficRow[]>;
 
 interface Page {
   rows: TrafficRow[];
@@ -84,7 +85,7 @@ export class RowWindow {
 
   private load(number: number): void {
     this.loading.add(number);
-    this.fetchRows(number * PAGE, PAGE).then(
+    this.fetchRows(number * PAGE, PAGE, this.count).then(
       (rows) => {
         this.loading.delete(number);
         if (this.disposed) return;

@@ -119,6 +119,21 @@ pub(crate) struct Sql {
 }
 
 impl TrafficFilter {
+    /// Every frame and nothing else narrows (the list's default).
+    pub(crate) fn is_every_frame(&self) -> bool {
+        let frames = EntryKind::ALL.iter().filter(|k| k.is_frame()).count();
+        let mut kinds = self.kinds.clone();
+        kinds.sort_by_key(|k| k.code());
+        kinds.dedup();
+        kinds.len() == frames
+            && kinds.iter().all(|k| k.is_frame())
+            && *self
+                == TrafficFilter {
+                    kinds: self.kinds.clone(),
+                    ..TrafficFilter::default()
+                }
+    }
+
     pub(crate) fn sql(&self) -> Sql {
         let mut parts: Vec<String> = Vec::new();
         let mut params: Vec<SqlValue> = Vec::new();

@@ -761,6 +761,19 @@ mod tests {
                 kinds: vec![EntryKind::Stderr, EntryKind::HttpExchange],
                 ..TrafficFilter::default()
             },
+            // Every frame (the list's default, counted as every row less the others).
+            TrafficFilter {
+                kinds: EntryKind::ALL
+                    .into_iter()
+                    .filter(|k| k.is_frame())
+                    .collect(),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                kinds: vec![EntryKind::Notification, EntryKind::Request],
+                method: Some("notifications/progress".into()),
+                ..TrafficFilter::default()
+            },
             TrafficFilter {
                 method: Some("notifications/progress".into()),
                 ..TrafficFilter::default()
@@ -798,6 +811,19 @@ mod tests {
                     .collect()
             };
             assert_eq!(seqs(&stored), seqs(&memory), "{filter:?}");
+            // Read from the end, a window near it is the same rows.
+            let all = seqs(&stored);
+            for offset in [0, count / 2, count.saturating_sub(3), count - 1] {
+                let counted: Vec<u64> = stored
+                    .window_rows_counted(filter, offset, 3, Some(count))
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.seq)
+                    .collect();
+                let start = offset as usize;
+                let end = (start + 3).min(all.len());
+                assert_eq!(counted, all[start..end], "{filter:?} at {offset}");
+            }
             let rows = stored.window_rows(filter, 0, 1000).unwrap();
             let last = rows.last().unwrap();
             assert_eq!(
@@ -810,7 +836,7 @@ mod tests {
             );
         }
         let flagged = stored
-            .window_rows(&filters[5], 0, 10)
+            .window_rows(&filters[7], 0, 10)
             .unwrap()
             .pop()
             .unwrap();

@@ -82,6 +82,13 @@ impl RowStatus {
     }
 }
 
+/// Which way a window query reads.
+#[derive(Clone, Copy)]
+enum Order {
+    Ascending,
+    Descending,
+}
+
 /// One full-text match.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -94,8 +101,19 @@ pub struct SearchHit {
 impl Store {
     /// How many entries `filter` keeps.
     pub fn count(&self, filter: &TrafficFilter) -> Result<u64, StoreError> {
-        let sql = filter.sql();
         let conn = self.reader();
+        if filter.is_every_frame() {
+            // Every row less the few that are not frames (both counted from indexes, where
+            // `kind IN (…)` would read every row).
+            let n: i64 = conn
+                .prepare_cached(
+                    "SELECT (SELECT count(*) FROM entries)
+                          - (SELECT count(*) FROM entries WHERE kind >= 6)",
+                )?
+                .query_row([], |r| r.get(0))?;
+            return Ok(n as u64);
+        }
+        let sql = filter.sql();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT count(*) FROM entries WHERE {}",
             sql.clause
@@ -111,11 +129,45 @@ impl Store {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<TrafficRow>, StoreError> {
+        self.rows_in_order(filter, Order::Ascending, offset, limit)
+    }
+
+    /// Like [`Store::rows`], for a caller that knows the filter keeps `count` rows: a window in
+    /// the second half is read from the end (an SQL OFFSET steps over every row before it, so
+    /// the end of a million-row list costs what its start does). A `count` that is behind (the
+    /// record grew since) shifts that window toward the newest rows by as many.
+    pub fn rows_counted(
+        &self,
+        filter: &TrafficFilter,
+        offset: u64,
+        limit: u64,
+        count: u64,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
+        if offset <= count / 2 || offset >= count {
+            return self.rows(filter, offset, limit);
+        }
+        let end = offset.saturating_add(limit).min(count);
+        let mut rows = self.rows_in_order(filter, Order::Descending, count - end, end - offset)?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    fn rows_in_order(
+        &self,
+        filter: &TrafficFilter,
+        order: Order,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
         let mut sql = filter.sql();
         sql.params
             .push(SqlValue::Integer(limit.min(i64::MAX as u64) as i64));
         sql.params
             .push(SqlValue::Integer(offset.min(i64::MAX as u64) as i64));
+        let direction = match order {
+            Order::Ascending => "ASC",
+            Order::Descending => "DESC",
+        };
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
@@ -124,7 +176,7 @@ impl Store {
                 CASE WHEN status & {FLAGGED} != 0 THEN
                     (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
                 END
-             FROM entries WHERE {} ORDER BY seq LIMIT ? OFFSET ?",
+             FROM entries WHERE {} ORDER BY seq {direction} LIMIT ? OFFSET ?",
             sql.clause
         ))?;
         let rows = stmt.query_map(params_from_iter(sql.params), |r| {
