@@ -64,20 +64,21 @@ async fn batch(
     }
 }
 
-/// Joins consecutive frame batches of the same server into one.
+/// Keeps only the newest of consecutive `traffic_changed` events of one server (each says
+/// everything the one before it did).
 fn merge(events: Vec<AppEvent>) -> Vec<AppEvent> {
     let mut out: Vec<AppEvent> = Vec::with_capacity(events.len());
     for event in events {
         if let (
-            Some(AppEvent::Frames {
+            Some(AppEvent::TrafficChanged {
                 server_id: last_id,
-                rows: last_rows,
+                summary: last,
             }),
-            AppEvent::Frames { server_id, rows },
+            AppEvent::TrafficChanged { server_id, summary },
         ) = (out.last_mut(), &event)
             && last_id == server_id
         {
-            last_rows.extend(rows.iter().cloned());
+            *last = *summary;
             continue;
         }
         out.push(event);
@@ -88,41 +89,31 @@ fn merge(events: Vec<AppEvent>) -> Vec<AppEvent> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use periscope_core::traffic_window::TrafficSummary;
 
     #[test]
-    fn consecutive_frame_batches_of_one_server_merge_and_others_keep_their_order() {
-        let frames = |id: &str, n: usize| AppEvent::Frames {
+    fn consecutive_traffic_changes_of_one_server_keep_the_newest_and_others_keep_their_order() {
+        let changed = |id: &str, listed_to: u64| AppEvent::TrafficChanged {
             server_id: id.into(),
-            rows: (0..n)
-                .map(|i| periscope_core::view::FrameRow {
-                    seq: i as u64,
-                    direction: periscope_core::wire::Direction::In,
-                    wall_us: 0,
-                    mono_us: 0,
-                    size: 0,
-                    kind: periscope_core::view::FrameKind::Notification,
-                    method: None,
-                    id: None,
-                    latency_us: None,
-                    problem: None,
-                    preview: String::new(),
-                    call: None,
-                })
-                .collect(),
+            summary: TrafficSummary {
+                listed_to,
+                ..TrafficSummary::default()
+            },
         };
         let status = AppEvent::Status {
             server_id: "a".into(),
             status: periscope_core::view::ConnectionStatus::Connecting,
         };
         let merged = merge(vec![
-            frames("a", 2),
-            frames("a", 3),
+            changed("a", 2),
+            changed("a", 5),
             status.clone(),
-            frames("a", 1),
-            frames("b", 1),
+            changed("a", 6),
+            changed("b", 1),
         ]);
         assert_eq!(merged.len(), 4);
-        assert!(matches!(&merged[0], AppEvent::Frames { rows, .. } if rows.len() == 5));
+        assert_eq!(merged[0], changed("a", 5));
         assert_eq!(merged[1], status);
+        assert_eq!(merged[2], changed("a", 6));
     }
 }

@@ -45,6 +45,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
                     force_file,
                 ),
             ));
+            // Each session's traffic goes to a store file here (docs/store.md).
+            let _ = state.traffic_dir.set(data.join("traffic"));
             state.settings.set(app_settings::load(app.handle()));
             let first_launch = catalog_store::load(app.handle(), &state)?;
             app.manage(commands::catalog::FirstLaunch(first_launch));
@@ -93,8 +95,13 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::connection::connect,
             commands::connection::disconnect,
             // The record: traffic, HTTP exchanges, stderr.
-            commands::traffic::traffic_rows,
+            commands::traffic::traffic_summary,
+            commands::traffic::traffic_count,
+            commands::traffic::traffic_window,
+            commands::traffic::traffic_position,
+            commands::traffic::traffic_search,
             commands::traffic::frame_detail,
+            commands::traffic::frame_raw_command,
             commands::export::export_traffic,
             commands::traffic::http_exchanges,
             commands::traffic::stderr_lines,

@@ -54,13 +54,14 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
     .unwrap();
     assert_eq!(sum["structuredContent"]["sum"], 5);
 
-    // The forwarder turns the record into rows as frames arrive; give it a moment.
+    // The list asks the record for a window (here, with no store on the mock runtime, the
+    // same filter over memory); the response may take a moment to be recorded.
     let mut rows = Value::Null;
     for _ in 0..100 {
         rows = invoke(
             &webview,
-            "traffic_rows",
-            json!({"serverId": "demo", "from": 0, "count": 1000}),
+            "traffic_window",
+            json!({"serverId": "demo", "filter": {}, "offset": 0, "limit": 1000}),
         )
         .unwrap();
         if rows
@@ -89,6 +90,27 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         .find(|r| r["method"] == "tools/call" && r["kind"] == "response")
         .unwrap();
     assert!(answer["latency_us"].as_u64().unwrap() > 0);
+    let calls = invoke(
+        &webview,
+        "traffic_count",
+        json!({"serverId": "demo", "filter": {"method": "tools/call", "kinds": ["response"]}}),
+    )
+    .unwrap();
+    assert_eq!(calls, json!(1));
+    let position = invoke(
+        &webview,
+        "traffic_position",
+        json!({"serverId": "demo", "seq": answer["seq"], "filter": {"method": "tools/call"}}),
+    )
+    .unwrap();
+    assert_eq!(position, json!(1), "after its request");
+    let answered = invoke(
+        &webview,
+        "frame_detail",
+        json!({"serverId": "demo", "seq": answer["seq"]}),
+    )
+    .unwrap();
+    assert!(answered["partner_seq"].as_u64().unwrap() < answer["seq"].as_u64().unwrap());
 
     let detail = invoke(
         &webview,

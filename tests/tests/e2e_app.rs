@@ -268,8 +268,11 @@ async fn the_app_reaches_the_demo_server_over_http_and_shows_the_exchanges() {
             .flatten()
             .map(|e| e.path())
             .find(|p| p.extension().is_some_and(|x| x == "har"));
-        if let Some(file) = file {
-            break std::fs::read_to_string(file).unwrap();
+        // The file is there before all of it is written (`fs::write`): wait for a whole one.
+        if let Some(text) = file.and_then(|f| std::fs::read_to_string(f).ok())
+            && serde_json::from_str::<serde_json::Value>(&text).is_ok()
+        {
+            break text;
         }
         assert!(Instant::now() < deadline, "no HAR was saved in {saved:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;

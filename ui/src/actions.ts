@@ -33,7 +33,7 @@ import {
 import { dispatchEvents } from "./state/dispatcher";
 import { putRecording, recordings, setRecordings } from "./state/recordings";
 import {
-  answerFrame,
+  answerFilter,
   catalogToast,
   listErrorToast,
   showToast,
@@ -43,10 +43,9 @@ import {
 import type { HistoryEntry } from "./bindings/HistoryEntry";
 import { offers, serverLists, setList } from "./state/lists";
 import { logsChanged, serverConsole } from "./state/logs";
-import { serverTraffic, setCatchUp, setTrafficView, trafficChanged, type CatchUp } from "./state/traffic";
-
-/** How many rows one `traffic_rows` call asks for while catching up. */
-const CATCH_UP_PAGE = 5_000;
+import { selectExchange, serverTraffic, setSummary, setTrafficView, trafficChanged } from "./state/traffic";
+import type { TrafficFilter } from "./bindings/TrafficFilter";
+import { ALL_FRAMES } from "./traffic/filter";
 
 let started = false;
 
@@ -115,11 +114,29 @@ function followToastLink(link: ToastLink): void {
     setTab(id, "console");
     return;
   }
-  const rows = serverTraffic(id).traffic.rows;
-  const seq = link.to === "answer" ? answerFrame(rows, link.method, link.sinceUs) : (rows[rows.length - 1]?.seq ?? null);
-  if (seq === null) setTab(id, "traffic");
-  else showFrame(id, seq);
+  void (link.to === "answer" ? answerFrame(id, link.method, link.sinceUs) : lastFrame(id)).then(
+    (seq) => {
+      if (seq === null) setTab(id, "traffic");
+      else showFrame(id, seq);
+    },
+    () => setTab(id, "traffic"),
+  );
 }
+
+/** The last row `filter` keeps in the server's record, asked of the engine; null when none. */
+async function lastMatching(serverId: string, filter: TrafficFilter): Promise<number | null> {
+  const count = await ipc.trafficCount(serverId, filter);
+  if (count === 0) return null;
+  const [row] = await ipc.trafficWindow(serverId, filter, count - 1, 1, count);
+  return row?.seq ?? null;
+}
+
+/** The last frame of the record. */
+const lastFrame = (serverId: string): Promise<number | null> => lastMatching(serverId, ALL_FRAMES);
+
+/** The newest response to `method` recorded since `sinceUs` (what a toast about a call links to). */
+const answerFrame = (serverId: string, method: string, sinceUs: number): Promise<number | null> =>
+  lastMatching(serverId, answerFilter(method, sinceUs));
 
 /** The tab where a call of each kind shows its result. */
 const RESULT_TAB: Record<HistoryEntry["kind"], TabId> = { tool: "tools", resource: "resources", prompt: "prompts" };
@@ -272,27 +289,17 @@ export async function refreshConnections(catchUpHistory: boolean): Promise<void>
   }
 }
 
-/** Fetches the traffic, stderr and HTTP exchanges recorded before the UI subscribed. */
+/** Fetches what was recorded before the UI subscribed: how far the traffic goes (the list asks for its rows), the stderr and the HTTP exchanges. */
 export async function catchUp(serverId: string): Promise<void> {
   const server = serverState(serverId);
   if (!server) return;
   const { session } = server;
-  const { traffic, network } = serverTraffic(serverId);
+  const { network } = serverTraffic(serverId);
   const console = serverConsole(serverId);
-  // The Traffic tab says how far a large backlog has come ("Loading earlier frames… N of M").
-  let progress: CatchUp = { loaded: 0, startedAt: Date.now() };
-  setCatchUp(serverId, progress);
   try {
-    for (let from = 0; ; from += CATCH_UP_PAGE) {
-      const rows = await ipc.trafficRows(serverId, from, CATCH_UP_PAGE);
-      if (serverState(serverId)?.session !== session) return;
-      if (traffic.merge(rows) > 0) trafficChanged();
-      if (rows.length < CATCH_UP_PAGE) break;
-      const next = { ...progress, loaded: from + rows.length };
-      setCatchUp(serverId, next, progress);
-      progress = next;
-    }
-    setCatchUp(serverId, null, progress);
+    const summary = await ipc.trafficSummary(serverId);
+    if (serverState(serverId)?.session !== session) return;
+    setSummary(serverId, summary);
     const lines = await ipc.stderrLines(serverId);
     if (serverState(serverId)?.session !== session) return;
     if (console.mergeStderr(lines) > 0) logsChanged();
@@ -301,8 +308,6 @@ export async function catchUp(serverId: string): Promise<void> {
     if (network.merge(exchanges) > 0) trafficChanged();
   } catch (error) {
     setActionError(serverId, i18n.t("state:catchUpFailed", { error: errorMessage(error) }));
-  } finally {
-    setCatchUp(serverId, null, progress);
   }
 }
 
@@ -478,6 +483,12 @@ export function setPromptArg(id: string, prompt: string, arg: string, value: str
 }
 
 /** Shows one frame in the Traffic tab (from an exchange that carried it). */
+/** The Network tab with HTTP exchange `seq` selected (the one that carried a frame). */
+export function showExchange(id: string, seq: number): void {
+  selectExchange(id, seq);
+  setTab(id, "network");
+}
+
 export function showFrame(id: string, seq: number): void {
   setTab(id, "traffic");
   // Stop following so the list scrolls to it and stays there (the detail pane shows it even

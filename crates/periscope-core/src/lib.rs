@@ -46,6 +46,7 @@ pub mod summary;
 pub mod tasks;
 pub mod timeline;
 pub mod traffic;
+pub mod traffic_window;
 pub mod transport;
 pub mod view;
 pub mod wire;

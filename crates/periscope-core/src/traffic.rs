@@ -152,10 +152,13 @@ impl Traffic {
     }
 
     /// Like [`Traffic::attach_store`], keeping `budget` entries of each kind in memory.
+    /// What memory already holds goes to the store first, in seq order (raw first: a host
+    /// attaches right after the session started, and a server may have written before).
     pub fn attach_store_keeping(&self, store: Arc<Store>, budget: usize) {
         let mut inner = self.lock();
         inner.store = Some(store);
         inner.budget = Some(budget.max(1));
+        inner.backfill_store();
     }
 
     /// The attached store, if any and still working: what a host's window queries go to.
@@ -385,6 +388,18 @@ impl Traffic {
             .flatten()
     }
 
+    /// The other half of a request we sent and its response: for our request frame, its
+    /// response once it came; for a response from the server, the request it answers. From the
+    /// store when they left memory.
+    pub fn partner_of(&self, seq: u64) -> Option<u64> {
+        let frame = self.frame(seq)?;
+        match (&frame.verdict, frame.direction) {
+            (Verdict::Request { .. }, Direction::Out) => self.response_of(seq),
+            (Verdict::Response { .. }, Direction::In) => self.request_of(&frame),
+            _ => None,
+        }
+    }
+
     /// Says that the request about to go out with `id` answers the inputs the response frame
     /// `asked_by` asked for: it becomes the next round of that response's call. Called before
     /// the send, so the frame is linked the moment it is recorded (a host building rows from
@@ -479,6 +494,44 @@ impl Traffic {
         self.lock().frames.count()
     }
 
+    /// Frames flagged off their schema, counted in memory (without a store it holds them all).
+    pub(crate) fn schema_violations_in_memory(&self) -> u64 {
+        let inner = self.lock();
+        let mut seqs: Vec<u64> = inner
+            .flags
+            .entries
+            .iter()
+            .filter(|f| matches!(f.flag, Flag::SchemaViolation { .. }))
+            .map(|f| f.seq)
+            .collect();
+        seqs.sort_unstable();
+        seqs.dedup();
+        seqs.len() as u64
+    }
+
+    /// The last seq handed out (0 before the first entry).
+    pub fn last_seq(&self) -> u64 {
+        self.lock().next_seq - 1
+    }
+
+    /// Every later round of a multi round-trip call, by its request's seq (kept whole in
+    /// memory: a call's rounds are few).
+    pub(crate) fn rounds_snapshot(&self) -> Vec<(u64, CallRound)> {
+        self.lock().rounds.iter().map(|(s, c)| (*s, *c)).collect()
+    }
+
+    /// What memory holds, for a window over it when there is no store.
+    pub(crate) fn memory_snapshot(&self) -> MemorySnapshot {
+        let inner = self.lock();
+        MemorySnapshot {
+            frames: inner.frames.all(),
+            stderr: inner.stderr.all(),
+            exchanges: inner.exchanges.all(),
+            flags: inner.flags.all(),
+            rounds: inner.rounds.clone(),
+        }
+    }
+
     /// The stderr lines in memory (with a store, the newest [`MEMORY_BUDGET`]).
     pub fn stderr(&self) -> Vec<Arc<StderrLine>> {
         self.lock().stderr.all()
@@ -552,6 +605,15 @@ impl Traffic {
     }
 }
 
+/// Everything memory holds, at one moment.
+pub(crate) struct MemorySnapshot {
+    pub frames: Vec<Arc<Frame>>,
+    pub stderr: Vec<Arc<StderrLine>>,
+    pub exchanges: Vec<Arc<HttpExchange>>,
+    pub flags: Vec<FlagRecord>,
+    pub rounds: HashMap<u64, CallRound>,
+}
+
 /// The newest entries of one kind, and how many older ones left memory.
 struct Window<T> {
     entries: VecDeque<T>,
@@ -578,6 +640,16 @@ impl<T: Clone> Window<T> {
             }
             _ => None,
         }
+    }
+
+    /// Lets the oldest entries past `budget` leave memory; returns the last that left.
+    fn trim(&mut self, budget: usize) -> Option<T> {
+        let mut gone = None;
+        while self.entries.len() > budget {
+            self.evicted += 1;
+            gone = self.entries.pop_front();
+        }
+        gone
     }
 
     /// Entries from position `index` (counted from the first ever) on, as far as memory has them.
@@ -683,6 +755,44 @@ impl Inner {
         if let Err(e) = store.send(entry) {
             self.store_error.get_or_insert(e.to_string());
             self.let_store_go();
+        }
+    }
+
+    /// Sends what memory holds to a store just attached: frames, stderr lines and exchanges in
+    /// seq order, then flags and decisions. Past the budget, the oldest leave memory now.
+    fn backfill_store(&mut self) {
+        let mut entries: Vec<(u64, Entry)> = Vec::new();
+        for frame in &self.frames.entries {
+            let call = self.rounds.get(&frame.seq).copied();
+            entries.push((frame.seq, Entry::Frame(frame.clone(), call)));
+        }
+        for line in &self.stderr.entries {
+            entries.push((line.seq, Entry::Stderr(line.clone())));
+        }
+        for exchange in &self.exchanges.entries {
+            entries.push((exchange.seq, Entry::Http(exchange.clone())));
+        }
+        entries.sort_by_key(|(seq, _)| *seq);
+        let flags: Vec<FlagRecord> = self.flags.entries.iter().cloned().collect();
+        let decisions = self.decisions.clone();
+        for (_, entry) in entries {
+            self.store_send(entry);
+        }
+        for flag in flags {
+            self.store_send(Entry::Flag(flag));
+        }
+        for decision in decisions {
+            self.store_send(Entry::Decision(decision));
+        }
+        if let Some(budget) = self.budget {
+            self.frames.trim(budget);
+            self.stderr.trim(budget);
+            self.exchanges.trim(budget);
+            let leaving = self.flags.entries.len().saturating_sub(budget);
+            if let Some(max) = self.flags.entries.iter().take(leaving).map(|f| f.seq).max() {
+                self.flags_evicted_to = self.flags_evicted_to.max(max);
+            }
+            self.flags.trim(budget);
         }
     }
 

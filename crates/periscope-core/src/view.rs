@@ -13,6 +13,7 @@ use crate::event::ServerNotification;
 use crate::record::{Decision, Flag, HttpExchange, RoundFrames, StderrLine};
 use crate::saved_calls::HistoryEntry;
 use crate::session::ServerIdentity;
+use crate::traffic_window::TrafficSummary;
 use crate::wire::{Direction, Frame, Verdict};
 
 pub use crate::rows::{FrameKind, FrameRow, RowBuilder};
@@ -38,6 +39,11 @@ pub struct FrameDetail {
     /// The rounds of the multi round-trip call the frame belongs to, in order; empty when it
     /// belongs to none.
     pub rounds: Vec<RoundFrames>,
+    /// The other half of a request we sent and its response: the response's seq on the
+    /// request, the request's on the response (see [`crate::traffic::Traffic::partner_of`]).
+    pub partner_seq: Option<u64>,
+    /// The HTTP exchange that carried the frame (HTTP transports).
+    pub exchange: Option<u64>,
 }
 
 impl FrameDetail {
@@ -62,7 +68,15 @@ impl FrameDetail {
             text,
             pretty,
             rounds,
+            partner_seq: None,
+            exchange: frame.exchange,
         }
+    }
+
+    /// With the seq of its request or response (jump from one to the other).
+    pub fn with_partner(mut self, partner_seq: Option<u64>) -> FrameDetail {
+        self.partner_seq = partner_seq;
+        self
     }
 }
 
@@ -97,14 +111,11 @@ pub struct ConnectionInfo {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AppEvent {
-    Frames {
+    /// The server's record grew (or a frame was flagged): sent at most a few times a second,
+    /// never a row; the Traffic list asks for the rows it shows (docs/store.md).
+    TrafficChanged {
         server_id: String,
-        rows: Vec<FrameRow>,
-    },
-    FrameFlagged {
-        server_id: String,
-        seq: u64,
-        flag: Flag,
+        summary: TrafficSummary,
     },
     Status {
         server_id: String,

@@ -2,6 +2,7 @@
 //! engine's `export`), written where the user picks (`save_file`).
 
 use periscope_core::export::{self, Recording};
+use periscope_core::store::TrafficFilter;
 use serde::Deserialize;
 use tauri::{AppHandle, Runtime, State};
 
@@ -16,7 +17,7 @@ pub enum TrafficExport {
     Har,
     /// Every frame, one JSON line each.
     Jsonl,
-    /// The frames given (those the view shows), as Markdown for a bug report.
+    /// The frames the list's filter shows, as Markdown for a bug report.
     Markdown,
 }
 
@@ -40,15 +41,27 @@ pub async fn export_traffic<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
     format: TrafficExport,
-    seqs: Vec<u64>,
+    filter: TrafficFilter,
 ) -> Result<Option<String>, String> {
-    let session = state.session_record(&server_id)?;
+    let traffic = state.traffic_of(&server_id)?;
     let name = state
         .catalog()
         .into_iter()
         .find(|e| e.id == server_id)
         .map_or_else(|| server_id.clone(), |e| e.name);
-    let recording = Recording::from_traffic(session.traffic());
+    // Markdown takes the frames the list shows: the filter's, asked of the record (one more
+    // than the limit, to tell a list that is too long).
+    let seqs: Vec<u64> = match format {
+        TrafficExport::Markdown => traffic
+            .window_rows(&filter, 0, MARKDOWN_MAX_FRAMES as u64 + 1)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .filter(|r| r.kind.is_frame())
+            .map(|r| r.seq)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let recording = Recording::from_traffic(&traffic);
     let bytes = match format {
         TrafficExport::Har => {
             let mut b =
@@ -64,8 +77,7 @@ pub async fn export_traffic<R: Runtime>(
         TrafficExport::Markdown => {
             if seqs.len() > MARKDOWN_MAX_FRAMES {
                 return Err(format!(
-                    "a Markdown report takes at most {MARKDOWN_MAX_FRAMES} frames ({} shown): filter the view first, or export JSON Lines",
-                    seqs.len()
+                    "a Markdown report takes at most {MARKDOWN_MAX_FRAMES} frames: filter the view first, or export JSON Lines"
                 ));
             }
             export::markdown(&recording, &format!("{name}: Periscope traffic"), &seqs).into_bytes()

@@ -19,7 +19,7 @@ pub async fn save_session<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
 ) -> Result<Option<String>, String> {
-    let session = state.session_record(&server_id)?;
+    let traffic = state.traffic_of(&server_id)?;
     let entry = state.catalog().into_iter().find(|e| e.id == server_id);
     let name = entry
         .as_ref()
@@ -33,7 +33,7 @@ pub async fn save_session<R: Runtime>(
     if let Some(object) = target.as_object_mut() {
         object.insert("name".into(), name.clone().into());
     }
-    let recording = Recording::from_traffic(session.traffic());
+    let recording = Recording::from_traffic(&traffic);
     let mut bytes = Vec::new();
     export::write_record(&recording, target, &mut bytes).map_err(|e| e.to_string())?;
     let file_name = crate::save_file::safe_file_name(&format!("{name}-session.jsonl"), "session");

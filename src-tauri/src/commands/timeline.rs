@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use periscope_core::session::Session;
 use periscope_core::timeline::{self, LatencyReport, LatencyTracker, Timeline, TimelineWindow};
 use periscope_core::traffic::Traffic;
 use serde::Serialize;
@@ -59,9 +58,9 @@ impl LatencyTrackers {
     fn report(
         &self,
         server_id: &str,
-        session: &Session,
+        traffic: &Arc<Traffic>,
     ) -> impl FnOnce() -> Result<LatencyReport, String> + Send + use<> {
-        let traffic = session.traffic().clone();
+        let traffic = traffic.clone();
         let tracker = self.of(server_id, &traffic);
         move || {
             tracker
@@ -73,9 +72,9 @@ impl LatencyTrackers {
     }
 }
 
-/// The session whose record the timeline reads (a disconnected server's record stays).
-fn session(state: &AppState, server_id: &str) -> Result<Arc<Session>, String> {
-    state.session_record(server_id)
+/// The record the timeline reads (a disconnected server's stays; a reopened recording's too).
+fn session(state: &AppState, server_id: &str) -> Result<Arc<Traffic>, String> {
+    state.traffic_of(server_id)
 }
 
 /// Reads off the async runtime: with a store, a read waits for its writer to commit.
@@ -94,8 +93,7 @@ pub async fn timeline(
     window: TimelineWindow,
 ) -> Result<Timeline, String> {
     let session = session(&state, &server_id)?;
-    blocking(move || timeline::timeline(session.traffic(), &window).map_err(|e| e.to_string()))
-        .await
+    blocking(move || timeline::timeline(&session, &window).map_err(|e| e.to_string())).await
 }
 
 #[tauri::command]
@@ -119,9 +117,8 @@ pub async fn timeline_all(
         Ok(sessions
             .into_iter()
             .map(|(server_id, session)| {
-                let read = session.and_then(|s| {
-                    timeline::timeline(s.traffic(), &window).map_err(|e| e.to_string())
-                });
+                let read = session
+                    .and_then(|s| timeline::timeline(&s, &window).map_err(|e| e.to_string()));
                 ServerTimeline {
                     server_id,
                     error: read.as_ref().err().cloned(),
@@ -162,7 +159,7 @@ pub async fn latency_all(
     .await
 }
 
-type Sessions = Vec<(String, Result<Arc<Session>, String>)>;
+type Sessions = Vec<(String, Result<Arc<Traffic>, String>)>;
 
 fn sessions(state: &AppState, server_ids: Vec<String>) -> Result<Sessions, String> {
     if server_ids.len() > MAX_SERVERS {

@@ -1,20 +1,69 @@
-//! A connection's record as the Traffic view reads it: frame rows, one frame in full, the
-//! HTTP exchanges under the frames, and the server's stderr.
+//! A connection's record as the Traffic view reads it: windows of rows under a filter (how many,
+//! which, where one sits, full-text search), one frame in full, the HTTP exchanges under the
+//! frames, and the server's stderr. The list never holds every row: it asks for what it shows.
 
 use periscope_core::record::{HttpExchange, StderrLine};
-use periscope_core::view::{FrameDetail, FrameRow};
+use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
+use periscope_core::traffic_window::TrafficSummary;
+use periscope_core::view::FrameDetail;
 use tauri::State;
 
 use crate::AppState;
 
+/// How far the record goes and the checks' counts (what `traffic_changed` events carry).
 #[tauri::command]
-pub fn traffic_rows(
+pub fn traffic_summary(
     state: State<'_, AppState>,
     server_id: String,
-    from: usize,
-    count: usize,
-) -> Result<Vec<FrameRow>, String> {
-    state.rows(&server_id, from, count)
+) -> Result<TrafficSummary, String> {
+    state.traffic_summary(&server_id)
+}
+
+/// How many entries the filter keeps.
+#[tauri::command]
+pub fn traffic_count(
+    state: State<'_, AppState>,
+    server_id: String,
+    filter: TrafficFilter,
+) -> Result<u64, String> {
+    state.traffic_count(&server_id, &filter)
+}
+
+/// Rows `offset..offset + limit` of what the filter keeps, in seq order. `count`, the list's
+/// last count under the filter, lets a window near the end be read from the end.
+#[tauri::command]
+pub fn traffic_window(
+    state: State<'_, AppState>,
+    server_id: String,
+    filter: TrafficFilter,
+    offset: u64,
+    limit: u64,
+    count: Option<u64>,
+) -> Result<Vec<TrafficRow>, String> {
+    state.traffic_window(&server_id, &filter, offset, limit, count)
+}
+
+/// Where entry `seq` sits among what the filter keeps; null when the filter hides it.
+#[tauri::command]
+pub fn traffic_position(
+    state: State<'_, AppState>,
+    server_id: String,
+    seq: u64,
+    filter: TrafficFilter,
+) -> Result<Option<u64>, String> {
+    state.traffic_position(&server_id, seq, &filter)
+}
+
+/// Full-text search with FTS5 syntax: hits after `after_seq`, in seq order, with a snippet.
+#[tauri::command]
+pub fn traffic_search(
+    state: State<'_, AppState>,
+    server_id: String,
+    query: String,
+    after_seq: u64,
+    limit: u64,
+) -> Result<Vec<SearchHit>, String> {
+    state.traffic_search(&server_id, &query, after_seq, limit)
 }
 
 #[tauri::command]
@@ -24,6 +73,16 @@ pub fn frame_detail(
     seq: u64,
 ) -> Result<FrameDetail, String> {
     state.frame_detail(&server_id, seq)
+}
+
+/// Frame `seq` as a `periscope raw` command line that sends it again (no secret value in it).
+#[tauri::command]
+pub fn frame_raw_command(
+    state: State<'_, AppState>,
+    server_id: String,
+    seq: u64,
+) -> Result<String, String> {
+    state.raw_command(&server_id, seq)
 }
 
 #[tauri::command]

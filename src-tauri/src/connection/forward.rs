@@ -1,18 +1,29 @@
-//! The event forwarder: turns one session's record into frame rows and batched UI events.
+//! The event forwarder: tells the UI that a session's record grew (a small summary, a few
+//! times a second, never a row: the Traffic list asks for the rows it shows), and passes on
+//! stderr lines, HTTP exchanges and the session's other events.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use periscope_core::event::{Event, SessionState};
 use periscope_core::session::Session;
-use periscope_core::view::{AppEvent, ConnectionStatus, FrameRow, RowBuilder};
+use periscope_core::traffic::Traffic;
+use periscope_core::traffic_window::TrafficSummary;
+use periscope_core::view::{AppEvent, ConnectionStatus};
 use tokio::sync::broadcast;
 
 use super::{Conn, STDERR_TAIL, lock};
 use crate::events::EventHub;
 
-/// Turns one session's record into rows and UI events. Events only wake it up: it reads the
-/// record by position, so a lagging feed loses nothing.
+/// How often, at most, the UI hears that the record grew (10 a second).
+const TRAFFIC_TICK: Duration = Duration::from_millis(100);
+/// After the session closed, how long the forwarder waits for the store to list the last
+/// entries before it stops telling.
+const SETTLE: Duration = Duration::from_secs(60);
+
+/// Tells the UI about one session's record. Events only wake it up: it reads the record by
+/// position, so a lagging feed loses nothing.
 pub(super) async fn forward(
     server_id: String,
     conn: Arc<Conn>,
@@ -20,24 +31,19 @@ pub(super) async fn forward(
     session: Arc<Session>,
     hub: EventHub,
 ) {
-    let mut builder = RowBuilder::default();
-    let (mut frames_seen, mut stderr_seen, mut flags_seen, mut http_seen) = (0, 0, 0, 0);
+    let traffic = session.traffic().clone();
+    let mut told = Told::default();
+    let (mut stderr_seen, mut http_seen) = (0, 0);
+    let mut tick = tokio::time::interval(TRAFFIC_TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let event = events.recv().await;
-        let traffic = session.traffic();
-        let frames = traffic.frames_from(frames_seen);
-        if !frames.is_empty() {
-            frames_seen += frames.len();
-            let rows: Vec<FrameRow> = frames
-                .iter()
-                .map(|f| builder.row_in_call(f, traffic.round_of(f.seq)))
-                .collect();
-            lock(&conn.rows).extend(rows.iter().cloned());
-            hub.send(AppEvent::Frames {
-                server_id: server_id.clone(),
-                rows,
-            });
-        }
+        let event = tokio::select! {
+            event = events.recv() => event,
+            _ = tick.tick() => {
+                told.tell(&server_id, &traffic, &hub);
+                continue;
+            }
+        };
         let lines = traffic.stderr_from(stderr_seen);
         if !lines.is_empty() {
             stderr_seen += lines.len();
@@ -51,14 +57,6 @@ pub(super) async fn forward(
             hub.send(AppEvent::Http {
                 server_id: server_id.clone(),
                 exchange: (*exchange).clone(),
-            });
-        }
-        for record in traffic.flags_from(flags_seen) {
-            flags_seen += 1;
-            hub.send(AppEvent::FrameFlagged {
-                server_id: server_id.clone(),
-                seq: record.seq,
-                flag: record.flag,
             });
         }
         match event {
@@ -97,11 +95,49 @@ pub(super) async fn forward(
                         status,
                     });
                 }
-                // The record is complete and synced; nothing more will come.
+                // Nothing more will come; the store may still be listing the last entries.
+                told.settle(&server_id, &traffic, &hub).await;
                 return;
             }
-            Err(broadcast::error::RecvError::Closed) => return,
+            Err(broadcast::error::RecvError::Closed) => {
+                told.settle(&server_id, &traffic, &hub).await;
+                return;
+            }
             _ => {}
+        }
+    }
+}
+
+/// What the UI was last told about the record.
+#[derive(Default)]
+struct Told(Option<TrafficSummary>);
+
+impl Told {
+    /// Sends the summary when it changed since the last one sent.
+    fn tell(&mut self, server_id: &str, traffic: &Traffic, hub: &EventHub) -> TrafficSummary {
+        let summary = traffic.summary();
+        if self.0 != Some(summary) {
+            self.0 = Some(summary);
+            hub.send(AppEvent::TrafficChanged {
+                server_id: server_id.into(),
+                summary,
+            });
+        }
+        summary
+    }
+
+    /// Keeps telling until everything recorded is listed (bounded by [`SETTLE`]).
+    async fn settle(&mut self, server_id: &str, traffic: &Traffic, hub: &EventHub) {
+        let deadline = tokio::time::Instant::now() + SETTLE;
+        loop {
+            let summary = self.tell(server_id, traffic, hub);
+            let done = traffic
+                .store()
+                .is_none_or(|s| summary.listed_to >= traffic.last_seq() || s.failed());
+            if done || tokio::time::Instant::now() >= deadline {
+                return;
+            }
+            tokio::time::sleep(TRAFFIC_TICK).await;
         }
     }
 }

@@ -12,6 +12,7 @@ use periscope_core::view::{AppEvent, ConnectionStatus};
 
 use super::forward::forward;
 use super::sign_in::sign_in_opener;
+use super::store_files;
 use super::{AppState, Conn, STDERR_TAIL, lock};
 use crate::asks::AppAnswerer;
 
@@ -129,6 +130,10 @@ impl AppState {
         }
         .map(Arc::new);
         if let Ok(session) = &spawned {
+            // Before anything else reads the record: the store gets what memory holds so far.
+            if let Some(dir) = self.traffic_dir.get() {
+                store_files::attach(dir, server_id, session.traffic(), &self.store_files());
+            }
             let _ = answerer.traffic.set(session.traffic().clone());
             let _ = traffic_slot.set(session.traffic().clone());
         }
@@ -136,7 +141,6 @@ impl AppState {
             session: spawned.as_ref().ok().cloned(),
             status: Mutex::new(ConnectionStatus::Connecting),
             identity: Mutex::new(None),
-            rows: Mutex::new(Vec::new()),
             user_closed: AtomicBool::new(false),
             oauth,
         });

@@ -1,12 +1,14 @@
 //! The app's state: the catalog and one engine session per connected server. Connecting and
 //! disconnecting are in `lifecycle`, sign-in and client secrets in `sign_in`, reads of a
-//! connection's record in `record`, and the task that turns the record into UI events in
-//! `forward`.
+//! connection's record in `record`, the task that tells the UI the record grew in `forward`,
+//! and the session store files on disk in `store_files`.
 
 mod forward;
 mod lifecycle;
+mod raw_command;
 mod record;
 mod sign_in;
+mod store_files;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -17,7 +19,7 @@ use periscope_core::auth::store::SecretStore;
 use periscope_core::config::{ServerEntry, ServerTarget, validate_entry};
 use periscope_core::server_secrets::{self, SecretSlot};
 use periscope_core::session::{ServerIdentity, Session};
-use periscope_core::view::{ConnectionInfo, ConnectionStatus, FrameRow};
+use periscope_core::view::{ConnectionInfo, ConnectionStatus};
 
 use crate::asks::Asks;
 use crate::catalog_store::LoadIssues;
@@ -45,6 +47,9 @@ pub struct AppState {
     pub settings: crate::app_settings::SettingsCell,
     /// Record files reopened read-only; `record.rs` serves their reads.
     pub recordings: crate::recordings::Recordings,
+    /// Where each session's traffic store goes (`traffic/` in the app's data folder); unset
+    /// (tests on the mock runtime), sessions keep their record in memory.
+    pub traffic_dir: OnceLock<std::path::PathBuf>,
 }
 
 struct Conn {
@@ -52,7 +57,6 @@ struct Conn {
     session: Option<Arc<Session>>,
     status: Mutex<ConnectionStatus>,
     identity: Mutex<Option<ServerIdentity>>,
-    rows: Mutex<Vec<FrameRow>>,
     /// Set when the user disconnects, so the ending is not reported as a failure.
     user_closed: AtomicBool,
     /// The sign-in of a remote server (its steps and token for the OAuth view).

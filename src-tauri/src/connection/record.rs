@@ -1,14 +1,21 @@
-//! Reads of a connection's record (rows, frame details, HTTP exchanges, stderr, decisions),
-//! and the URL consent decisions the user adds to it.
+//! Reads of a connection's record (window queries over the traffic, frame details, HTTP
+//! exchanges, stderr, decisions), and the URL consent decisions the user adds to it. Every read
+//! goes through [`AppState::traffic_of`]: the one door to a record, whoever holds it.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use periscope_core::answering::UrlDecision;
 use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
+use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
 use periscope_core::traffic::{Traffic, wall_now_us};
-use periscope_core::view::{AppEvent, FrameDetail, FrameRow};
+use periscope_core::traffic_window::TrafficSummary;
+use periscope_core::view::{AppEvent, FrameDetail};
 
 use super::{AppState, lock};
+
+/// Most rows one window query returns (a list asks for what it shows, plus a margin).
+pub const MAX_WINDOW: u64 = 2_000;
 
 impl AppState {
     /// The record of a server, live or ended, or of a reopened recording (`recordings.rs`):
@@ -27,19 +34,59 @@ impl AppState {
         Ok(conn.session.as_ref().map(|s| s.traffic().clone()))
     }
 
-    pub fn rows(
+    /// The store files sessions are writing now (never deleted while in use).
+    pub(super) fn store_files(&self) -> Vec<PathBuf> {
+        lock(&self.conns)
+            .values()
+            .filter_map(|c| c.session.as_ref()?.traffic().store())
+            .map(|s| s.path().to_path_buf())
+            .collect()
+    }
+
+    pub fn traffic_summary(&self, server_id: &str) -> Result<TrafficSummary, String> {
+        Ok(self.traffic_of(server_id)?.summary())
+    }
+
+    pub fn traffic_count(&self, server_id: &str, filter: &TrafficFilter) -> Result<u64, String> {
+        self.traffic_of(server_id)?
+            .window_count(filter)
+            .map_err(|e| e.to_string())
+    }
+
+    pub fn traffic_window(
         &self,
         server_id: &str,
-        from: usize,
-        count: usize,
-    ) -> Result<Vec<FrameRow>, String> {
-        if let Some(opened) = self.recordings.get(server_id) {
-            return Ok(opened.rows(from, count));
-        }
-        let conn = self.recorded(server_id)?;
-        let rows = lock(&conn.rows);
-        let end = from.saturating_add(count).min(rows.len());
-        Ok(rows.get(from..end).map(<[_]>::to_vec).unwrap_or_default())
+        filter: &TrafficFilter,
+        offset: u64,
+        limit: u64,
+        count: Option<u64>,
+    ) -> Result<Vec<TrafficRow>, String> {
+        self.traffic_of(server_id)?
+            .window_rows_counted(filter, offset, limit.min(MAX_WINDOW), count)
+            .map_err(|e| e.to_string())
+    }
+
+    pub fn traffic_position(
+        &self,
+        server_id: &str,
+        seq: u64,
+        filter: &TrafficFilter,
+    ) -> Result<Option<u64>, String> {
+        self.traffic_of(server_id)?
+            .window_position(seq, filter)
+            .map_err(|e| e.to_string())
+    }
+
+    pub fn traffic_search(
+        &self,
+        server_id: &str,
+        query: &str,
+        after_seq: u64,
+        limit: u64,
+    ) -> Result<Vec<SearchHit>, String> {
+        self.traffic_of(server_id)?
+            .window_search(query, after_seq, limit.min(MAX_WINDOW))
+            .map_err(|e| e.to_string())
     }
 
     pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
@@ -47,30 +94,20 @@ impl AppState {
         let frame = traffic
             .frame(seq)
             .ok_or_else(|| format!("no frame {seq} in the record"))?;
-        Ok(FrameDetail::of(
-            &frame,
-            traffic.flags_of(seq),
-            traffic.call_of(seq),
-        ))
+        Ok(
+            FrameDetail::of(&frame, traffic.flags_of(seq), traffic.call_of(seq))
+                .with_partner(traffic.partner_of(seq)),
+        )
     }
 
-    /// The session whose record an export reads (a disconnected server's record stays).
-    pub fn session_record(
-        &self,
-        server_id: &str,
-    ) -> Result<std::sync::Arc<periscope_core::session::Session>, String> {
-        let conn = self.recorded(server_id)?;
-        conn.session
-            .clone()
-            .ok_or_else(|| "no traffic was recorded".to_string())
-    }
-
+    /// The HTTP exchanges memory holds (the Network tab lists the newest).
     pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
         Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
             t.exchanges().iter().map(|e| (**e).clone()).collect()
         }))
     }
 
+    /// The stderr lines memory holds (the Console lists the newest).
     pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
         Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
             t.stderr().iter().map(|l| (**l).clone()).collect()
@@ -114,10 +151,8 @@ impl AppState {
             detail: Some(url.into()),
             elicitation_id: Some(elicitation_id.into()),
         };
-        if let Ok(conn) = self.recorded(server_id)
-            && let Some(session) = &conn.session
-        {
-            session.traffic().decide(decision.clone());
+        if let Ok(traffic) = self.traffic_of(server_id) {
+            traffic.decide(decision.clone());
         }
         self.hub.send(AppEvent::Decision {
             server_id: server_id.into(),

@@ -2,8 +2,6 @@
 import type { AskOutcome } from "./AskOutcome";
 import type { ConnectionStatus } from "./ConnectionStatus";
 import type { Decision } from "./Decision";
-import type { Flag } from "./Flag";
-import type { FrameRow } from "./FrameRow";
 import type { HistoryEntry } from "./HistoryEntry";
 import type { HttpExchange } from "./HttpExchange";
 import type { ListenState } from "./ListenState";
@@ -11,11 +9,12 @@ import type { PendingAsk } from "./PendingAsk";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
 import type { TaskEntry } from "./TaskEntry";
+import type { TrafficSummary } from "./TrafficSummary";
 
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "frames", server_id: string, rows: Array<FrameRow>, } | { "type": "frame_flagged", server_id: string, seq: number, flag: Flag, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "listen", server_id: string, state: ListenState, 
+export type AppEvent = { "type": "traffic_changed", server_id: string, summary: TrafficSummary, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "listen", server_id: string, state: ListenState, 
 /**
  * The state in words, for the Overview line.
  */

@@ -3,4 +3,4 @@
 /**
  * A status a list can filter on; each is one bit of the `status` column.
  */
-export type EntryStatus = "error" | "malformed" | "late" | "unknown_id" | "flagged";
+export type EntryStatus = "error" | "malformed" | "late" | "unknown_id" | "flagged" | "schema_violation";

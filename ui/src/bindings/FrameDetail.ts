@@ -24,4 +24,13 @@ pretty: string | null,
  * The rounds of the multi round-trip call the frame belongs to, in order; empty when it
  * belongs to none.
  */
-rounds: Array<RoundFrames>, };
+rounds: Array<RoundFrames>, 
+/**
+ * The other half of a request we sent and its response: the response's seq on the
+ * request, the request's on the response (see [`crate::traffic::Traffic::partner_of`]).
+ */
+partner_seq: number | null, 
+/**
+ * The HTTP exchange that carried the frame (HTTP transports).
+ */
+exchange: number | null, };

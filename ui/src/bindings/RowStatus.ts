@@ -3,4 +3,4 @@
 /**
  * The statuses a row has (the ones a filter can ask for).
  */
-export type RowStatus = { error: boolean, malformed: boolean, late: boolean, unknown_id: boolean, flagged: boolean, };
+export type RowStatus = { error: boolean, malformed: boolean, late: boolean, unknown_id: boolean, flagged: boolean, schema_violation: boolean, };

@@ -2,6 +2,8 @@
 import type { CallRound } from "./CallRound";
 import type { Direction } from "./Direction";
 import type { EntryKind } from "./EntryKind";
+import type { Flag } from "./Flag";
+import type { RoundChip } from "./RoundChip";
 import type { RowStatus } from "./RowStatus";
 
 /**
@@ -27,4 +29,13 @@ problem: string | null,
 /**
  * The start of the body, on one line.
  */
-preview: string, call: CallRound | null, status: RowStatus, };
+preview: string, call: CallRound | null, status: RowStatus, 
+/**
+ * The flags raised on the entry (empty on most).
+ */
+flags: Array<Flag>, 
+/**
+ * Which round of a multi round-trip call the frame is, when it belongs to one (the
+ * call's first request and the responses that asked for input included).
+ */
+round: RoundChip | null, };

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FrameRow } from "../bindings/FrameRow";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { applyLanguage } from "../i18n";
 import { newServerState } from "../state/connections";
-import { answerFrame, catalogToast, linkLabel, listErrorToast, toastsForEvents } from "./toasts";
+import { answerFilter, catalogToast, linkLabel, listErrorToast, toastsForEvents } from "./toasts";
 
 const history = (outcome: HistoryEntry["outcome"], duration_us = 10): HistoryEntry => ({
   id: "h1",
@@ -112,18 +111,12 @@ describe("the catalog toast", () => {
 });
 
 describe("the frame a toast links to", () => {
-  const row = (seq: number, wall_us: number, kind: FrameRow["kind"], method: string): FrameRow =>
-    ({ seq, wall_us, kind, method, direction: "in" }) as unknown as FrameRow;
-  it("is the newest answer to the method since the request started", () => {
-    const rows = [
-      row(1, 500, "response", "tools/call"),
-      row(2, 1_001, "request", "tools/call"),
-      row(3, 1_005, "error_response", "tools/call"),
-      row(4, 1_006, "notification", "notifications/message"),
-    ];
-    expect(answerFrame(rows, "tools/call", 1_000)).toBe(3);
-    expect(answerFrame(rows.slice(0, 2), "tools/call", 1_000)).toBeNull();
-    expect(answerFrame(rows, "tools/list", 0)).toBeNull();
+  it("is the newest answer to the method since the request started (a filter the engine runs)", () => {
+    const filter = answerFilter("tools/call", 1_000);
+    expect(filter.kinds).toEqual(["response", "error_response"]);
+    expect(filter.method).toBe("tools/call");
+    expect(filter.from_wall_us).toBe(1_000);
+    expect(filter.text).toBeNull();
   });
 
   it("has a button that says where it goes", () => {

@@ -5,7 +5,8 @@
 // Console or its last frame in Traffic.
 import { toast } from "sonner";
 import type { AppEvent } from "../bindings/AppEvent";
-import type { FrameRow } from "../bindings/FrameRow";
+import type { TrafficFilter } from "../bindings/TrafficFilter";
+import { ALL_FRAMES } from "../traffic/filter";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import i18n from "../i18n";
@@ -159,16 +160,11 @@ export function catalogToast(before: readonly ServerEntry[], after: readonly Ser
 }
 
 /**
- * The frame that answered a request: the newest response to `method` recorded from `sinceUs`
- * on. Null when the traffic no longer has it (a new session restarted the record).
+ * What finds the frame that answered a request: the responses to `method` recorded from
+ * `sinceUs` on; the newest is the answer (none when a new session restarted the record).
  */
-export function answerFrame(rows: readonly FrameRow[], method: string, sinceUs: number): number | null {
-  for (let i = rows.length - 1; i >= 0; i -= 1) {
-    const row = rows[i]!;
-    if (row.wall_us < sinceUs) break;
-    if (row.method === method && (row.kind === "response" || row.kind === "error_response")) return row.seq;
-  }
-  return null;
+export function answerFilter(method: string, sinceUs: number): TrafficFilter {
+  return { ...ALL_FRAMES, kinds: ["response", "error_response"], method, from_wall_us: sinceUs };
 }
 
 /** The words of a link's button. */

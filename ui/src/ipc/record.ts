@@ -1,18 +1,33 @@
-// The record the app keeps per connection: traffic rows, frame details, stderr, HTTP exchanges.
+// The record the app keeps per connection: windows over the traffic (the list never holds every
+// row), frame details, stderr, HTTP exchanges, exports.
 import { invoke } from "@tauri-apps/api/core";
 import type { FrameDetail } from "../bindings/FrameDetail";
-import type { FrameRow } from "../bindings/FrameRow";
 import type { HttpExchange } from "../bindings/HttpExchange";
+import type { SearchHit } from "../bindings/SearchHit";
 import type { StderrLine } from "../bindings/StderrLine";
 import type { TrafficExport } from "../bindings/TrafficExport";
+import type { TrafficFilter } from "../bindings/TrafficFilter";
+import type { TrafficRow } from "../bindings/TrafficRow";
+import type { TrafficSummary } from "../bindings/TrafficSummary";
 
 export const recordIpc = {
-  trafficRows: (serverId: string, from: number, count: number) =>
-    invoke<FrameRow[]>("traffic_rows", { serverId, from, count }),
+  trafficSummary: (serverId: string) => invoke<TrafficSummary>("traffic_summary", { serverId }),
+  trafficCount: (serverId: string, filter: TrafficFilter) => invoke<number>("traffic_count", { serverId, filter }),
+  /** Rows `offset..offset + limit` under the filter; `count` (the list's last count) lets the end be read from the end. */
+  trafficWindow: (serverId: string, filter: TrafficFilter, offset: number, limit: number, count: number | null = null) =>
+    invoke<TrafficRow[]>("traffic_window", { serverId, filter, offset, limit, count }),
+  /** Where the entry sits under the filter (0-based), or null when the filter hides it. */
+  trafficPosition: (serverId: string, seq: number, filter: TrafficFilter) =>
+    invoke<number | null>("traffic_position", { serverId, seq, filter }),
+  /** Full-text search with FTS5 syntax: hits after `afterSeq`, in seq order. */
+  trafficSearch: (serverId: string, query: string, afterSeq: number, limit: number) =>
+    invoke<SearchHit[]>("traffic_search", { serverId, query, afterSeq, limit }),
   frameDetail: (serverId: string, seq: number) => invoke<FrameDetail>("frame_detail", { serverId, seq }),
+  /** The frame as a `periscope raw` command line (secrets by variable name only). */
+  frameRawCommand: (serverId: string, seq: number) => invoke<string>("frame_raw_command", { serverId, seq }),
   stderrLines: (serverId: string) => invoke<StderrLine[]>("stderr_lines", { serverId }),
   httpExchanges: (serverId: string) => invoke<HttpExchange[]>("http_exchanges", { serverId }),
-  /** Saves the record as HAR, JSON Lines or Markdown (of `seqs`) where the user picks; the path, or null if cancelled. */
-  exportTraffic: (serverId: string, format: TrafficExport, seqs: number[]) =>
-    invoke<string | null>("export_traffic", { serverId, format, seqs }),
+  /** Saves the record as HAR, JSON Lines or Markdown (of the frames `filter` keeps) where the user picks; the path, or null if cancelled. */
+  exportTraffic: (serverId: string, format: TrafficExport, filter: TrafficFilter) =>
+    invoke<string | null>("export_traffic", { serverId, format, filter }),
 };

@@ -14,7 +14,7 @@ import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
 import { ServerUtilities } from "./ServerUtilities";
 import type { ServerState } from "../state/connections";
-import { useServerTraffic, useTraffic } from "../state/traffic";
+import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
 
@@ -39,11 +39,7 @@ function EraFact({ identity }: { identity: ServerIdentity }) {
 /** What the protocol checks found in this server's frames so far (details in Traffic). */
 function ChecksFact({ serverId }: { serverId: string }) {
   const { t } = useTranslation("overview");
-  const log = useServerTraffic(serverId).traffic;
-  // The log is appended in place: its version is what changes.
-  useTraffic((s) => s[serverId]?.traffic.version ?? 0);
-  const violations = log.schemaViolations.size;
-  const notChecked = log.notChecked;
+  const { violations, not_checked: notChecked } = useServerTraffic(serverId).summary;
   return (
     <>
       <span className={violations > 0 ? "text-warning" : undefined}>

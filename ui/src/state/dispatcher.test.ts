@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppEvent } from "../bindings/AppEvent";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { exchange } from "../network/exchanges.fixtures";
-import { row } from "../traffic/rows.fixtures";
 import { resetAsks } from "./asks";
 import {
   beginConnect,
@@ -34,10 +33,11 @@ beforeEach(() => {
 const server = (id: string) => connections.getState().servers[id]!;
 const record = (id: string) => traffic.getState()[id]!;
 
-const frames = (server_id: string, ...seqs: number[]): AppEvent => ({
-  type: "frames",
+/** The record of `server_id` now lists up to `listed_to`. */
+const frames = (server_id: string, listed_to: number, violations = 0): AppEvent => ({
+  type: "traffic_changed",
   server_id,
-  rows: seqs.map((s) => row(s)),
+  summary: { listed_to, violations, not_checked: 0 },
 });
 
 const entry = (id: string, name = id): ServerEntry => ({
@@ -47,41 +47,24 @@ const entry = (id: string, name = id): ServerEntry => ({
   era: "auto",
 });
 
-describe("dispatcher and managers: traffic rows", () => {
-  it("appends rows to one array per server without copying it or the server state", () => {
-        dispatchEvents([frames("a", 1, 2)]);
+describe("dispatcher and managers: traffic summaries", () => {
+  it("keeps each server's newest summary (never a row), and a repeat changes nothing", () => {
+    dispatchEvents([frames("a", 2)]);
+    flush();
     const before = record("a");
-    const rows = before.traffic.rows;
-    const version = before.traffic.version;
-    dispatchEvents([frames("a", 3), frames("a", 4, 5)]);
-    const after = record("a");
-    expect(after).toBe(before); // no new state object for a traffic batch
-    expect(after.traffic.rows).toBe(rows); // the same array, grown in place
-    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(after.traffic.version).toBeGreaterThan(version);
+    dispatchEvents([frames("a", 5, 1), frames("b", 1)]);
+    flush();
+    expect(record("a").summary).toEqual({ listed_to: 5, violations: 1, not_checked: 0 });
+    expect(record("b").summary.listed_to).toBe(1);
+    expect(record("a")).not.toBe(before);
+    const same = record("a");
+    dispatchEvents([frames("a", 5, 1)]);
+    flush();
+    expect(record("a")).toBe(same);
   });
 
-  it("ignores rows it already has (seq not past the last one)", () => {
-        dispatchEvents([frames("a", 1, 2, 3), frames("a", 2, 3, 4)]);
-    expect(record("a").traffic.rows.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
-  });
-
-  it("keeps servers apart", () => {
-        dispatchEvents([frames("a", 1), frames("b", 1, 2)]);
-    expect(record("a").traffic.rows).toHaveLength(1);
-    expect(record("b").traffic.rows).toHaveLength(2);
-  });
-
-  it("records flags by seq", () => {
-        dispatchEvents([
-      frames("a", 1, 2),
-      { type: "frame_flagged", server_id: "a", seq: 2, flag: { kind: "unknown_response_id", id: 9 } },
-    ]);
-    expect(record("a").traffic.flags.get(2)).toEqual([{ kind: "unknown_response_id", id: 9 }]);
-  });
-
-  it("tells the views once per frame however many batches came", () => {
-        const listener = vi.fn();
+  it("tells the views once per frame however many summaries came", () => {
+    const listener = vi.fn();
     traffic.subscribe(listener);
     dispatchEvents([frames("a", 1)]);
     dispatchEvents([frames("a", 2)]);
@@ -96,16 +79,18 @@ describe("dispatcher and managers: connections", () => {
   it("starts a fresh record when a new connection starts (seqs restart)", () => {
         dispatchEvents([
       { type: "status", server_id: "a", status: { state: "connecting" } },
-      frames("a", 1, 2, 3),
+      frames("a", 3),
       { type: "status", server_id: "a", status: { state: "ready", protocol_version: "2025-11-25" } },
       { type: "status", server_id: "a", status: { state: "disconnected" } },
     ]);
+    flush();
     const before = server("a");
-    expect(record("a").traffic.rows).toHaveLength(3);
+    expect(record("a").summary.listed_to).toBe(3);
     dispatchEvents([{ type: "status", server_id: "a", status: { state: "connecting" } }, frames("a", 1)]);
+    flush();
     const after = server("a");
     expect(after.session).toBe(before.session + 1);
-    expect(record("a").traffic.rows.map((r) => r.seq)).toEqual([1]);
+    expect(record("a").summary.listed_to).toBe(1);
     expect(after.identity).toBeNull();
   });
 
@@ -181,7 +166,7 @@ describe("dispatcher and managers: connecting from the UI", () => {
   it("clears a stale failure and starts a fresh record at once", () => {
         dispatchEvents([
       { type: "status", server_id: "a", status: { state: "connecting" } },
-      frames("a", 1, 2),
+      frames("a", 2),
       { type: "status", server_id: "a", status: { state: "failed", error: "boom", stderr_tail: ["x"] } },
     ]);
     const failed = server("a");
@@ -190,12 +175,14 @@ describe("dispatcher and managers: connecting from the UI", () => {
     expect(connecting.status).toEqual({ state: "connecting" });
     expect(connecting.busy).toBe("connecting");
     expect(connecting.session).toBe(failed.session + 1);
-    expect(record("a").traffic.rows).toEqual([]);
+    flush();
+    expect(record("a").summary.listed_to).toBe(0);
     // The app's own `connecting` event, arriving after, starts nothing new.
     dispatchEvents([{ type: "status", server_id: "a", status: { state: "connecting" } }, frames("a", 1)]);
+    flush();
     const after = server("a");
     expect(after.session).toBe(connecting.session);
-    expect(record("a").traffic.rows.map((r) => r.seq)).toEqual([1]);
+    expect(record("a").summary.listed_to).toBe(1);
   });
 });
 

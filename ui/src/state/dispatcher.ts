@@ -10,7 +10,7 @@ import { noteListChange, refetchKinds } from "./lists";
 import { addNotification, addStderr } from "./logs";
 import { addHistoryEntry } from "./saved";
 import { noteTask } from "./tasks";
-import { appendExchanges, appendFrames, flagFrame } from "./traffic";
+import { appendExchanges, setSummary } from "./traffic";
 
 
 /** What the caller should do after a batch of events. */
@@ -30,11 +30,8 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
     // Every server an event names gets a state (as the catalog's servers have).
     if ("server_id" in event) ensureServer(event.server_id);
     switch (event.type) {
-      case "frames":
-        appendFrames(event.server_id, event.rows);
-        break;
-      case "frame_flagged":
-        flagFrame(event.server_id, event.seq, event.flag);
+      case "traffic_changed":
+        setSummary(event.server_id, event.summary);
         break;
       case "http":
         appendExchanges(event.server_id, [event.exchange]);

@@ -1,45 +1,36 @@
-// Traffic: each server's JSON-RPC frames and the HTTP exchanges under them, with where the user
-// is in the Traffic and Network tabs. The two logs are appended in place with a version number
-// (traffic/log.ts, network/log.ts); they start afresh with each connection (seqs restart).
-import type { Flag } from "../bindings/Flag";
-import type { FrameRow } from "../bindings/FrameRow";
+// Traffic: for each server, how far its record goes (the engine's summary, from `traffic_changed`
+// events), the HTTP exchanges under the JSON-RPC, and where the user is in the Traffic and
+// Network tabs. The rows themselves stay in the engine: the list asks for those it shows
+// (traffic/window.ts). A new connection starts afresh (seqs restart).
 import type { HttpExchange } from "../bindings/HttpExchange";
+import type { TrafficSummary } from "../bindings/TrafficSummary";
 import { NetworkLog } from "../network/log";
-import type { DirectionFilter, StatusFilter } from "../traffic/filter";
-import { TrafficLog } from "../traffic/log";
+import { NO_FILTER, type ListFilter } from "../traffic/filter";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
-export interface TrafficView {
-  text: string;
-  direction: DirectionFilter;
-  status: StatusFilter;
+export interface TrafficView extends ListFilter {
   follow: boolean;
   selectedSeq: number | null;
 }
 
 export interface ServerTraffic {
-  traffic: TrafficLog;
+  /** How far the record goes and the checks' counts; changes whenever the record does. */
+  summary: TrafficSummary;
   /** The HTTP requests under the JSON-RPC (HTTP transports only). */
   network: NetworkLog;
   trafficView: TrafficView;
   networkView: { selectedSeq: number | null };
-  /** While the frames recorded before the UI subscribed are fetched (page by page). */
-  catchUp?: CatchUp | null;
-}
-
-/** A catch-up in progress: how many earlier frames arrived so far, since when (ms since the epoch). */
-export interface CatchUp {
-  loaded: number;
-  startedAt: number;
 }
 
 export type TrafficState = Record<string, ServerTraffic>;
 
+export const NO_SUMMARY: TrafficSummary = { listed_to: 0, violations: 0, not_checked: 0 };
+
 const fresh = (): ServerTraffic => ({
-  traffic: new TrafficLog(),
+  summary: NO_SUMMARY,
   network: new NetworkLog(),
-  trafficView: { text: "", direction: "all", status: "all", follow: true, selectedSeq: null },
+  trafficView: { ...NO_FILTER, follow: true, selectedSeq: null },
   networkView: { selectedSeq: null },
 });
 
@@ -60,14 +51,20 @@ const EMPTY = fresh();
 /** One server's traffic for a view (an empty one until the server has any). */
 export const useServerTraffic = (id: string): ServerTraffic => useTraffic((s) => s[id] ?? EMPTY);
 
-export function appendFrames(id: string, rows: FrameRow[]): void {
-  serverTraffic(id).traffic.append(rows);
-  traffic.changedSoon();
+function update(id: string, change: (s: ServerTraffic) => ServerTraffic): void {
+  traffic.update((state) => withEntry(state, id, fresh, change));
 }
 
-export function flagFrame(id: string, seq: number, flag: Flag): void {
-  serverTraffic(id).traffic.flag(seq, flag);
-  traffic.changedSoon();
+/** The record of `id` changed: its new summary (a newer one replaces an older one). */
+export function setSummary(id: string, summary: TrafficSummary): void {
+  traffic.updateSoon((state) =>
+    withEntry(state, id, fresh, (s) => {
+      const old = s.summary;
+      const same =
+        old.listed_to === summary.listed_to && old.violations === summary.violations && old.not_checked === summary.not_checked;
+      return same ? s : { ...s, summary };
+    }),
+  );
 }
 
 export function appendExchanges(id: string, exchanges: HttpExchange[]): void {
@@ -78,10 +75,6 @@ export function appendExchanges(id: string, exchanges: HttpExchange[]): void {
 /** The views hear on the next frame that a log grew in place (catching up). */
 export const trafficChanged = (): void => traffic.changedSoon();
 
-function update(id: string, change: (s: ServerTraffic) => ServerTraffic): void {
-  traffic.update((state) => withEntry(state, id, fresh, change));
-}
-
 export function setTrafficView(id: string, change: Partial<TrafficView>): void {
   update(id, (s) => {
     const view = s.trafficView;
@@ -90,28 +83,19 @@ export function setTrafficView(id: string, change: Partial<TrafficView>): void {
   });
 }
 
-/** A catch-up's progress, or null when it ended (`only`: clear only if this one is still shown). */
-export function setCatchUp(id: string, catchUp: CatchUp | null, only?: CatchUp): void {
-  update(id, (s) => {
-    if (only !== undefined && s.catchUp !== only) return s;
-    return s.catchUp === catchUp ? s : { ...s, catchUp };
-  });
-}
-
 export function selectExchange(id: string, seq: number | null): void {
   update(id, (s) => (s.networkView.selectedSeq === seq ? s : { ...s, networkView: { selectedSeq: seq } }));
 }
 
-// A new connection: a fresh traffic and HTTP record (seqs restart); the filter stays.
+// A new connection: a fresh summary and HTTP record (seqs restart); the filter stays.
 onSessionStart((id) => {
   traffic.updateSoon((state) =>
     withEntry(state, id, fresh, (s) => ({
       ...s,
-      traffic: new TrafficLog(),
+      summary: NO_SUMMARY,
       network: new NetworkLog(),
       trafficView: { ...s.trafficView, selectedSeq: null },
       networkView: { selectedSeq: null },
-      catchUp: null,
     })),
   );
 });

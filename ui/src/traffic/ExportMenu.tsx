@@ -2,9 +2,9 @@ import { Download } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TrafficExport } from "../bindings/TrafficExport";
+import type { TrafficFilter } from "../bindings/TrafficFilter";
 import { errorMessage, ipc } from "../ipc";
 import { notify } from "../feedback/toasts";
-import type { RowsView } from "./filter";
 
 const FORMATS: readonly TrafficExport[] = ["har", "jsonl", "markdown"];
 
@@ -12,22 +12,16 @@ const FORMATS: readonly TrafficExport[] = ["har", "jsonl", "markdown"];
  * The Traffic view's exports: HAR (the HTTP exchanges), JSON Lines (every frame), Markdown (the
  * frames the filter shows). The Rust side builds the file and asks where to save it.
  */
-export function ExportMenu({ serverId, rows }: { serverId: string; rows: RowsView }) {
+export function ExportMenu({ serverId, query, shown }: { serverId: string; query: TrafficFilter; shown: number }) {
   const { t } = useTranslation("traffic");
   const [busy, setBusy] = useState(false);
   const menu = useRef<HTMLDetailsElement>(null);
   const run = async (format: TrafficExport) => {
     if (menu.current) menu.current.open = false;
-    const seqs: number[] = [];
-    if (format === "markdown") {
-      for (let i = 0; i < rows.count; i++) {
-        const row = rows.rowAt(i);
-        if (row) seqs.push(row.seq);
-      }
-    }
     setBusy(true);
     try {
-      const path = await ipc.exportTraffic(serverId, format, seqs);
+      // Markdown takes the frames the filter shows: the engine asks its own record.
+      const path = await ipc.exportTraffic(serverId, format, query);
       if (path) notify.success(t("export.saved", { path }));
     } catch (error) {
       notify.error(t("export.failed", { error: errorMessage(error) }));
@@ -58,7 +52,7 @@ export function ExportMenu({ serverId, rows }: { serverId: string; rows: RowsVie
       <div className="menu" role="menu">
         {FORMATS.map((format) =>
           format === "markdown"
-            ? item(format, t("export.markdown", { count: rows.count }), t("export.markdownHint"), rows.count === 0)
+            ? item(format, t("export.markdown", { count: shown }), t("export.markdownHint"), shown === 0)
             : item(format, t(`export.${format}`), t(`export.${format}Hint`)),
         )}
       </div>

@@ -11,6 +11,7 @@ import { formatBytes, formatNumber, formatTime } from "../format";
 import { errorMessage, ipc } from "../ipc";
 import { ResendButton } from "../recordings/ResendDialog";
 import { describeFlag, describeVerdict } from "./describe";
+import { FrameActions } from "./FrameActions";
 
 type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; detail: FrameDetail };
 
@@ -18,15 +19,15 @@ type Load = { kind: "loading" } | { kind: "error"; message: string } | { kind: "
 export function FrameDetailPane({
   serverId,
   seq,
-  liveFlags,
+  refresh,
   onSelect,
   onClose,
 }: {
   serverId: string;
   seq: number;
-  /** Flags the live log holds for this frame: the protocol checks' may come after the fetch. */
-  liveFlags?: readonly Flag[];
-  /** Selects another frame (a round of the same call). */
+  /** Changes when the checks found more: the frame's flags may come after the first fetch. */
+  refresh?: number;
+  /** Selects another frame and brings it into view (its request or response, a round of the same call). */
   onSelect: (seq: number) => void;
   onClose: () => void;
 }) {
@@ -41,7 +42,7 @@ export function FrameDetailPane({
     return () => {
       live = false;
     };
-  }, [serverId, seq]);
+  }, [serverId, seq, refresh]);
 
   return (
     <aside className="frame-detail" data-testid="frame-detail" aria-label={t("detail.label", { seq })}>
@@ -55,22 +56,14 @@ export function FrameDetailPane({
         {load.kind === "loading" && <p className="muted">{t("common:loading")}</p>}
         {load.kind === "error" && <ErrorBox title={t("detail.loadFailed")} message={load.message} />}
         {load.kind === "loaded" && (
-          <FrameDetailBody
-            serverId={serverId}
-            detail={load.detail}
-            flags={withLive(load.detail.flags, liveFlags)}
-            onSelect={onSelect}
-          />
+          <>
+            <FrameActions serverId={serverId} detail={load.detail} onJump={onSelect} />
+            <FrameDetailBody serverId={serverId} detail={load.detail} flags={load.detail.flags} onSelect={onSelect} />
+          </>
         )}
       </div>
     </aside>
   );
-}
-
-/** The fetched flags, and any the live log got since (each once). */
-function withLive(fetched: readonly Flag[], live: readonly Flag[] | undefined): Flag[] {
-  const seen = new Set(fetched.map((f) => JSON.stringify(f)));
-  return [...fetched, ...(live ?? []).filter((f) => !seen.has(JSON.stringify(f)))];
 }
 
 function FrameDetailBody({

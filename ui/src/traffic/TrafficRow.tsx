@@ -1,16 +1,13 @@
 import { ArrowDownLeft, ArrowUpRight, Flag as FlagIcon, TriangleAlert } from "lucide-react";
 import { memo, type Ref } from "react";
 import { useTranslation } from "react-i18next";
-import type { Flag } from "../bindings/Flag";
-import type { FrameRow } from "../bindings/FrameRow";
+import type { TrafficRow as Row } from "../bindings/TrafficRow";
 import { formatBytes, formatLatency, formatTime } from "../format";
 import { describeFlag, kindLabel } from "./describe";
+import { roundLabel } from "./rounds";
 
 interface Props {
-  row: FrameRow;
-  flags: Flag[] | undefined;
-  /** Which round of a multi round-trip call the frame is ("round 2 of #3"), if it is one. */
-  round: string | null;
+  row: Row;
   selected: boolean;
   /** Offset from the top of the list, in px. */
   top: number;
@@ -18,9 +15,12 @@ interface Props {
   onSelect: (seq: number) => void;
 }
 
-/** One frame, on one 28px line. */
-export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected, top, height, onSelect }: Props) {
+/** One entry (a frame, a stderr line, an HTTP exchange), on one 28px line. */
+export const TrafficRow = memo(function TrafficRow({ row, selected, top, height, onSelect }: Props) {
   const { t } = useTranslation("traffic");
+  const flags = row.flags;
+  // Which round of a multi round-trip call the frame is ("round 2 of #3"), if it is one.
+  const round = row.round === null ? null : roundLabel(row.round);
   const warnings = [
     ...(row.problem ? [t("row.malformed", { problem: row.problem })] : []),
     ...(flags ?? []).map(describeFlag),
@@ -66,13 +66,26 @@ export const TrafficRow = memo(function TrafficRow({ row, flags, round, selected
       <span className="col-warn" title={warnings.join("\n") || undefined}>
         {row.problem ? (
           <TriangleAlert size={14} aria-label={t("row.malformedIcon")} className="warn-icon" />
-        ) : flags && flags.length > 0 ? (
+        ) : flags.length > 0 ? (
           <FlagIcon size={14} aria-label={t("row.flaggedIcon")} className="warn-icon" />
         ) : null}
       </span>
     </div>
   );
 });
+
+/** A row whose page is on its way: the line keeps its place. */
+export function TrafficRowLoading({ top, height }: { top: number; height: number }) {
+  return (
+    <div
+      className="log-row traffic-row loading"
+      style={{ transform: `translateY(${top}px)`, height }}
+      role="row"
+      aria-busy
+      data-testid="traffic-row-loading"
+    />
+  );
+}
 
 /** The list's column titles, aligned with the rows. */
 export function TrafficHeader({ ref }: { ref?: Ref<HTMLDivElement> }) {

@@ -1,14 +1,26 @@
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { TrafficFilter } from "../bindings/TrafficFilter";
 import { TrafficTab } from "./TrafficTab";
 import { row } from "./rows.fixtures";
+
+// The engine's record, as the commands answer: two frames; a text filter matches neither.
+const invoke = vi.hoisted(() => vi.fn());
+vi.mock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
 import { applyLanguage } from "../i18n";
 import { resetConnections, updateServer, useServer } from "../state/connections";
 import { dispatchEvents } from "../state/dispatcher";
 import { setFrameSchedule } from "../state/notifier";
-import { resetTraffic, setCatchUp, setTrafficView, traffic } from "../state/traffic";
+import { resetTraffic, setTrafficView, traffic } from "../state/traffic";
 
 beforeEach(() => {
+  invoke.mockImplementation(async (command: string, args: { filter?: TrafficFilter; offset?: number }) => {
+    const kept = args.filter?.text ? [] : [row(1), row(2)];
+    if (command === "traffic_count") return kept.length;
+    if (command === "traffic_window") return kept.slice(args.offset ?? 0);
+    if (command === "traffic_position") return null;
+    throw new Error(`unexpected ${command}`);
+  });
   setFrameSchedule((flush) => flush());
   resetConnections();
   resetTraffic();
@@ -44,32 +56,25 @@ describe("TrafficTab", () => {
     expect(screen.queryByTestId("empty-state-connect")).toBeNull();
   });
 
-  it("says when the filter hides every frame, and clears it", () => {
+  it("says when the filter hides every frame, and clears it (counts asked of the engine)", async () => {
     ready("t2");
     act(() => {
-      dispatchEvents([{ type: "frames", server_id: "t2", rows: [row(1), row(2)] }]);
+      dispatchEvents([{ type: "traffic_changed", server_id: "t2", summary: { listed_to: 2, violations: 1, not_checked: 0 } }]);
       setTrafficView("t2", { text: "nothing like this" });
     });
     render(<Harness id="t2" />);
-    expect(screen.getByTestId("traffic-count").textContent).toBe("0 of 2 frames");
+    await waitFor(() => expect(screen.getByTestId("traffic-count").textContent).toBe("0 of 2 frames"));
     expect(screen.getByTestId("traffic-empty").textContent).toContain("The filter hides all 2 frames.");
+    expect(screen.getByTestId("traffic-violations").textContent).toBe("1 frame off the schema");
+    const counted = invoke.mock.calls.find(([command]) => command === "traffic_count") as
+      | [string, { filter: TrafficFilter }]
+      | undefined;
+    expect(counted?.[1].filter.text).toBe("nothing like this");
     fireEvent.click(screen.getByTestId("traffic-clear-filter"));
     expect(traffic.getState()["t2"]!.trafficView.text).toBe("");
-    expect(screen.getByTestId("traffic-count").textContent).toBe("2 of 2 frames");
+    await waitFor(() => expect(screen.getByTestId("traffic-count").textContent).toBe("2 of 2 frames"));
     expect(screen.queryByTestId("traffic-empty")).toBeNull();
     expect(screen.getByTestId("frame-detail-hint").textContent).toContain("Select a frame");
-  });
-
-  it("shows how far a large backlog has loaded, once loading takes a moment", () => {
-    ready("t3");
-    act(() => {
-      dispatchEvents([{ type: "frames", server_id: "t3", rows: [row(20_003)] }]);
-      setCatchUp("t3", { loaded: 15_000, startedAt: Date.now() - 1_000 });
-    });
-    render(<Harness id="t3" />);
-    expect(screen.getByTestId("traffic-catching-up").textContent).toBe("Loading earlier frames… 15,000 of 20,003");
-    act(() => setCatchUp("t3", null));
-    expect(screen.queryByTestId("traffic-catching-up")).toBeNull();
   });
 
   it("speaks Simplified Chinese", () => {

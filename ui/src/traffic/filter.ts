@@ -1,160 +1,88 @@
-// Filtering the traffic list. A filter pass over 100 000 rows is cheap once, not on every live
-// batch: `FilteredView` remembers how far it has scanned and only looks at new rows while the
-// filter and the array stay the same.
+// What the Traffic list's filter bar holds, and the engine filter it becomes. The filtering
+// itself runs in Rust (one function, over the store or memory): nothing here looks at a row.
 import type { Direction } from "../bindings/Direction";
-import type { FrameRow } from "../bindings/FrameRow";
+import type { EntryKind } from "../bindings/EntryKind";
+import type { EntryStatus } from "../bindings/EntryStatus";
+import type { TrafficFilter } from "../bindings/TrafficFilter";
 
 export type DirectionFilter = "all" | Direction;
 
-/** Frames with a given finding: every frame, or only those off their revision's schema. */
-export type StatusFilter = "all" | "schema_violation";
+/** Which entries: every frame (the default), one kind, or everything (stderr, HTTP included). */
+export type KindFilter = "frames" | "everything" | EntryKind;
 
-export interface TrafficFilter {
+/** Entries with a given status, or any. */
+export type StatusFilter = "all" | EntryStatus;
+
+export const KIND_FILTERS: readonly KindFilter[] = [
+  "frames",
+  "request",
+  "response",
+  "notification",
+  "error_response",
+  "batch",
+  "malformed",
+  "http_exchange",
+  "stderr",
+  "everything",
+];
+
+export const STATUS_FILTERS: readonly StatusFilter[] = [
+  "all",
+  "error",
+  "malformed",
+  "late",
+  "unknown_id",
+  "schema_violation",
+  "flagged",
+];
+
+const FRAME_KINDS: EntryKind[] = ["request", "notification", "response", "error_response", "batch", "malformed"];
+
+/** The filter bar's fields. */
+export interface ListFilter {
+  /** Words every listed body contains (full text). */
   text: string;
   direction: DirectionFilter;
-  /** "all" when absent. */
-  status?: StatusFilter;
+  kind: KindFilter;
+  /** Exactly this method ("" for any). */
+  method: string;
+  status: StatusFilter;
+  /** Wall clock range in µs since the epoch, both ends included (null: open). */
+  fromUs: number | null;
+  toUs: number | null;
 }
 
-/**
- * Which frames carry a finding the status filter asks about. Findings arrive after their
- * frame (the engine checks on a worker), so `version` changes with each one: a view rescans.
- */
-export interface Marks {
-  schemaViolations: ReadonlySet<number>;
-  version: number;
-}
+export const NO_FILTER: ListFilter = {
+  text: "",
+  direction: "all",
+  kind: "frames",
+  method: "",
+  status: "all",
+  fromUs: null,
+  toUs: null,
+};
 
-/** True when a row passes the filter. `needle` must already be trimmed and lower-cased. */
-export function matches(
-  row: FrameRow,
-  needle: string,
-  direction: DirectionFilter,
-  status: StatusFilter = "all",
-  marks?: Marks,
-): boolean {
-  if (direction !== "all" && row.direction !== direction) return false;
-  if (status === "schema_violation" && !(marks?.schemaViolations.has(row.seq) ?? false)) return false;
-  if (needle === "") return true;
-  return (
-    contains(row.method, needle) ||
-    contains(row.id, needle) ||
-    contains(row.preview, needle) ||
-    contains(row.problem, needle)
-  );
-}
-
-function contains(field: string | null, needle: string): boolean {
-  return field !== null && field.toLowerCase().includes(needle);
-}
-
-export function normalizeNeedle(text: string): string {
-  return text.trim().toLowerCase();
-}
-
-export function isNoFilter(filter: TrafficFilter): boolean {
-  return filter.direction === "all" && (filter.status ?? "all") === "all" && normalizeNeedle(filter.text) === "";
-}
-
-/** A one-shot filter (what the incremental view must always agree with). */
-export function filterRows(rows: readonly FrameRow[], filter: TrafficFilter, marks?: Marks): FrameRow[] {
-  const needle = normalizeNeedle(filter.text);
-  return rows.filter((row) => matches(row, needle, filter.direction, filter.status, marks));
-}
-
-/** What a list shows: `count` rows, the i-th being `rowAt(i)`. */
-export interface RowsView {
-  count: number;
-  total: number;
-  rowAt(index: number): FrameRow | undefined;
-  /** Index in the view of the row with this seq, or -1. */
-  indexOfSeq(seq: number): number;
-}
-
-/** Incremental filter over one append-only rows array. */
-export class FilteredView {
-  private rows: readonly FrameRow[] | null = null;
-  private key = "";
-  private scanned = 0;
-  private indices: number[] = [];
-
-  /**
-   * Brings the view up to date with `rows` (which may have grown since the last call) and
-   * returns a snapshot. Rescans from scratch only when the filter or the array changed.
-   */
-  update(rows: readonly FrameRow[], filter: TrafficFilter, marks?: Marks): RowsView {
-    const needle = normalizeNeedle(filter.text);
-    const status = filter.status ?? "all";
-    // A new finding can match a row already scanned: with a status filter, it rescans.
-    const marked = status === "all" ? "" : `${status}\u0000${marks?.version ?? 0}`;
-    const key = `${filter.direction}\u0000${needle}\u0000${marked}`;
-    if (rows !== this.rows || key !== this.key || rows.length < this.scanned) {
-      this.rows = rows;
-      this.key = key;
-      this.scanned = 0;
-      this.indices = [];
-    }
-    const total = rows.length;
-    if (needle === "" && filter.direction === "all" && status === "all") {
-      this.scanned = total;
-      return identityView(rows, total);
-    }
-    for (let i = this.scanned; i < total; i += 1) {
-      const row = rows[i];
-      if (row !== undefined && matches(row, needle, filter.direction, status, marks)) this.indices.push(i);
-    }
-    this.scanned = total;
-    const indices = this.indices;
-    const count = indices.length;
-    return {
-      count,
-      total,
-      rowAt: (index) => {
-        const at = index < count ? indices[index] : undefined;
-        return at === undefined ? undefined : rows[at];
-      },
-      indexOfSeq: (seq) => {
-        const at = seqIndex(rows, seq, total);
-        return at < 0 ? -1 : binarySearch(indices, at, count);
-      },
-    };
-  }
-}
-
-function identityView(rows: readonly FrameRow[], total: number): RowsView {
+/** The engine's filter for the bar's fields. */
+export function toQuery(filter: ListFilter): TrafficFilter {
+  const text = filter.text.trim();
+  const method = filter.method.trim();
   return {
-    count: total,
-    total,
-    rowAt: (index) => (index < total ? rows[index] : undefined),
-    indexOfSeq: (seq) => seqIndex(rows, seq, total),
+    direction: filter.direction === "all" ? null : filter.direction,
+    kinds: filter.kind === "frames" ? FRAME_KINDS : filter.kind === "everything" ? [] : [filter.kind],
+    method: method === "" ? null : method,
+    statuses: filter.status === "all" ? [] : [filter.status],
+    from_wall_us: filter.fromUs,
+    to_wall_us: filter.toUs,
+    text: text === "" ? null : text,
   };
 }
 
-/** Index of the row with `seq` among the first `length` rows (ordered by seq), or -1. */
-export function seqIndex(rows: readonly FrameRow[], seq: number, length: number): number {
-  let lo = 0;
-  let hi = length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const row = rows[mid];
-    if (row === undefined) return -1;
-    if (row.seq === seq) return mid;
-    if (row.seq < seq) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
+/** The query of the unfiltered list (every frame): what "N of M" counts M in. */
+export const ALL_FRAMES: TrafficFilter = toQuery(NO_FILTER);
 
-function binarySearch(sorted: readonly number[], value: number, length: number): number {
-  let lo = 0;
-  let hi = length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = sorted[mid];
-    if (at === undefined) return -1;
-    if (at === value) return mid;
-    if (at < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+/** A stable key for a query (what a cached window belongs to). */
+export const queryKey = (query: TrafficFilter): string => JSON.stringify(query);
+
+export function isNoFilter(filter: ListFilter): boolean {
+  return queryKey(toQuery(filter)) === queryKey(ALL_FRAMES);
 }

@@ -1,7 +1,7 @@
-import type { FrameRow } from "../bindings/FrameRow";
+import type { TrafficRow } from "../bindings/TrafficRow";
 
-/** A frame row for tests; only what a test cares about needs giving. */
-export function row(seq: number, extra: Partial<FrameRow> = {}): FrameRow {
+/** A traffic row for tests; only what a test cares about needs giving. */
+export function row(seq: number, extra: Partial<TrafficRow> = {}): TrafficRow {
   return {
     seq,
     direction: seq % 2 === 1 ? "out" : "in",
@@ -15,6 +15,9 @@ export function row(seq: number, extra: Partial<FrameRow> = {}): FrameRow {
     problem: null,
     preview: `{"jsonrpc":"2.0","id":${seq}}`,
     call: null,
+    status: { error: false, malformed: false, late: false, unknown_id: false, flagged: false, schema_violation: false },
+    flags: [],
+    round: null,
     ...extra,
   };
 }

@@ -24,6 +24,7 @@ use crate::record::{
     AuthStep, Decision, FlagRecord, FormatVersion, HttpExchange, RecordLine, RoundRecord,
     StderrLine,
 };
+use crate::store::{Store, StoreError};
 use crate::traffic::Traffic;
 use crate::wire::Frame;
 
@@ -92,8 +93,14 @@ pub enum ReadError {
 }
 
 impl Recording {
-    /// Everything the live session recorded so far.
+    /// Everything the live session recorded so far. With a store attached, memory holds only
+    /// the newest entries: the store (synced first, so it has everything) is read whole.
     pub fn from_traffic(traffic: &Traffic) -> Recording {
+        if let Some(store) = traffic.store()
+            && let Ok(recording) = Recording::from_store(&store, traffic)
+        {
+            return recording;
+        }
         Recording {
             target: None,
             started_wall_us: None,
@@ -105,6 +112,26 @@ impl Recording {
             auth_steps: traffic.auth_steps(),
             ..Recording::default()
         }
+    }
+
+    fn from_store(store: &Store, traffic: &Traffic) -> Result<Recording, StoreError> {
+        store.sync()?;
+        Ok(Recording {
+            target: None,
+            started_wall_us: None,
+            frames: store
+                .all_frames()?
+                .into_iter()
+                .map(|f| (*f).clone())
+                .collect(),
+            exchanges: store.all_exchanges()?,
+            stderr: store.all_stderr()?,
+            flags: store.all_flags()?,
+            // Few and kept in memory whole, store or not.
+            decisions: traffic.decisions(),
+            auth_steps: traffic.auth_steps(),
+            ..Recording::default()
+        })
     }
 
     /// Reads a record file (JSON Lines, one entry a line; `read.rs`). A line this build does not

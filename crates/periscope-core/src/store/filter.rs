@@ -3,6 +3,7 @@
 use rusqlite::types::Value as SqlValue;
 use serde::{Deserialize, Serialize};
 
+use crate::record::Flag;
 use crate::wire::Direction;
 
 /// What an entry of the record is, as a list filters and shows it.
@@ -55,7 +56,7 @@ impl EntryKind {
     }
 
     /// Frames are kinds 0..=5.
-    pub(crate) fn is_frame(self) -> bool {
+    pub fn is_frame(self) -> bool {
         !matches!(self, EntryKind::HttpExchange | EntryKind::Stderr)
     }
 }
@@ -75,6 +76,8 @@ pub enum EntryStatus {
     UnknownId,
     /// Any flag at all (flags are listed on the frame's detail).
     Flagged,
+    /// Off its revision's schema (the protocol checks' finding).
+    SchemaViolation,
 }
 
 impl EntryStatus {
@@ -85,6 +88,7 @@ impl EntryStatus {
             EntryStatus::Late => 4,
             EntryStatus::UnknownId => 8,
             EntryStatus::Flagged => 16,
+            EntryStatus::SchemaViolation => 32,
         }
     }
 }
@@ -115,6 +119,21 @@ pub(crate) struct Sql {
 }
 
 impl TrafficFilter {
+    /// Every frame and nothing else narrows (the list's default).
+    pub(crate) fn is_every_frame(&self) -> bool {
+        let frames = EntryKind::ALL.iter().filter(|k| k.is_frame()).count();
+        let mut kinds = self.kinds.clone();
+        kinds.sort_by_key(|k| k.code());
+        kinds.dedup();
+        kinds.len() == frames
+            && kinds.iter().all(|k| k.is_frame())
+            && *self
+                == TrafficFilter {
+                    kinds: self.kinds.clone(),
+                    ..TrafficFilter::default()
+                }
+    }
+
     pub(crate) fn sql(&self) -> Sql {
         let mut parts: Vec<String> = Vec::new();
         let mut params: Vec<SqlValue> = Vec::new();
@@ -159,6 +178,77 @@ impl TrafficFilter {
     }
 }
 
+impl TrafficFilter {
+    /// The same filter over a row held in memory (no store, or it failed): what [`sql`]
+    /// keeps, this keeps. `status` is the row's status bits, `body` the entry's body as the
+    /// store indexes it.
+    ///
+    /// [`sql`]: TrafficFilter::sql
+    pub(crate) fn keeps(
+        &self,
+        kind: EntryKind,
+        direction: Direction,
+        method: Option<&str>,
+        status: i64,
+        wall_us: u64,
+        body: &[u8],
+    ) -> bool {
+        if self.direction.is_some_and(|d| d != direction) {
+            return false;
+        }
+        if !self.kinds.is_empty() && !self.kinds.contains(&kind) {
+            return false;
+        }
+        if let Some(want) = &self.method
+            && method != Some(want.as_str())
+        {
+            return false;
+        }
+        if !self.statuses.is_empty() && self.statuses.iter().all(|s| status & s.bit() == 0) {
+            return false;
+        }
+        if self.from_wall_us.is_some_and(|from| wall_us < from)
+            || self.to_wall_us.is_some_and(|to| wall_us > to)
+        {
+            return false;
+        }
+        match self.text.as_deref() {
+            Some(text) if words_query(text).is_some() => text_matches(text, body),
+            _ => true,
+        }
+    }
+}
+
+/// The status bits a flag sets on its entry.
+pub(crate) fn flag_bits(flag: &Flag) -> i64 {
+    let extra = match flag {
+        Flag::LateResponse { .. } => EntryStatus::Late.bit(),
+        Flag::UnknownResponseId { .. } => EntryStatus::UnknownId.bit(),
+        Flag::SchemaViolation { .. } => EntryStatus::SchemaViolation.bit(),
+        _ => 0,
+    };
+    EntryStatus::Flagged.bit() | extra
+}
+
+/// Words as FTS5's default tokenizer (unicode61) sees them: runs of letters and digits, any
+/// case.
+fn tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// What a `text` filter's FTS5 query keeps, in memory: every typed word (a phrase of tokens
+/// when it holds punctuation, like `tools/call`) appears in the body.
+pub(crate) fn text_matches(text: &str, body: &[u8]) -> bool {
+    let body = tokens(&String::from_utf8_lossy(body));
+    text.split_whitespace().all(|word| {
+        let phrase = tokens(word);
+        phrase.is_empty() || body.windows(phrase.len()).any(|w| w == phrase.as_slice())
+    })
+}
+
 pub(crate) fn direction_code(direction: Direction) -> i64 {
     match direction {
         Direction::Out => 0,
@@ -195,6 +285,16 @@ mod tests {
             r#""tools/call" """x" "AND""#
         );
         assert_eq!(words_query("   "), None);
+    }
+
+    #[test]
+    fn text_in_memory_matches_whole_words_and_phrases_in_any_case() {
+        let body = br#"{"method":"tools/call","params":{"data":"Message 42"}}"#;
+        assert!(text_matches("tools/call", body));
+        assert!(text_matches("message 42", body));
+        assert!(!text_matches("messages", body));
+        assert!(!text_matches("call/tools", body));
+        assert!(!text_matches("message 43", body));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 mod filter;
 mod query;
+mod read_all;
 mod schema;
 pub mod timeline;
 mod writer;
@@ -19,9 +20,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Sender, TrySendError};
 use rusqlite::{Connection, OpenFlags};
 
+pub(crate) use filter::flag_bits;
 pub use filter::{EntryKind, EntryStatus, TrafficFilter};
-pub use query::{RowStatus, SearchHit, TrafficRow};
-pub(crate) use writer::{Entry, truncated_verdict};
+pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
+pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
 
 /// Entries the queue holds before a producer waits. With frames capped by the frame size
 /// limit, this bounds what a writer that fell behind can cost in memory.
@@ -714,5 +716,179 @@ mod tests {
             "nothing more left memory once the store was gone"
         );
         assert!(traffic.flush().is_ok(), "told once");
+    }
+
+    /// The window a host asks through `Traffic` means the same with a store and without one
+    /// (the same filter run over memory): counts, rows, positions, for every kind of filter.
+    #[test]
+    fn the_window_means_the_same_with_a_store_and_in_memory() {
+        let dir = Dir::new("same-window");
+        let (stored, _store) = traffic_with_store(&dir);
+        session(&stored);
+        let extra = out(
+            &stored,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#,
+        );
+        stored.flag(
+            extra,
+            Flag::SchemaViolation {
+                revision: "2025-06-18".into(),
+                violations: vec![],
+            },
+        );
+        stored.flush().unwrap();
+        let (tx, _) = broadcast::channel(16);
+        let memory = Traffic::new(tx);
+        session(&memory);
+        out(
+            &memory,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#,
+        );
+        memory.flag(
+            extra,
+            Flag::SchemaViolation {
+                revision: "2025-06-18".into(),
+                violations: vec![],
+            },
+        );
+        assert!(memory.store().is_none());
+        let filters = [
+            TrafficFilter::default(),
+            TrafficFilter {
+                direction: Some(Direction::Out),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                kinds: vec![EntryKind::Stderr, EntryKind::HttpExchange],
+                ..TrafficFilter::default()
+            },
+            // Every frame (the list's default, counted as every row less the others).
+            TrafficFilter {
+                kinds: EntryKind::ALL
+                    .into_iter()
+                    .filter(|k| k.is_frame())
+                    .collect(),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                kinds: vec![EntryKind::Notification, EntryKind::Request],
+                method: Some("notifications/progress".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                method: Some("notifications/progress".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                statuses: vec![EntryStatus::Late, EntryStatus::UnknownId],
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                statuses: vec![EntryStatus::SchemaViolation],
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                statuses: vec![EntryStatus::Error],
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                text: Some("zanzibar".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                text: Some("step 42".into()),
+                ..TrafficFilter::default()
+            },
+        ];
+        for filter in &filters {
+            let count = stored.window_count(filter).unwrap();
+            assert!(count > 0, "{filter:?} keeps something");
+            assert_eq!(count, memory.window_count(filter).unwrap(), "{filter:?}");
+            let seqs = |t: &Traffic| -> Vec<u64> {
+                t.window_rows(filter, 0, 1000)
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.seq)
+                    .collect()
+            };
+            assert_eq!(seqs(&stored), seqs(&memory), "{filter:?}");
+            // Read from the end, a window near it is the same rows.
+            let all = seqs(&stored);
+            for offset in [0, count / 2, count.saturating_sub(3), count - 1] {
+                let counted: Vec<u64> = stored
+                    .window_rows_counted(filter, offset, 3, Some(count))
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.seq)
+                    .collect();
+                let start = offset as usize;
+                let end = (start + 3).min(all.len());
+                assert_eq!(counted, all[start..end], "{filter:?} at {offset}");
+            }
+            let rows = stored.window_rows(filter, 0, 1000).unwrap();
+            let last = rows.last().unwrap();
+            assert_eq!(
+                stored.window_position(last.seq, filter).unwrap(),
+                Some(count - 1)
+            );
+            assert_eq!(
+                memory.window_position(last.seq, filter).unwrap(),
+                Some(count - 1)
+            );
+        }
+        let flagged = stored
+            .window_rows(&filters[7], 0, 10)
+            .unwrap()
+            .pop()
+            .unwrap();
+        assert!(flagged.status.schema_violation && flagged.status.flagged);
+        assert_eq!(flagged.flags.len(), 1, "a row carries its flags");
+        assert_eq!(stored.summary().violations, 1);
+        assert_eq!(memory.summary().violations, 1);
+        assert_eq!(stored.summary().listed_to, stored.last_seq());
+    }
+
+    /// A store attached after entries were recorded gets them first: nothing recorded before
+    /// the host attached it is missing from the windows or the export.
+    #[test]
+    fn a_store_attached_late_gets_what_memory_held() {
+        let dir = Dir::new("late-attach");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        session(&traffic);
+        let store = Arc::new(Store::open(&dir.0.join("late.periscope")).unwrap());
+        traffic.attach_store_keeping(store.clone(), 5);
+        out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        );
+        traffic.flush().unwrap();
+        assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 110);
+        assert_eq!(traffic.frames().len(), 5, "memory kept only its budget");
+        let recording = crate::export::Recording::from_traffic(&traffic);
+        assert_eq!(recording.frames.len(), 108, "the export sees every frame");
+        assert_eq!(recording.stderr.len(), 1);
+        assert_eq!(recording.exchanges.len(), 1);
+        assert_eq!(recording.flags.len(), 2);
+    }
+
+    /// A request finds its response and a response its request, in memory or, once they left
+    /// it, in the store.
+    #[test]
+    fn a_request_and_its_response_find_each_other_in_memory_and_in_the_store() {
+        let dir = Dir::new("partners");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("p.periscope")).unwrap());
+        traffic.attach_store_keeping(store, 3);
+        session(&traffic);
+        traffic.flush().unwrap();
+        // initialize (1) and its response (2) left memory long ago.
+        assert_eq!(traffic.partner_of(1), Some(2));
+        assert_eq!(traffic.partner_of(2), Some(1));
+        // tools/call (103) and its error response (104).
+        assert_eq!(traffic.partner_of(103), Some(104));
+        assert_eq!(traffic.partner_of(104), Some(103));
+        assert_eq!(traffic.partner_of(3), None, "a notification has none");
     }
 }

@@ -14,6 +14,8 @@ use crate::wire::{Direction, Frame, classify};
 
 /// Bytes of a body a row reads for its preview (the preview keeps 160 characters).
 const PREVIEW_BYTES: i64 = 640;
+/// The `flagged` status bit, for the rows query's SQL.
+const FLAGGED: i64 = 16;
 
 /// One line of the traffic list: a frame, a stderr line or an HTTP exchange.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,6 +39,21 @@ pub struct TrafficRow {
     pub preview: String,
     pub call: Option<CallRound>,
     pub status: RowStatus,
+    /// The flags raised on the entry (empty on most).
+    pub flags: Vec<Flag>,
+    /// Which round of a multi round-trip call the frame is, when it belongs to one (the
+    /// call's first request and the responses that asked for input included).
+    pub round: Option<RoundChip>,
+}
+
+/// Where a frame stands in a multi round-trip call: round 1 is the call's first request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RoundChip {
+    pub first_seq: u64,
+    pub round: u32,
+    /// Rounds of the call so far.
+    pub rounds: u32,
 }
 
 /// The statuses a row has (the ones a filter can ask for).
@@ -48,10 +65,11 @@ pub struct RowStatus {
     pub late: bool,
     pub unknown_id: bool,
     pub flagged: bool,
+    pub schema_violation: bool,
 }
 
 impl RowStatus {
-    fn of(bits: i64) -> RowStatus {
+    pub(crate) fn of(bits: i64) -> RowStatus {
         let has = |s: EntryStatus| bits & s.bit() != 0;
         RowStatus {
             error: has(EntryStatus::Error),
@@ -59,8 +77,16 @@ impl RowStatus {
             late: has(EntryStatus::Late),
             unknown_id: has(EntryStatus::UnknownId),
             flagged: has(EntryStatus::Flagged),
+            schema_violation: has(EntryStatus::SchemaViolation),
         }
     }
+}
+
+/// Which way a window query reads.
+#[derive(Clone, Copy)]
+enum Order {
+    Ascending,
+    Descending,
 }
 
 /// One full-text match.
@@ -75,8 +101,19 @@ pub struct SearchHit {
 impl Store {
     /// How many entries `filter` keeps.
     pub fn count(&self, filter: &TrafficFilter) -> Result<u64, StoreError> {
-        let sql = filter.sql();
         let conn = self.reader();
+        if filter.is_every_frame() {
+            // Every row less the few that are not frames (both counted from indexes, where
+            // `kind IN (…)` would read every row).
+            let n: i64 = conn
+                .prepare_cached(
+                    "SELECT (SELECT count(*) FROM entries)
+                          - (SELECT count(*) FROM entries WHERE kind >= 6)",
+                )?
+                .query_row([], |r| r.get(0))?;
+            return Ok(n as u64);
+        }
+        let sql = filter.sql();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT count(*) FROM entries WHERE {}",
             sql.clause
@@ -92,17 +129,54 @@ impl Store {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<TrafficRow>, StoreError> {
+        self.rows_in_order(filter, Order::Ascending, offset, limit)
+    }
+
+    /// Like [`Store::rows`], for a caller that knows the filter keeps `count` rows: a window in
+    /// the second half is read from the end (an SQL OFFSET steps over every row before it, so
+    /// the end of a million-row list costs what its start does). A `count` that is behind (the
+    /// record grew since) shifts that window toward the newest rows by as many.
+    pub fn rows_counted(
+        &self,
+        filter: &TrafficFilter,
+        offset: u64,
+        limit: u64,
+        count: u64,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
+        if offset <= count / 2 || offset >= count {
+            return self.rows(filter, offset, limit);
+        }
+        let end = offset.saturating_add(limit).min(count);
+        let mut rows = self.rows_in_order(filter, Order::Descending, count - end, end - offset)?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    fn rows_in_order(
+        &self,
+        filter: &TrafficFilter,
+        order: Order,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
         let mut sql = filter.sql();
         sql.params
             .push(SqlValue::Integer(limit.min(i64::MAX as u64) as i64));
         sql.params
             .push(SqlValue::Integer(offset.min(i64::MAX as u64) as i64));
+        let direction = match order {
+            Order::Ascending => "ASC",
+            Order::Descending => "DESC",
+        };
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
                 status, problem, call_first, call_round, call_asked_by,
-                (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq)
-             FROM entries WHERE {} ORDER BY seq LIMIT ? OFFSET ?",
+                (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq),
+                CASE WHEN status & {FLAGGED} != 0 THEN
+                    (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
+                END
+             FROM entries WHERE {} ORDER BY seq {direction} LIMIT ? OFFSET ?",
             sql.clause
         ))?;
         let rows = stmt.query_map(params_from_iter(sql.params), |r| {
@@ -119,6 +193,7 @@ impl Store {
                 _ => None,
             };
             let head: Option<Vec<u8>> = r.get(14)?;
+            let flags: Option<String> = r.get(15)?;
             Ok(TrafficRow {
                 seq: r.get::<_, i64>(0)? as u64,
                 kind: EntryKind::from_code(r.get(1)?),
@@ -133,6 +208,10 @@ impl Store {
                 problem: r.get(10)?,
                 call,
                 preview: crate::rows::preview(head.as_deref().unwrap_or_default()),
+                flags: flags
+                    .and_then(|f| serde_json::from_str(&f).ok())
+                    .unwrap_or_default(),
+                round: None,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -12,7 +12,7 @@ use rusqlite::{Connection, params};
 
 use super::Shared;
 use super::filter::{EntryKind, EntryStatus, direction_code};
-use crate::record::{CallRound, Decision, Flag, FlagRecord, HttpExchange, StderrLine};
+use crate::record::{CallRound, Decision, FlagRecord, HttpExchange, StderrLine};
 use crate::rows::{FrameKind, RowBuilder};
 use crate::wire::{Direction, Frame, Verdict};
 
@@ -67,11 +67,16 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
                 Err(_) => break,
             }
         };
-        batch.push(first);
-        while batch.len() < BATCH {
-            match queue.try_recv() {
-                Ok(entry) => batch.push(entry),
-                Err(_) => break,
+        // Syncs are taken out as they come (answered after the batch is committed, or after
+        // its failure is recorded: a batch that fails must not drop them before that).
+        let mut next = Some(first);
+        while let Some(entry) = next.take() {
+            match entry {
+                Entry::Sync(reply) => syncs.push(reply),
+                entry => batch.push(entry),
+            }
+            if batch.len() < BATCH {
+                next = queue.try_recv().ok();
             }
         }
         let last = batch.iter().rev().find_map(Entry::seq);
@@ -239,8 +244,7 @@ fn write_batch(
                     body_stmt.execute(params![line.seq as i64, line.text.as_bytes()])?;
                 }
                 Entry::Http(exchange) => {
-                    let failed =
-                        exchange.error.is_some() || exchange.status.is_none_or(|s| s >= 400);
+                    let failed = exchange_failed(&exchange);
                     insert_other(
                         &mut entry_stmt,
                         exchange.seq,
@@ -251,10 +255,7 @@ fn write_batch(
                         exchange.error.clone(),
                         if failed { EntryStatus::Error.bit() } else { 0 },
                     )?;
-                    let text = match exchange.status {
-                        Some(s) => format!("{} {} {s}", exchange.method, exchange.url),
-                        None => format!("{} {}", exchange.method, exchange.url),
-                    };
+                    let text = exchange_body(&exchange);
                     body_stmt.execute(params![exchange.seq as i64, text.as_bytes()])?;
                     http_stmt.execute(params![
                         exchange.seq as i64,
@@ -262,12 +263,7 @@ fn write_batch(
                     ])?;
                 }
                 Entry::Flag(record) => {
-                    let mut bits = EntryStatus::Flagged.bit();
-                    match record.flag {
-                        Flag::LateResponse { .. } => bits |= EntryStatus::Late.bit(),
-                        Flag::UnknownResponseId { .. } => bits |= EntryStatus::UnknownId.bit(),
-                        _ => {}
-                    }
+                    let bits = super::filter::flag_bits(&record.flag);
                     flag_stmt.execute(params![
                         record.seq as i64,
                         serde_json::to_string(&record.flag).unwrap_or_default()
@@ -316,7 +312,7 @@ fn insert_other(
     ])
 }
 
-fn entry_kind(kind: FrameKind) -> EntryKind {
+pub(crate) fn entry_kind(kind: FrameKind) -> EntryKind {
     match kind {
         FrameKind::Request => EntryKind::Request,
         FrameKind::Notification => EntryKind::Notification,
@@ -325,6 +321,19 @@ fn entry_kind(kind: FrameKind) -> EntryKind {
         FrameKind::Batch => EntryKind::Batch,
         FrameKind::Malformed => EntryKind::Malformed,
     }
+}
+
+/// What the store keeps as an HTTP exchange's body (listed, searched): `METHOD url status`.
+pub(crate) fn exchange_body(exchange: &HttpExchange) -> String {
+    match exchange.status {
+        Some(s) => format!("{} {} {s}", exchange.method, exchange.url),
+        None => format!("{} {}", exchange.method, exchange.url),
+    }
+}
+
+/// An exchange that failed or was answered with an HTTP error has the `error` status.
+pub(crate) fn exchange_failed(exchange: &HttpExchange) -> bool {
+    exchange.error.is_some() || exchange.status.is_none_or(|s| s >= 400)
 }
 
 /// The verdict of a frame cut at the size limit (its bytes cannot parse, so none is claimed).

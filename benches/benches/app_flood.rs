@@ -1,0 +1,339 @@
+//! The Traffic list at a million frames, on the real built app under Xvfb through WebDriver
+//! (issue 11's targets). Run with `benches/run.sh app_flood` (after `make ui`). Prints medians.
+//!
+//! A flooding server (`misbehaving-server flood N`, N = 1 000 000 or `PERISCOPE_BENCH_FLOOD`)
+//! is connected with the Traffic tab open. Measured, each run:
+//! - listed: from the server's last write (its `/proc/PID/io` write count stops growing) to the
+//!   list's count saying every frame;
+//! - answers: a method filter, a full-text search and clearing them, each from the input's value
+//!   set (one input event) to the count saying the answer;
+//! - memory: RSS of the app process and of its WebKit processes, before connecting and once
+//!   everything is listed (the growth is what the flood cost);
+//! - frame times while scrolling: `requestAnimationFrame` deltas in the page while it scrolls
+//!   the list for 3 s at 120 px a frame, a fast mouse wheel (median and 95th percentile).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use periscope_tests::app::Harness;
+use periscope_tests::bin_str;
+
+const RUNS: usize = 3;
+const COUNT: &str = r#"[data-testid="traffic-count"]"#;
+
+fn flood() -> usize {
+    std::env::var("PERISCOPE_BENCH_FLOOD")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    let n = xs.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+fn percentile(mut xs: Vec<f64>, p: f64) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs[((xs.len() - 1) as f64 * p).round() as usize]
+}
+
+fn processes() -> Vec<(u32, u32, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = stat[open + 1..close].to_string();
+        let ppid = stat[close + 2..]
+            .split(' ')
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        out.push((pid, ppid, name));
+    }
+    out
+}
+
+fn descendants(root: u32, all: &[(u32, u32, String)]) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(p) = frontier.pop() {
+        for (pid, ppid, name) in all {
+            if *ppid == p {
+                found.push((*pid, name.clone()));
+                frontier.push(*pid);
+            }
+        }
+    }
+    found
+}
+
+fn status_kib(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The newest app process and its children, and the MiB the app and its WebKit processes hold.
+fn app_memory() -> (f64, f64) {
+    let all = processes();
+    let Some(app) = all
+        .iter()
+        .filter(|(_, _, n)| n == "periscope-app")
+        .map(|(p, _, _)| *p)
+        .max()
+    else {
+        return (0.0, 0.0);
+    };
+    let web: u64 = descendants(app, &all)
+        .iter()
+        .filter(|(_, n)| n.starts_with("WebKit"))
+        .map(|(p, _)| status_kib(*p, "VmRSS:"))
+        .sum();
+    (
+        status_kib(app, "VmRSS:") as f64 / 1024.0,
+        web as f64 / 1024.0,
+    )
+}
+
+/// The flooding server's pid, once it runs.
+fn server_pid() -> Option<u32> {
+    processes()
+        .into_iter()
+        .filter(|(_, _, n)| n.starts_with("misbehaving-ser"))
+        .map(|(p, _, _)| p)
+        .max()
+}
+
+fn written(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/io"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("wchar:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Bytes the server writes for the flood (its notifications and their newlines).
+fn flood_bytes(n: usize) -> u64 {
+    (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"message {i}"}}}}"#
+            )
+            .len() as u64
+                + 1
+        })
+        .sum()
+}
+
+fn catalog(data: &Path, n: usize) {
+    let dir = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&dir).unwrap();
+    let servers = serde_json::json!({"servers": [
+        {"id": "flood", "name": "Flood", "era": "legacy", "target": {"transport": "stdio",
+            "command": bin_str("misbehaving-server"), "args": ["flood", n.to_string()], "env": [], "cwd": null}},
+    ]});
+    std::fs::write(dir.join("catalog.json"), servers.to_string()).unwrap();
+}
+
+async fn count_text(h: &Harness) -> String {
+    h.find(COUNT)
+        .await
+        .text()
+        .await
+        .unwrap_or_default()
+        .replace([',', '\u{a0}', '\u{202f}'], "")
+}
+
+async fn wait_count(h: &Harness, want: &str, within: Duration) -> Instant {
+    let deadline = Instant::now() + within;
+    loop {
+        let text = count_text(h).await;
+        if text.starts_with(want) {
+            return Instant::now();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the count never read {want:?}: {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Sets a React-controlled input's value with one input event; the time it was set.
+async fn set_input(h: &Harness, test_id: &str, value: &str) -> Instant {
+    let script = format!(
+        "const el = document.querySelector('[data-testid=\"{test_id}\"]');
+         const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+         set.call(el, {value:?});
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         return true;"
+    );
+    let at = Instant::now();
+    h.client
+        .execute(&script, vec![])
+        .await
+        .expect("the page runs it");
+    at
+}
+
+/// Scrolls the list for 3 s, 120 px a frame (a fast mouse wheel), recording rAF deltas (ms).
+async fn scroll_frame_times(h: &Harness) -> Vec<f64> {
+    let script = "
+        const done = arguments[arguments.length - 1];
+        const list = document.querySelector('.traffic-scroll');
+        const deltas = [];
+        let last = performance.now();
+        const end = last + 3000;
+        let down = true;
+        function step(now) {
+            deltas.push(now - last);
+            last = now;
+            const max = list.scrollHeight - list.clientHeight;
+            if (down && list.scrollTop >= max - 1) down = false;
+            if (!down && list.scrollTop <= 0) down = true;
+            list.scrollTop += (down ? 1 : -1) * 120;
+            if (now < end) requestAnimationFrame(step); else done(deltas);
+        }
+        list.scrollTop = list.scrollHeight / 3;
+        requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
+    ";
+    let value = h
+        .client
+        .execute_async(script, vec![])
+        .await
+        .expect("the page scrolls");
+    value
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_f64()).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::main]
+async fn main() {
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    if filter
+        .as_deref()
+        .is_some_and(|f| !"app_flood".contains(f) && !f.starts_with("app_flood"))
+    {
+        return;
+    }
+    let n = flood();
+    let total = n + 3; // initialize, its response, initialized, then the flood
+    let bytes = flood_bytes(n);
+    println!(
+        "periscope app flood benchmark: {n} notifications (debug build of the app with embedded UI, Xvfb, WebKitGTK), median of {RUNS}"
+    );
+    let mut listed_ms = Vec::new();
+    let mut connect_ms = Vec::new();
+    let (mut method_ms, mut search_ms, mut clear_ms) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut app_growth, mut web_growth) = (Vec::new(), Vec::new());
+    let mut frames = Vec::new();
+    for run in 0..RUNS {
+        let h = Harness::start_with(&format!("bench-flood-{run}"), |d| catalog(d, n)).await;
+        h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+            .await;
+        h.click(r#"[data-testid="tab-traffic"]"#).await;
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let (app_before, web_before) = app_memory();
+        let connected = Instant::now();
+        h.click(r#"[data-testid="connect-button"]"#).await;
+        // The server's last write: its write count reached the flood and stopped growing.
+        let pid = loop {
+            if let Some(pid) = server_pid() {
+                break pid;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        let mut last_write = Instant::now();
+        let mut seen = 0;
+        loop {
+            let now = written(pid);
+            if now != seen {
+                seen = now;
+                last_write = Instant::now();
+            } else if seen >= bytes && last_write.elapsed() > Duration::from_millis(300) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let all = format!("{total} of {total} ");
+        let listed = wait_count(&h, &all, Duration::from_secs(600)).await;
+        listed_ms.push(listed.saturating_duration_since(last_write).as_secs_f64() * 1e3);
+        connect_ms.push(listed.duration_since(connected).as_secs_f64() * 1e3);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let (app_after, web_after) = app_memory();
+        app_growth.push(app_after - app_before);
+        web_growth.push(web_after - web_before);
+
+        let at = set_input(&h, "traffic-method", "notifications/message").await;
+        let done = wait_count(&h, &format!("{n} of {total} "), Duration::from_secs(60)).await;
+        method_ms.push(done.duration_since(at).as_secs_f64() * 1e3);
+        let at = set_input(&h, "traffic-method", "").await;
+        let done = wait_count(&h, &all, Duration::from_secs(60)).await;
+        clear_ms.push(done.duration_since(at).as_secs_f64() * 1e3);
+        let at = set_input(&h, "traffic-filter", &format!("message {}", n / 2)).await;
+        let done = wait_count(&h, &format!("1 of {total} "), Duration::from_secs(60)).await;
+        search_ms.push(done.duration_since(at).as_secs_f64() * 1e3);
+        let at = set_input(&h, "traffic-filter", "").await;
+        let done = wait_count(&h, &all, Duration::from_secs(60)).await;
+        clear_ms.push(done.duration_since(at).as_secs_f64() * 1e3);
+
+        h.click(r#"[data-testid="traffic-follow"]"#).await;
+        frames.extend(scroll_frame_times(&h).await);
+        h.stop().await;
+    }
+    println!(
+        "  server's last write → all {total} listed:   {:8.0} ms (target < 3000)",
+        median(listed_ms)
+    );
+    println!(
+        "  connect → all listed:                        {:8.0} ms",
+        median(connect_ms)
+    );
+    println!(
+        "  method filter → answered:                    {:8.0} ms (target < 200)",
+        median(method_ms)
+    );
+    println!(
+        "  full-text search (1 hit) → answered:         {:8.0} ms (target < 200)",
+        median(search_ms)
+    );
+    println!(
+        "  filter cleared → answered:                   {:8.0} ms",
+        median(clear_ms)
+    );
+    let (app, web) = (median(app_growth), median(web_growth));
+    println!(
+        "  memory growth over the flood: app {app:.0} MiB + WebKit {web:.0} MiB = {:.0} MiB (target < 300)",
+        app + web
+    );
+    println!(
+        "  frame time while scrolling: median {:.1} ms, p95 {:.1} ms ({} frames)",
+        median(frames.clone()),
+        percentile(frames.clone(), 0.95),
+        frames.len()
+    );
+}

@@ -1,0 +1,172 @@
+//! End-to-end: a million notifications in the real app's Traffic list. The app records them
+//! into the session's store file and the list is a window over it (docs/store.md): the count
+//! says all of them, a method filter and a full-text search find the right frames, scrolling to
+//! the end shows the last one, and a frame's detail opens. Correctness only; how fast is
+//! measured in benches (benches/benches/app.rs `flood`).
+//!
+//! `PERISCOPE_E2E_FLOOD` sets another number of notifications (the default is 1 000 000).
+
+use std::time::{Duration, Instant};
+
+use periscope_tests::app::{Harness, ONE_AT_A_TIME};
+
+/// How long the whole flood may take to be listed on a slow, shared machine (debug build).
+const LISTED_WITHIN: Duration = Duration::from_secs(240);
+/// How long a filter's answer may take before the test calls it lost.
+const ANSWERED_WITHIN: Duration = Duration::from_secs(60);
+
+const COUNT: &str = r#"[data-testid="traffic-count"]"#;
+
+fn flood_size() -> usize {
+    std::env::var("PERISCOPE_E2E_FLOOD")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// Waits until the count reads `shown of total` (digits grouped or not).
+async fn count_is(h: &Harness, shown: usize, total: usize, within: Duration) {
+    let want = format!("{shown} of {total} ");
+    let deadline = Instant::now() + within;
+    loop {
+        let text = h.text(COUNT).await.replace([',', '\u{a0}', '\u{202f}'], "");
+        if text.starts_with(&want) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the count never read {want:?}; it says {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Replaces an input's value as a user would (select all, then type), so React hears it.
+async fn retype(h: &Harness, css: &str, text: &str) {
+    let input = h.find(css).await;
+    input.click().await.expect("focus");
+    let select_all = format!("{}a", char::from(fantoccini::key::Key::Control));
+    input.send_keys(&select_all).await.expect("select all");
+    let keys = if text.is_empty() {
+        char::from(fantoccini::key::Key::Backspace).to_string()
+    } else {
+        text.to_string()
+    };
+    input.send_keys(&keys).await.expect("typing");
+}
+
+async fn scroll_list(h: &Harness, to: &str) {
+    h.client
+        .execute(
+            &format!("document.querySelector('.traffic-scroll').scrollTop = {to}; return true;"),
+            vec![],
+        )
+        .await
+        .expect("the page scrolls");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opened() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let flood = flood_size();
+    // initialize, its response, notifications/initialized, then the flood.
+    let total = flood + 3;
+    let last = flood - 1;
+    let mut h = Harness::start_with("flood", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let catalog = serde_json::json!({"servers": [{"id": "flood", "name": "Flood",
+            "era": "legacy", "target": {"transport": "stdio",
+            "command": periscope_tests::bin_str("misbehaving-server"),
+            "args": ["flood", flood.to_string()], "env": [], "cwd": null}}]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+
+    // Every frame is listed, and the list follows the newest one: the last notification.
+    count_is(&h, total, total, LISTED_WITHIN).await;
+    h.find(&format!(
+        r#"[data-testid="traffic-row"][data-seq="{total}"]"#
+    ))
+    .await;
+    h.shot("flood-listed").await;
+
+    // The session's store file is in the app's data folder.
+    let stores = std::fs::read_dir(h.data.join("data/dev.periscope.app/traffic"))
+        .expect("the traffic folder")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "periscope"))
+        .count();
+    assert_eq!(stores, 1, "one store file for the one session");
+
+    // A method filter keeps the notifications only.
+    h.type_into(r#"[data-testid="traffic-method"]"#, "notifications/message")
+        .await;
+    count_is(&h, flood, total, ANSWERED_WITHIN).await;
+    h.attr_is(
+        r#"[data-testid="traffic-row"]"#,
+        "data-method",
+        "notifications/message",
+    )
+    .await;
+    h.shot("flood-method").await;
+    retype(&h, r#"[data-testid="traffic-method"]"#, "").await;
+    count_is(&h, total, total, ANSWERED_WITHIN).await;
+
+    // Full-text search finds the one frame that says "message 123456" (or its like).
+    let needle = format!("message {}", flood / 2 + 17);
+    h.type_into(r#"[data-testid="traffic-filter"]"#, &needle)
+        .await;
+    count_is(&h, 1, total, ANSWERED_WITHIN).await;
+    let hit = h
+        .find(r#"[data-testid="traffic-row"][data-method="notifications/message"]"#)
+        .await;
+    let seq: usize = hit
+        .attr("data-seq")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The server's i-th notification is frame i + 4.
+    assert_eq!(seq, flood / 2 + 17 + 4, "the frame that says {needle:?}");
+    hit.click().await.unwrap();
+    h.text_containing(r#"[data-testid="frame-detail"]"#, &needle)
+        .await;
+    h.shot("flood-search").await;
+    retype(&h, r#"[data-testid="traffic-filter"]"#, "").await;
+    count_is(&h, total, total, ANSWERED_WITHIN).await;
+
+    // Scrolled to the top and back to the end, the list shows the first and the last frame.
+    h.click(r#"[data-testid="traffic-follow"]"#).await;
+    scroll_list(&h, "0").await;
+    // The first frame, initialize, jumps to its response, and the response back to it.
+    h.click(r#"[data-testid="traffic-row"][data-seq="1"][data-method="initialize"]"#)
+        .await;
+    h.click(r#"[data-testid="frame-go-response"]"#).await;
+    h.text_containing(r#"[data-testid="frame-detail"]"#, "Frame #2")
+        .await;
+    h.find(r#"[data-testid="traffic-row"][data-seq="2"][aria-selected="true"]"#)
+        .await;
+    h.click(r#"[data-testid="frame-go-request"]"#).await;
+    h.text_containing(r#"[data-testid="frame-detail"]"#, "Frame #1")
+        .await;
+    scroll_list(&h, "1e9").await;
+    let end = h
+        .find(&format!(
+            r#"[data-testid="traffic-row"][data-seq="{total}"]"#
+        ))
+        .await;
+    end.click().await.unwrap();
+    h.text_containing(
+        r#"[data-testid="frame-detail"]"#,
+        &format!("message {last}"),
+    )
+    .await;
+    h.shot("flood-last-frame").await;
+    h.stop().await;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it, vi } from "vitest";
+import type { TrafficRow } from "../bindings/TrafficRow";
+import { row } from "./rows.fixtures";
+import { MAX_PAGES, OneAtATime, PAGE, RowWindow } from "./window";
+
+/** A record of `n` rows (seq = index + 1) the window fetches from, counting the fetches. */
+function record(n: number) {
+  const rows = Array.from({ length: n }, (_, i) => row(i + 1));
+  const fetches: Array<[number, number]> = [];
+  const fetch = vi.fn(async (offset: number, limit: number): Promise<TrafficRow[]> => {
+    fetches.push([offset, limit]);
+    return rows.slice(offset, offset + limit);
+  });
+  return { rows, fetches, fetch };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe("RowWindow", () => {
+  it("fetches only the pages around what is in sight, and shows their rows", async () => {
+    const { fetch, fetches } = record(1_000_000);
+    const onRows = vi.fn();
+    const window = new RowWindow(fetch, onRows);
+    window.changed(1_000_000);
+    expect(window.rowAt(500_000)).toBeUndefined();
+    window.need(500_000, 500_030);
+    await settle();
+    // The page in sight and one either side.
+    expect(fetches.map(([o]) => o)).toEqual([499_900, 500_000, 500_100]);
+    expect(fetches.every(([, limit]) => limit === PAGE)).toBe(true);
+    expect(window.rowAt(500_000)?.seq).toBe(500_001);
+    expect(window.indexOfSeq(500_101)).toBe(500_100);
+    expect(window.indexOfSeq(1)).toBe(-1);
+    expect(onRows).toHaveBeenCalled();
+    // In sight again: nothing fetched twice.
+    window.need(500_000, 500_030);
+    await settle();
+    expect(fetches).toHaveLength(3);
+  });
+
+  it("scrolled to the end, shows the last row; a record that grew is fetched again in sight only", async () => {
+    const { fetch, fetches } = record(250);
+    const window = new RowWindow(fetch, () => {});
+    window.changed(230);
+    window.need(200, 229);
+    await settle();
+    expect(window.rowAt(229)?.seq).toBe(230);
+    expect(window.rowAt(230)).toBeUndefined();
+    fetches.length = 0;
+    window.changed(250);
+    // Stale rows stay shown until the fresh page comes.
+    expect(window.rowAt(229)?.seq).toBe(230);
+    window.need(220, 249);
+    await settle();
+    expect(fetches.map(([o]) => o)).toEqual([100, 200]);
+    expect(window.rowAt(249)?.seq).toBe(250);
+  });
+
+  it("holds a bounded number of pages, dropping the least recently shown", async () => {
+    const { fetch } = record(100_000);
+    const window = new RowWindow(fetch, () => {});
+    window.changed(100_000);
+    for (let first = 0; first < 100_000; first += PAGE * 3) {
+      window.need(first, first + 10);
+      await settle();
+    }
+    expect(window.held).toBeLessThanOrEqual(MAX_PAGES);
+    expect(window.rowAt(99_900)?.seq).toBe(99_901);
+    expect(window.rowAt(0)).toBeUndefined();
+  });
+
+  it("once disposed, fetched rows are dropped and nobody is told", async () => {
+    const { fetch } = record(10);
+    const onRows = vi.fn();
+    const window = new RowWindow(fetch, onRows);
+    window.changed(10);
+    window.need(0, 9);
+    window.dispose();
+    await settle();
+    expect(onRows).not.toHaveBeenCalled();
+    expect(window.rowAt(0)).toBeUndefined();
+  });
+});
+
+describe("OneAtATime", () => {
+  it("runs one task at a time, and of the ones asked for meanwhile only the newest, after", async () => {
+    const runner = new OneAtATime();
+    const ran: string[] = [];
+    let release: () => void = () => {};
+    runner.run(() => new Promise<void>((r) => (release = () => (ran.push("first"), r()))));
+    runner.run(async () => void ran.push("second"));
+    runner.run(async () => void ran.push("third"));
+    expect(ran).toEqual([]);
+    release();
+    await settle();
+    await settle();
+    expect(ran).toEqual(["first", "third"]);
+  });
+});

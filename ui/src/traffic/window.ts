@@ -1,0 +1,142 @@
+// A window over a list that lives in the engine: the list knows how many rows its filter keeps
+// and holds only pages of rows around what is in sight, fetched when they come into view. When
+// the record changes (new entries, a flag on an old one), the pages held are marked stale and
+// the ones in sight are fetched again; nothing grows with the record.
+import type { TrafficRow } from "../bindings/TrafficRow";
+
+/** Rows one fetch asks for. */
+export const PAGE = 100;
+/** Pages held at most (the least recently shown go first): 4 000 rows. */
+export const MAX_PAGES = 40;
+
+/** Fetches rows `offset..offset + limit`; `count` is the window's count (the end can be read from the end). */
+export type FetchRows = (offset: number, limit: number, count: number) => Promise<TrafficRow[]>;
+
+interface Page {
+  rows: TrafficRow[];
+  stale: boolean;
+  used: number;
+}
+
+export class RowWindow {
+  /** How many rows the filter keeps (as last counted). */
+  count = 0;
+  private readonly pages = new Map<number, Page>();
+  private readonly loading = new Set<number>();
+  private clock = 0;
+  private disposed = false;
+
+  constructor(
+    private readonly fetchRows: FetchRows,
+    /** Told when fetched rows arrived (the view renders them). */
+    private readonly onRows: () => void,
+    /** Told when a fetch failed. */
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  /** The record changed and the filter now keeps `count` rows: what is held may be out of date. */
+  changed(count: number): void {
+    this.count = count;
+    for (const page of this.pages.values()) page.stale = true;
+  }
+
+  /** Row `index`, if its page is held (stale rows are shown until their fresh page comes). */
+  rowAt(index: number): TrafficRow | undefined {
+    if (index < 0 || index >= this.count) return undefined;
+    const number = Math.floor(index / PAGE);
+    const page = this.pages.get(number);
+    if (!page) return undefined;
+    page.used = ++this.clock;
+    return page.rows[index - number * PAGE];
+  }
+
+  /** Fetches the pages rows `first..=last` need, and one page either side. */
+  need(first: number, last: number): void {
+    if (this.count === 0 || this.disposed) return;
+    const lastPage = Math.floor((this.count - 1) / PAGE);
+    const from = Math.max(0, Math.floor(first / PAGE) - 1);
+    const to = Math.min(lastPage, Math.floor(Math.max(first, last) / PAGE) + 1);
+    for (let number = from; number <= to; number += 1) {
+      const page = this.pages.get(number);
+      const expected = Math.min(PAGE, this.count - number * PAGE);
+      const fresh = page !== undefined && !page.stale && page.rows.length >= expected;
+      if (!fresh && !this.loading.has(number)) this.load(number);
+    }
+  }
+
+  /** Index of the row with this seq among the rows held, or -1. */
+  indexOfSeq(seq: number): number {
+    for (const [number, page] of this.pages) {
+      const at = page.rows.findIndex((row) => row.seq === seq);
+      if (at >= 0) return number * PAGE + at;
+    }
+    return -1;
+  }
+
+  /** How many pages are held (for tests: the bound). */
+  get held(): number {
+    return this.pages.size;
+  }
+
+  /** No more fetches or callbacks (the filter changed; a new window took over). */
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  private load(number: number): void {
+    this.loading.add(number);
+    this.fetchRows(number * PAGE, PAGE, this.count).then(
+      (rows) => {
+        this.loading.delete(number);
+        if (this.disposed) return;
+        this.pages.set(number, { rows, stale: false, used: ++this.clock });
+        this.evict();
+        this.onRows();
+      },
+      (error: unknown) => {
+        this.loading.delete(number);
+        if (!this.disposed) this.onError(error);
+      },
+    );
+  }
+
+  private evict(): void {
+    while (this.pages.size > MAX_PAGES) {
+      let oldest: number | null = null;
+      let used = Infinity;
+      for (const [number, page] of this.pages) {
+        if (page.used < used) {
+          used = page.used;
+          oldest = number;
+        }
+      }
+      if (oldest === null) return;
+      this.pages.delete(oldest);
+    }
+  }
+}
+
+/**
+ * Runs one task at a time: a run asked for while one is under way happens once, after it (the
+ * newest ask wins). How counts follow a flood without piling queries up.
+ */
+export class OneAtATime {
+  private running = false;
+  private next: (() => Promise<void>) | null = null;
+
+  run(task: () => Promise<void>): void {
+    if (this.running) {
+      this.next = task;
+      return;
+    }
+    this.running = true;
+    void task()
+      .catch(() => {})
+      .finally(() => {
+        this.running = false;
+        const next = this.next;
+        this.next = null;
+        if (next) this.run(next);
+      });
+  }
+}
