@@ -304,6 +304,14 @@ impl Harness {
         self.find(css).await.send_keys(text).await.expect("typing");
     }
 
+    /// Waits for the input `css`, then empties it as a user would (select all, Backspace), so
+    /// React hears the change.
+    pub async fn clear(&self, css: &str) {
+        let input = self.find(css).await;
+        input.send_keys("\u{E009}a\u{E009}").await.expect("select all");
+        input.send_keys("\u{E003}").await.expect("backspace");
+    }
+
     /// Waits for `css`, then returns its text. An element React replaced between finding and
     /// reading (a stale reference) is found again.
     pub async fn text(&self, css: &str) -> String {

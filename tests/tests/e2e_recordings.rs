@@ -94,7 +94,10 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="tools/list"]"#)
         .await;
-    h.type_into(r#"[data-testid="traffic-filter"]"#, "tools/call")
+    // The method filter keeps the call; full-text search finds words inside bodies (the
+    // demo's `break_next_stream` description says "a tools/call may not", so the text
+    // "tools/call" rightly finds the tools/list answer too: search a phrase only it holds).
+    h.type_into(r#"[data-testid="traffic-method"]"#, "tools/call")
         .await;
     h.find(r#"[data-testid="traffic-row"][data-method="tools/call"]"#)
         .await;
@@ -103,6 +106,19 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
         0,
     )
     .await;
+    h.clear(r#"[data-testid="traffic-method"]"#).await;
+    h.type_into(r#"[data-testid="traffic-filter"]"#, "Echoes the message")
+        .await;
+    h.find(r#"[data-testid="traffic-row"][data-method="tools/list"]"#)
+        .await;
+    h.count_is(
+        r#"[data-testid="traffic-row"][data-method="tools/call"]"#,
+        0,
+    )
+    .await;
+    h.clear(r#"[data-testid="traffic-filter"]"#).await;
+    h.type_into(r#"[data-testid="traffic-method"]"#, "tools/call")
+        .await;
     h.shot("recording-traffic-search").await;
 
     // Edit and re-send the recorded call to the live demo: the editor shows the exact bytes

@@ -96,7 +96,7 @@ export function focusTrafficFilter(): void {
  * The sidebar owns its Add server and Import dialogs; the keyboard opens them through their
  * buttons, so they open exactly as a click opens them.
  */
-export function clickSidebarButton(testId: "add-server-button" | "import-button"): void {
+export function clickSidebarButton(testId: "add-server-button" | "import-button" | "open-recording-button"): void {
   document.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`)?.click();
 }
 

@@ -22,6 +22,7 @@ const info = (id: string, frames = 1): RecordingInfo => ({
   era: "legacy",
   protocol_version: null,
   identity: null,
+  server_info: null,
   frames,
   exchanges: 0,
   stderr_lines: 0,

@@ -22,7 +22,7 @@ const LATENCY_EVERY_MS = 2_000;
 
 export function useTimelineLanes(serverIds: readonly string[], live: boolean): { lanes: Lane[]; loaded: boolean } {
   const key = serverIds.join("\n");
-  const version = useTraffic((s) => serverIds.reduce((n, id) => n + (s[id]?.traffic.version ?? 0), 0));
+  const version = useTraffic((s) => serverIds.reduce((n, id) => n + (s[id]?.summary.listed_to ?? 0), 0));
   const [state, setState] = useState<{ key: string; lanes: Lane[] }>({ key: "", lanes: [] });
   const busy = useRef(false);
   const again = useRef(false);

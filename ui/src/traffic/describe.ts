@@ -1,6 +1,6 @@
 // Words for verdicts and flags, in the current language (called at render).
 import type { Flag } from "../bindings/Flag";
-import type { FrameKind } from "../bindings/FrameKind";
+import type { EntryKind } from "../bindings/EntryKind";
 import type { Refusal } from "../bindings/Refusal";
 import type { Verdict } from "../bindings/Verdict";
 import i18n from "../i18n";
@@ -111,6 +111,6 @@ export function describeVerdict(verdict: Verdict): string {
 }
 
 /** The kind badge of a row: `request`, `notify`, `response`, `error`, `batch`, `malformed`. */
-export function kindLabel(kind: FrameKind): string {
+export function kindLabel(kind: EntryKind): string {
   return i18n.t(`traffic:kind.${kind}`);
 }

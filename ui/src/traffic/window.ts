@@ -26,13 +26,17 @@ export class RowWindow {
   private clock = 0;
   private disposed = false;
 
-  constructor(
-    private readonly fetchRows: FetchRows,
-    /** Told when fetched rows arrived (the view renders them). */
-    private readonly onRows: () => void,
-    /** Told when a fetch failed. */
-    private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  private readonly fetchRows: FetchRows;
+  /** Told when fetched rows arrived (the view renders them). */
+  private readonly onRows: () => void;
+  /** Told when a fetch failed. */
+  private readonly onError: (error: unknown) => void;
+
+  constructor(fetchRows: FetchRows, onRows: () => void, onError: (error: unknown) => void = () => {}) {
+    this.fetchRows = fetchRows;
+    this.onRows = onRows;
+    this.onError = onError;
+  }
 
   /** The record changed and the filter now keeps `count` rows: what is held may be out of date. */
   changed(count: number): void {
