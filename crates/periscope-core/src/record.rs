@@ -242,6 +242,11 @@ pub enum DecisionKind {
     SignIn,
     /// The user cancelled the sign-in.
     CancelSignIn,
+    /// A sampling request answered with a configured model's draft, approved by the user.
+    ModelReply,
+    /// A sampling request answered by a configured model without asking (the server's
+    /// "approve automatically" rule).
+    AutoModelReply,
 }
 
 #[cfg(test)]

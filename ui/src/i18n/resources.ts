@@ -13,10 +13,12 @@ import enConsole from "./locales/en/console.json";
 import enContent from "./locales/en/content.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
+import enModels from "./locales/en/models.json";
 import enNetwork from "./locales/en/network.json";
 import enOauth from "./locales/en/oauth.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOverview from "./locales/en/overview.json";
+import enPlayground from "./locales/en/playground.json";
 import enPrompts from "./locales/en/prompts.json";
 import enRequests from "./locales/en/requests.json";
 import enResources from "./locales/en/resources.json";
@@ -38,10 +40,12 @@ import zhConsole from "./locales/zh-Hans/console.json";
 import zhContent from "./locales/zh-Hans/content.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
+import zhModels from "./locales/zh-Hans/models.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
 import zhOauth from "./locales/zh-Hans/oauth.json";
 import zhOnboarding from "./locales/zh-Hans/onboarding.json";
 import zhOverview from "./locales/zh-Hans/overview.json";
+import zhPlayground from "./locales/zh-Hans/playground.json";
 import zhPrompts from "./locales/zh-Hans/prompts.json";
 import zhRequests from "./locales/zh-Hans/requests.json";
 import zhResources from "./locales/zh-Hans/resources.json";
@@ -66,10 +70,12 @@ export const resources = {
     content: enContent,
     feedback: enFeedback,
     keyboard: enKeyboard,
+    models: enModels,
     network: enNetwork,
     oauth: enOauth,
     onboarding: enOnboarding,
     overview: enOverview,
+    playground: enPlayground,
     prompts: enPrompts,
     requests: enRequests,
     resources: enResources,
@@ -93,10 +99,12 @@ export const resources = {
     content: zhContent,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
+    models: zhModels,
     network: zhNetwork,
     oauth: zhOauth,
     onboarding: zhOnboarding,
     overview: zhOverview,
+    playground: zhPlayground,
     prompts: zhPrompts,
     requests: zhRequests,
     resources: zhResources,

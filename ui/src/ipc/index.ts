@@ -16,6 +16,8 @@ export { resourcesIpc, toolsIpc } from "./requests";
 export { savedIpc } from "./saved";
 export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
+export { modelsIpc } from "./models";
+export { playgroundIpc } from "./playground";
 
 /** The commands most of the app uses, as one object. */
 export const ipc = {

@@ -19,6 +19,7 @@ export type TabId =
   | "prompts"
   | "saved"
   | "requests"
+  | "playground"
   | "tasks"
   | "oauth"
   | "traffic"
