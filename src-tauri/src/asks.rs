@@ -278,7 +278,10 @@ struct AskGuard<'a> {
 impl Drop for AskGuard<'_> {
     fn drop(&mut self) {
         lock(&self.asks.waiting).remove(&self.ask_id);
-        lock(&self.asks.drafted).remove(&self.ask_id);
+        // An answered ask's draft note is taken by its handler (for the decision).
+        if matches!(self.outcome, AskOutcome::Gone) {
+            lock(&self.asks.drafted).remove(&self.ask_id);
+        }
         self.hub.send(AppEvent::AskClosed {
             server_id: self.server_id.into(),
             ask_id: self.ask_id,

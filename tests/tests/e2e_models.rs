@@ -75,7 +75,7 @@ async fn add_fake_provider(h: &mut Harness, model: &FakeModel) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn sampling_is_drafted_by_the_fake_model_edited_and_approved() {
+async fn sampling_is_drafted_by_the_fake_model_edited_and_approved_then_answered_by_the_auto_rule() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let model = FakeModel::start("e2e-sample.json", Some(KEY), &scratch_dir("e2e-models-sample"));
     let mut h = Harness::start("models/sampling").await;
@@ -120,8 +120,23 @@ async fn sampling_is_drafted_by_the_fake_model_edited_and_approved() {
     h.click(r#"[data-testid="tab-requests"]"#).await;
     h.find(r#"[data-testid="decision-row"][data-decision="model_reply"]"#)
         .await;
+
+    // The rule "approve automatically for this server": the model answers without a dialog,
+    // the rule is visible where it is set, and the answer is recorded as the model's.
+    h.click(r#"[data-testid="model-rule-auto"]"#).await;
+    h.click(r#"[data-testid="model-rule-save"]"#).await;
+    h.find(r#"[data-testid="model-rule-auto-on"]"#).await;
+    h.shot("auto-approve-rule").await;
+    h.pick_tool("sample").await;
+    h.call_tool_button().await;
+    h.result_saying("Auto answer: frames surface, kept.").await;
+    assert_eq!(h.count(DIALOG).await, 0, "the rule answered, no dialog");
+    h.click(r#"[data-testid="tab-requests"]"#).await;
+    h.find(r#"[data-testid="decision-row"][data-decision="auto_model_reply"]"#)
+        .await;
+
     let requests = model.requests();
-    assert_eq!(requests.len(), 2, "the Test probe and the draft: {requests:?}");
+    assert_eq!(requests.len(), 3, "the Test probe, the draft, the automatic answer: {requests:?}");
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");
     h.stop().await;
 }
