@@ -46,7 +46,8 @@ async fn add_fake_provider(h: &mut Harness, model: &FakeModel) {
         &format!("{}/v1", model.base),
     )
     .await;
-    h.type_into(r#"[data-testid="model-model"]"#, "fake-1").await;
+    h.type_into(r#"[data-testid="model-model"]"#, "fake-1")
+        .await;
     let key = h.find(r#"[data-testid="model-key"]"#).await;
     assert_eq!(
         key.attr("type").await.unwrap().as_deref(),
@@ -64,35 +65,52 @@ async fn add_fake_provider(h: &mut Harness, model: &FakeModel) {
         .await;
     h.shot("provider-saved").await;
     let page = h.client.source().await.unwrap();
-    assert!(!page.contains(KEY), "the key is not on the page after saving");
+    assert!(
+        !page.contains(KEY),
+        "the key is not on the page after saving"
+    );
     h.click(r#"[data-testid="settings-save"]"#).await;
     h.gone(r#"[data-testid="settings-dialog"]"#).await;
 
     let models_json = h.data.join("data/dev.periscope.app/models.json");
     let text = std::fs::read_to_string(&models_json).expect("models.json is written");
     assert!(text.contains("fake-1"), "{text}");
-    assert!(!text.contains(KEY), "the key is never in models.json: {text}");
+    assert!(
+        !text.contains(KEY),
+        "the key is never in models.json: {text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn sampling_is_drafted_by_the_fake_model_edited_and_approved_then_answered_by_the_auto_rule() {
+async fn sampling_is_drafted_by_the_fake_model_edited_and_approved_then_answered_by_the_auto_rule()
+{
     let _turn = ONE_AT_A_TIME.lock().await;
-    let model = FakeModel::start("e2e-sample.json", Some(KEY), &scratch_dir("e2e-models-sample"));
+    let model = FakeModel::start(
+        "e2e-sample.json",
+        Some(KEY),
+        &scratch_dir("e2e-models-sample"),
+    );
     let mut h = Harness::start("models/sampling").await;
     h.ready_demo().await;
     add_fake_provider(&mut h, &model).await;
 
     h.connect_legacy_demo().await;
     h.pick_tool("sample").await;
-    h.type_into(r#"input[id$="sample_prompt"]"#, "Write a haiku about periscopes")
-        .await;
+    h.type_into(
+        r#"input[id$="sample_prompt"]"#,
+        "Write a haiku about periscopes",
+    )
+    .await;
     h.call_tool_button().await;
     h.find(r#"[data-testid="ask-dialog"][data-kind="sampling"]"#)
         .await;
     h.click(r#"[data-testid="sampling-draft-button"]"#).await;
     h.find(r#"[data-testid="sampling-draft-done"]"#).await;
     let chosen = h.text(r#"[data-testid="sampling-draft-chosen"]"#).await;
-    assert!(chosen.contains("Fake model") && chosen.contains("fake-1"), "{chosen}");
+    assert!(
+        chosen.contains("Fake model") && chosen.contains("fake-1"),
+        "{chosen}"
+    );
     let reply = h.find(r#"[data-testid="sampling-reply-text"]"#).await;
     let drafted = reply.prop("value").await.unwrap().unwrap_or_default();
     assert_eq!(drafted, "Periscope up: the sea of frames, each byte kept.");
@@ -136,7 +154,11 @@ async fn sampling_is_drafted_by_the_fake_model_edited_and_approved_then_answered
         .await;
 
     let requests = model.requests();
-    assert_eq!(requests.len(), 3, "the Test probe, the draft, the automatic answer: {requests:?}");
+    assert_eq!(
+        requests.len(),
+        3,
+        "the Test probe, the draft, the automatic answer: {requests:?}"
+    );
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");
     h.stop().await;
 }
@@ -191,7 +213,10 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
         .find(|e| e.path().extension().is_some_and(|x| x == "md"))
         .expect("a Markdown file is written")
         .path();
-    assert!(said.contains(saved.file_name().unwrap().to_str().unwrap()), "{said}");
+    assert!(
+        said.contains(saved.file_name().unwrap().to_str().unwrap()),
+        "{said}"
+    );
     let markdown = std::fs::read_to_string(&saved).unwrap();
     assert!(markdown.contains("add 2 and 3"), "{markdown}");
     assert!(markdown.contains("The sum is 5."), "{markdown}");
@@ -199,7 +224,12 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     assert!(!markdown.contains(KEY));
     // Saved in the data folder too, owner-only.
     let conversations = h.data.join("data/dev.periscope.app/conversations");
-    let file = std::fs::read_dir(&conversations).unwrap().flatten().next().unwrap().path();
+    let file = std::fs::read_dir(&conversations)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(
         std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
