@@ -144,7 +144,7 @@ pub fn list(dir: &Path) -> Vec<ChatSummary> {
             (modified, e.path())
         })
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files
         .into_iter()
         .filter_map(|(_, path)| {
