@@ -195,6 +195,29 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     assert!(stats.contains("fake-1") && stats.contains("ms"), "{stats}");
     h.shot("playground").await;
 
+    // A prompt chosen with "/" (its arguments form) and a resource attached from the picker:
+    // both are read from the server and reach the model as the user's message.
+    h.type_into(r#"[data-testid="chat-input"]"#, "/gre").await;
+    h.click(r#"[data-testid="chat-prompt-option"]"#).await;
+    h.type_into(r#"[data-testid="chat-prompt-arg-name"]"#, "Ada")
+        .await;
+    let picker = h.find(r#"[data-testid="chat-resource-picker"]"#).await;
+    picker
+        .select_by_value("demo://text/1")
+        .await
+        .expect("the demo's first text resource is offered");
+    h.click(r#"[data-testid="chat-attach"]"#).await;
+    h.find(r#"[data-testid="chat-resource-chip"]"#).await;
+    h.click(r#"[data-testid="chat-send"]"#).await;
+    h.text_containing(
+        r#"[data-testid="chat-transcript"]"#,
+        "Hello Ada, I read text resource 1.",
+    )
+    .await;
+    h.count_is(r#"[data-testid="turn-stats"]"#, 2).await;
+    let sent = model.requests().last().unwrap()["body"].to_string();
+    assert!(sent.contains("Hey Ada! Great to see you."), "{sent}");
+
     // The model's call went through the session: in Traffic, and in History as the model's.
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
@@ -220,7 +243,7 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     let markdown = std::fs::read_to_string(&saved).unwrap();
     assert!(markdown.contains("add 2 and 3"), "{markdown}");
     assert!(markdown.contains("The sum is 5."), "{markdown}");
-    assert!(markdown.contains("add"), "{markdown}");
+    assert!(markdown.contains("Hello Ada"), "{markdown}");
     assert!(!markdown.contains(KEY));
     // Saved in the data folder too, owner-only.
     let conversations = h.data.join("data/dev.periscope.app/conversations");
@@ -237,7 +260,7 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     );
 
     let requests = model.requests();
-    assert_eq!(requests.len(), 3, "probe and two turns: {requests:?}");
+    assert_eq!(requests.len(), 4, "probe and three requests: {requests:?}");
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");
     h.stop().await;
 }

@@ -5,7 +5,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use periscope_core::model::agent::{AgentEvent, Approval, ToolCall, run_turn};
-use periscope_core::model::chat::Block;
+use periscope_core::model::context::{
+    prompt_messages as prompt_messages_of, resource_blocks as resource_blocks_of,
+};
 use periscope_core::model::conversation::{Conversation, TurnStats};
 use periscope_core::model::tool_host::SessionTools;
 use periscope_core::traffic::wall_now_us;
@@ -17,7 +19,7 @@ use tokio::sync::mpsc;
 use crate::AppState;
 use crate::playground::approval::AskTheUser;
 use crate::playground::tools::RecordedTools;
-use crate::playground::{self, ChatSummary, Playground};
+use crate::playground::{self, Attachment, ChatSummary, Playground};
 
 /// What a turn says as it goes: the engine's events, and the calls waiting for the user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,12 +100,9 @@ pub async fn chat_send<R: Runtime>(
     playground: State<'_, Playground>,
     id: String,
     text: String,
+    attachments: Vec<Attachment>,
     on_event: Channel<ChatEvent>,
 ) -> Result<TurnStats, String> {
-    let text = text.trim().to_string();
-    if text.is_empty() {
-        return Err("write a message first".into());
-    }
     let dir = folder(&app)?;
     let chat = playground.get(&dir, &id)?;
     let mut conversation = chat.lock().await;
@@ -114,6 +113,40 @@ pub async fn chat_send<R: Runtime>(
             .map_err(|e| format!("{server_id}: {e}"))?;
         servers.push((server_id.clone(), session));
     }
+    // Attachments are read now, from the conversation's servers (each read is in Traffic).
+    let (mut prompt_messages, mut resource_blocks) = (Vec::new(), Vec::new());
+    for attachment in attachments {
+        let server_id = match &attachment {
+            Attachment::Resource { server_id, .. } | Attachment::Prompt { server_id, .. } => {
+                server_id
+            }
+        };
+        let session = servers
+            .iter()
+            .find(|(s, _)| s == server_id)
+            .map(|(_, session)| session.clone())
+            .ok_or_else(|| format!("{server_id} is not one of this conversation's servers"))?;
+        match &attachment {
+            Attachment::Resource { uri, .. } => {
+                let read = session
+                    .read_resource(uri)
+                    .await
+                    .map_err(|e| format!("reading {uri} failed: {e}"))?;
+                resource_blocks.extend(resource_blocks_of(&read));
+            }
+            Attachment::Prompt {
+                name, arguments, ..
+            } => {
+                let got = session
+                    .get_prompt(name, arguments.clone())
+                    .await
+                    .map_err(|e| format!("getting the prompt {name} failed: {e}"))?;
+                prompt_messages.extend(prompt_messages_of(&got)?);
+            }
+        }
+    }
+    let (before, user) = playground::assemble(&text, prompt_messages, resource_blocks)?;
+    let first_words = crate::playground::first_text(&user);
     let client = state.asks.models()?.client(&conversation.provider_id)?;
     let tools = RecordedTools {
         inner: SessionTools::new(servers),
@@ -134,15 +167,16 @@ pub async fn chat_send<R: Runtime>(
         },
     };
     if conversation.title.is_empty() {
-        conversation.title = playground::title_of(&text);
+        conversation.title = playground::title_of(&first_words);
     }
+    conversation.messages.extend(before);
     let cancel = playground.start_turn(&id)?;
     let (tx, mut rx) = mpsc::channel::<AgentEvent>(256);
     let turn = async {
         let stats = run_turn(
             &client,
             &mut conversation,
-            vec![Block::text(text)],
+            user,
             &tools,
             &approver,
             &tx,

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use periscope_core::model::chat::{Block, ChatMessage, ChatRole};
 use periscope_core::model::conversation::Conversation;
 use periscope_core::private_file;
 use serde::{Deserialize, Serialize};
@@ -160,6 +161,59 @@ pub fn list(dir: &Path) -> Vec<ChatSummary> {
         .collect()
 }
 
+/// What the user attached to a message: a resource's contents, or a prompt (prompts are the
+/// user's to choose, as the spec intends; a prompt's messages start or join the conversation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Attachment {
+    Resource {
+        server_id: String,
+        uri: String,
+    },
+    Prompt {
+        server_id: String,
+        name: String,
+        #[cfg_attr(feature = "ts", ts(type = "Record<string, string>"))]
+        arguments: serde_json::Map<String, serde_json::Value>,
+    },
+}
+
+/// The messages a turn adds before the model is asked, and the user's message of the turn:
+/// the prompts' messages first (in order), then the user's text with the attached resources'
+/// blocks. Without text, a prompt's last user message is the turn's message.
+pub fn assemble(
+    text: &str,
+    mut prompt_messages: Vec<ChatMessage>,
+    resource_blocks: Vec<Block>,
+) -> Result<(Vec<ChatMessage>, Vec<Block>), String> {
+    let mut user = Vec::new();
+    if !text.trim().is_empty() {
+        user.push(Block::text(text.trim()));
+    } else if prompt_messages
+        .last()
+        .is_some_and(|m| m.role == ChatRole::User)
+    {
+        user = prompt_messages.pop().map(|m| m.content).unwrap_or_default();
+    }
+    user.extend(resource_blocks);
+    if user.is_empty() {
+        return Err("write a message, or pick a prompt that ends with one".into());
+    }
+    Ok((prompt_messages, user))
+}
+
+/// The first text of a message (for a title).
+pub fn first_text(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .find_map(|b| match b {
+            Block::Text { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// A title from the first words of the user's first message.
 pub fn title_of(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();
@@ -173,6 +227,28 @@ pub fn title_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prompt_starts_the_turn_and_resources_join_the_users_message() {
+        let prompt = vec![
+            ChatMessage::user(vec![Block::text("You review code.")]),
+            ChatMessage::assistant(vec![Block::text("Ready.")]),
+            ChatMessage::user(vec![Block::text("Review this file.")]),
+        ];
+        let file = vec![Block::text("Resource demo://readme (text/plain):\nhello")];
+        // No text: the prompt's last user message is the turn's, with the resource after it.
+        let (before, user) = assemble("", prompt.clone(), file.clone()).unwrap();
+        assert_eq!(before.len(), 2);
+        assert_eq!(
+            user,
+            vec![Block::text("Review this file."), file[0].clone()]
+        );
+        // With text: every prompt message comes first, the text is the turn's message.
+        let (before, user) = assemble(" and be kind ", prompt, vec![]).unwrap();
+        assert_eq!(before.len(), 3);
+        assert_eq!(user, vec![Block::text("and be kind")]);
+        assert!(assemble("  ", vec![], vec![]).is_err());
+    }
 
     #[test]
     fn a_conversation_is_saved_owner_only_and_reads_back() {

@@ -1,6 +1,7 @@
 // The playground: conversations with a configured model about connected servers.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { Approval } from "../bindings/Approval";
+import type { Attachment } from "../bindings/Attachment";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { ChatSummary } from "../bindings/ChatSummary";
 import type { Conversation } from "../bindings/Conversation";
@@ -11,10 +12,10 @@ export const playgroundIpc = {
     invoke<Conversation>("chat_new", { serverIds, providerId }),
   chatList: () => invoke<ChatSummary[]>("chat_list"),
   chatLoad: (id: string) => invoke<Conversation>("chat_load", { id }),
-  chatSend: (id: string, text: string, onEvent: (event: ChatEvent) => void) => {
+  chatSend: (id: string, text: string, attachments: Attachment[], onEvent: (event: ChatEvent) => void) => {
     const channel = new Channel<ChatEvent>();
     channel.onmessage = onEvent;
-    return invoke<TurnStats>("chat_send", { id, text, onEvent: channel });
+    return invoke<TurnStats>("chat_send", { id, text, attachments, onEvent: channel });
   },
   chatApprove: (id: string, callId: string, approval: Approval) =>
     invoke<void>("chat_approve", { id, callId, approval }),

@@ -2,13 +2,14 @@
 // user ticks them, other connected servers). The model sees their model-visible tools; each
 // call it makes is shown with its arguments before it runs (approve once, always for this
 // tool, reject); its words stream in; each turn says its tokens and time.
-import { Bot, Check, CheckCheck, Download, MessageSquarePlus, Save, Send, Square, X } from "lucide-react";
+import { Bot, Check, CheckCheck, Download, MessageSquarePlus, Save, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TurnStats } from "../bindings/TurnStats";
 import { ErrorBox } from "../common/ErrorBox";
 import { defaultProvider, loadProviders, useProviders } from "../models/state";
 import { useConnections, type ServerState } from "../state/connections";
+import { Composer } from "./Composer";
 import { approve, exportMarkdown, newChat, save, send, stop, useChat, type Item } from "./state";
 import "../styles/models.css";
 
@@ -83,6 +84,11 @@ function Transcript({ items, chatKey }: { items: Item[]; chatKey: string }) {
             return (
               <div key={index} className="chat-message" data-role="user" data-testid="chat-user">
                 <span className="role-badge role-user">{t("you")}</span> {item.text}
+                {item.attached.map((a) => (
+                  <span key={a} className="badge mono">
+                    {a}
+                  </span>
+                ))}
               </div>
             );
           case "text":
@@ -117,19 +123,12 @@ export function PlaygroundView({ server }: { server: ServerState }) {
   );
   const [providerId, setProviderId] = useState<string>("");
   const [extra, setExtra] = useState<string[]>([]);
-  const [text, setText] = useState("");
   useEffect(() => {
     if (providers === null) void loadProviders();
   }, [providers]);
   const chosen = providerId || defaultProvider(providers)?.provider.id || "";
   const ready = server.status.state === "ready";
   const start = () => void newChat(chatKey, [server.id, ...extra], chosen || null);
-  const submit = () => {
-    const message = text.trim();
-    if (message === "") return;
-    setText("");
-    void send(chatKey, message);
-  };
 
   if (providers !== null && providers.length === 0) {
     return (
@@ -195,37 +194,12 @@ export function PlaygroundView({ server }: { server: ServerState }) {
         </p>
       )}
       {chat.conversation && (
-        <form
-          className="playground-composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <textarea
-            aria-label={t("message")}
-            placeholder={t("message")}
-            data-testid="chat-input"
-            rows={2}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey) {
-                e.preventDefault();
-                submit();
-              }
-            }}
-          />
-          {chat.busy ? (
-            <button type="button" className="button" data-testid="chat-stop" onClick={() => void stop(chatKey)}>
-              <Square size={14} aria-hidden /> {t("stop")}
-            </button>
-          ) : (
-            <button type="submit" className="button button-primary" data-testid="chat-send" disabled={text.trim() === ""}>
-              <Send size={14} aria-hidden /> {t("send")}
-            </button>
-          )}
-        </form>
+        <Composer
+          serverId={server.id}
+          busy={chat.busy}
+          onSend={(text, attachments) => void send(chatKey, text, attachments)}
+          onStop={() => void stop(chatKey)}
+        />
       )}
     </div>
   );

@@ -4,6 +4,7 @@
 // not in the view, so switching tabs mid-turn loses nothing.
 import type { AgentEvent } from "../bindings/AgentEvent";
 import type { Approval } from "../bindings/Approval";
+import type { Attachment } from "../bindings/Attachment";
 import type { ChatBlock } from "../bindings/ChatBlock";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { Conversation } from "../bindings/Conversation";
@@ -13,7 +14,7 @@ import { errorMessage, playgroundIpc } from "../ipc";
 import { Notifier, useNotifier } from "../state/notifier";
 
 export type Item =
-  | { kind: "user"; text: string }
+  | { kind: "user"; text: string; attached: string[] }
   | { kind: "text"; round: number; text: string }
   | {
       kind: "tool";
@@ -62,6 +63,11 @@ export function blockText(block: ChatBlock): string {
     case "tool_result":
       return block.content.map(blockText).join("\n");
   }
+}
+
+/** How an attachment is named on the user's message. */
+export function attachmentLabel(a: Attachment): string {
+  return a.kind === "prompt" ? `/${a.name}` : a.uri;
 }
 
 type ToolItem = Extract<Item, { kind: "tool" }>;
@@ -130,7 +136,7 @@ export function itemsOf(conversation: Conversation): Item[] {
     if (message.role === "user" && !onlyResults) {
       if (turn > 0 && conversation.turns[turn - 1]) items.push({ kind: "stats", stats: conversation.turns[turn - 1]! });
       turn += 1;
-      items.push({ kind: "user", text: message.content.map(blockText).join("\n") });
+      items.push({ kind: "user", text: message.content.map(blockText).join("\n"), attached: [] });
       continue;
     }
     for (const block of message.content) {
@@ -166,13 +172,13 @@ export async function openChat(key: string, id: string): Promise<void> {
   }
 }
 
-export async function send(key: string, text: string): Promise<void> {
+export async function send(key: string, text: string, attachments: Attachment[] = []): Promise<void> {
   const chat = chats.getState()[key];
   const conversation = chat?.conversation;
   if (!conversation || chat.busy) return;
-  change(key, (c) => ({ ...c, busy: true, error: null, exported: null, items: [...c.items, { kind: "user", text }] }));
+  change(key, (c) => ({ ...c, busy: true, error: null, exported: null, items: [...c.items, { kind: "user", text, attached: attachments.map(attachmentLabel) }] }));
   try {
-    const stats = await playgroundIpc.chatSend(conversation.id, text, (event) =>
+    const stats = await playgroundIpc.chatSend(conversation.id, text, attachments, (event) =>
       change(key, (c) => ({ ...c, items: applyEvent(c.items, event) })),
     );
     const saved = await playgroundIpc.chatLoad(conversation.id).catch(() => null);
