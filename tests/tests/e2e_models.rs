@@ -225,6 +225,10 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     h.click(r#"[data-testid="tab-saved"]"#).await;
     h.find(r#"[data-testid="history-row"][data-target="add"][data-origin="model"]"#)
         .await;
+    // The user's approval is a consent decision in the server's record (Requests tab).
+    h.click(r#"[data-testid="tab-requests"]"#).await;
+    h.find(r#"[data-testid="decision-row"][data-decision="tool_approved"]"#)
+        .await;
 
     // Export as Markdown (the save dialog is the harness's PERISCOPE_SAVE_DIR seam).
     h.click(r#"[data-testid="tab-playground"]"#).await;

@@ -247,6 +247,11 @@ pub enum DecisionKind {
     /// A sampling request answered by a configured model without asking (the server's
     /// "approve automatically" rule).
     AutoModelReply,
+    /// A tool call a model asked for in the playground, approved by the user (once, for the
+    /// rest of the conversation, or earlier with "always").
+    ToolApproved,
+    /// A tool call a model asked for in the playground, rejected by the user (not sent).
+    ToolRejected,
 }
 
 #[cfg(test)]

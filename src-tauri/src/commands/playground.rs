@@ -10,7 +10,9 @@ use periscope_core::model::context::{
 };
 use periscope_core::model::conversation::{Conversation, TurnStats};
 use periscope_core::model::tool_host::SessionTools;
+use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::traffic::wall_now_us;
+use periscope_core::view::AppEvent;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -170,6 +172,7 @@ pub async fn chat_send<R: Runtime>(
         conversation.title = playground::title_of(&first_words);
     }
     conversation.messages.extend(before);
+    let conversation_title = conversation.title.clone();
     let cancel = playground.start_turn(&id)?;
     let (tx, mut rx) = mpsc::channel::<AgentEvent>(256);
     let turn = async {
@@ -187,7 +190,19 @@ pub async fn chat_send<R: Runtime>(
         stats
     };
     let forward = async {
+        let mut calls = std::collections::HashMap::new();
         while let Some(event) = rx.recv().await {
+            match &event {
+                AgentEvent::ToolCall { call } => {
+                    calls.insert(call.id.clone(), call.clone());
+                }
+                AgentEvent::ToolDecision { id, approval } => {
+                    if let Some(call) = calls.get(id) {
+                        record_decision(&state, &tools, &conversation_title, call, *approval);
+                    }
+                }
+                _ => {}
+            }
             let _ = on_event.send(ChatEvent::Agent { event });
         }
     };
@@ -198,6 +213,51 @@ pub async fn chat_send<R: Runtime>(
     let stats = stats.map_err(|e| e.to_string())?;
     saved.map_err(|e| format!("the answer came, but the conversation was not saved: {e}"))?;
     Ok(stats)
+}
+
+/// The user's decision about a model's tool call, in the record of the server it was for (and
+/// in the Requests tab), like the consent decisions about the server's own requests.
+fn record_decision<R: Runtime>(
+    state: &AppState,
+    tools: &RecordedTools<R>,
+    title: &str,
+    call: &ToolCall,
+    approval: Approval,
+) {
+    let Some((server_id, tool)) = tools.inner.resolve(&call.name) else {
+        return;
+    };
+    let Ok(session) = state.session(&server_id) else {
+        return;
+    };
+    let (kind, how) = match approval {
+        Approval::Once => (DecisionKind::ToolApproved, "approved once"),
+        Approval::AlwaysThisTool => (
+            DecisionKind::ToolApproved,
+            "approved for the rest of the conversation",
+        ),
+        Approval::Remembered => (
+            DecisionKind::ToolApproved,
+            "run without asking (approved earlier for the conversation)",
+        ),
+        Approval::Reject => (DecisionKind::ToolRejected, "rejected, not sent"),
+    };
+    let decision = Decision {
+        wall_us: wall_now_us(),
+        request_id: None,
+        method: "tools/call".into(),
+        decision: kind,
+        detail: Some(format!(
+            "{tool} {} asked by the model in the playground ({title:?}): {how}",
+            call.input
+        )),
+        elicitation_id: None,
+    };
+    session.traffic().decide(decision.clone());
+    state.hub.send(AppEvent::Decision {
+        server_id,
+        decision,
+    });
 }
 
 /// The user's answer to a tool call waiting in a turn.

@@ -249,6 +249,8 @@ function decisionLabel(decision: string): string {
     case "auto_reply":
     case "model_reply":
     case "auto_model_reply":
+    case "tool_approved":
+    case "tool_rejected":
     case "sign_in":
     case "cancel_sign_in":
       return i18n.t(`requests:decision.${decision}`);
