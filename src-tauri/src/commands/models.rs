@@ -71,7 +71,7 @@ pub async fn sampling_draft(
     let rule = state.asks.settings(&pending.server_id).sampling_model;
     let models = state.asks.models()?;
     let cancel = CancellationToken::new();
-    let drafted = draft::draft(
+    let drafting = draft::draft(
         models,
         rule.as_ref(),
         params,
@@ -79,8 +79,23 @@ pub async fn sampling_draft(
             let _ = on_event.send(event);
         },
         &cancel,
-    )
-    .await?;
+    );
+    // A draft nobody can use any more (the user answered, or the server went away) stops.
+    let gone = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            if state.asks.pending_ask(ask_id).is_none() {
+                return;
+            }
+        }
+    };
+    let drafted = tokio::select! {
+        drafted = drafting => drafted?,
+        () = gone => {
+            cancel.cancel();
+            return Err("the request was answered or went away, so the draft stopped".into());
+        }
+    };
     state.asks.note_draft(
         ask_id,
         format!("{} ({})", drafted.model, drafted.provider.name),
