@@ -263,6 +263,15 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
         0o600
     );
 
+    // A new conversation starts empty; the saved one opens again with its transcript.
+    h.click(r#"[data-testid="chat-new"]"#).await;
+    h.count_is(r#"[data-testid="chat-user"]"#, 0).await;
+    let open = h.find(r#"[data-testid="chat-open"]"#).await;
+    open.select_by_index(1).await.unwrap();
+    h.text_containing(r#"[data-testid="chat-transcript"]"#, "The sum is 5.")
+        .await;
+    h.count_is(r#"[data-testid="turn-stats"]"#, 2).await;
+
     let requests = model.requests();
     assert_eq!(requests.len(), 4, "probe and three requests: {requests:?}");
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");

@@ -5,12 +5,14 @@
 import { Bot, Check, CheckCheck, Download, MessageSquarePlus, Save, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { ChatSummary } from "../bindings/ChatSummary";
 import type { TurnStats } from "../bindings/TurnStats";
 import { ErrorBox } from "../common/ErrorBox";
+import { playgroundIpc } from "../ipc";
 import { defaultProvider, loadProviders, useProviders } from "../models/state";
 import { useConnections, type ServerState } from "../state/connections";
 import { Composer } from "./Composer";
-import { approve, exportMarkdown, newChat, save, send, stop, useChat, type Item } from "./state";
+import { approve, exportMarkdown, newChat, openChat, save, send, stop, useChat, type Item } from "./state";
 import "../styles/models.css";
 
 const ms = (us: number | null) => (us === null ? null : Math.round(us / 1000));
@@ -123,9 +125,18 @@ export function PlaygroundView({ server }: { server: ServerState }) {
   );
   const [providerId, setProviderId] = useState<string>("");
   const [extra, setExtra] = useState<string[]>([]);
+  const [saved, setSaved] = useState<ChatSummary[]>([]);
   useEffect(() => {
     if (providers === null) void loadProviders();
   }, [providers]);
+  // The saved conversations about this server, to reopen one (refreshed after each turn).
+  const turns = chat.conversation?.turns.length ?? 0;
+  useEffect(() => {
+    playgroundIpc.chatList().then(
+      (list) => setSaved(Array.isArray(list) ? list.filter((c) => c.server_ids.includes(server.id)) : []),
+      () => setSaved([]),
+    );
+  }, [server.id, turns]);
   const chosen = providerId || defaultProvider(providers)?.provider.id || "";
   const ready = server.status.state === "ready";
   const start = () => void newChat(chatKey, [server.id, ...extra], chosen || null);
@@ -163,6 +174,22 @@ export function PlaygroundView({ server }: { server: ServerState }) {
               {t("alsoServer", { server: id })}
             </label>
           ))}
+        {saved.length > 0 && (
+          <select
+            aria-label={t("open")}
+            data-testid="chat-open"
+            value=""
+            disabled={chat.busy}
+            onChange={(e) => e.target.value && void openChat(chatKey, e.target.value)}
+          >
+            <option value="">{t("open")}</option>
+            {saved.map((c) => (
+              <option key={c.id} value={c.id}>
+                {t("savedChat", { title: c.title || c.id, count: c.turns })}
+              </option>
+            ))}
+          </select>
+        )}
         <button type="button" className="button" data-testid="chat-new" disabled={!ready || chosen === ""} onClick={start}>
           <MessageSquarePlus size={14} aria-hidden /> {t("new")}
         </button>
