@@ -92,6 +92,19 @@ const COMMANDS: &[&str] = &[
     "set_log_level",
     "ping_server",
     "fetch_icon",
+    "models_list",
+    "models_save",
+    "models_remove",
+    "models_test",
+    "sampling_draft",
+    "chat_new",
+    "chat_list",
+    "chat_load",
+    "chat_send",
+    "chat_approve",
+    "chat_cancel",
+    "chat_save",
+    "chat_export_markdown",
 ];
 
 fn main() {

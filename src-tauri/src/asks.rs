@@ -36,11 +36,39 @@ pub struct Asks {
     waiting: Mutex<HashMap<u64, Waiting>>,
     settings: Mutex<HashMap<String, HostSettings>>,
     opener: OnceLock<Opener>,
+    /// The configured model providers, for sampling drafts and the auto-approve rule.
+    models: OnceLock<Arc<crate::models::Models>>,
+    /// Asks the user approved with a model's draft: which model drafted it (for the decision).
+    drafted: Mutex<HashMap<u64, String>>,
 }
 
 impl Asks {
     pub fn set_opener(&self, opener: Opener) {
         let _ = self.opener.set(opener);
+    }
+
+    pub fn set_models(&self, models: Arc<crate::models::Models>) {
+        let _ = self.models.set(models);
+    }
+
+    pub fn models(&self) -> Result<&Arc<crate::models::Models>, String> {
+        self.models
+            .get()
+            .ok_or_else(|| "the model settings are not open".to_string())
+    }
+
+    /// The pending ask `ask_id`, if it still waits.
+    pub fn pending_ask(&self, ask_id: u64) -> Option<PendingAsk> {
+        lock(&self.waiting).get(&ask_id).map(|w| w.ask.clone())
+    }
+
+    /// Notes that a model (`model`, with its provider) drafted the answer to `ask_id`.
+    pub fn note_draft(&self, ask_id: u64, model: String) {
+        lock(&self.drafted).insert(ask_id, model);
+    }
+
+    fn take_draft(&self, ask_id: u64) -> Option<String> {
+        lock(&self.drafted).remove(&ask_id)
     }
 
     /// Opens `url` after the user's click: http(s) only, as the URL parser writes it back out.
@@ -129,9 +157,9 @@ impl AppAnswerer {
         });
     }
 
-    async fn ask_user(&self, request: &ServerRequest, ask: Ask) -> Option<Answer> {
+    async fn ask_user(&self, request: &ServerRequest, ask: Ask) -> (u64, Option<Answer>) {
         self.asks
-            .ask(
+            .ask_numbered(
                 &self.hub,
                 &self.server_id,
                 &self.server_name,
@@ -139,6 +167,42 @@ impl AppAnswerer {
                 ask,
             )
             .await
+    }
+}
+
+impl AppAnswerer {
+    /// With the server's "approve automatically" model rule, the model's answer, sent without
+    /// asking and recorded as such; None (the user is asked) without the rule, or when the
+    /// model could not answer (said in a warning).
+    async fn answer_by_model(&self, request: &ServerRequest, params: &Value) -> Option<Value> {
+        let rule = self.asks.settings(&self.server_id).sampling_model?;
+        if !rule.auto_approve {
+            return None;
+        }
+        let models = self.asks.models().ok()?;
+        let cancel = tokio_util::sync::CancellationToken::new();
+        match crate::models::draft::draft(models, Some(&rule), params, |_| {}, &cancel).await {
+            Ok(draft) => {
+                self.decide(
+                    request,
+                    DecisionKind::AutoModelReply,
+                    Some(format!(
+                        "answered by {} ({}) without asking: \"approve automatically for this server\" is on",
+                        draft.model, draft.provider.name
+                    )),
+                );
+                Some(draft.result)
+            }
+            Err(e) => {
+                self.hub.send(AppEvent::Warning {
+                    server_id: self.server_id.clone(),
+                    message: format!(
+                        "the model could not answer the sampling request by itself, so you are asked: {e}"
+                    ),
+                });
+                None
+            }
+        }
     }
 }
 
@@ -153,6 +217,20 @@ impl Asks {
         request_id: Option<periscope_core::wire::RequestId>,
         ask: Ask,
     ) -> Option<Answer> {
+        self.ask_numbered(hub, server_id, server_name, request_id, ask)
+            .await
+            .1
+    }
+
+    /// Like [`Asks::ask`], with the ask's id (to find what was noted about it meanwhile).
+    pub async fn ask_numbered(
+        &self,
+        hub: &EventHub,
+        server_id: &str,
+        server_name: &str,
+        request_id: Option<periscope_core::wire::RequestId>,
+        ask: Ask,
+    ) -> (u64, Option<Answer>) {
         let ask_id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
         let pending = PendingAsk {
             ask_id,
@@ -183,7 +261,7 @@ impl Asks {
         if answer.is_some() {
             guard.outcome = AskOutcome::Answered;
         }
-        answer
+        (ask_id, answer)
     }
 }
 
@@ -200,6 +278,10 @@ struct AskGuard<'a> {
 impl Drop for AskGuard<'_> {
     fn drop(&mut self) {
         lock(&self.asks.waiting).remove(&self.ask_id);
+        // An answered ask's draft note is taken by its handler (for the decision).
+        if matches!(self.outcome, AskOutcome::Gone) {
+            lock(&self.asks.drafted).remove(&self.ask_id);
+        }
         self.hub.send(AppEvent::AskClosed {
             server_id: self.server_id.into(),
             ask_id: self.ask_id,
@@ -236,6 +318,9 @@ impl HostHandler for AppAnswerer {
                     );
                     return Ok(rule.result());
                 }
+                if let Some(result) = self.answer_by_model(&request, &params).await {
+                    return Ok(result);
+                }
                 Ask::Sampling { params }
             }
             ServerRequestKind::Elicitation { url: false } => Ask::ElicitForm {
@@ -259,7 +344,8 @@ impl HostHandler for AppAnswerer {
             Ask::ElicitUrl { url, .. } => Some(url.clone()),
             _ => None,
         };
-        let Some(answer) = self.ask_user(&request, ask).await else {
+        let (ask_id, answer) = self.ask_user(&request, ask).await;
+        let Some(answer) = answer else {
             // The app is closing the connection; nobody will answer.
             return Err(RpcError::new(
                 periscope_core::wire::error_code::INTERNAL_ERROR,
@@ -285,7 +371,19 @@ impl HostHandler for AppAnswerer {
                 return response;
             }
         }
-        self.decide(&request, word, url);
+        match (&answer, self.asks.take_draft(ask_id)) {
+            (Answer::SamplingReply { result }, Some(drafted_by)) => {
+                let sent = result.get("model").and_then(Value::as_str).unwrap_or("");
+                self.decide(
+                    &request,
+                    DecisionKind::ModelReply,
+                    Some(format!(
+                        "drafted by {drafted_by}, approved by the user (sent as model {sent:?})"
+                    )),
+                );
+            }
+            _ => self.decide(&request, word, url),
+        }
         response
     }
 }

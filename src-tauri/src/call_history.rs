@@ -91,7 +91,7 @@ impl StartedCall {
 }
 
 /// A history id unique across runs: the start time and a per-run counter.
-fn new_id(started_wall_us: u64) -> String {
+pub fn new_id(started_wall_us: u64) -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{started_wall_us:x}-{}",
@@ -130,6 +130,7 @@ pub fn history_entry(
         }
     };
     HistoryEntry {
+        origin: Default::default(),
         id,
         server_id: call.server_id.into(),
         kind: call.kind,

@@ -12,6 +12,8 @@ mod events;
 mod json_file;
 mod launch_args;
 mod recordings;
+mod models;
+mod playground;
 mod remembered_args;
 mod save_file;
 mod saved_store;
@@ -30,6 +32,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(task_board::TaskBoard::default())
         .manage(temporary::Temporary::default())
         .manage(commands::timeline::LatencyTrackers::default())
+        .manage(playground::Playground::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -39,14 +42,20 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             let data = app.path().app_data_dir()?;
             let force_file = cfg!(feature = "test-seams")
                 && std::env::var_os("PERISCOPE_CREDENTIALS_FILE_ONLY").is_some();
-            let _ = state.secrets.set(std::sync::Arc::new(
-                periscope_core::auth::store::SecretStore::open(
-                    data.join("credentials.json"),
-                    force_file,
-                ),
+            let secrets = std::sync::Arc::new(periscope_core::auth::store::SecretStore::open(
+                data.join("credentials.json"),
+                force_file,
             ));
             // Each session's traffic goes to a store file here (docs/store.md).
             let _ = state.traffic_dir.set(data.join("traffic"));
+            let _ = state.secrets.set(secrets.clone());
+            // Model providers: models.json beside the catalog; their keys in the same store.
+            state
+                .asks
+                .set_models(std::sync::Arc::new(models::Models::new(
+                    data.join("models.json"),
+                    secrets,
+                )));
             state.settings.set(app_settings::load(app.handle()));
             let first_launch = catalog_store::load(app.handle(), &state)?;
             app.manage(commands::catalog::FirstLaunch(first_launch));
@@ -163,6 +172,21 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::utilities::ping_server,
             // Remote icons.
             commands::icons::fetch_icon,
+            // Model providers and sampling drafts.
+            commands::models::models_list,
+            commands::models::models_save,
+            commands::models::models_remove,
+            commands::models::models_test,
+            commands::models::sampling_draft,
+            // The playground.
+            commands::playground::chat_new,
+            commands::playground::chat_list,
+            commands::playground::chat_load,
+            commands::playground::chat_send,
+            commands::playground::chat_approve,
+            commands::playground::chat_cancel,
+            commands::playground::chat_save,
+            commands::playground::chat_export_markdown,
         ])
 }
 

@@ -348,6 +348,16 @@ pub enum DecisionKind {
     SignIn,
     /// The user cancelled the sign-in.
     CancelSignIn,
+    /// A sampling request answered with a configured model's draft, approved by the user.
+    ModelReply,
+    /// A sampling request answered by a configured model without asking (the server's
+    /// "approve automatically" rule).
+    AutoModelReply,
+    /// A tool call a model asked for in the playground, approved by the user (once, for the
+    /// rest of the conversation, or earlier with "always").
+    ToolApproved,
+    /// A tool call a model asked for in the playground, rejected by the user (not sent).
+    ToolRejected,
 }
 
 #[cfg(test)]

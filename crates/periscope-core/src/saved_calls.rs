@@ -85,6 +85,22 @@ pub struct HistoryEntry {
     pub result_preview: Value,
     /// Whether `result_preview` is only the start of the result.
     pub truncated: bool,
+    /// Who made the call: the user, or a model in the playground (entries written before
+    /// the playground existed read as the user's).
+    #[serde(default)]
+    pub origin: CallOrigin,
+}
+
+/// Who made a call in the history.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum CallOrigin {
+    /// The user, from the app's own views.
+    #[default]
+    User,
+    /// A model in a playground conversation, after the user's approval.
+    Model { conversation: String, model: String },
 }
 
 /// Keeps a result whole when its JSON text is at most `limit` bytes, else the start of that
@@ -169,6 +185,7 @@ mod tests {
 
     fn entry(server: &str, n: u64, result: Value) -> HistoryEntry {
         HistoryEntry {
+            origin: CallOrigin::User,
             id: format!("{server}-{n}"),
             server_id: server.into(),
             kind: CallKind::Tool,

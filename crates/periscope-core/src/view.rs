@@ -304,6 +304,7 @@ mod tests {
     #[test]
     fn a_history_event_and_an_ask_closing_read_as_the_ui_expects() {
         let entry = HistoryEntry {
+            origin: Default::default(),
             id: "h1".into(),
             server_id: "demo".into(),
             kind: crate::saved_calls::CallKind::Tool,

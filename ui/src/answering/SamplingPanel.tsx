@@ -14,10 +14,14 @@ import {
   type SamplingBlock,
   type SamplingRequest,
 } from "./sampling";
+import { DraftBar, parseDraft } from "./SamplingDraft";
 import "../styles/answering.css";
 
 interface Props {
   serverName: string;
+  /** The ask's id and server, when a configured model may draft the reply (the app). */
+  askId?: number;
+  serverId?: string;
   /** The `sampling/createMessage` params, as the server sent them. */
   params: JsonValue;
   onReply: (result: JsonValue) => void;
@@ -224,7 +228,7 @@ function RequestView({ request }: { request: SamplingRequest }) {
  * the model, and lets the user write the assistant's reply (text, or a use of an offered tool)
  * or reject the request. Key it by request so a new request starts from a fresh reply.
  */
-export function SamplingPanel({ serverName, params, onReply, onReject }: Props) {
+export function SamplingPanel({ serverName, askId, serverId, params, onReply, onReject }: Props) {
   const { t } = useTranslation("answering");
   const request = useMemo(() => parseSamplingRequest(params), [params]);
   const canUseTools = request.tools.length > 0;
@@ -277,6 +281,21 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
     });
   };
 
+  const applyDraft = (result: JsonValue) => {
+    const parsed = parseDraft(result);
+    if (parsed.model) setModel(parsed.model);
+    if (parsed.tool) {
+      setModeState("tool");
+      setToolName(parsed.tool.name);
+      setToolInput(JSON.stringify(parsed.tool.input, null, 2));
+      setStopReason("toolUse");
+    } else {
+      setModeState("text");
+      setText(parsed.text);
+      setStopReason(parsed.stopReason ?? "endTurn");
+    }
+  };
+
   const errorLine = (field: "text" | "tool" | "model") =>
     error?.field === field && (
       <span className="inline-error" role="alert" data-testid="sampling-error">
@@ -316,6 +335,18 @@ export function SamplingPanel({ serverName, params, onReply, onReject }: Props) 
         <JsonBlock value={params} testId="sampling-raw" />
       </details>
 
+      {askId !== undefined && serverId !== undefined && (
+        <DraftBar
+          askId={askId}
+          serverId={serverId}
+          onText={(piece) => {
+            setModeState("text");
+            setText((old) => old + piece);
+          }}
+          onStart={() => setText("")}
+          onDone={applyDraft}
+        />
+      )}
       <form className="sampling-reply" onSubmit={approve} noValidate>
         <div className="sampling-reply-header">
           <h3>{t("sampling.replyTitle")}</h3>

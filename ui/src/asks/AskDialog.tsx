@@ -89,6 +89,8 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
       return (
         <SamplingPanel
           serverName={ask.server_name}
+          askId={ask.ask_id}
+          serverId={ask.server_id}
           params={a.params}
           onReply={(result) => send({ kind: "sampling_reply", result })}
           onReject={(reason) => send({ kind: "sampling_reject", reason })}

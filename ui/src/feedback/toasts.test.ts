@@ -16,6 +16,7 @@ const history = (outcome: HistoryEntry["outcome"], duration_us = 10): HistoryEnt
   outcome,
   result_preview: null,
   truncated: false,
+  origin: { by: "user" },
 });
 
 const ready = { ...newServerState("demo"), status: { state: "ready" as const, protocol_version: "2025-11-25" } };

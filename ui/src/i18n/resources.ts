@@ -14,10 +14,12 @@ import enContent from "./locales/en/content.json";
 import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
+import enModels from "./locales/en/models.json";
 import enNetwork from "./locales/en/network.json";
 import enOauth from "./locales/en/oauth.json";
 import enOnboarding from "./locales/en/onboarding.json";
 import enOverview from "./locales/en/overview.json";
+import enPlayground from "./locales/en/playground.json";
 import enPrompts from "./locales/en/prompts.json";
 import enRecordings from "./locales/en/recordings.json";
 import enRequests from "./locales/en/requests.json";
@@ -42,10 +44,12 @@ import zhContent from "./locales/zh-Hans/content.json";
 import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
+import zhModels from "./locales/zh-Hans/models.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
 import zhOauth from "./locales/zh-Hans/oauth.json";
 import zhOnboarding from "./locales/zh-Hans/onboarding.json";
 import zhOverview from "./locales/zh-Hans/overview.json";
+import zhPlayground from "./locales/zh-Hans/playground.json";
 import zhPrompts from "./locales/zh-Hans/prompts.json";
 import zhRecordings from "./locales/zh-Hans/recordings.json";
 import zhRequests from "./locales/zh-Hans/requests.json";
@@ -73,10 +77,12 @@ export const resources = {
     diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
+    models: enModels,
     network: enNetwork,
     oauth: enOauth,
     onboarding: enOnboarding,
     overview: enOverview,
+    playground: enPlayground,
     prompts: enPrompts,
     recordings: enRecordings,
     requests: enRequests,
@@ -103,10 +109,12 @@ export const resources = {
     diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
+    models: zhModels,
     network: zhNetwork,
     oauth: zhOauth,
     onboarding: zhOnboarding,
     overview: zhOverview,
+    playground: zhPlayground,
     prompts: zhPrompts,
     recordings: zhRecordings,
     requests: zhRequests,

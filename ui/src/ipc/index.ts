@@ -18,6 +18,8 @@ export { savedIpc } from "./saved";
 export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
 export { timelineIpc } from "./timeline";
+export { modelsIpc } from "./models";
+export { playgroundIpc } from "./playground";
 
 /** The commands most of the app uses, as one object. */
 export const ipc = {

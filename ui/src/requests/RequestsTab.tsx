@@ -10,6 +10,7 @@ import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import i18n from "../i18n";
 import { errorMessage, ipc } from "../ipc";
+import { loadProviders, useProviders } from "../models/state";
 import type { ServerState } from "../state/connections";
 import { useServerRequests } from "../state/asks";
 
@@ -25,6 +26,7 @@ export function RequestsTab({ server }: { server: ServerState }) {
         <>
           <RootsEditor serverId={server.id} settings={settings} />
           <SamplingRuleEditor serverId={server.id} settings={settings} />
+          <ModelRuleEditor serverId={server.id} settings={settings} />
         </>
       )}
       <History server={server} />
@@ -169,6 +171,70 @@ function SamplingRuleEditor({ serverId, settings }: { serverId: string; settings
   );
 }
 
+/** "Sampling by a model": which configured model drafts, and whether its answers go unasked. */
+function ModelRuleEditor({ serverId, settings }: { serverId: string; settings: HostSettings }) {
+  const { t } = useTranslation("requests");
+  const providers = useProviders();
+  useEffect(() => {
+    if (providers === null) void loadProviders();
+  }, [providers]);
+  const rule = settings.sampling_model;
+  const [providerId, setProviderId] = useState(rule?.provider_id ?? "");
+  const [auto, setAuto] = useState(rule?.auto_approve ?? false);
+  const save = (next: HostSettings["sampling_model"]) =>
+    saveHostSettings(serverId, { ...settings, sampling_model: next });
+  const chosen = providerId || providers?.[0]?.provider.id || "";
+  const name = (id: string) => providers?.find((p) => p.provider.id === id)?.provider.name ?? id;
+  return (
+    <section className="requests-section" data-testid="model-rule">
+      <h3>
+        <Bot size={16} aria-hidden /> {t("modelRule.title")}
+      </h3>
+      <p className="hint">{t("modelRule.hint")}</p>
+      {rule?.auto_approve && (
+        <div className="rule-on-banner" data-testid="model-rule-auto-on">
+          <TriangleAlert size={14} aria-hidden /> {t("modelRule.autoOn", { name: name(rule.provider_id) })}
+        </div>
+      )}
+      {providers !== null && providers.length === 0 ? (
+        <p className="muted">{t("modelRule.noModels")}</p>
+      ) : (
+        <div className="rule-fields">
+          <label>
+            {t("modelRule.provider")}
+            <select data-testid="model-rule-provider" value={chosen} onChange={(e) => setProviderId(e.target.value)}>
+              {(providers ?? []).map((p) => (
+                <option key={p.provider.id} value={p.provider.id}>
+                  {p.provider.name} ({p.provider.model})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" data-testid="model-rule-auto" checked={auto} onChange={(e) => setAuto(e.target.checked)} />
+            {t("modelRule.auto")}
+          </label>
+        </div>
+      )}
+      <div className="rule-actions">
+        <button
+          type="button"
+          data-testid="model-rule-save"
+          disabled={chosen === ""}
+          onClick={() => void save({ provider_id: chosen, auto_approve: auto })}
+        >
+          <Check size={14} aria-hidden /> {t("modelRule.save")}
+        </button>
+        {rule && (
+          <button type="button" data-testid="model-rule-off" onClick={() => void save(null)}>
+            {t("modelRule.off")}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
 /** A decision in words; one the UI does not know is shown as the record names it. */
 function decisionLabel(decision: string): string {
   switch (decision) {
@@ -181,6 +247,10 @@ function decisionLabel(decision: string): string {
     case "reply":
     case "reject":
     case "auto_reply":
+    case "model_reply":
+    case "auto_model_reply":
+    case "tool_approved":
+    case "tool_rejected":
     case "sign_in":
     case "cancel_sign_in":
       return i18n.t(`requests:decision.${decision}`);

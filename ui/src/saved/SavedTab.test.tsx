@@ -31,6 +31,7 @@ const entry = (id: string, target: string, args: HistoryEntry["arguments"], resu
   outcome: "ok",
   result_preview: result,
   truncated: false,
+  origin: { by: "user" },
 });
 
 function server(): ServerState {

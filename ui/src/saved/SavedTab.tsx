@@ -251,11 +251,22 @@ function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRu
       ? t("common:error")
       : t("row.result");
   return (
-    <li className="saved-row" data-testid="history-row" data-target={entry.target} data-outcome={entry.outcome}>
+    <li
+      className="saved-row"
+      data-testid="history-row"
+      data-target={entry.target}
+      data-outcome={entry.outcome}
+      data-origin={entry.origin.by}
+    >
       <div className="saved-line">
         <span className="mono muted saved-time">{formatTime(entry.started_wall_us)}</span>
         <Target kind={entry.kind} target={entry.target} args={entry.arguments} />
         <span className={`badge saved-outcome saved-outcome-${entry.outcome}`}>{outcomeLabel(entry.outcome)}</span>
+        {entry.origin.by === "model" && (
+          <span className="badge" data-testid="history-by-model" title={entry.origin.conversation}>
+            {t("row.byModel", { model: entry.origin.model })}
+          </span>
+        )}
         <span className="muted saved-duration">{formatLatency(entry.duration_us)}</span>
         <span className="saved-actions">
           <button type="button" className="button button-small" data-testid="history-rerun" onClick={onRun} disabled={!!disabledReason || run?.state.status === "running"} title={disabledReason}>

@@ -15,6 +15,7 @@ const entry = (id: string, change: Partial<HistoryEntry>): HistoryEntry => ({
   outcome: "ok",
   result_preview: null,
   truncated: false,
+  origin: { by: "user" },
   ...change,
 });
 

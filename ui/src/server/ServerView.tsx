@@ -3,6 +3,7 @@ import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
 import { OAuthTab } from "../oauth/OAuthTab";
 import { OverviewTab } from "../overview/OverviewTab";
+import { PlaygroundView } from "../playground/PlaygroundView";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
@@ -38,6 +39,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
         {server.tab === "saved" && <SavedTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
+        {server.tab === "playground" && <PlaygroundView key={entry.id} server={server} />}
         {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}

@@ -1,4 +1,4 @@
-import { Activity, ChartGantt, Bookmark, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, Bookmark, Bot, ChartGantt, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType, KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { setTab } from "../actions";
@@ -14,6 +14,7 @@ const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
   { id: "prompts", icon: MessageSquare },
   { id: "saved", icon: Bookmark },
   { id: "requests", icon: Reply },
+  { id: "playground", icon: Bot },
   { id: "tasks", icon: ListChecks },
   { id: "oauth", icon: KeyRound },
   { id: "traffic", icon: Activity },

@@ -10,6 +10,7 @@ import type { Theme } from "../bindings/Theme";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
 import { errorMessage, settingsIpc } from "../ipc";
+import { ModelsSection } from "../models/ModelsSection";
 import { historyClearedEverywhere } from "../state/saved";
 import { appSettings, setAppSettings, timeoutProblem } from "./appSettings";
 
@@ -178,6 +179,7 @@ export function SettingsDialog({ onClose }: Props) {
               <span className="field-hint">{t("appearance.languageHint")}</span>
             </label>
           </section>
+          <ModelsSection />
           <section className="settings-section">
             <h3>{t("data.title")}</h3>
             {places && (

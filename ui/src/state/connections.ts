@@ -20,6 +20,7 @@ export type TabId =
   | "prompts"
   | "saved"
   | "requests"
+  | "playground"
   | "tasks"
   | "oauth"
   | "traffic"

@@ -15,6 +15,7 @@ const entry = (id: string, server_id = "demo"): HistoryEntry => ({
   outcome: "ok",
   result_preview: null,
   truncated: false,
+  origin: { by: "user" },
 });
 
 const pushed = (e: HistoryEntry): AppEvent => ({ type: "history", server_id: e.server_id, entry: e });

@@ -1,0 +1,69 @@
+//! The servers' tools as the playground's model sees them (the engine's `SessionTools`:
+//! model-visible tools, `server__tool` names across servers), with each call the model makes
+//! kept in History like the user's own, marked as the model's. The call itself goes through
+//! the session's `call_tool_tracked`, so its frames are in Traffic like any other.
+
+use async_trait::async_trait;
+use periscope_core::model::chat::ToolSpec;
+use periscope_core::model::tool_host::{SessionTools, ToolHost, ToolOutcome};
+use periscope_core::saved_calls::{CallKind, CallOrigin};
+use periscope_core::view::CallError;
+use serde_json::{Value, json};
+use tauri::{AppHandle, Manager, Runtime};
+
+use crate::AppState;
+use crate::call_history::{self, CallTarget};
+
+pub struct RecordedTools<R: Runtime> {
+    pub inner: SessionTools,
+    pub app: AppHandle<R>,
+    pub conversation: String,
+    pub model: String,
+}
+
+#[async_trait]
+impl<R: Runtime> ToolHost for RecordedTools<R> {
+    async fn tools(&self) -> Result<Vec<ToolSpec>, String> {
+        self.inner.tools().await
+    }
+
+    async fn call(&self, name: &str, input: Value) -> ToolOutcome {
+        let outcome = self.inner.call(name, input).await;
+        if let Some(ran) = &outcome.ran {
+            let result = match &outcome.raw {
+                Some(raw) => Ok(raw.clone()),
+                None => Err(CallError::from(
+                    outcome
+                        .content
+                        .iter()
+                        .map(|b| match b {
+                            periscope_core::model::chat::Block::Text { text } => text.clone(),
+                            other => json!(other).to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )),
+            };
+            let target = CallTarget {
+                server_id: &ran.server_id,
+                kind: CallKind::Tool,
+                target: &ran.tool,
+                arguments: Value::Object(ran.arguments.clone()),
+            };
+            let mut entry = call_history::history_entry(
+                &target,
+                call_history::new_id(ran.timing.started_wall_us),
+                ran.timing.started_wall_us,
+                ran.timing.duration_us,
+                &result,
+            );
+            entry.origin = CallOrigin::Model {
+                conversation: self.conversation.clone(),
+                model: self.model.clone(),
+            };
+            let state = self.app.state::<AppState>();
+            call_history::record(&self.app, &state, entry);
+        }
+        outcome
+    }
+}
