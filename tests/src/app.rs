@@ -308,7 +308,10 @@ impl Harness {
     /// React hears the change.
     pub async fn clear(&self, css: &str) {
         let input = self.find(css).await;
-        input.send_keys("\u{E009}a\u{E009}").await.expect("select all");
+        input
+            .send_keys("\u{E009}a\u{E009}")
+            .await
+            .expect("select all");
         input.send_keys("\u{E003}").await.expect("backspace");
     }
 
