@@ -232,7 +232,9 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
 
     // Export as Markdown (the save dialog is the harness's PERISCOPE_SAVE_DIR seam).
     h.click(r#"[data-testid="tab-playground"]"#).await;
-    h.click(r#"[data-testid="chat-export"]"#).await;
+    // The button is disabled while a turn runs: wait until the last turn has ended.
+    h.click(r#"[data-testid="chat-export"]:not([disabled])"#)
+        .await;
     let said = h.text(r#"[data-testid="chat-exported"]"#).await;
     let saved = std::fs::read_dir(h.data.join("saved-files"))
         .unwrap()
