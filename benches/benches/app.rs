@@ -13,7 +13,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use periscope_tests::app::{Harness, Launch};
+
+#[path = "support/procs.rs"]
+mod procs;
 use periscope_tests::bin_str;
+use procs::{descendants, processes};
 
 const RUNS: usize = 5;
 const FLOOD: usize = 100_000;
@@ -36,43 +40,6 @@ fn rss_kib(pid: u32) -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
-}
-
-fn processes() -> Vec<(u32, u32, String)> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        let name = stat[open + 1..close].to_string();
-        let ppid = stat[close + 2..]
-            .split(' ')
-            .nth(1)
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
-        out.push((pid, ppid, name));
-    }
-    out
-}
-
-fn descendants(root: u32, all: &[(u32, u32, String)]) -> Vec<(u32, String)> {
-    let mut found = Vec::new();
-    let mut frontier = vec![root];
-    while let Some(p) = frontier.pop() {
-        for (pid, ppid, name) in all {
-            if *ppid == p {
-                found.push((*pid, name.clone()));
-                frontier.push(*pid);
-            }
-        }
-    }
-    found
 }
 
 fn catalog_with_flood(data: &Path) {
