@@ -38,8 +38,14 @@ pub fn bin_str(name: &str) -> String {
 
 /// `@modelcontextprotocol/server-everything`, installed project-locally by `make test`.
 pub fn server_everything() -> PathBuf {
+    interop_bin("mcp-server-everything")
+}
+
+/// A command of the npm packages in tests/interop (`node_modules/.bin/<name>`).
+fn interop_bin(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("interop/node_modules/.bin/mcp-server-everything");
+        .join("interop/node_modules/.bin")
+        .join(name);
     assert!(
         path.exists(),
         "{} is missing: `make test` installs it (npm install in tests/interop)",
@@ -52,14 +58,7 @@ pub fn server_everything() -> PathBuf {
 /// (tool `get-time` rendering `ui://get-time/mcp-app.html`), installed project-locally like
 /// [`server_everything`]; `--stdio` serves it over stdio.
 pub fn server_basic_vanillajs() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("interop/node_modules/.bin/mcp-server-basic-vanillajs");
-    assert!(
-        path.exists(),
-        "{} is missing: `make test` installs it (npm install in tests/interop)",
-        path.display()
-    );
-    path
+    interop_bin("mcp-server-basic-vanillajs")
 }
 
 /// A fresh, empty directory for one test's files.

@@ -50,21 +50,10 @@ pub fn tools() -> Vec<Tool> {
             "Adds two numbers and shows them in an interactive calculator (an MCP App, \
              ui://periscope-demo/calculator.html) that calls the server's add tool back, asks to \
              open a link, to go fullscreen and to send a chat message.",
-            object(json!({
-                "type": "object",
-                "properties": {
-                    "a": { "type": "number", "description": "First addend." },
-                    "b": { "type": "number", "description": "Second addend." }
-                },
-                "required": ["a", "b"]
-            })),
+            tools::addends_schema(),
         )
         .with_title(TITLE)
-        .with_raw_output_schema(std::sync::Arc::new(object(json!({
-            "type": "object",
-            "properties": { "sum": { "type": "number" } },
-            "required": ["sum"]
-        }))))
+        .with_raw_output_schema(tools::sum_schema())
         .with_annotations(
             ToolAnnotations::with_title(TITLE)
                 .read_only(true)

@@ -50,21 +50,10 @@ pub fn all(bonus: bool) -> Vec<Tool> {
         Tool::new(
             "add",
             "Adds two numbers. Returns structured content {\"sum\": a + b} described by an output schema.",
-            object(json!({
-                "type": "object",
-                "properties": {
-                    "a": { "type": "number", "description": "First addend." },
-                    "b": { "type": "number", "description": "Second addend." }
-                },
-                "required": ["a", "b"]
-            })),
+            addends_schema(),
         )
         .with_title("Add numbers")
-        .with_raw_output_schema(Arc::new(object(json!({
-            "type": "object",
-            "properties": { "sum": { "type": "number" } },
-            "required": ["sum"]
-        }))))
+        .with_raw_output_schema(sum_schema())
         .with_annotations(
             ToolAnnotations::with_title("Add numbers")
                 .read_only(true)
@@ -297,6 +286,27 @@ pub fn all(bonus: bool) -> Vec<Tool> {
 /// The tool called `name`, if currently listed.
 pub fn find(name: &str, bonus: bool) -> Option<Tool> {
     all(bonus).into_iter().find(|tool| tool.name == name)
+}
+
+/// The input of `add` and `calculator_app`: two numbers.
+pub(crate) fn addends_schema() -> JsonObject {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "a": { "type": "number", "description": "First addend." },
+            "b": { "type": "number", "description": "Second addend." }
+        },
+        "required": ["a", "b"]
+    }))
+}
+
+/// The output schema of `add` and `calculator_app`: `{sum}`.
+pub(crate) fn sum_schema() -> Arc<JsonObject> {
+    Arc::new(object(json!({
+        "type": "object",
+        "properties": { "sum": { "type": "number" } },
+        "required": ["sum"]
+    })))
 }
 
 fn empty_schema() -> JsonObject {
