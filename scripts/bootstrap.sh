@@ -59,10 +59,12 @@ if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.packa
   (cd ui && npm install --no-fund --no-audit --loglevel=error)
 fi
 
-# Interop servers (server-everything, the TypeScript SDK v2). `npm ci` fails on this network (see
-# docs/testing.md), so install from the lockfile with `npm install`, which keeps the locked
-# versions; again whenever the lockfile is newer than the install.
+# Interop servers (server-everything, the TypeScript SDK v2, the ext-apps vanillajs example app).
+# `npm ci` fails on this network (see docs/testing.md), so install from the lockfile with
+# `npm install`, which keeps the locked versions; again whenever the lockfile is newer than the
+# install or a server's command is missing.
 if [ ! -x tests/interop/node_modules/.bin/mcp-server-everything ] \
+   || [ ! -x tests/interop/node_modules/.bin/mcp-server-basic-vanillajs ] \
    || [ tests/interop/package-lock.json -nt tests/interop/node_modules/.package-lock.json ]; then
   echo "bootstrap: installing interop servers from npm"
   (cd tests/interop && npm install --no-fund --no-audit --loglevel=error)
