@@ -78,8 +78,11 @@ pub(crate) fn row_id(id: &RequestId) -> String {
 pub struct RowBuilder {
     /// (direction the request travelled, app view, id) → (method, mono_us sent, round of a
     /// call). App frames pair only within their own view: each view has its own ids.
-    open: HashMap<(Direction, Option<u32>, RequestId), (String, u64, Option<CallRound>)>,
+    open: HashMap<OpenKey, (String, u64, Option<CallRound>)>,
 }
+
+/// A request waiting for its response: the way it travelled, its app view (app frames), id.
+type OpenKey = (Direction, Option<u32>, RequestId);
 
 impl RowBuilder {
     pub fn row(&mut self, frame: &Frame) -> FrameRow {

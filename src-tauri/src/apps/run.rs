@@ -446,7 +446,11 @@ pub fn from_view<R: Runtime>(app: &AppHandle<R>, view: u32, text: String) -> Res
     let seq = record(&live, Direction::FromApp, &text);
     let text = if text.len() > MAX_MESSAGE_BYTES {
         // Recorded cut and flagged; the bridge answers it as not JSON.
-        text[..text.floor_char_boundary(MAX_MESSAGE_BYTES)].to_string()
+        let mut end = MAX_MESSAGE_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text[..end].to_string()
     } else {
         text
     };
