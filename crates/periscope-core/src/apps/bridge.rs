@@ -325,6 +325,10 @@ impl AppView {
             ))];
         };
         self.open_requests.remove(at);
+        if self.torn_down {
+            // The view is going or gone: an answer that comes late is not sent.
+            return Vec::new();
+        }
         vec![Self::respond(id, outcome)]
     }
 
