@@ -201,8 +201,8 @@ impl Traffic {
             None => classify(&bytes),
         };
         let mut inner = self.lock();
-        let frame = Arc::new(Frame {
-            seq: inner.take_seq(),
+        let frame = inner.push_frame(Frame {
+            seq: 0,
             direction,
             wall_us,
             mono_us,
@@ -212,9 +212,6 @@ impl Traffic {
             app_view: None,
             verdict,
         });
-        let budget = inner.budget;
-        inner.frames.push(frame.clone(), budget);
-        inner.write(&RecordLine::Frame((*frame).clone()));
         inner.link_round(&frame);
         if inner.store.is_some() {
             let call = inner.rounds.get(&frame.seq).copied();
@@ -254,8 +251,8 @@ impl Traffic {
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
         let mut inner = self.lock();
-        let frame = Arc::new(Frame {
-            seq: inner.take_seq(),
+        let frame = inner.push_frame(Frame {
+            seq: 0,
             direction,
             wall_us,
             mono_us,
@@ -265,9 +262,6 @@ impl Traffic {
             app_view: Some(view),
             verdict,
         });
-        let budget = inner.budget;
-        inner.frames.push(frame.clone(), budget);
-        inner.write(&RecordLine::of_frame((*frame).clone()));
         inner.store_send(Entry::Frame(frame.clone(), None));
         drop(inner);
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
@@ -791,6 +785,16 @@ impl Inner {
     }
 
     /// The next sequence number: frames, stderr lines and exchanges share one sequence.
+    /// Gives `frame` the next seq, keeps it in memory and writes it to the record file.
+    fn push_frame(&mut self, mut frame: Frame) -> Arc<Frame> {
+        frame.seq = self.take_seq();
+        let frame = Arc::new(frame);
+        let budget = self.budget;
+        self.frames.push(frame.clone(), budget);
+        self.write(&RecordLine::of_frame((*frame).clone()));
+        frame
+    }
+
     fn take_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;

@@ -4,6 +4,7 @@
 //! a view's `tools/call` and `resources/read` go to its own server through the session and
 //! into the History (origin: the app); links and messages ask the user first.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use periscope_core::answering::{Answer, Ask, McpAppLabel, UrlDecision, analyze_url};
@@ -16,7 +17,7 @@ use periscope_core::saved_calls::{CallKind, CallOrigin};
 use periscope_core::session::Session;
 use periscope_core::traffic::wall_now_us;
 use periscope_core::view::{AppEvent, CallError};
-use periscope_core::wire::Direction;
+use periscope_core::wire::{Direction, RequestId};
 use serde_json::{Map, Value, json};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime};
@@ -182,19 +183,13 @@ fn act<R: Runtime>(app: &AppHandle<R>, live: &Arc<LiveView>, seq: u64, actions: 
         match action {
             BridgeAction::Post(text) => post(live, text),
             BridgeAction::Proxy { id, request } => {
-                let (app, live) = (app.clone(), live.clone());
-                tauri::async_runtime::spawn(async move {
-                    let outcome = proxy(&app, &live, request).await;
-                    let actions = lock_bridge(&live).answer(&id, outcome);
-                    act(&app, &live, 0, actions);
+                answer_later(app, live, id, move |app, live| async move {
+                    proxy(&app, &live, request).await
                 });
             }
             BridgeAction::Ask { id, ask } => {
-                let (app, live) = (app.clone(), live.clone());
-                tauri::async_runtime::spawn(async move {
-                    let outcome = ask_user(&app, &live, ask).await;
-                    let actions = lock_bridge(&live).answer(&id, outcome);
-                    act(&app, &live, 0, actions);
+                answer_later(app, live, id, move |app, live| async move {
+                    ask_user(&app, &live, ask).await
                 });
             }
             BridgeAction::Resize { width, height } => {
@@ -233,6 +228,25 @@ fn act<R: Runtime>(app: &AppHandle<R>, live: &Arc<LiveView>, seq: u64, actions: 
             }
         }
     }
+}
+
+/// Works out the answer to the view's request `id` in the background (the server's answer,
+/// the user's), then hands it to the bridge.
+fn answer_later<R: Runtime, F>(
+    app: &AppHandle<R>,
+    live: &Arc<LiveView>,
+    id: RequestId,
+    work: impl FnOnce(AppHandle<R>, Arc<LiveView>) -> F,
+) where
+    F: Future<Output = Result<Value, AppError>> + Send + 'static,
+{
+    let (app, live) = (app.clone(), live.clone());
+    let outcome = work(app.clone(), live.clone());
+    tauri::async_runtime::spawn(async move {
+        let outcome = outcome.await;
+        let actions = lock_bridge(&live).answer(&id, outcome);
+        act(&app, &live, 0, actions);
+    });
 }
 
 fn lock_bridge(live: &LiveView) -> std::sync::MutexGuard<'_, AppView> {

@@ -489,6 +489,18 @@ impl AppView {
         }
     }
 
+    /// A view's request the host carries to the server; the bridge waits for its answer.
+    fn proxy(&mut self, id: RequestId, request: ProxyRequest) -> Vec<BridgeAction> {
+        self.open_requests.push(id.clone());
+        vec![BridgeAction::Proxy { id, request }]
+    }
+
+    /// A view's request the user answers; the bridge waits for it.
+    fn ask(&mut self, id: RequestId, ask: AppAsk) -> Vec<BridgeAction> {
+        self.open_requests.push(id.clone());
+        vec![BridgeAction::Ask { id, ask }]
+    }
+
     fn on_request(&mut self, id: RequestId, method: &str, params: Value) -> Vec<BridgeAction> {
         let bad = |why: String| {
             vec![
@@ -537,33 +549,15 @@ impl AppView {
                     Some(t) if !visibility_of(t).app => bad(format!(
                         "the tool {name:?} is not visible to apps (its _meta.ui.visibility lacks \"app\")"
                     )),
-                    Some(_) => {
-                        self.open_requests.push(id.clone());
-                        vec![BridgeAction::Proxy {
-                            id,
-                            request: ProxyRequest::CallTool { name, arguments },
-                        }]
-                    }
+                    Some(_) => self.proxy(id, ProxyRequest::CallTool { name, arguments }),
                 }
             }
             "resources/read" => match str_param("uri") {
-                Some(uri) => {
-                    self.open_requests.push(id.clone());
-                    vec![BridgeAction::Proxy {
-                        id,
-                        request: ProxyRequest::ReadResource { uri },
-                    }]
-                }
+                Some(uri) => self.proxy(id, ProxyRequest::ReadResource { uri }),
                 None => bad("uri must be a string".into()),
             },
             "ui/open-link" => match str_param("url") {
-                Some(url) => {
-                    self.open_requests.push(id.clone());
-                    vec![BridgeAction::Ask {
-                        id,
-                        ask: AppAsk::OpenLink { url },
-                    }]
-                }
+                Some(url) => self.ask(id, AppAsk::OpenLink { url }),
                 None => bad("url must be a string".into()),
             },
             "ui/message" => {
@@ -578,11 +572,7 @@ impl AppView {
                     Some(block @ Value::Object(_)) => Value::Array(vec![block.clone()]),
                     _ => return bad("content must be a content block or a list of them".into()),
                 };
-                self.open_requests.push(id.clone());
-                vec![BridgeAction::Ask {
-                    id,
-                    ask: AppAsk::Message { content },
-                }]
+                self.ask(id, AppAsk::Message { content })
             }
             "ui/request-display-mode" => {
                 let Some(word) = str_param("mode") else {
