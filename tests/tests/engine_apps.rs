@@ -3,7 +3,9 @@
 //! frames surviving a saved record file and `periscope open FILE --print`.
 
 use periscope_core::apps::bridge::{AppView, BridgeAction, ProxyRequest, ViewSpec};
+use periscope_core::apps::{UI_EXTENSION, client_capability};
 use periscope_core::config::StdioTarget;
+use periscope_core::era::EraChoice;
 use periscope_core::export::{Recording, write_record};
 use periscope_core::rows::RowBuilder;
 use periscope_core::session::{CallOptions, Session, SessionOptions};
@@ -19,6 +21,43 @@ async fn demo() -> Session {
     let session = Session::spawn_stdio(&target, SessionOptions::default()).unwrap();
     session.initialize().await.unwrap();
     session
+}
+
+/// The extension as the first request carried it: `initialize`'s capabilities (legacy) or
+/// the request's `_meta` client capabilities (2026-07-28).
+fn declared(session: &Session, pointer: &str) -> Value {
+    let first = session.traffic().frames()[0].clone();
+    let first: Value = serde_json::from_slice(&first.bytes).unwrap();
+    first
+        .pointer(pointer)
+        .and_then(|e| e.get(UI_EXTENSION))
+        .cloned()
+        .unwrap_or_else(|| panic!("no {UI_EXTENSION} at {pointer}: {first}"))
+}
+
+#[tokio::test]
+async fn the_ui_extension_is_declared_in_both_eras() {
+    let legacy = demo().await;
+    assert_eq!(
+        declared(&legacy, "/params/capabilities/extensions"),
+        client_capability()
+    );
+    legacy.close().await;
+    let target = StdioTarget::new(bin_str("periscope-demo-server"), ["--eras", "dual"]);
+    let options = SessionOptions {
+        era: EraChoice::Auto,
+        ..SessionOptions::default()
+    };
+    let modern = Session::spawn_stdio(&target, options).unwrap();
+    modern.handshake().await.unwrap();
+    assert_eq!(
+        declared(
+            &modern,
+            "/params/_meta/io.modelcontextprotocol~1clientCapabilities/extensions"
+        ),
+        json!({"mimeTypes": ["text/html;profile=mcp-app"]})
+    );
+    modern.close().await;
 }
 
 /// Hands `text` to the bridge as the shell does: recorded first, then read.
