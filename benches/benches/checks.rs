@@ -101,6 +101,7 @@ fn frame(seq: u64, direction: Direction, value: serde_json::Value) -> Frame {
         bytes: Arc::from(bytes),
         truncated_from: None,
         exchange: None,
+        app_view: None,
         verdict,
     }
 }

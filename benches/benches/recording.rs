@@ -55,6 +55,7 @@ fn write_file(path: &std::path::Path) -> u64 {
             bytes: Arc::from(bytes),
             truncated_from: None,
             exchange: None,
+            app_view: None,
         })
     };
     let mut seq = 0;

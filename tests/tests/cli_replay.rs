@@ -26,7 +26,7 @@ fn a_recording_prints_with_its_summary_surface_and_frames() {
     let printed = periscope(&["open", record.to_str().unwrap(), "--print"]);
     assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
     let text = stdout(&printed);
-    assert!(text.contains("format 1.1 · written by Periscope"), "{text}");
+    assert!(text.contains("format 1.2 · written by Periscope"), "{text}");
     assert!(text.contains("target: "), "{text}");
     assert!(text.contains("periscope-demo-server"), "{text}");
     // The stdio demo answers server/discover with -32601: the session fell back to initialize.
@@ -46,7 +46,7 @@ fn a_recording_prints_with_its_summary_surface_and_frames() {
         "json",
     ]);
     let value: Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(value["format_version"], "1.1");
+    assert_eq!(value["format_version"], "1.2");
     assert_eq!(value["summary"]["era"], "legacy");
     assert!(value["frames"].as_array().unwrap().len() >= 2);
 

@@ -49,7 +49,7 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
     let text = std::fs::read_to_string(&saved).unwrap();
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(first["type"], "session");
-    assert_eq!(first["format_version"], "1.1");
+    assert_eq!(first["format_version"], "1.2");
     assert!(
         text.contains(r#"\"method\":\"tools/call\""#),
         "the call is in the file"
@@ -78,7 +78,7 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
     assert!(counts.contains("frames"), "{counts}");
     assert_eq!(
         h.text(r#"[data-testid="recording-format"]"#).await.get(..3),
-        Some("1.1")
+        Some("1.2")
     );
     h.shot("recording-overview").await;
 

@@ -17,7 +17,6 @@ pub mod http;
 pub mod openai;
 pub mod sampling;
 pub mod tool_host;
-pub mod visibility;
 
 use std::fmt;
 use std::time::Instant;

@@ -1,7 +1,7 @@
 //! The tools a model may call in the playground, and how a call reaches its server.
 //!
 //! [`ToolHost`] is what the agent loop needs; [`SessionTools`] is the engine's own, over live
-//! sessions: model-visible tools only ([`super::visibility`]), named `tool` for one server and
+//! sessions: model-visible tools only ([`crate::apps::meta::model_tools`]), named `tool` for one server and
 //! `server__tool` across several, every name fitting the providers' rule
 //! (`^[a-zA-Z0-9_-]{1,64}$`, shortened with a hash when needed).
 
@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::chat::{Block, ToolSpec};
 use super::context::content_block;
-use super::visibility::model_tools;
+use crate::apps::meta::model_tools;
 use crate::session::{Session, Timing};
 
 /// What a tool call gave the model.

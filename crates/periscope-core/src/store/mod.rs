@@ -21,7 +21,7 @@ use crossbeam_channel::{Sender, TrySendError};
 use rusqlite::{Connection, OpenFlags};
 
 pub(crate) use filter::flag_bits;
-pub use filter::{EntryKind, EntryStatus, TrafficFilter};
+pub use filter::{EntryKind, EntryStatus, TrafficChannel, TrafficFilter};
 pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
 pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
 
@@ -890,5 +890,70 @@ mod tests {
         assert_eq!(traffic.partner_of(103), Some(104));
         assert_eq!(traffic.partner_of(104), Some(103));
         assert_eq!(traffic.partner_of(3), None, "a notification has none");
+    }
+
+    #[test]
+    fn app_frames_are_listed_by_channel_with_their_view_and_paired_within_it() {
+        let dir = Dir::new("app-frames");
+        let (traffic, store) = traffic_with_store(&dir);
+        let app = |dir: Direction, view: u32, text: &str| {
+            traffic.append_app_frame(view, dir, text.as_bytes(), 1 << 20)
+        };
+        out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#,
+        );
+        app(
+            Direction::FromApp,
+            1,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        );
+        app(
+            Direction::FromApp,
+            2,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize"}"#,
+        );
+        // Answers view 2's request, not view 1's nor the server's (same id, three channels).
+        app(
+            Direction::ToApp,
+            2,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        );
+        inn(&traffic, br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+        store.sync().unwrap();
+        let check = |traffic: &Traffic| {
+            let only = |channel| TrafficFilter {
+                channel: Some(channel),
+                ..TrafficFilter::default()
+            };
+            let apps = traffic
+                .window_rows(&only(TrafficChannel::App), 0, 10)
+                .unwrap();
+            let views: Vec<_> = apps.iter().map(|r| r.app_view).collect();
+            assert_eq!(views, [Some(1), Some(2), Some(2)]);
+            assert_eq!(apps[2].method.as_deref(), Some("ui/initialize"));
+            let server = traffic
+                .window_rows(&only(TrafficChannel::Server), 0, 10)
+                .unwrap();
+            assert_eq!(server.len(), 2);
+            assert!(server.iter().all(|r| r.app_view.is_none()));
+            assert_eq!(server[1].method.as_deref(), Some("tools/call"));
+        };
+        check(&traffic);
+        // The same over memory alone (no store).
+        let (tx, _) = broadcast::channel(16);
+        let memory = Traffic::new(tx);
+        for f in traffic.frames() {
+            match f.app_view {
+                Some(view) => {
+                    memory.append_app_frame(view, f.direction, &f.bytes, 1 << 20);
+                }
+                None => {
+                    memory.append_frame(f.direction, f.bytes.to_vec(), None);
+                }
+            }
+        }
+        check(&memory);
+        assert_eq!(store.frame(2).unwrap().unwrap().app_view, Some(1));
     }
 }
