@@ -208,3 +208,66 @@ async fn an_app_frame_round_trips_through_a_saved_record_and_periscope_open_prin
         "the answer to the app: {out}"
     );
 }
+
+#[tokio::test]
+async fn the_demo_calculator_resource_reads_with_the_app_mime_and_default_csp() {
+    use periscope_core::apps::{APP_MIME, csp, meta, resource};
+    let session = demo().await;
+    let tools = session.list_tools().await.unwrap();
+    let app_tool = tools
+        .iter()
+        .find(|t| t["name"] == "calculator_app")
+        .expect("the demo lists calculator_app");
+    let uri = meta::tool_ui(app_tool)
+        .resource_uri
+        .expect("a client with the extension sees the link");
+    assert_eq!(uri, "ui://periscope-demo/calculator.html");
+    let result = session
+        .request(
+            "resources/read",
+            Some(json!({ "uri": uri })),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(result["contents"][0]["mimeType"], APP_MIME);
+    let page = resource::from_read(&uri, &result, None).unwrap();
+    assert!(page.problems.is_empty(), "{:?}", page.problems);
+    assert!(
+        page.html.contains("ui/initialize"),
+        "the page speaks the protocol"
+    );
+    assert_eq!(page.sha256.len(), 64);
+    // No csp declared: the spec's default (no network at all).
+    let header = csp::build(page.meta.csp.as_ref());
+    assert_eq!(header.header, csp::DEFAULT_CSP);
+    assert!(header.external.is_empty() && header.dropped.is_empty());
+    session.close().await;
+}
+
+#[tokio::test]
+async fn the_app_only_calculator_log_is_left_out_of_the_models_tool_list() {
+    use periscope_core::apps::meta;
+    let session = demo().await;
+    let tools = session.list_tools().await.unwrap();
+    let log = tools
+        .iter()
+        .find(|t| t["name"] == "calculator_log")
+        .expect("the demo lists calculator_log");
+    let visibility = meta::visibility_of(log);
+    assert!(visibility.app && !visibility.model, "{visibility:?}");
+    let for_model: Vec<_> = meta::model_tools(&tools)
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        !for_model.iter().any(|n| n == "calculator_log"),
+        "{for_model:?}"
+    );
+    assert!(
+        for_model.iter().any(|n| n == "calculator_app"),
+        "{for_model:?}"
+    );
+    assert_eq!(for_model.len(), tools.len() - 1);
+    session.close().await;
+}
