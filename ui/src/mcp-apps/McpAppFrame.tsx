@@ -34,9 +34,9 @@ export function McpAppFrame({ opened, serverName, layout, frameRef, closing }: P
   }, [view, frameRef]);
 
   const fullscreen = layout.mode === "fullscreen";
-  const style = fullscreen
-    ? undefined
-    : { height: layout.height ?? DEFAULT_HEIGHT, width: layout.width === null ? "100%" : `${layout.width}px` };
+  // Inline, the width is the panel's (what the host tells the app its container is) and the
+  // height follows the app; fullscreen, the frame fills the window.
+  const style = fullscreen ? undefined : { height: layout.height ?? DEFAULT_HEIGHT, width: "100%" };
   return (
     <div
       className={`mcp-app-box${opened.prefers_border ? " bordered" : ""}${fullscreen ? " fullscreen" : ""}`}

@@ -33,7 +33,16 @@ function McpAppsList({ server }: { server: ServerState }) {
   const [version, setVersion] = useState(0);
   const apps = useMcpAppResources(server.id, true, `${server.session}/${version}`);
   const [picked, setPicked] = useState<string | null>(null);
+  // Resources looked at in this tab stay mounted (hidden when not selected): their open apps
+  // keep running while another one is looked at, side by side as a host would have them.
+  const [visited, setVisited] = useState<readonly string[]>([]);
   const selected = apps.resources.find((r) => r.uri === picked) ?? apps.resources[0] ?? null;
+  const mounted = apps.resources.filter((r) => r.uri === selected?.uri || visited.includes(r.uri));
+  const pick = (uri: string) => {
+    setPicked(uri);
+    const keep = selected ? [selected.uri, uri] : [uri];
+    setVisited((v) => [...v, ...keep.filter((u) => !v.includes(u))]);
+  };
   return (
     <div className="split">
       <div className="split-list">
@@ -59,7 +68,7 @@ function McpAppsList({ server }: { server: ServerState }) {
                 data-testid="mcp-app-resource"
                 data-uri={r.uri}
                 aria-current={selected?.uri === r.uri ? "true" : undefined}
-                onClick={() => setPicked(r.uri)}
+                onClick={() => pick(r.uri)}
               >
                 <span className="item-name">{r.title ?? r.name ?? r.uri}</span>
                 <span className="item-sub mono">{r.uri}</span>
@@ -69,7 +78,11 @@ function McpAppsList({ server }: { server: ServerState }) {
         </ul>
       </div>
       <div className="split-detail scroll-area">
-        {selected && <ResourceDetail key={selected.uri} serverId={server.id} resource={selected} />}
+        {mounted.map((r) => (
+          <div key={r.uri} hidden={r.uri !== selected?.uri}>
+            <ResourceDetail serverId={server.id} resource={r} />
+          </div>
+        ))}
       </div>
     </div>
   );
@@ -98,7 +111,7 @@ function ResourceDetail({ serverId, resource }: { serverId: string; resource: Mc
     void view.open({ kind: "manual", tool: tool === "" ? null : tool, input: parsedInput, result: parsedResult });
   };
   return (
-    <div className="detail" data-testid="mcp-app-resource-detail">
+    <div className="detail" data-testid="mcp-app-resource-detail" data-uri={resource.uri}>
       <h2 className="detail-title">
         <span>{resource.title ?? resource.name ?? resource.uri}</span>
       </h2>
