@@ -48,6 +48,20 @@ pub fn server_everything() -> PathBuf {
     path
 }
 
+/// `@modelcontextprotocol/server-basic-vanillajs`, the MCP Apps example of the ext-apps SDK
+/// (tool `get-time` rendering `ui://get-time/mcp-app.html`), installed project-locally like
+/// [`server_everything`]; `--stdio` serves it over stdio.
+pub fn server_basic_vanillajs() -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("interop/node_modules/.bin/mcp-server-basic-vanillajs");
+    assert!(
+        path.exists(),
+        "{} is missing: `make test` installs it (npm install in tests/interop)",
+        path.display()
+    );
+    path
+}
+
 /// A fresh, empty directory for one test's files.
 pub fn scratch_dir(test: &str) -> PathBuf {
     remove_stale_scratch(test);

@@ -38,6 +38,8 @@ fn tools_list_shows_every_demo_tool() {
         "emit_logs",
         "trigger_list_changed",
         "touch_resource",
+        "calculator_app",
+        "calculator_log",
     ] {
         assert!(
             names.contains(&expected),
@@ -194,8 +196,8 @@ fn resources_are_listed_across_pages_read_and_templated() {
     let list = ok_json(&demo(&["resources", "list", "--format", "json"]));
     assert_eq!(
         list.as_array().unwrap().len(),
-        26,
-        "25 text resources and a blob, over 3 pages"
+        27,
+        "25 text resources, a blob and the calculator app's page, over 3 pages"
     );
     let read = demo(&["resources", "read", "demo://text/7"]);
     assert_eq!(stdout(&read).trim(), "This is text resource 7.");

@@ -1,5 +1,5 @@
 //! End-to-end: resources and prompts in depth in the real app against the demo server. The
-//! resource list pages (Load more, Load all: 26 resources), a template is filled in with a
+//! resource list pages (Load more, Load all: 27 resources), a template is filled in with a
 //! completion suggestion and read, a PNG blob shows as an image and as a hex dump, a
 //! subscription (in 2026-07-28, the listen stream's filter) shows the update `touch_resource`
 //! causes and Re-read clears it, and prompt
@@ -57,7 +57,7 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
     h.click(r#"[data-testid="load-more"]"#).await;
     h.count_is(RESOURCE, 20).await;
     h.click(r#"[data-testid="load-all"]"#).await;
-    h.count_is(RESOURCE, 26).await;
+    h.count_is(RESOURCE, 27).await;
     h.gone(r#"[data-testid="pager"]"#).await;
     h.find(r#"[data-testid="resource-item"][data-uri="demo://blob/logo.png"]"#)
         .await;

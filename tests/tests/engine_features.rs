@@ -42,11 +42,12 @@ async fn list_page_walks_the_resources_ten_at_a_time_with_opaque_cursors() {
         assert!(pages.len() < 10, "the demo pages end");
     }
     let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
-    assert_eq!(sizes, vec![10, 10, 6]);
+    assert_eq!(sizes, vec![10, 10, 7]);
     let all: Vec<String> = pages.concat();
     assert_eq!(all[0], "demo://text/1");
     assert_eq!(all[24], "demo://text/25");
     assert_eq!(all[25], "demo://blob/logo.png");
+    assert_eq!(all[26], "ui://periscope-demo/calculator.html");
     // The same as following every cursor at once.
     let listed: Vec<Value> = session.list_resources().await.unwrap();
     assert_eq!(listed.len(), all.len());

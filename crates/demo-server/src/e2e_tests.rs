@@ -191,8 +191,9 @@ async fn resources_list_is_paginated() {
         }
     }
     assert_eq!(pages, 3);
-    assert_eq!(uris.len(), 26);
-    assert_eq!(uris.last().unwrap(), "demo://blob/logo.png");
+    assert_eq!(uris.len(), 27);
+    assert_eq!(uris[25], "demo://blob/logo.png");
+    assert_eq!(uris.last().unwrap(), "ui://periscope-demo/calculator.html");
     client.close().await;
 }
 

@@ -10,6 +10,9 @@
 // 2025-11-25) and exercising them is the point of this fixture.
 #![allow(deprecated)]
 
+mod app;
+#[cfg(test)]
+mod app_tests;
 #[cfg(test)]
 mod e2e_tests;
 mod era;

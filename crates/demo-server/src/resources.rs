@@ -1,4 +1,5 @@
 //! The demo server's resources: 25 text resources, one PNG blob, the
+//! calculator app's page (`ui://`, see [`crate::app`]), the
 //! `demo://items/{category}/{id}` template and the toggleable bonus resource.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -8,7 +9,7 @@ use rmcp::{
 };
 use serde_json::json;
 
-use crate::media;
+use crate::{app, media};
 
 /// Number of items in one `resources/list` page.
 pub const PAGE_SIZE: usize = 10;
@@ -55,6 +56,7 @@ pub fn all(bonus: bool) -> Vec<Resource> {
             .with_mime_type("image/png")
             .with_size(media::png_bytes().len() as u64),
     );
+    resources.push(app::resource());
     if bonus {
         resources.push(bonus_resource());
     }
@@ -134,6 +136,7 @@ fn parse_text_uri(uri: &str) -> Option<usize> {
 pub fn exists(uri: &str, bonus: bool) -> bool {
     parse_text_uri(uri).is_some()
         || uri == LOGO_URI
+        || uri == app::CALCULATOR_URI
         || (bonus && uri == BONUS_URI)
         || parse_item_uri(uri).is_some()
 }
@@ -152,6 +155,8 @@ pub fn read(uri: &str, bonus: bool) -> Result<ReadResourceResult, McpError> {
         ResourceContents::text(text_contents(n), uri)
     } else if uri == LOGO_URI {
         ResourceContents::blob(media::png_base64(), uri).with_mime_type("image/png")
+    } else if uri == app::CALCULATOR_URI {
+        app::contents()
     } else if bonus && uri == BONUS_URI {
         ResourceContents::text("You found the bonus resource!", uri)
     } else if let Some((category, id)) = parse_item_uri(uri) {
@@ -182,9 +187,10 @@ mod tests {
             }
         }
         assert_eq!(pages, 3);
-        assert_eq!(seen.len(), TEXT_RESOURCE_COUNT + 1);
+        assert_eq!(seen.len(), TEXT_RESOURCE_COUNT + 2);
         assert_eq!(seen[0], "demo://text/1");
         assert_eq!(seen[25], LOGO_URI);
+        assert_eq!(seen[26], app::CALCULATOR_URI);
     }
 
     #[test]

@@ -39,6 +39,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    app,
     era::{Eras, is_modern_request},
     modern::{self, ModernState, caching},
     prompts, resources, tools,
@@ -54,7 +55,8 @@ and inspectors. It exercises every client-facing MCP feature: tools with rich in
 schemas and every content type, progress and cancellation (slow_task), elicitation in form and URL \
 mode, sampling, roots, logging (emit_logs), list_changed notifications (trigger_list_changed), \
 paginated resources with subscriptions (touch_resource), a resource template, prompts and \
-completions. Nothing it does has side effects outside this process.";
+completions, and an MCP App (calculator_app, rendered by hosts that declare the \
+io.modelcontextprotocol/ui extension). Nothing it does has side effects outside this process.";
 
 /// Per-session state shared by all requests of one connection.
 #[derive(Debug, Default)]
@@ -66,6 +68,8 @@ pub struct DemoState {
     client_gone: CancellationToken,
     /// Set once `needs_authorization`'s URL elicitation completed.
     authorized: AtomicBool,
+    /// Sums the calculator app logged with `calculator_log`.
+    calculator_logs: AtomicU64,
 }
 
 impl DemoState {
@@ -128,6 +132,11 @@ impl DemoState {
 
     pub fn set_authorized(&self) {
         self.authorized.store(true, Ordering::SeqCst);
+    }
+
+    /// Counts one more `calculator_log` call; returns how many there were.
+    pub fn log_sum(&self) -> u64 {
+        self.calculator_logs.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     /// A fresh, unique id for a URL-mode elicitation.
@@ -290,13 +299,15 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let capabilities = context.client_capabilities();
         if self.is_modern(&context) {
-            let tools = modern::tools(self.modern.demo.bonus());
+            let mut tools = modern::tools(self.modern.demo.bonus());
+            app::link(&mut tools, capabilities.as_ref());
             return Ok(caching::tools(ListToolsResult::with_all_items(tools)));
         }
-        Ok(ListToolsResult::with_all_items(tools::all(
-            self.state.bonus(),
-        )))
+        let mut tools = tools::all(self.state.bonus());
+        app::link(&mut tools, capabilities.as_ref());
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     /// Used by rmcp's HTTP layer to check `Mcp-Param-*` headers against a

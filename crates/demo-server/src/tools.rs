@@ -21,7 +21,7 @@ use rmcp::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{media, resources, server::DemoState};
+use crate::{app, media, resources, server::DemoState};
 
 /// Name of the tool that `trigger_list_changed` toggles.
 pub const BONUS_TOOL: &str = "bonus";
@@ -274,6 +274,7 @@ pub fn all(bonus: bool) -> Vec<Tool> {
                 .open_world(false),
         ),
     ];
+    tools.extend(app::tools());
     if bonus {
         tools.push(
             Tool::new(
@@ -458,7 +459,8 @@ pub fn echo(args: &JsonObject) -> CallToolResult {
     }
 }
 
-fn sum(args: &JsonObject) -> Result<Value, String> {
+/// `a + b` of `args`, integral when both are integers.
+pub(crate) fn sum(args: &JsonObject) -> Result<Value, String> {
     let a = required_number(args, "a")?;
     let b = required_number(args, "b")?;
     // Keep integer sums integral so `{"sum": 5}` is not sent as `5.0`.
@@ -1203,6 +1205,8 @@ pub async fn call(
         "emit_logs" => emit_logs(state.log_level(), context).await,
         "trigger_list_changed" => trigger_list_changed(state, context).await,
         "touch_resource" => touch_resource(state, args, context).await,
+        app::CALCULATOR_APP => app::calculator_app(args),
+        app::CALCULATOR_LOG => app::calculator_log(state, args),
         BONUS_TOOL if state.bonus() => bonus(),
         other => {
             return Err(McpError::invalid_params(
@@ -1290,6 +1294,8 @@ mod tests {
                 "emit_logs",
                 "trigger_list_changed",
                 "touch_resource",
+                "calculator_app",
+                "calculator_log",
                 "bonus"
             ]
         );

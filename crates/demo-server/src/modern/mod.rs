@@ -218,6 +218,8 @@ mod tests {
                 "emit_logs",
                 "trigger_list_changed",
                 "touch_resource",
+                "calculator_app",
+                "calculator_log",
                 "mrtr_form",
                 "mrtr_two_inputs",
                 "mrtr_two_rounds",

@@ -1,0 +1,109 @@
+//! The hostile-app fixture (`hostile-app-server`) itself, through the engine's session: it
+//! opens like a legacy server, lists its two probe tools linked to their `ui://` pages, and
+//! reads each page as an MCP App. What the pages do in a sandbox is the end-to-end test's
+//! business (`e2e_app_sandbox.rs`); this checks the fixture serves them.
+
+use periscope_core::config::StdioTarget;
+use periscope_core::era::{Era, EraChoice};
+use periscope_core::session::{CallOptions, Session, SessionOptions};
+use periscope_tests::bin_str;
+use serde_json::{Map, json};
+
+const APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// Every probe page A reports, in the contract's words.
+const PROBES: [&str; 10] = [
+    "storage",
+    "tauri_global",
+    "parent_tauri",
+    "ipc_fetch",
+    "webkit_ipc",
+    "net_fetch",
+    "net_img",
+    "net_script",
+    "other_app",
+    "navigate",
+];
+
+async fn fixture() -> Session {
+    let target = StdioTarget::new(bin_str("hostile-app-server"), Vec::<String>::new());
+    let session = Session::spawn_stdio(
+        &target,
+        SessionOptions {
+            era: EraChoice::Legacy,
+            ..SessionOptions::default()
+        },
+    )
+    .expect("the fixture starts");
+    let identity = session.handshake().await.expect("the fixture initializes");
+    assert_eq!(identity.era, Era::Legacy);
+    session
+}
+
+#[tokio::test]
+async fn the_hostile_app_fixture_serves_two_probe_pages_as_mcp_apps() {
+    let session = fixture().await;
+    let tools = session.list_tools().await.unwrap();
+    let links: Vec<(&str, &str)> = tools
+        .iter()
+        .map(|tool| {
+            (
+                tool["name"].as_str().unwrap(),
+                tool["_meta"]["ui"]["resourceUri"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        links,
+        [("probe_a", "ui://probe/a"), ("probe_b", "ui://probe/b")]
+    );
+    assert!(tools[0]["inputSchema"]["properties"]["tripwire"].is_object());
+
+    let listed = session.list_resources().await.unwrap();
+    assert_eq!(listed.len(), 2);
+    assert!(
+        listed.iter().all(|r| r["mimeType"] == APP_MIME),
+        "{listed:?}"
+    );
+
+    let a = page(&session, "ui://probe/a").await;
+    for probe in PROBES {
+        assert!(a.contains(&format!("\"{probe}\"")), "page A lacks {probe}");
+    }
+    for needed in [
+        "data-testid=\"probe-report\"",
+        "ui/initialize",
+        "ui/notifications/initialized",
+        "notifications/message",
+        "dataset.done",
+    ] {
+        assert!(a.contains(needed), "page A lacks {needed}");
+    }
+    let b = page(&session, "ui://probe/b").await;
+    assert!(b.contains("storage_read") && b.contains("data-testid=\"probe-report\""));
+
+    let called = session
+        .call_tool("probe_a", Map::new(), CallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(called["content"][0]["text"], "ui://probe/a runs its probes");
+    let unknown = session
+        .request(
+            "resources/read",
+            Some(json!({"uri": "ui://probe/c"})),
+            CallOptions::default(),
+        )
+        .await;
+    assert!(unknown.is_err(), "{unknown:?}");
+}
+
+async fn page(session: &Session, uri: &str) -> String {
+    let read = session.read_resource(uri).await.unwrap();
+    let contents = read["contents"].as_array().unwrap();
+    assert_eq!(contents.len(), 1);
+    assert_eq!(contents[0]["uri"], uri);
+    assert_eq!(contents[0]["mimeType"], APP_MIME);
+    let html = contents[0]["text"].as_str().unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    html.to_string()
+}
