@@ -301,3 +301,59 @@ async fn the_apps_view_opens_a_ui_resource_with_hand_written_input_and_result() 
     );
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ext_apps_sdk_app_renders_and_gets_the_time_from_its_server() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = periscope_tests::server_basic_vanillajs();
+    let mut h = Harness::start_with("apps/interop", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let catalog = serde_json::json!({ "servers": [
+            {"id": "vanilla", "name": "ext-apps vanillajs", "target": {"transport": "stdio",
+             "command": server, "args": ["--stdio"], "env": [], "cwd": null}},
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    let item = r#"[data-testid="server-item"][data-server-id="vanilla"]"#;
+    h.click(item).await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.find(&format!(r#"{item}[data-status="ready"]"#)).await;
+    h.call_tool("get-time").await;
+    h.find(APP_FRAME).await;
+
+    // The SDK's app shows the time of the call's result, then asks its server for a new one.
+    let first = h.app_text_containing(APP_FRAME, "#server-time", ":").await;
+    assert!(first.starts_with("20"), "an ISO time: {first}");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    h.enter_app(APP_FRAME).await;
+    h.click("#get-time-btn").await;
+    let deadline = std::time::Instant::now() + periscope_tests::app::WAIT;
+    loop {
+        let now = h.text("#server-time").await;
+        if now != first && now.starts_with("20") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the time never came back from the server: {now}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    h.leave_app().await;
+    h.shot("ext-apps-vanillajs").await;
+
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(&app_row(r#"[data-method="ui/initialize"]"#)).await;
+    h.find(&app_row(r#"[data-method="tools/call"]"#)).await;
+    assert!(
+        h.count(&server_row(
+            r#"[data-method="tools/call"][data-direction="out"]"#
+        ))
+        .await
+            >= 2,
+        "the user's call and the app's"
+    );
+    h.stop().await;
+}
