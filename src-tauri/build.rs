@@ -105,6 +105,13 @@ const COMMANDS: &[&str] = &[
     "chat_cancel",
     "chat_save",
     "chat_export_markdown",
+    "mcp_app_open",
+    "mcp_app_from_view",
+    "mcp_app_context",
+    "mcp_app_tool_result",
+    "mcp_app_tool_cancelled",
+    "mcp_app_close",
+    "mcp_app_resources",
 ];
 
 fn main() {

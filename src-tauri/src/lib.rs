@@ -2,6 +2,7 @@
 //! `periscope-core`. Protocol logic lives in the core; this crate only hosts it.
 
 mod app_settings;
+pub mod apps;
 mod asks;
 mod browser;
 mod call_history;
@@ -26,13 +27,15 @@ pub use connection::AppState;
 
 /// Registers plugins, state and commands. Shared by the app and by tests on the mock runtime.
 pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
-    builder
+    // MCP Apps' pages: `periscope-app://<token>/`, served to the main window only.
+    apps::protocol::register(builder)
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())
         .manage(task_board::TaskBoard::default())
         .manage(temporary::Temporary::default())
         .manage(commands::timeline::LatencyTrackers::default())
         .manage(playground::Playground::default())
+        .manage(apps::McpApps::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -187,6 +190,14 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::playground::chat_cancel,
             commands::playground::chat_save,
             commands::playground::chat_export_markdown,
+            // MCP Apps.
+            commands::mcp_apps::mcp_app_open,
+            commands::mcp_apps::mcp_app_from_view,
+            commands::mcp_apps::mcp_app_context,
+            commands::mcp_apps::mcp_app_tool_result,
+            commands::mcp_apps::mcp_app_tool_cancelled,
+            commands::mcp_apps::mcp_app_close,
+            commands::mcp_apps::mcp_app_resources,
         ])
 }
 

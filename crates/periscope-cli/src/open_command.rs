@@ -145,9 +145,12 @@ fn print_text(
     }
     say!("");
     for frame in &recording.frames {
-        let arrow = match frame.direction {
-            Direction::Out => "→",
-            Direction::In => "←",
+        // App frames (host ↔ an MCP App view) say which view.
+        let arrow = match (frame.direction, frame.app_view) {
+            (Direction::Out, _) => "→".to_string(),
+            (Direction::In, _) => "←".to_string(),
+            (Direction::ToApp, view) => format!("→ app {}", view.unwrap_or_default()),
+            (Direction::FromApp, view) => format!("← app {}", view.unwrap_or_default()),
         };
         say!(
             "#{} {arrow} {}",

@@ -381,6 +381,7 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
         Flag::NotChecked { frames } => format!(
             "the {frames} frames before this one were not checked against the protocol schema (the checks fell behind)"
         ),
+        Flag::AppProblem { problem } => format!("an MCP App's message: {problem}"),
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

@@ -14,6 +14,7 @@
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod answering;
+pub mod apps;
 pub mod auth;
 pub mod cache_hint;
 pub mod config;

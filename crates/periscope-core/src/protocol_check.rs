@@ -408,10 +408,7 @@ impl Checker {
             Verdict::Notification { method } => Message::Notification { method },
             Verdict::Response { id, is_error } => {
                 // A response answers a request that went the other way.
-                let other = match side {
-                    Direction::In => Direction::Out,
-                    Direction::Out => Direction::In,
-                };
+                let other = side.reverse();
                 answered = id
                     .as_ref()
                     .and_then(|id| self.pending.remove(&(other, id.clone())));

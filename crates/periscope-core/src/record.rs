@@ -96,6 +96,9 @@ pub enum Flag {
     /// The protocol checks were behind: the `frames` frames before this one are recorded but
     /// were not checked.
     NotChecked { frames: u64 },
+    /// An app frame (host ↔ MCP App view) that breaks the apps protocol: what the bridge
+    /// found wrong (`apps::bridge`), e.g. not JSON-RPC, an unknown method, bad params.
+    AppProblem { problem: String },
 }
 
 impl From<crate::net_guard::RefusedUrl> for Flag {
@@ -157,6 +160,17 @@ pub enum StepOutcome {
     Failed,
 }
 
+impl RecordLine {
+    /// The line a frame is written as: an app frame's own type, else `frame`.
+    pub fn of_frame(frame: Frame) -> RecordLine {
+        if frame.direction.is_app() {
+            RecordLine::AppFrame(frame)
+        } else {
+            RecordLine::Frame(frame)
+        }
+    }
+}
+
 /// One step of a sign-in, for the OAuth view and the record (`{"type":"auth_step", …}`).
 /// Never holds a token, secret or code; URLs in it are redacted ([`AuthStep::redacted`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -195,8 +209,9 @@ pub struct FormatVersion {
 }
 
 impl FormatVersion {
-    /// What this build writes: 1.1 added the version itself and `auth_step` lines.
-    pub const CURRENT: FormatVersion = FormatVersion { major: 1, minor: 1 };
+    /// What this build writes: 1.1 added the version itself and `auth_step` lines; 1.2
+    /// `app_frame` lines (MCP Apps).
+    pub const CURRENT: FormatVersion = FormatVersion { major: 1, minor: 2 };
     /// Files written before the version was (a session line without `format_version`).
     pub const UNVERSIONED: FormatVersion = FormatVersion { major: 1, minor: 0 };
 
@@ -261,6 +276,10 @@ pub enum RecordLine {
         target: serde_json::Value,
     },
     Frame(Frame),
+    /// A message between Periscope and an MCP App view (format 1.2): a frame whose direction
+    /// is `from_app` or `to_app` and which names its view (`app_view`). Its own line type, so
+    /// a 1.1 reader skips it rather than misreading a direction it does not know.
+    AppFrame(Frame),
     Stderr(StderrLine),
     Flag(FlagRecord),
     Http(HttpExchange),
@@ -358,6 +377,14 @@ pub enum DecisionKind {
     ToolApproved,
     /// A tool call a model asked for in the playground, rejected by the user (not sent).
     ToolRejected,
+    /// An MCP App's `ui/open-link` the user let open (or accepted without opening).
+    AppLinkOpened,
+    /// An MCP App's `ui/open-link` the user declined (the app got error -32000).
+    AppLinkDeclined,
+    /// An MCP App's `ui/message` the user accepted.
+    AppMessageAccepted,
+    /// An MCP App's `ui/message` the user declined.
+    AppMessageDeclined,
 }
 
 #[cfg(test)]
@@ -366,9 +393,9 @@ mod tests {
 
     #[test]
     fn the_format_version_reads_and_writes_as_major_dot_minor() {
-        let v: FormatVersion = serde_json::from_str("\"1.1\"").unwrap();
+        let v: FormatVersion = serde_json::from_str("\"1.2\"").unwrap();
         assert_eq!(v, FormatVersion::CURRENT);
-        assert_eq!(serde_json::to_string(&v).unwrap(), "\"1.1\"");
+        assert_eq!(serde_json::to_string(&v).unwrap(), "\"1.2\"");
         assert!(serde_json::from_str::<FormatVersion>("\"1\"").is_err());
         assert!(serde_json::from_str::<FormatVersion>("\"x.1\"").is_err());
         let two = FormatVersion { major: 2, minor: 0 };
@@ -426,6 +453,10 @@ mod tests {
             DecisionKind::AutoReply,
             DecisionKind::SignIn,
             DecisionKind::CancelSignIn,
+            DecisionKind::AppLinkOpened,
+            DecisionKind::AppLinkDeclined,
+            DecisionKind::AppMessageAccepted,
+            DecisionKind::AppMessageDeclined,
         ]
         .iter()
         .map(|k| {
@@ -449,7 +480,11 @@ mod tests {
                 "reject",
                 "auto_reply",
                 "sign_in",
-                "cancel_sign_in"
+                "cancel_sign_in",
+                "app_link_opened",
+                "app_link_declined",
+                "app_message_accepted",
+                "app_message_declined"
             ]
         );
     }

@@ -48,6 +48,8 @@ pub struct FrameRow {
     /// are named by the later rounds (`first_seq`, `asked_by`): when they were recorded,
     /// nobody knew yet.
     pub call: Option<CallRound>,
+    /// App frames: the MCP App view the frame went to or came from (None: the server's).
+    pub app_view: Option<u32>,
 }
 const PREVIEW_CHARS: usize = 160;
 /// Longest method, id or problem text a row copies: a server picks these strings, and a row
@@ -74,8 +76,9 @@ pub(crate) fn row_id(id: &RequestId) -> String {
 /// the method it answers.
 #[derive(Default)]
 pub struct RowBuilder {
-    /// (direction the request travelled, id) → (method, mono_us sent, round of a call)
-    open: HashMap<(Direction, RequestId), (String, u64, Option<CallRound>)>,
+    /// (direction the request travelled, app view, id) → (method, mono_us sent, round of a
+    /// call). App frames pair only within their own view: each view has its own ids.
+    open: HashMap<(Direction, Option<u32>, RequestId), (String, u64, Option<CallRound>)>,
 }
 
 impl RowBuilder {
@@ -108,6 +111,7 @@ impl RowBuilder {
             problem: None,
             preview: String::new(),
             call: None,
+            app_view: frame.app_view,
         };
         match &frame.verdict {
             Verdict::Request { id, method } => {
@@ -119,7 +123,7 @@ impl RowBuilder {
                     self.open.clear();
                 }
                 self.open.insert(
-                    (frame.direction, id.clone()),
+                    (frame.direction, frame.app_view, id.clone()),
                     (clip(method), frame.mono_us, call),
                 );
             }
@@ -134,13 +138,10 @@ impl RowBuilder {
                     FrameKind::Response
                 };
                 row.id = Some(id.as_ref().map_or("null".to_string(), row_id));
-                let asked = match frame.direction {
-                    Direction::In => Direction::Out,
-                    Direction::Out => Direction::In,
-                };
+                let asked = frame.direction.reverse();
                 if let Some((method, sent, call)) = id
                     .as_ref()
-                    .and_then(|i| self.open.remove(&(asked, i.clone())))
+                    .and_then(|i| self.open.remove(&(asked, frame.app_view, i.clone())))
                 {
                     row.method = Some(method);
                     row.latency_us = Some(frame.mono_us.saturating_sub(sent));

@@ -101,6 +101,9 @@ pub enum CallOrigin {
     User,
     /// A model in a playground conversation, after the user's approval.
     Model { conversation: String, model: String },
+    /// An MCP App's own `tools/call` or `resources/read`, proxied to its server; the view's
+    /// title says which app.
+    App { view_title: String },
 }
 
 /// Keeps a result whole when its JSON text is at most `limit` bytes, else the start of that

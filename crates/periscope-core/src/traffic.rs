@@ -209,6 +209,7 @@ impl Traffic {
             bytes: Arc::from(bytes),
             truncated_from,
             exchange,
+            app_view: None,
             verdict,
         });
         let budget = inner.budget;
@@ -229,6 +230,56 @@ impl Traffic {
             self.flag(frame.seq, Flag::Oversized { limit });
         }
         (frame, value)
+    }
+
+    /// Records a message between Periscope and MCP App view `view` (`direction` is
+    /// `FromApp` or `ToApp`), its exact bytes cut at `limit` (flagged oversized). An app frame
+    /// shares the record's seqs and list but is never dispatched, checked against MCP's
+    /// schemas, paired with the server's frames, replayed or put on the timeline. Returns
+    /// its seq (problems the bridge finds are flagged on it: [`Flag::AppProblem`]).
+    pub fn append_app_frame(
+        &self,
+        view: u32,
+        direction: Direction,
+        bytes: &[u8],
+        limit: usize,
+    ) -> u64 {
+        debug_assert!(direction.is_app(), "an app frame goes from or to an app");
+        let truncated_from = (bytes.len() > limit).then_some(bytes.len() as u64);
+        let kept = &bytes[..bytes.len().min(limit)];
+        let verdict = match truncated_from {
+            Some(total) => crate::store::truncated_verdict(total, kept.len()),
+            None => classify(kept).0,
+        };
+        let wall_us = wall_now_us();
+        let mono_us = self.mono_now_us();
+        let mut inner = self.lock();
+        let frame = Arc::new(Frame {
+            seq: inner.take_seq(),
+            direction,
+            wall_us,
+            mono_us,
+            bytes: Arc::from(kept),
+            truncated_from,
+            exchange: None,
+            app_view: Some(view),
+            verdict,
+        });
+        let budget = inner.budget;
+        inner.frames.push(frame.clone(), budget);
+        inner.write(&RecordLine::of_frame((*frame).clone()));
+        inner.store_send(Entry::Frame(frame.clone(), None));
+        drop(inner);
+        let _ = self.events.send(Event::FrameAppended(frame.clone()));
+        if truncated_from.is_some() {
+            self.flag(
+                frame.seq,
+                Flag::Oversized {
+                    limit: limit as u64,
+                },
+            );
+        }
+        frame.seq
     }
 
     pub fn exchanges_from(&self, index: usize) -> Vec<Arc<HttpExchange>> {

@@ -203,6 +203,7 @@ impl Traffic {
                 status: RowStatus::of(status),
                 flags: flags_of.remove(&frame.seq).unwrap_or_default(),
                 round: None,
+                app_view: frame.app_view,
             });
         }
         for line in &memory.stderr {
@@ -280,6 +281,7 @@ fn other_row(
         status: RowStatus::of(status),
         flags: Vec::new(),
         round: None,
+        app_view: None,
     }
 }
 

@@ -244,6 +244,7 @@ mod tests {
             bytes: Arc::from(text.as_bytes()),
             truncated_from: None,
             exchange: None,
+            app_view: None,
             verdict: classify(text.as_bytes()).0,
         }
     }
@@ -262,6 +263,7 @@ mod tests {
             verdict,
             truncated_from: None,
             exchange: None,
+            app_view: None,
         };
         let row = RowBuilder::default().row(&frame);
         let shown = row.method.unwrap();

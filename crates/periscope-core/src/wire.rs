@@ -19,6 +19,28 @@ pub enum Direction {
     Out,
     /// From the server to Periscope.
     In,
+    /// From an MCP App's view to Periscope (an app frame: never sent to or paired with the
+    /// server's frames, never checked against MCP schemas, skipped by replay and timeline).
+    FromApp,
+    /// From Periscope to an MCP App's view (an app frame).
+    ToApp,
+}
+
+impl Direction {
+    /// Whether this is an app frame's direction (host ↔ MCP App view), not the server's.
+    pub fn is_app(self) -> bool {
+        matches!(self, Direction::FromApp | Direction::ToApp)
+    }
+
+    /// The other way on the same channel.
+    pub fn reverse(self) -> Direction {
+        match self {
+            Direction::Out => Direction::In,
+            Direction::In => Direction::Out,
+            Direction::FromApp => Direction::ToApp,
+            Direction::ToApp => Direction::FromApp,
+        }
+    }
 }
 
 impl fmt::Display for Direction {
@@ -26,6 +48,8 @@ impl fmt::Display for Direction {
         f.write_str(match self {
             Direction::Out => "out",
             Direction::In => "in",
+            Direction::FromApp => "from_app",
+            Direction::ToApp => "to_app",
         })
     }
 }
@@ -232,6 +256,9 @@ pub struct Frame {
     /// On HTTP transports: the seq of the HTTP exchange that carried the frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<u64>,
+    /// App frames only: the number of the MCP App view it went to or came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_view: Option<u32>,
     pub verdict: Verdict,
 }
 
@@ -528,6 +555,7 @@ mod tests {
                 bytes: Arc::from(bytes),
                 truncated_from: None,
                 exchange: None,
+                app_view: None,
                 verdict: classify(bytes).0,
             };
             let json = serde_json::to_string(&frame).unwrap();

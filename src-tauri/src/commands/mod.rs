@@ -10,6 +10,7 @@ pub mod export;
 pub mod host_import;
 pub mod icons;
 pub mod lists;
+pub mod mcp_apps;
 pub mod models;
 pub mod oauth;
 pub mod playground;

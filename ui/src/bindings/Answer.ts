@@ -6,4 +6,4 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * The user's answer to a [`PendingAsk`].
  */
-export type Answer = { "kind": "elicit", action: ElicitAction, content: JsonValue | null, } | { "kind": "url_consent", decision: UrlDecision, } | { "kind": "sampling_reply", result: JsonValue, } | { "kind": "sampling_reject", reason: string, } | { "kind": "sign_in", proceed: boolean, };
+export type Answer = { "kind": "elicit", action: ElicitAction, content: JsonValue | null, } | { "kind": "url_consent", decision: UrlDecision, } | { "kind": "sampling_reply", result: JsonValue, } | { "kind": "sampling_reject", reason: string, } | { "kind": "sign_in", proceed: boolean, } | { "kind": "app_message", accept: boolean, };

@@ -3,4 +3,4 @@
 /**
  * Who made a call in the history.
  */
-export type CallOrigin = { "by": "user" } | { "by": "model", conversation: string, model: string, };
+export type CallOrigin = { "by": "user" } | { "by": "model", conversation: string, model: string, } | { "by": "app", view_title: string, };

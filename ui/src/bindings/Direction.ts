@@ -3,4 +3,4 @@
 /**
  * Which way a frame travelled.
  */
-export type Direction = "out" | "in";
+export type Direction = "out" | "in" | "from_app" | "to_app";

@@ -33,4 +33,8 @@ preview: string,
  * are named by the later rounds (`first_seq`, `asked_by`): when they were recorded,
  * nobody knew yet.
  */
-call: CallRound | null, };
+call: CallRound | null, 
+/**
+ * App frames: the MCP App view the frame went to or came from (None: the server's).
+ */
+app_view: number | null, };

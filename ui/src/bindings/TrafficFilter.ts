@@ -2,11 +2,16 @@
 import type { Direction } from "./Direction";
 import type { EntryKind } from "./EntryKind";
 import type { EntryStatus } from "./EntryStatus";
+import type { TrafficChannel } from "./TrafficChannel";
 
 /**
  * What a traffic list shows: every field narrows, an empty or absent one does not.
  */
 export type TrafficFilter = { direction: Direction | null, 
+/**
+ * Only the server's frames, or only the app frames (host ↔ MCP App views).
+ */
+channel: TrafficChannel | null, 
 /**
  * Any of these kinds.
  */

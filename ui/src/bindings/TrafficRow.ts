@@ -38,4 +38,8 @@ flags: Array<Flag>,
  * Which round of a multi round-trip call the frame is, when it belongs to one (the
  * call's first request and the responses that asked for input included).
  */
-round: RoundChip | null, };
+round: RoundChip | null, 
+/**
+ * App frames: the MCP App view the frame went to or came from (None: the server's).
+ */
+app_view: number | null, };

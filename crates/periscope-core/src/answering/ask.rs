@@ -44,6 +44,26 @@ pub enum Ask {
     SignIn {
         prompt: crate::auth::browser::AuthorizationPrompt,
     },
+    /// An MCP App asks to open a link (`ui/open-link`): always asked, answered with
+    /// [`Answer::UrlConsent`]. Nothing is opened before the user's Open.
+    AppOpenLink {
+        url: String,
+        analysis: UrlAnalysis,
+        app: McpAppLabel,
+    },
+    /// An MCP App asks to add a message to the conversation (`ui/message`): the content
+    /// blocks as the app sent them; answered with [`Answer::AppMessage`].
+    AppMessage { content: Value, app: McpAppLabel },
+}
+
+/// Which open app view an ask comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct McpAppLabel {
+    pub view: u32,
+    pub server_id: String,
+    pub title: String,
+    pub resource_uri: String,
 }
 
 /// The user's answer to a [`PendingAsk`].
@@ -65,6 +85,8 @@ pub enum Answer {
     SamplingReject { reason: String },
     /// Sign in (open the browser) or not.
     SignIn { proceed: bool },
+    /// An app's `ui/message`: accepted (the app gets `{}`) or declined (error -32000).
+    AppMessage { accept: bool },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ pub mod form_schema;
 pub mod settings;
 pub mod url_analysis;
 
-pub use ask::{Answer, Ask, ElicitAction, PendingAsk, UrlDecision};
+pub use ask::{Answer, Ask, ElicitAction, McpAppLabel, PendingAsk, UrlDecision};
 pub use settings::{HostSettings, Root, SamplingRule, file_uri, roots_result};
 pub use url_analysis::{
     NotForBrowser, UrlAnalysis, UrlWarning, UrlWarningKind, analyze_url, browser_url,

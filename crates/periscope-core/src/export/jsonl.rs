@@ -8,15 +8,17 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use super::{Recording, rfc3339};
-use crate::wire::Direction;
 
 pub fn write_jsonl(recording: &Recording, out: &mut impl Write) -> io::Result<()> {
     for frame in &recording.frames {
         let mut line = json!({
             "seq": frame.seq,
             "time": rfc3339(frame.wall_us),
-            "direction": match frame.direction { Direction::Out => "out", Direction::In => "in" },
+            "direction": frame.direction.to_string(),
         });
+        if let Some(view) = frame.app_view {
+            line["app_view"] = json!(view);
+        }
         match serde_json::from_slice::<Value>(&frame.bytes) {
             Ok(message) if frame.truncated_from.is_none() => line["message"] = message,
             _ => match std::str::from_utf8(&frame.bytes) {
@@ -45,6 +47,7 @@ mod tests {
     use super::*;
     use crate::export::tests::frame;
     use crate::record::{Flag, FlagRecord};
+    use crate::wire::Direction;
 
     #[test]
     fn every_frame_is_one_line_and_a_malformed_one_keeps_its_text() {

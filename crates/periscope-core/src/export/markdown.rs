@@ -39,6 +39,8 @@ pub fn markdown(recording: &Recording, title: &str, seqs: &[u64]) -> String {
                 let arrow = match frame.direction {
                     Direction::Out => "→ sent",
                     Direction::In => "← received",
+                    Direction::ToApp => "→ to the app",
+                    Direction::FromApp => "← from the app",
                 };
                 let _ = writeln!(
                     out,

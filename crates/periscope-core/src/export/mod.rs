@@ -155,7 +155,7 @@ impl Recording {
                 self.started_wall_us = Some(started_wall_us);
                 self.target = Some(target);
             }
-            RecordLine::Frame(frame) => self.frames.push(frame),
+            RecordLine::Frame(frame) | RecordLine::AppFrame(frame) => self.frames.push(frame),
             RecordLine::Http(exchange) => self.exchanges.push(exchange),
             RecordLine::Stderr(line) => self.stderr.push(line),
             RecordLine::Flag(flag) => self.flags.push(flag),
@@ -175,7 +175,7 @@ impl Recording {
         let lines = self
             .frames
             .into_iter()
-            .map(RecordLine::Frame)
+            .map(RecordLine::of_frame)
             .chain(self.stderr.into_iter().map(RecordLine::Stderr))
             .chain(self.exchanges.into_iter().map(RecordLine::Http))
             .chain(self.flags.into_iter().map(RecordLine::Flag))
@@ -227,6 +227,7 @@ pub(crate) mod tests {
             bytes: Arc::from(text.as_bytes()),
             truncated_from: None,
             exchange,
+            app_view: None,
             verdict: classify(text.as_bytes()).0,
         }
     }

@@ -39,7 +39,7 @@ pub fn write_record(
         recording
             .frames
             .iter()
-            .map(|f| (f.seq, 0, RecordLine::Frame(f.clone()))),
+            .map(|f| (f.seq, 0, RecordLine::of_frame(f.clone()))),
     );
     entries.extend(
         recording

@@ -15,6 +15,7 @@ fn frame(seq: u64, direction: Direction, value: Value) -> Frame {
         bytes: Arc::from(bytes),
         truncated_from: None,
         exchange: None,
+        app_view: None,
         verdict,
     }
 }

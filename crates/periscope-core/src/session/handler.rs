@@ -108,6 +108,19 @@ impl Answer {
                 Err(RpcError::new(error_code::USER_REJECTED, reason.clone())),
                 DecisionKind::Reject,
             ),
+            // An app's ask (`ui/message`), never a server's request: the app shell answers
+            // the view itself; a server never gets this.
+            Answer::AppMessage { accept } => (
+                Err(RpcError::new(
+                    error_code::INVALID_PARAMS,
+                    "an app's answer given to a server's request",
+                )),
+                if *accept {
+                    DecisionKind::AppMessageAccepted
+                } else {
+                    DecisionKind::AppMessageDeclined
+                },
+            ),
             Answer::SignIn { proceed } => (
                 Ok(json!({})),
                 if *proceed {

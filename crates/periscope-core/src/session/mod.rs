@@ -83,8 +83,12 @@ impl Default for SessionOptions {
                 "sampling": {"tools": {}},
                 "elicitation": {"form": {}, "url": {}},
                 // Modern era: Periscope follows task handles (crate::tasks), so it declares
-                // the 2026-07-28 tasks extension; legacy servers ignore the key.
-                "extensions": {crate::era::TASKS_EXTENSION: {}},
+                // the 2026-07-28 tasks extension; legacy servers ignore the key. MCP Apps
+                // (crate::apps): the same key in both eras.
+                "extensions": {
+                    crate::era::TASKS_EXTENSION: {},
+                    crate::apps::UI_EXTENSION: crate::apps::client_capability(),
+                },
             }),
             protocol_version: protocol::LATEST_STATEFUL.to_string(),
             request_timeout: Duration::from_secs(60),

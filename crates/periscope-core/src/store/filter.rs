@@ -99,6 +99,8 @@ impl EntryStatus {
 #[serde(default)]
 pub struct TrafficFilter {
     pub direction: Option<Direction>,
+    /// Only the server's frames, or only the app frames (host ↔ MCP App views).
+    pub channel: Option<TrafficChannel>,
     /// Any of these kinds.
     pub kinds: Vec<EntryKind>,
     /// Exactly this method (a response counts under the method of the request it answers).
@@ -110,6 +112,22 @@ pub struct TrafficFilter {
     pub to_wall_us: Option<u64>,
     /// Words the body must all contain (full-text, whole words, any case).
     pub text: Option<String>,
+}
+
+/// Which talk a traffic list shows: Periscope with the server, or Periscope with the MCP App
+/// views of that server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficChannel {
+    Server,
+    App,
+}
+
+impl TrafficChannel {
+    fn keeps(self, direction: Direction) -> bool {
+        direction.is_app() == (self == TrafficChannel::App)
+    }
 }
 
 /// A `WHERE` clause (without the keyword) and its parameters.
@@ -140,6 +158,12 @@ impl TrafficFilter {
         if let Some(direction) = self.direction {
             parts.push("direction = ?".into());
             params.push(SqlValue::Integer(direction_code(direction)));
+        }
+        match self.channel {
+            // App frames are directions 2 and 3 (`direction_code`).
+            Some(TrafficChannel::Server) => parts.push("direction < 2".into()),
+            Some(TrafficChannel::App) => parts.push("direction >= 2".into()),
+            None => {}
         }
         if !self.kinds.is_empty() && self.kinds.len() < EntryKind::ALL.len() {
             let list: Vec<String> = self.kinds.iter().map(|k| k.code().to_string()).collect();
@@ -193,7 +217,9 @@ impl TrafficFilter {
         wall_us: u64,
         body: &[u8],
     ) -> bool {
-        if self.direction.is_some_and(|d| d != direction) {
+        if self.direction.is_some_and(|d| d != direction)
+            || self.channel.is_some_and(|c| !c.keeps(direction))
+        {
             return false;
         }
         if !self.kinds.is_empty() && !self.kinds.contains(&kind) {
@@ -253,14 +279,17 @@ pub(crate) fn direction_code(direction: Direction) -> i64 {
     match direction {
         Direction::Out => 0,
         Direction::In => 1,
+        Direction::FromApp => 2,
+        Direction::ToApp => 3,
     }
 }
 
 pub(crate) fn direction_of(code: i64) -> Direction {
-    if code == 0 {
-        Direction::Out
-    } else {
-        Direction::In
+    match code {
+        0 => Direction::Out,
+        2 => Direction::FromApp,
+        3 => Direction::ToApp,
+        _ => Direction::In,
     }
 }
 

@@ -21,7 +21,7 @@ use crossbeam_channel::{Sender, TrySendError};
 use rusqlite::{Connection, OpenFlags};
 
 pub(crate) use filter::flag_bits;
-pub use filter::{EntryKind, EntryStatus, TrafficFilter};
+pub use filter::{EntryKind, EntryStatus, TrafficChannel, TrafficFilter};
 pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
 pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
 

@@ -44,6 +44,8 @@ pub struct TrafficRow {
     /// Which round of a multi round-trip call the frame is, when it belongs to one (the
     /// call's first request and the responses that asked for input included).
     pub round: Option<RoundChip>,
+    /// App frames: the MCP App view the frame went to or came from (None: the server's).
+    pub app_view: Option<u32>,
 }
 
 /// Where a frame stands in a multi round-trip call: round 1 is the call's first request.
@@ -175,7 +177,8 @@ impl Store {
                 (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq),
                 CASE WHEN status & {FLAGGED} != 0 THEN
                     (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
-                END
+                END,
+                app_view
              FROM entries WHERE {} ORDER BY seq {direction} LIMIT ? OFFSET ?",
             sql.clause
         ))?;
@@ -212,6 +215,7 @@ impl Store {
                     .and_then(|f| serde_json::from_str(&f).ok())
                     .unwrap_or_default(),
                 round: None,
+                app_view: r.get::<_, Option<i64>>(16)?.map(|v| v as u32),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -286,7 +290,8 @@ impl Store {
     pub fn frame(&self, seq: u64) -> Result<Option<Arc<Frame>>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
-            "SELECT e.kind, e.direction, e.wall_us, e.mono_us, e.truncated_from, e.exchange, b.body
+            "SELECT e.kind, e.direction, e.wall_us, e.mono_us, e.truncated_from, e.exchange, b.body,
+                e.app_view
              FROM entries e JOIN bodies b ON b.seq = e.seq WHERE e.seq = ?1",
         )?;
         let found = stmt
@@ -299,10 +304,12 @@ impl Store {
                     r.get::<_, Option<i64>>(4)?.map(|t| t as u64),
                     r.get::<_, Option<i64>>(5)?.map(|e| e as u64),
                     r.get::<_, Vec<u8>>(6)?,
+                    r.get::<_, Option<i64>>(7)?.map(|v| v as u32),
                 ))
             })
             .optional()?;
-        let Some((kind, direction, wall_us, mono_us, truncated_from, exchange, bytes)) = found
+        let Some((kind, direction, wall_us, mono_us, truncated_from, exchange, bytes, app_view)) =
+            found
         else {
             return Ok(None);
         };
@@ -321,6 +328,7 @@ impl Store {
             bytes: Arc::from(bytes),
             truncated_from,
             exchange,
+            app_view,
             verdict,
         })))
     }

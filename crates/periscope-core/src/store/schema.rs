@@ -3,7 +3,7 @@
 use rusqlite::Connection;
 
 /// Bumped when a table changes shape; a store file of another version is not read.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// One row per entry of the record, in seq order: frames, stderr lines and HTTP exchanges share
 /// the session's one sequence, so one table lists them all and a window is one range scan. Only
@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS entries (
     call_round INTEGER,
     call_asked_by INTEGER,
     truncated_from INTEGER,
-    exchange INTEGER
+    exchange INTEGER,
+    -- App frames (directions 2 and 3): the MCP App view's number.
+    app_view INTEGER
 );
 -- The exact bytes of a frame, the text of a stderr line, `METHOD url` of an HTTP exchange.
 CREATE TABLE IF NOT EXISTS bodies (

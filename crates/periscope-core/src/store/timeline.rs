@@ -56,7 +56,7 @@ impl Store {
                 CASE WHEN kind = 0 OR method IN ('notifications/progress', 'notifications/cancelled')
                     THEN (SELECT body FROM bodies b WHERE b.seq = entries.seq) END
              FROM entries
-             WHERE kind <= 5 AND wall_us >= ?1 AND wall_us <= ?2
+             WHERE kind <= 5 AND direction < 2 AND wall_us >= ?1 AND wall_us <= ?2
              ORDER BY seq DESC LIMIT ?3",
         )?;
         let rows = stmt.query_map(params![clamp(from), clamp(to), clamp(limit)], |r| {
@@ -94,7 +94,7 @@ impl Store {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT count(*) FROM entries
-             WHERE kind = ?1 AND seq < ?2 AND wall_us >= ?3 AND wall_us <= ?4",
+             WHERE kind = ?1 AND direction < 2 AND seq < ?2 AND wall_us >= ?3 AND wall_us <= ?4",
         )?;
         let n: i64 = stmt.query_row(
             params![
@@ -121,7 +121,7 @@ impl Store {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT method, direction, latency_us, kind FROM entries
-             WHERE seq > ?3 AND seq <= ?4 AND kind IN (?1, ?2)
+             WHERE seq > ?3 AND seq <= ?4 AND kind IN (?1, ?2) AND direction < 2
                 AND latency_us IS NOT NULL AND method IS NOT NULL
              ORDER BY seq",
         )?;
@@ -133,10 +133,7 @@ impl Store {
         ])?;
         while let Some(r) = rows.next()? {
             // A response travels the other way from the request it answers.
-            let direction = match direction_of(r.get(1)?) {
-                Direction::In => Direction::Out,
-                Direction::Out => Direction::In,
-            };
+            let direction = direction_of(r.get(1)?).reverse();
             each(LatencyRow {
                 method: r.get(0)?,
                 direction,

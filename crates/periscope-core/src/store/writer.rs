@@ -188,8 +188,8 @@ fn write_batch(
         let mut entry_stmt = tx.prepare_cached(
             "INSERT INTO entries(seq, kind, direction, wall_us, mono_us, size, method, rpc_id,
                 latency_us, status, problem, call_first, call_round, call_asked_by,
-                truncated_from, exchange)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                truncated_from, exchange, app_view)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         )?;
         let mut body_stmt = tx.prepare_cached("INSERT INTO bodies(seq, body) VALUES (?1, ?2)")?;
         let mut flag_stmt = tx.prepare_cached("INSERT INTO flags(seq, flag) VALUES (?1, ?2)")?;
@@ -227,6 +227,7 @@ fn write_batch(
                         call.map(|c| c.asked_by as i64),
                         frame.truncated_from.map(|t| t as i64),
                         frame.exchange.map(|e| e as i64),
+                        frame.app_view.map(i64::from),
                     ])?;
                     body_stmt.execute(params![frame.seq as i64, &frame.bytes[..]])?;
                 }
@@ -304,6 +305,7 @@ fn insert_other(
         None::<i64>,
         status,
         problem,
+        None::<i64>,
         None::<i64>,
         None::<i64>,
         None::<i64>,

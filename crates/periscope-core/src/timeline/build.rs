@@ -72,10 +72,7 @@ pub(crate) fn build(entries: Vec<Entry>, max_spans: usize) -> (Timeline, u64) {
 }
 
 fn opposite(direction: Direction) -> Direction {
-    match direction {
-        Direction::In => Direction::Out,
-        Direction::Out => Direction::In,
-    }
+    direction.reverse()
 }
 
 impl Builder {

@@ -50,7 +50,8 @@ pub(crate) fn read(
     let frames = traffic.frames();
     let mut rows = RowBuilder::default();
     let mut in_window = Vec::new();
-    for frame in &frames {
+    // App frames (host ↔ MCP App) are not the server's calls: not on its timeline.
+    for frame in frames.iter().filter(|f| !f.direction.is_app()) {
         let call = traffic.round_of(frame.seq);
         let row = rows.paired(frame, call);
         if frame.wall_us >= from && frame.wall_us <= to {

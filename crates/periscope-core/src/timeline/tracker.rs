@@ -6,7 +6,6 @@ use crate::rows::{FrameKind, RowBuilder};
 use crate::store::StoreError;
 use crate::store::timeline::LatencyRow;
 use crate::traffic::Traffic;
-use crate::wire::Direction;
 
 use super::latency::{Collector, LatencyReport};
 
@@ -65,17 +64,17 @@ impl LatencyTracker {
                 for frame in &frames {
                     let row = self.rows.paired(frame, traffic.round_of(frame.seq));
                     let error = row.kind == FrameKind::ErrorResponse;
-                    if !matches!(row.kind, FrameKind::Response | FrameKind::ErrorResponse) {
+                    // App frames are the host's talk with an MCP App, not the server's latency.
+                    if row.direction.is_app()
+                        || !matches!(row.kind, FrameKind::Response | FrameKind::ErrorResponse)
+                    {
                         continue;
                     }
                     if let (Some(method), Some(latency_us)) = (row.method, row.latency_us) {
                         self.stats.add(LatencyRow {
                             method,
                             // An answer travels the other way from its request.
-                            direction: match row.direction {
-                                Direction::In => Direction::Out,
-                                Direction::Out => Direction::In,
-                            },
+                            direction: row.direction.reverse(),
                             latency_us,
                             error,
                         });

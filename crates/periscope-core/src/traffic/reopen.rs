@@ -25,7 +25,9 @@ impl Traffic {
             for line in lines {
                 match line {
                     RecordLine::Session { .. } => {}
-                    RecordLine::Frame(frame) => frames.push(Arc::new(frame)),
+                    RecordLine::Frame(frame) | RecordLine::AppFrame(frame) => {
+                        frames.push(Arc::new(frame))
+                    }
                     RecordLine::Stderr(line) => stderr.push(Arc::new(line)),
                     RecordLine::Http(exchange) => exchanges.push(Arc::new(exchange)),
                     RecordLine::Flag(flag) => inner.flags.entries.push_back(flag),
@@ -77,6 +79,7 @@ mod tests {
             bytes: Arc::from(text.as_bytes()),
             truncated_from: None,
             exchange: None,
+            app_view: None,
             verdict: classify(text.as_bytes()).0,
         })
     }
