@@ -4,65 +4,17 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 
-// Types of the contract (contract-13-apps.md §3), declared here until the generated bindings
-// land. Kept structurally identical to what ts-rs writes, so switching is an import change.
-export type McpAppDisplayMode = "inline" | "fullscreen";
+import type { McpAppContextChange } from "../bindings/McpAppContextChange";
+import type { McpAppOpened } from "../bindings/McpAppOpened";
+import type { McpAppOut } from "../bindings/McpAppOut";
+import type { McpAppResource } from "../bindings/McpAppResource";
+import type { McpAppSource } from "../bindings/McpAppSource";
 
-export type McpAppSource =
-  | { kind: "tool_call"; tool: string; arguments: JsonValue }
-  | { kind: "manual"; tool: string | null; input: JsonValue; result: JsonValue | null }
-  | { kind: "resource" };
-
-export interface McpAppCsp {
-  header: string;
-  external: string[];
-  dropped: string[];
-}
-
-export interface McpAppOpened {
-  view: number;
-  src: string;
-  title: string;
-  prefers_border: boolean;
-  csp: McpAppCsp;
-  problems: string[];
-  sha256: string;
-}
-
-export type McpAppOut =
-  | { kind: "post"; text: string }
-  | { kind: "resize"; width: number | null; height: number | null }
-  | { kind: "display_mode"; mode: McpAppDisplayMode }
-  | { kind: "closed"; reason: string };
-
-export interface McpAppContextChange {
-  theme: string | null;
-  display_mode: McpAppDisplayMode | null;
-  width: number | null;
-  height: number | null;
-}
-
-export interface McpAppTool {
-  name: string;
-  model_visible: boolean;
-  app_visible: boolean;
-}
-
-export interface McpAppResource {
-  uri: string;
-  name: string | null;
-  title: string | null;
-  mime_type: string | null;
-  tools: McpAppTool[];
-  listed: boolean;
-}
-
-export interface McpAppLabel {
-  view: number;
-  server_id: string;
-  title: string;
-  resource_uri: string;
-}
+export type { McpAppContextChange, McpAppOpened, McpAppOut, McpAppResource, McpAppSource };
+export type { McpAppCsp } from "../bindings/McpAppCsp";
+export type { McpAppDisplayMode } from "../bindings/McpAppDisplayMode";
+export type { McpAppLabel } from "../bindings/McpAppLabel";
+export type { McpAppTool } from "../bindings/McpAppTool";
 
 export const mcpAppsIpc = {
   open: (serverId: string, resourceUri: string, source: McpAppSource, onOut: (out: McpAppOut) => void) => {
