@@ -1,6 +1,6 @@
 // A server's UI resources and the tools that link to them, as the engine found them
 // (`resources/list` ∪ the tools' `_meta.ui.resourceUri`): which tool shows an app panel.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage } from "../ipc";
 import { mcpAppsIpc, type McpAppResource } from "../ipc/mcpApps";
@@ -37,8 +37,12 @@ export function resourceOfTool(resources: readonly McpAppResource[], tool: strin
 export function useMcpAppResources(serverId: string, enabled: boolean, version: unknown): AppResources {
   // The last answer and what it answered; a newer question shows as loading until answered.
   const [answer, setAnswer] = useState<{ serverId: string; version: unknown; state: AppResources } | null>(null);
+  // What was last asked: turning `enabled` off and on again does not ask the server again.
+  const asked = useRef<{ serverId: string; version: unknown } | null>(null);
   useEffect(() => {
     if (!enabled) return;
+    if (asked.current?.serverId === serverId && asked.current.version === version) return;
+    asked.current = { serverId, version };
     let live = true;
     const done = (state: AppResources) => live && setAnswer({ serverId, version, state });
     mcpAppsIpc.resources(serverId).then(
@@ -47,6 +51,7 @@ export function useMcpAppResources(serverId: string, enabled: boolean, version: 
     );
     return () => {
       live = false;
+      asked.current = null;
     };
   }, [serverId, enabled, version]);
   if (!enabled) return IDLE;

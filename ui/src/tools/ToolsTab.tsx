@@ -47,9 +47,12 @@ function ToolsView({ server }: { server: ServerState }) {
     [list.items],
   );
   const selected = tools.find((tool) => tool.name === server.tools.selected) ?? null;
-  // Which tools show an app panel: asked of the engine only when some tool carries `ui` meta.
-  const linksApps = useMemo(() => tools.some((tool) => mayLinkToApp(tool.raw)), [tools]);
-  const apps = useMcpAppResources(server.id, linksApps, list.items);
+  // Which resource the picked tool's app panel shows: the engine reads the tools and resources
+  // lists for it (requests to the server), so it is asked only once a tool with `ui` meta is
+  // picked, and again only when the tools list is fetched again.
+  const [appsWanted, setAppsWanted] = useState(false);
+  if (!appsWanted && selected && mayLinkToApp(selected.raw)) setAppsWanted(true);
+  const apps = useMcpAppResources(server.id, appsWanted, list.items);
   const refresh = () => void loadList(server.id, "tools");
   return (
     <div className="split">
