@@ -474,8 +474,16 @@ impl Harness {
     /// Switches into the MCP App frame `frame` (waiting for it): `find`, `click`, `text` and
     /// `count` then act on the app's page. `leave_app` comes back.
     pub async fn enter_app(&self, frame: &str) {
-        self.find(frame)
+        let element = self.find(frame).await;
+        // WebKit's driver does not scroll a frame into view for what is typed or clicked in it.
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'});",
+                vec![serde_json::to_value(&element).unwrap()],
+            )
             .await
+            .expect("the frame scrolls into view");
+        element
             .enter_frame()
             .await
             .unwrap_or_else(|e| panic!("cannot enter the app frame {frame}: {e}"));

@@ -160,22 +160,25 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
             }
         }
     }
+    // Every finding at once: a hole in one layer must not hide what the others did.
+    let mut findings = holes;
+    if !tripwire_seen.trim().is_empty() {
+        findings.push(format!(
+            "the tripwire was reached (undeclared network or navigation):\n{tripwire_seen}"
+        ));
+    }
+    if !opened.is_empty() {
+        findings.push(format!("an app opened URLs: {opened:?}"));
+    }
+    if !(catalog.contains(r#""demo""#) && catalog.contains(r#""hostile""#)) {
+        findings.push(format!("the catalog lost an entry: {catalog}"));
+    }
+    if !b_report.contains("storage_read: blocked") || b_report.contains("probe-a-secret") {
+        findings.push(format!("B read A's storage: {b_report}"));
+    }
     assert!(
-        holes.is_empty(),
-        "probes not blocked:\n{}\nthe whole report:\n{report}",
-        holes.join("\n")
-    );
-    assert!(
-        tripwire_seen.trim().is_empty(),
-        "the tripwire was reached (undeclared network or navigation):\n{tripwire_seen}"
-    );
-    assert!(opened.is_empty(), "an app opened URLs: {opened:?}");
-    assert!(
-        catalog.contains(r#""demo""#) && catalog.contains(r#""hostile""#),
-        "the catalog lost an entry: {catalog}"
-    );
-    assert!(
-        b_report.contains("storage_read: blocked") && !b_report.contains("probe-a-secret"),
-        "B read A's storage: {b_report}"
+        findings.is_empty(),
+        "the sandbox let through:\n{}\n\nA's whole report:\n{report}\n\nB's report:\n{b_report}",
+        findings.join("\n")
     );
 }
