@@ -16,6 +16,9 @@ pub const WAIT: Duration = Duration::from_secs(30);
 pub const DEMO_READY: &str =
     r#"[data-testid="server-item"][data-server-id="demo"][data-status="ready"]"#;
 
+/// The frame of an MCP App panel (any view).
+pub const APP_FRAME: &str = r#"iframe[data-testid="mcp-app-frame"]"#;
+
 /// The tool result pane.
 const TOOL_RESULT: &str = r#"[data-testid="tool-result"]"#;
 
@@ -466,6 +469,48 @@ impl Harness {
     pub async fn call_tool(&self, tool: &str) {
         self.pick_tool(tool).await;
         self.call_tool_button().await;
+    }
+
+    /// Switches into the MCP App frame `frame` (waiting for it): `find`, `click`, `text` and
+    /// `count` then act on the app's page. `leave_app` comes back.
+    pub async fn enter_app(&self, frame: &str) {
+        let element = self.find(frame).await;
+        // WebKit's driver does not scroll a frame into view for what is typed or clicked in it.
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'});",
+                vec![serde_json::to_value(&element).unwrap()],
+            )
+            .await
+            .expect("the frame scrolls into view");
+        element
+            .enter_frame()
+            .await
+            .unwrap_or_else(|e| panic!("cannot enter the app frame {frame}: {e}"));
+    }
+
+    /// Back from an app frame to Periscope's page.
+    pub async fn leave_app(&self) {
+        self.client
+            .enter_parent_frame()
+            .await
+            .expect("back to Periscope's page");
+    }
+
+    /// Inside the app frame `frame`: waits until `css` says `expected`, returns its text, and
+    /// comes back to Periscope's page.
+    pub async fn app_text_containing(&self, frame: &str, css: &str, expected: &str) -> String {
+        self.enter_app(frame).await;
+        let text = self.text_containing(css, expected).await;
+        self.leave_app().await;
+        text
+    }
+
+    /// Inside the app frame `frame`: clicks `css`, and comes back to Periscope's page.
+    pub async fn app_click(&self, frame: &str, css: &str) {
+        self.enter_app(frame).await;
+        self.click(css).await;
+        self.leave_app().await;
     }
 
     /// Ends the WebDriver session (which quits the app), then the driver and the display.

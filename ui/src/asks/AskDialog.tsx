@@ -6,6 +6,8 @@ import { answerAsk } from "../actions";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { ErrorBox } from "../common/ErrorBox";
+import { AppMessage } from "../answering/AppMessage";
+import { AppOpenLink } from "../answering/AppOpenLink";
 import { ElicitForm } from "../answering/ElicitForm";
 import { SamplingPanel } from "../answering/SamplingPanel";
 import { UrlConsentDialog } from "../answering/UrlConsentDialog";
@@ -83,6 +85,25 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
           prompt={a.prompt}
           receivedWallUs={ask.received_wall_us}
           onDecide={(proceed) => send({ kind: "sign_in", proceed })}
+        />
+      );
+    case "app_open_link":
+      return (
+        <AppOpenLink
+          serverName={ask.server_name}
+          app={a.app}
+          url={a.url}
+          analysis={a.analysis}
+          onDecide={(decision) => send({ kind: "url_consent", decision })}
+        />
+      );
+    case "app_message":
+      return (
+        <AppMessage
+          serverName={ask.server_name}
+          app={a.app}
+          content={a.content}
+          onAnswer={(accept) => send({ kind: "app_message", accept })}
         />
       );
     case "sampling":

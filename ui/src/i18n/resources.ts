@@ -14,6 +14,7 @@ import enContent from "./locales/en/content.json";
 import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
+import enMcpApps from "./locales/en/mcpApps.json";
 import enModels from "./locales/en/models.json";
 import enNetwork from "./locales/en/network.json";
 import enOauth from "./locales/en/oauth.json";
@@ -44,6 +45,7 @@ import zhContent from "./locales/zh-Hans/content.json";
 import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
+import zhMcpApps from "./locales/zh-Hans/mcpApps.json";
 import zhModels from "./locales/zh-Hans/models.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
 import zhOauth from "./locales/zh-Hans/oauth.json";
@@ -77,6 +79,7 @@ export const resources = {
     diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
+    mcpApps: enMcpApps,
     models: enModels,
     network: enNetwork,
     oauth: enOauth,
@@ -109,6 +112,7 @@ export const resources = {
     diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
+    mcpApps: zhMcpApps,
     models: zhModels,
     network: zhNetwork,
     oauth: zhOauth,

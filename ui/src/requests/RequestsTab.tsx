@@ -253,6 +253,10 @@ function decisionLabel(decision: string): string {
     case "tool_rejected":
     case "sign_in":
     case "cancel_sign_in":
+    case "app_link_opened":
+    case "app_link_declined":
+    case "app_message_accepted":
+    case "app_message_declined":
       return i18n.t(`requests:decision.${decision}`);
     default:
       return decision;

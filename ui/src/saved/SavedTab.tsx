@@ -242,7 +242,7 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
 }
 
 function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRun, onSave }: RowProps & { entry: HistoryEntry; onSave: () => void }) {
-  const { t } = useTranslation(["saved", "common"]);
+  const { t } = useTranslation(["saved", "common", "mcpApps"]);
   const preview = entry.result_preview;
   const isProtocolError = entry.outcome === "protocol_error";
   const summary = entry.truncated
@@ -265,6 +265,11 @@ function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRu
         {entry.origin.by === "model" && (
           <span className="badge" data-testid="history-by-model" title={entry.origin.conversation}>
             {t("row.byModel", { model: entry.origin.model })}
+          </span>
+        )}
+        {entry.origin.by === "app" && (
+          <span className="badge" data-testid="history-by-app">
+            {t("mcpApps:history.byApp", { title: entry.origin.view_title })}
           </span>
         )}
         <span className="muted saved-duration">{formatLatency(entry.duration_us)}</span>

@@ -1,5 +1,6 @@
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { ConsoleTab } from "../console/ConsoleTab";
+import { McpAppsView } from "../mcp-apps/McpAppsView";
 import { NetworkTab } from "../network/NetworkTab";
 import { OAuthTab } from "../oauth/OAuthTab";
 import { OverviewTab } from "../overview/OverviewTab";
@@ -37,6 +38,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
+        {server.tab === "apps" && <McpAppsView key={entry.id} server={server} />}
         {server.tab === "saved" && <SavedTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
         {server.tab === "playground" && <PlaygroundView key={entry.id} server={server} />}

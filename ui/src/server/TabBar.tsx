@@ -1,4 +1,4 @@
-import { Activity, Bookmark, Bot, ChartGantt, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
+import { Activity, AppWindow, Bookmark, Bot, ChartGantt, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
 import type { ComponentType, KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { setTab } from "../actions";
@@ -12,6 +12,7 @@ const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
   { id: "tools", icon: Wrench },
   { id: "resources", icon: FileText },
   { id: "prompts", icon: MessageSquare },
+  { id: "apps", icon: AppWindow },
   { id: "saved", icon: Bookmark },
   { id: "requests", icon: Reply },
   { id: "playground", icon: Bot },

@@ -24,6 +24,9 @@ import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
 import { useServerLists } from "../state/lists";
+import { ToolCallApp, type AppRun } from "../mcp-apps/McpAppPanel";
+import { mayLinkToApp, resourceOfTool, useMcpAppResources } from "../mcp-apps/useMcpAppResources";
+import type { McpAppResource } from "../ipc/mcpApps";
 
 const KINDS: readonly ListKind[] = ["tools"];
 
@@ -44,6 +47,12 @@ function ToolsView({ server }: { server: ServerState }) {
     [list.items],
   );
   const selected = tools.find((tool) => tool.name === server.tools.selected) ?? null;
+  // Which resource the picked tool's app panel shows: the engine reads the tools and resources
+  // lists for it (requests to the server), so it is asked only once a tool with `ui` meta is
+  // picked, and again only when the tools list is fetched again.
+  const [appsWanted, setAppsWanted] = useState(false);
+  if (!appsWanted && selected && mayLinkToApp(selected.raw)) setAppsWanted(true);
+  const apps = useMcpAppResources(server.id, appsWanted, list.items);
   const refresh = () => void loadList(server.id, "tools");
   return (
     <div className="split">
@@ -58,7 +67,7 @@ function ToolsView({ server }: { server: ServerState }) {
       </div>
       <div className="split-detail scroll-area">
         {selected ? (
-          <ToolDetail server={server} tool={selected} />
+          <ToolDetail server={server} tool={selected} app={resourceOfTool(apps.resources, selected.name)} />
         ) : (
           tools.length > 0 && (
             <EmptyState title={t("tab.noSelectionTitle")} testId="no-tool-selected">
@@ -71,16 +80,19 @@ function ToolsView({ server }: { server: ServerState }) {
   );
 }
 
-function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
+function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo; app: McpAppResource | null }) {
   const { t } = useTranslation("tools");
   const call = useServerCalls(server.id).tools[tool.name];
   const running = useRunningCall(server.id, tool.name);
   // The form's data this session, else what was remembered from an earlier one.
   const remembered = useMemo(() => loadArgs(server.id, tool.name), [server.id, tool.name]);
   const formData = server.tools.forms[tool.name] ?? remembered;
+  // The latest Call of a tool that links to an app: its panel opens with these arguments.
+  const [appRun, setAppRun] = useState<AppRun | null>(null);
   const onCall = (args: JsonObject) => {
     saveArgs(server.id, tool.name, args);
     const callId = startCall(server.id, tool.name);
+    if (app) setAppRun({ id: callId, args, before: call });
     void callTool(server.id, tool.name, args, callId).then(() => {
       // The tasks extension lets the server answer any call with a task: follow it as one.
       const call = serverCalls(server.id).tools[tool.name];
@@ -162,6 +174,17 @@ function ToolDetail({ server, tool }: { server: ServerState; tool: ToolInfo }) {
           outputSchema={tool.outputSchema}
           onCancel={onCancel}
           onRead={(uri) => ipc.readResource(server.id, uri)}
+        />
+      )}
+      {app && appRun && (
+        <ToolCallApp
+          key={appRun.id}
+          serverId={server.id}
+          tool={tool.name}
+          resourceUri={app.uri}
+          run={appRun}
+          call={call}
+          cancelled={running?.callId === appRun.id && running.cancelled}
         />
       )}
       <details className="section">

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { formatNumber } from "../format";
 import { KIND_FILTERS, STATUS_FILTERS, type DirectionFilter, type KindFilter, type StatusFilter } from "./filter";
 import { setTrafficView, type TrafficView } from "../state/traffic";
+import { TrafficChannelChips } from "./TrafficChannelChips";
 
 interface Props {
   serverId: string;
@@ -86,6 +87,7 @@ export function TrafficFilterBar({ serverId, view, shown, total, violations, not
         <option value="out">{t("filter.out")}</option>
         <option value="in">{t("filter.in")}</option>
       </select>
+      <TrafficChannelChips value={view.channel} onChange={(channel) => set({ channel })} />
       <select
         data-testid="traffic-status"
         aria-label={t("filter.status")}

@@ -3,6 +3,7 @@ import { memo, type Ref } from "react";
 import { useTranslation } from "react-i18next";
 import type { TrafficRow as Row } from "../bindings/TrafficRow";
 import { formatBytes, formatLatency, formatTime } from "../format";
+import { AppBadge } from "./AppBadge";
 import { describeFlag, kindLabel } from "./describe";
 import { roundLabel } from "./rounds";
 
@@ -36,13 +37,14 @@ export const TrafficRow = memo(function TrafficRow({ row, selected, top, height,
       data-method={row.method ?? ""}
       data-kind={row.kind}
       data-direction={row.direction}
+      data-app-view={row.app_view ?? undefined}
       data-latency-us={row.latency_us ?? undefined}
       onClick={() => onSelect(row.seq)}
       title={row.preview}
     >
       <span className="col-seq">{row.seq}</span>
       <span className={`col-dir dir-${row.direction}`} title={row.direction === "out" ? t("row.toServer") : t("row.fromServer")}>
-        {row.direction === "out" ? (
+        {row.direction === "out" || row.direction === "to_app" ? (
           <ArrowUpRight size={14} aria-label={t("row.out")} />
         ) : (
           <ArrowDownLeft size={14} aria-label={t("row.in")} />
@@ -53,6 +55,7 @@ export const TrafficRow = memo(function TrafficRow({ row, selected, top, height,
         <span className={`kind-badge kind-${row.kind}`}>{kindLabel(row.kind)}</span>
       </span>
       <span className={`col-method${round !== null ? " with-chip" : ""}`}>
+        <AppBadge view={row.app_view} />
         <span className="method-text">{row.method ?? <span className="muted">{row.preview}</span>}</span>
         {round !== null && (
           <span className="round-chip" data-testid="round-chip" data-round-label={round} title={t("round.title", { round })}>

@@ -18,10 +18,10 @@ export function TrafficTab({ server }: { server: ServerState }) {
   const { id } = server;
   const record = useServerTraffic(id);
   const view = record.trafficView;
-  const { text, direction, kind, method, status, fromUs, toUs, follow, selectedSeq } = view;
+  const { text, direction, channel, kind, method, status, fromUs, toUs, follow, selectedSeq } = view;
   const query = useMemo(
-    () => toQuery({ text, direction, kind, method, status, fromUs, toUs }),
-    [text, direction, kind, method, status, fromUs, toUs],
+    () => toQuery({ text, direction, channel, kind, method, status, fromUs, toUs }),
+    [text, direction, channel, kind, method, status, fromUs, toUs],
   );
   const summary = record.summary;
   const { window, counts, error } = useTrafficWindow(id, query, summary.listed_to, server.session);

@@ -37,6 +37,8 @@ export function describeFlag(flag: Flag): string {
         : i18n.t("traffic:flag.stalled", { unsent: flag.unsent_bytes, total: flag.total_bytes });
     case "too_many_server_requests":
       return i18n.t("traffic:flag.tooManyServerRequests", { limit: flag.limit });
+    case "app_problem":
+      return i18n.t("mcpApps:traffic.appProblem", { problem: flag.problem });
     case "incomplete":
       return flag.cut === "stream_ended"
         ? i18n.t("traffic:flag.incompleteStreamEnded")

@@ -5,6 +5,7 @@ describe("toQuery", () => {
   it("asks for every frame (not stderr or HTTP) when nothing narrows", () => {
     expect(ALL_FRAMES).toEqual({
       direction: null,
+      channel: null,
       kinds: ["request", "notification", "response", "error_response", "batch", "malformed"],
       method: null,
       statuses: [],
@@ -20,6 +21,7 @@ describe("toQuery", () => {
     const query = toQuery({
       text: " message 42 ",
       direction: "in",
+      channel: "app",
       kind: "notification",
       method: " notifications/message ",
       status: "schema_violation",
@@ -28,6 +30,7 @@ describe("toQuery", () => {
     });
     expect(query).toEqual({
       direction: "in",
+      channel: "app",
       kinds: ["notification"],
       method: "notifications/message",
       statuses: ["schema_violation"],

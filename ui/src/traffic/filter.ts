@@ -4,6 +4,7 @@ import type { Direction } from "../bindings/Direction";
 import type { EntryKind } from "../bindings/EntryKind";
 import type { EntryStatus } from "../bindings/EntryStatus";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
+import type { ChannelFilter } from "./TrafficChannelChips";
 
 export type DirectionFilter = "all" | Direction;
 
@@ -43,6 +44,8 @@ export interface ListFilter {
   /** Words every listed body contains (full text). */
   text: string;
   direction: DirectionFilter;
+  /** The server's frames, an MCP App's (host ↔ app views), or both. */
+  channel: ChannelFilter;
   kind: KindFilter;
   /** Exactly this method ("" for any). */
   method: string;
@@ -55,6 +58,7 @@ export interface ListFilter {
 export const NO_FILTER: ListFilter = {
   text: "",
   direction: "all",
+  channel: "all",
   kind: "frames",
   method: "",
   status: "all",
@@ -68,6 +72,7 @@ export function toQuery(filter: ListFilter): TrafficFilter {
   const method = filter.method.trim();
   return {
     direction: filter.direction === "all" ? null : filter.direction,
+    channel: filter.channel === "all" ? null : filter.channel,
     kinds: filter.kind === "frames" ? FRAME_KINDS : filter.kind === "everything" ? [] : [filter.kind],
     method: method === "" ? null : method,
     statuses: filter.status === "all" ? [] : [filter.status],

@@ -18,6 +18,7 @@ export function row(seq: number, extra: Partial<TrafficRow> = {}): TrafficRow {
     status: { error: false, malformed: false, late: false, unknown_id: false, flagged: false, schema_violation: false },
     flags: [],
     round: null,
+    app_view: null,
     ...extra,
   };
 }
