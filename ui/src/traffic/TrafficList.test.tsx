@@ -60,7 +60,7 @@ function scrollable(element: HTMLDivElement) {
   });
 }
 
-describe("TrafficList at 10 million rows", () => {
+describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
   it("keeps its spacer under the browser's cap, and End shows the last row", async () => {
     render(<List n={TEN_MILLION} />);
     scrollable(scroller());
