@@ -1,5 +1,21 @@
-import { Activity, Bookmark, Bot, ChartGantt, ListChecks, FileText, KeyRound, Globe, Info, MessageSquare, MessageCircleReply as Reply, Terminal, Wrench } from "lucide-react";
-import type { ComponentType, KeyboardEvent } from "react";
+import {
+  Activity,
+  Bookmark,
+  Bot,
+  ChartGantt,
+  ChevronLeft,
+  ChevronRight,
+  ListChecks,
+  FileText,
+  KeyRound,
+  Globe,
+  Info,
+  MessageSquare,
+  MessageCircleReply as Reply,
+  Terminal,
+  Wrench,
+} from "lucide-react";
+import { useEffect, useLayoutEffect, useRef, useState, type ComponentType, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
@@ -39,35 +55,105 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
     setTab(serverId, next);
     event.currentTarget.querySelector<HTMLElement>(`[data-testid="tab-${next}"]`)?.focus();
   };
+  const { ref, more, scroll, update } = useOverflow(active);
   return (
-    <nav className="tab-bar" role="tablist" aria-label={t("tabs.label")} onKeyDown={onKeyDown}>
-      {tabs.map(({ id, icon: Icon }) => (
+    <div className={`tab-bar-frame${more.before ? " more-before" : ""}${more.after ? " more-after" : ""}`}>
+      {more.before && (
         <button
-          key={id}
           type="button"
-          role="tab"
-          aria-selected={active === id}
-          tabIndex={active === id ? 0 : -1}
-          className={`tab${active === id ? " active" : ""}`}
-          data-testid={`tab-${id}`}
-          onClick={() => setTab(serverId, id)}
+          className="tab-scroll before"
+          data-testid="tab-scroll-before"
+          aria-label={t("tabs.scrollBefore")}
+          title={t("tabs.scrollBefore")}
+          tabIndex={-1}
+          onClick={() => scroll(-1)}
         >
-          <Icon size={14} />
-          {t(`tabs.${id}`)}
-          {id === "requests" && warnings > 0 && (
-            <span className="tab-count warning" data-testid="requests-warning-count" title={t("tabs.refused")}>
-              {warnings}
-            </span>
-          )}
-          {id === "tasks" && waiting > 0 && (
-            <span className="tab-count warning" data-testid="tasks-waiting-count" title={t("tabs.waiting")}>
-              {waiting}
-            </span>
-          )}
+          <ChevronLeft size={14} aria-hidden />
         </button>
-      ))}
-    </nav>
+      )}
+      <nav className="tab-bar" role="tablist" aria-label={t("tabs.label")} onKeyDown={onKeyDown} ref={ref} onScroll={update}>
+        {tabs.map(({ id, icon: Icon }) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={active === id}
+            tabIndex={active === id ? 0 : -1}
+            className={`tab${active === id ? " active" : ""}`}
+            data-testid={`tab-${id}`}
+            onClick={() => setTab(serverId, id)}
+          >
+            <Icon size={14} />
+            {t(`tabs.${id}`)}
+            {id === "requests" && warnings > 0 && (
+              <span className="tab-count warning" data-testid="requests-warning-count" title={t("tabs.refused")}>
+                {warnings}
+              </span>
+            )}
+            {id === "tasks" && waiting > 0 && (
+              <span className="tab-count warning" data-testid="tasks-waiting-count" title={t("tabs.waiting")}>
+                {waiting}
+              </span>
+            )}
+          </button>
+        ))}
+      </nav>
+      {more.after && (
+        <button
+          type="button"
+          className="tab-scroll after"
+          data-testid="tab-scroll-after"
+          aria-label={t("tabs.scrollAfter")}
+          title={t("tabs.scrollAfter")}
+          tabIndex={-1}
+          onClick={() => scroll(1)}
+        >
+          <ChevronRight size={14} aria-hidden />
+        </button>
+      )}
+    </div>
   );
+}
+
+/**
+ * When the tabs are wider than the window (13 of them at 1280 px): which way more of them lie,
+ * for the arrows at the bar's ends, and the active tab kept in view (the keys move focus
+ * through every tab, and focus scrolls the bar by itself).
+ */
+function useOverflow(active: TabId) {
+  const ref = useRef<HTMLElement>(null);
+  const [more, setMore] = useState({ before: false, after: false });
+  const update = () => {
+    const bar = ref.current;
+    if (!bar) return;
+    const before = bar.scrollLeft > 1;
+    const after = bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 1;
+    setMore((old) => (old.before === before && old.after === after ? old : { before, after }));
+  };
+  const measure = useRef(update);
+  useLayoutEffect(() => {
+    measure.current = update;
+  });
+  // After every render (a tab came or went, a count grew) and on every resize.
+  useEffect(() => measure.current());
+  useEffect(() => {
+    const bar = ref.current;
+    if (!bar) return;
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => measure.current()) : null;
+    observer?.observe(bar);
+    return () => observer?.disconnect();
+  }, []);
+  useEffect(() => {
+    const tab = ref.current?.querySelector<HTMLElement>(`[data-testid="tab-${active}"]`);
+    // jsdom has no scrollIntoView.
+    tab?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [active]);
+  /** Scrolls the bar by most of its width, toward `direction`. */
+  const scroll = (direction: 1 | -1) => {
+    const bar = ref.current;
+    bar?.scrollBy?.({ left: direction * bar.clientWidth * 0.8, behavior: "smooth" });
+  };
+  return { ref, more, scroll, update };
 }
 
 /** The tab an arrow, Home or End key moves to (wrapping), or null for other keys. */
