@@ -58,19 +58,7 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
   const { ref, more, scroll, update } = useOverflow(active);
   return (
     <div className={`tab-bar-frame${more.before ? " more-before" : ""}${more.after ? " more-after" : ""}`}>
-      {more.before && (
-        <button
-          type="button"
-          className="tab-scroll before"
-          data-testid="tab-scroll-before"
-          aria-label={t("tabs.scrollBefore")}
-          title={t("tabs.scrollBefore")}
-          tabIndex={-1}
-          onClick={() => scroll(-1)}
-        >
-          <ChevronLeft size={14} aria-hidden />
-        </button>
-      )}
+      {more.before && <ScrollArrow side="before" onClick={() => scroll(-1)} />}
       <nav className="tab-bar" role="tablist" aria-label={t("tabs.label")} onKeyDown={onKeyDown} ref={ref} onScroll={update}>
         {tabs.map(({ id, icon: Icon }) => (
           <button
@@ -98,20 +86,27 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
           </button>
         ))}
       </nav>
-      {more.after && (
-        <button
-          type="button"
-          className="tab-scroll after"
-          data-testid="tab-scroll-after"
-          aria-label={t("tabs.scrollAfter")}
-          title={t("tabs.scrollAfter")}
-          tabIndex={-1}
-          onClick={() => scroll(1)}
-        >
-          <ChevronRight size={14} aria-hidden />
-        </button>
-      )}
+      {more.after && <ScrollArrow side="after" onClick={() => scroll(1)} />}
     </div>
+  );
+}
+
+/** The arrow at one end of the bar, toward tabs out of sight (the keys reach them without it). */
+function ScrollArrow({ side, onClick }: { side: "before" | "after"; onClick: () => void }) {
+  const { t } = useTranslation("server");
+  const label = side === "before" ? t("tabs.scrollBefore") : t("tabs.scrollAfter");
+  return (
+    <button
+      type="button"
+      className={`tab-scroll ${side}`}
+      data-testid={`tab-scroll-${side}`}
+      aria-label={label}
+      title={label}
+      tabIndex={-1}
+      onClick={onClick}
+    >
+      {side === "before" ? <ChevronLeft size={14} aria-hidden /> : <ChevronRight size={14} aria-hidden />}
+    </button>
   );
 }
 
