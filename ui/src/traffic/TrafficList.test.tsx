@@ -140,6 +140,22 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
     expect(selected()).toBe("1");
   });
 
+  it("scrolled up while following, stops following and stays where it was scrolled", async () => {
+    render(<List n={TEN_MILLION} initialFollow />);
+    scrollable(scroller());
+    await settle();
+    await settle();
+    expect(seqs()).toContain(TEN_MILLION);
+    const element = scroller();
+    element.scrollTop = 0;
+    fireEvent.scroll(element);
+    await settle();
+    await settle();
+    expect(screen.getByTestId("follow").textContent).toBe("false");
+    expect(seqs()).toContain(1);
+    expect(element.scrollTop).toBe(0);
+  });
+
   it("follows the newest row when following, and places rows a row apart", async () => {
     render(<List n={300} initialFollow />);
     scrollable(scroller());

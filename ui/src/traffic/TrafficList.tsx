@@ -90,10 +90,15 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
     const { geometry: g, follow: following, onFollowChange: followChanged } = latest.current;
     const next = clampOffset(g, to);
     latest.current.top = next;
-    if (now) flushSync(() => setOffset(next));
-    else setOffset(next);
     const end = atEnd(g, next, ROW_HEIGHT / 2);
-    if (end !== following) followChanged(end);
+    // Following changes in the same render as the position: a render still following would
+    // put the list back at the end.
+    const apply = () => {
+      if (end !== following) followChanged(end);
+      setOffset(next);
+    };
+    if (now) flushSync(apply);
+    else apply();
   }, []);
 
   const { first, last } = rowsInSight(geometry, top, OVERSCAN);
