@@ -128,11 +128,13 @@ async fn set_input(h: &Harness, test_id: &str, value: &str) -> Instant {
     at
 }
 
-/// `requestAnimationFrame` deltas (ms) in the page for 3 s; with `scroll`, the list scrolls
-/// meanwhile by 120 px of list a frame (a fast mouse wheel), down and back up. The list may be
-/// taller than its spacer (ui/src/traffic/scale.ts): the step on the scrollbar is 120 px over
-/// the list's scale, read from its row count.
-async fn frame_times(h: &Harness, scroll: bool) -> Vec<f64> {
+/// `requestAnimationFrame` deltas (ms) in the page for 3 s, and for each frame how long after
+/// its start the rAF callback ran (the scroll event's handling, the list's render, any other
+/// task: the script's share of the frame); with `scroll`, the list scrolls meanwhile by 120 px
+/// of list a frame (a fast mouse wheel), down and back up. The list may be taller than its
+/// spacer (ui/src/traffic/scale.ts): the step on the scrollbar is 120 px over the list's scale,
+/// read from its row count.
+async fn frame_times(h: &Harness, scroll: bool) -> (Vec<f64>, Vec<f64>) {
     let script = format!(
         "
         const done = arguments[arguments.length - 1];
@@ -142,10 +144,12 @@ async fn frame_times(h: &Harness, scroll: bool) -> Vec<f64> {
         const step = 120 / scale;
         const scroll = {scroll};
         const deltas = [];
+        const script = [];
         let last = performance.now();
         const end = last + 3000;
         let down = true;
         function frame(now) {{
+            script.push(performance.now() - now);
             deltas.push(now - last);
             last = now;
             if (scroll) {{
@@ -154,7 +158,7 @@ async fn frame_times(h: &Harness, scroll: bool) -> Vec<f64> {
                 if (!down && list.scrollTop <= 0) down = true;
                 list.scrollTop += (down ? 1 : -1) * step;
             }}
-            if (now < end) requestAnimationFrame(frame); else done(deltas);
+            if (now < end) requestAnimationFrame(frame); else done([deltas, script]);
         }}
         list.scrollTop = list.scrollHeight / 3;
         requestAnimationFrame((now) => {{ last = now; requestAnimationFrame(frame); }});
@@ -165,10 +169,14 @@ async fn frame_times(h: &Harness, scroll: bool) -> Vec<f64> {
         .execute_async(&script, vec![])
         .await
         .expect("the page scrolls");
-    value
-        .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_f64()).collect())
-        .unwrap_or_default()
+    let series = |i: usize| -> Vec<f64> {
+        value
+            .get(i)
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|v| v.as_f64()).collect())
+            .unwrap_or_default()
+    };
+    (series(0), series(1))
 }
 
 /// Empties an input as a user does (select all, Backspace: React hears an input event); the
@@ -198,7 +206,7 @@ async fn main() {
     let mut connect_ms = Vec::new();
     let (mut method_ms, mut search_ms, mut clear_ms) = (Vec::new(), Vec::new(), Vec::new());
     let (mut app_growth, mut web_growth) = (Vec::new(), Vec::new());
-    let (mut frames, mut idle) = (Vec::new(), Vec::new());
+    let (mut frames, mut idle, mut scripts) = (Vec::new(), Vec::new(), Vec::new());
     for run in 0..RUNS {
         let h = Harness::start_with(&format!("bench-flood-{run}"), |d| catalog(d, n)).await;
         h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
@@ -250,8 +258,10 @@ async fn main() {
         clear_ms.push(done.duration_since(at).as_secs_f64() * 1e3);
 
         h.click(r#"[data-testid="traffic-follow"]"#).await;
-        idle.extend(frame_times(&h, false).await);
-        frames.extend(frame_times(&h, true).await);
+        idle.extend(frame_times(&h, false).await.0);
+        let (deltas, script) = frame_times(&h, true).await;
+        frames.extend(deltas);
+        scripts.extend(script);
         h.stop().await;
     }
     println!(
@@ -284,6 +294,11 @@ async fn main() {
         "  frame time while scrolling: median {scrolling:.1} ms, p95 {:.1} ms ({} frames; target median < 16.7)",
         percentile(frames.clone(), 0.95),
         frames.len()
+    );
+    println!(
+        "  of which before the frame's rAF callback (scroll event, the list's render): median {:.1} ms, p95 {:.1} ms",
+        median(scripts.clone()),
+        percentile(scripts, 0.95)
     );
     println!(
         "  frame time not scrolling (peer, same page): median {still:.1} ms, p95 {:.1} ms ({} frames); scrolling/peer {:.2}×",
