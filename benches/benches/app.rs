@@ -16,31 +16,14 @@ use periscope_tests::app::{Harness, Launch};
 
 #[path = "support/procs.rs"]
 mod procs;
+#[path = "support/stats.rs"]
+mod stats;
 use periscope_tests::bin_str;
-use procs::{descendants, processes};
+use procs::{newest_app, rss_kib, rss_mib};
+use stats::median;
 
 const RUNS: usize = 5;
 const FLOOD: usize = 100_000;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
-}
-
-/// Resident memory of `pid` in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
 
 fn catalog_with_flood(data: &Path) {
     let dir = data.join("dev.periscope.app");
@@ -109,29 +92,10 @@ async fn main() {
             .await;
         ready.push(h.launched_at.elapsed().as_secs_f64() * 1e3);
         tokio::time::sleep(Duration::from_secs(3)).await;
-        let all = processes();
-        let app = all
-            .iter()
-            .filter(|(_, _, n)| n == "periscope-app")
-            .map(|(p, _, _)| *p)
-            .max();
-        if let Some(app) = app {
+        if let Some((app, kids)) = newest_app() {
             app_rss.push(rss_kib(app) as f64 / 1024.0);
-            let kids = descendants(app, &all);
-            web_rss.push(
-                kids.iter()
-                    .filter(|(_, n)| n.starts_with("WebKit"))
-                    .map(|(p, _)| rss_kib(*p))
-                    .sum::<u64>() as f64
-                    / 1024.0,
-            );
-            demo_rss.push(
-                kids.iter()
-                    .filter(|(_, n)| n.starts_with("periscope-demo"))
-                    .map(|(p, _)| rss_kib(*p))
-                    .sum::<u64>() as f64
-                    / 1024.0,
-            );
+            web_rss.push(rss_mib(&kids, "WebKit"));
+            demo_rss.push(rss_mib(&kids, "periscope-demo"));
         }
         h.stop().await;
     }

@@ -14,31 +14,14 @@ use periscope_tests::app::Harness;
 
 #[path = "support/procs.rs"]
 mod procs;
+#[path = "support/stats.rs"]
+mod stats;
 use periscope_tests::bin_str;
-use procs::{descendants, processes};
+use procs::{newest_app, rss_kib, rss_mib};
+use stats::median;
 
 const RUNS: usize = 3;
 const SERVERS: usize = 20;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
-}
-
-/// Resident memory of `pid` in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
 
 fn catalog_of_twenty(data: &Path) {
     let dir = data.join("dev.periscope.app");
@@ -85,24 +68,10 @@ async fn main() {
         .await;
         connect_ms.push(started.elapsed().as_secs_f64() * 1e3);
         tokio::time::sleep(Duration::from_secs(3)).await;
-        let all = processes();
-        if let Some(app) = all
-            .iter()
-            .filter(|(_, _, n)| n == "periscope-app")
-            .map(|(p, _, _)| *p)
-            .max()
-        {
+        if let Some((app, kids)) = newest_app() {
             app_rss.push(rss_kib(app) as f64 / 1024.0);
-            let kids = descendants(app, &all);
-            let sum = |prefix: &str| {
-                kids.iter()
-                    .filter(|(_, n)| n.starts_with(prefix))
-                    .map(|(p, _)| rss_kib(*p))
-                    .sum::<u64>() as f64
-                    / 1024.0
-            };
-            web_rss.push(sum("WebKit"));
-            servers_rss.push(sum("periscope-demo"));
+            web_rss.push(rss_mib(&kids, "WebKit"));
+            servers_rss.push(rss_mib(&kids, "periscope-demo"));
         }
         h.stop().await;
     }

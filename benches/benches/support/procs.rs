@@ -1,5 +1,6 @@
 //! The process tree under /proc, shared by the app benches (app, app_flood, load_app): every
-//! process as (pid, parent pid, name), and the descendants of one (the app's WebKit processes).
+//! process as (pid, parent pid, name), the descendants of one (the app's WebKit processes), the
+//! newest app with the processes under it, and how much memory they hold.
 
 /// Every process: (pid, parent pid, name).
 pub fn processes() -> Vec<(u32, u32, String)> {
@@ -38,4 +39,35 @@ pub fn descendants(root: u32, all: &[(u32, u32, String)]) -> Vec<(u32, String)> 
         }
     }
     found
+}
+
+/// The newest `periscope-app` process (the one the bench just started) and every process under it.
+pub fn newest_app() -> Option<(u32, Vec<(u32, String)>)> {
+    let all = processes();
+    let app = all
+        .iter()
+        .filter(|(_, _, n)| n == "periscope-app")
+        .map(|(p, _, _)| *p)
+        .max()?;
+    Some((app, descendants(app, &all)))
+}
+
+/// Resident memory of `pid` in KiB (0 once it is gone).
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// MiB resident in the processes of `procs` whose name starts with `prefix` (e.g. "WebKit").
+pub fn rss_mib(procs: &[(u32, String)], prefix: &str) -> f64 {
+    procs
+        .iter()
+        .filter(|(_, n)| n.starts_with(prefix))
+        .map(|(p, _)| rss_kib(*p))
+        .sum::<u64>() as f64
+        / 1024.0
 }

@@ -1,7 +1,8 @@
-import { ArrowDownToLine, Search } from "lucide-react";
+import { ArrowDownToLine, Search, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatNumber } from "../format";
+import { TimeOfDayField } from "./TimeOfDayField";
 import { KIND_FILTERS, STATUS_FILTERS, type DirectionFilter, type KindFilter, type StatusFilter } from "./filter";
 import { setTrafficView, type TrafficView } from "../state/traffic";
 import { TrafficChannelChips } from "./TrafficChannelChips";
@@ -20,22 +21,8 @@ interface Props {
   actions?: ReactNode;
 }
 
-/** "HH:MM:SS" today (local time) as µs since the epoch; null when empty. */
-export function timeOfDayUs(value: string, today: Date = new Date()): number | null {
-  const match = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!match) return null;
-  const at = new Date(today);
-  at.setHours(Number(match[1]), Number(match[2]), Number(match[3] ?? 0), 0);
-  return at.getTime() * 1000;
-}
-
-/** µs since the epoch as "HH:MM:SS" local time (what a time input shows). */
-export function usToTimeOfDay(us: number | null): string {
-  if (us === null) return "";
-  const at = new Date(us / 1000);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
-}
+/** The last µs of a second: a range's end keeps what came during its last second. */
+const END_OF_SECOND = 999_999;
 
 /** Search, kind, method, direction, status and time filters, the follow toggle, and how many entries are shown. */
 export function TrafficFilterBar({ serverId, view, shown, total, violations, notChecked, error, actions }: Props) {
@@ -101,27 +88,32 @@ export function TrafficFilterBar({ serverId, view, shown, total, violations, not
         ))}
       </select>
       <span className="time-range" title={t("filter.timeTitle")}>
-        <input
-          type="time"
-          step={1}
-          data-testid="traffic-from"
-          aria-label={t("filter.from")}
-          value={usToTimeOfDay(view.fromUs)}
-          onChange={(e) => set({ fromUs: timeOfDayUs(e.target.value) })}
+        <TimeOfDayField
+          testId="traffic-from"
+          label={t("filter.from")}
+          value={view.fromUs}
+          onChange={(fromUs) => set({ fromUs })}
         />
         <span aria-hidden>–</span>
-        <input
-          type="time"
-          step={1}
-          data-testid="traffic-to"
-          aria-label={t("filter.to")}
-          value={usToTimeOfDay(view.toUs)}
-          onChange={(e) => {
-            const to = timeOfDayUs(e.target.value);
-            // The end of the second typed, so "12:00:05" keeps what came during that second.
-            set({ toUs: to === null ? null : to + 999_999 });
-          }}
+        <TimeOfDayField
+          testId="traffic-to"
+          label={t("filter.to")}
+          value={view.toUs === null ? null : view.toUs - END_OF_SECOND}
+          // The end of the second typed, so "12:00:05" keeps what came during that second.
+          onChange={(to) => set({ toUs: to === null ? null : to + END_OF_SECOND })}
         />
+        {(view.fromUs !== null || view.toUs !== null) && (
+          <button
+            type="button"
+            className="icon-button time-clear"
+            data-testid="traffic-time-clear"
+            aria-label={t("filter.clearTime")}
+            title={t("filter.clearTime")}
+            onClick={() => set({ fromUs: null, toUs: null })}
+          >
+            <X size={14} aria-hidden />
+          </button>
+        )}
       </span>
       <label className="checkbox-label" title={t("filter.followTitle")}>
         <input

@@ -1,10 +1,33 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import type { RowWindow } from "./window";
 import { TrafficHeader, TrafficRow, TrafficRowLoading } from "./TrafficRow";
-import { useFollowTail } from "../common/useFollowTail";
+import {
+  atEnd,
+  clampOffset,
+  isScaled,
+  maxOffset,
+  offsetOfScrollTop,
+  offsetShowing,
+  rowsInSight,
+  scrollTopOfOffset,
+  spacerHeight,
+  wheelPixels,
+  type Align,
+  type ListGeometry,
+} from "./scale";
 
 export const ROW_HEIGHT = 28;
+/** Rows drawn beyond each edge of the view, so a fast scroll shows rows, not gaps. */
+const OVERSCAN = 12;
+/**
+ * Rows are placed relative to a row whose index is a multiple of this: their offsets stay the
+ * same (and their memoised elements untouched) while the list scrolls through a block, and stay
+ * small numbers however far down the list is.
+ */
+const ANCHOR = 1024;
+/** The view's height before it is laid out (tests, the first frame): a screenful. */
+const UNMEASURED_VIEWPORT = 600;
 
 interface Props {
   window: RowWindow;
@@ -20,25 +43,37 @@ interface Props {
   empty: ReactNode;
 }
 
+/** What the event handlers need of the last render. */
+interface Latest {
+  geometry: ListGeometry;
+  top: number;
+  follow: boolean;
+  onFollowChange: (follow: boolean) => void;
+}
+
 /**
  * The frames, virtualized over a window: only the rows in sight are in the DOM, and only the
- * pages around them are fetched, so a million frames scroll like a hundred. With `follow` on,
- * the newest frame stays in view; scrolling up turns it off and scrolling back to the bottom
- * turns it on again.
+ * pages around them are fetched, so a million frames scroll like a hundred. The position is
+ * kept in list px (scale.ts), so a list of any length scrolls to its end even where the browser
+ * caps an element's height. With `follow` on, the newest frame stays in view; scrolling up
+ * turns it off and scrolling back to the bottom turns it on again.
  */
 export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFollowChange, locate, empty }: Props) {
-  const { ref: scrollRef, onScroll } = useFollowTail(count, ROW_HEIGHT / 2, follow, onFollowChange);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const headerRef = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState(0);
+  /** The list's top, in list px (followed: the end). */
+  const [offset, setOffset] = useState(0);
+  const geometry: ListGeometry = { rows: count, rowHeight: ROW_HEIGHT, viewport: viewport || UNMEASURED_VIEWPORT };
+  const top = follow ? maxOffset(geometry) : clampOffset(geometry, offset);
+  // While following, the position is the end: remember it, so that turning follow off stays there.
+  if (follow && offset !== top) setOffset(top);
+  const latest = useRef<Latest>({ geometry, top, follow, onFollowChange });
+  /** The scrollTop this list set last (its scroll event is not a move of the user's). */
+  const expectedScrollTop = useRef<number | null>(null);
   /** The frame last brought into view (or picked here: it is in view already). */
   const scrolledTo = useRef<number | null>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- no React Compiler in this app; the virtualizer re-renders through its own state.
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 16,
-  });
-  const items = virtualizer.getVirtualItems();
+
   const pick = useCallback(
     (seq: number) => {
       scrolledTo.current = seq;
@@ -46,75 +81,172 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
     },
     [onSelect],
   );
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
+
+  /**
+   * The user moved the list (wheel, keys, scrollbar): go there, and follow when at the end.
+   * `now` (from scroll and wheel events) renders the rows before the browser paints the frame.
+   */
+  const moveTo = useCallback((to: number, now = false) => {
+    const { geometry: g, follow: following, onFollowChange: followChanged } = latest.current;
+    const next = clampOffset(g, to);
+    latest.current.top = next;
+    const end = atEnd(g, next, ROW_HEIGHT / 2);
+    // Following changes in the same render as the position: a render still following would
+    // put the list back at the end.
+    const apply = () => {
+      if (end !== following) followChanged(end);
+      setOffset(next);
+    };
+    if (now) flushSync(apply);
+    else apply();
+  }, []);
+
+  const { first, last } = rowsInSight(geometry, top, OVERSCAN);
+  const scrollTop = scrollTopOfOffset(geometry, top);
+  const anchor = first - (first % ANCHOR);
+  // Where row `anchor` sits in the spacer: the same place as in the list below the cap (so
+  // the browser alone scrolls the rows), scrollTop plus its distance from the top above it.
+  const shift = Math.round(scrollTop - top + anchor * ROW_HEIGHT);
+
+  useLayoutEffect(() => {
+    latest.current = { geometry, top, follow, onFollowChange };
+    const element = scrollRef.current;
+    if (!element) return;
+    // The scroll element follows the list's position (a no-op when the browser moved it there).
+    if (Math.abs(element.scrollTop - scrollTop) >= 1) {
+      expectedScrollTop.current = scrollTop;
+      element.scrollTop = scrollTop;
+    }
+  });
 
   // Fetch the pages in sight (again when the record changed: `count` or the window's rows).
   useEffect(() => {
     window.need(first, last);
   });
 
-  // Bring a selected frame into view once (e.g. one picked from the Network tab or a toast),
-  // unless the list is following the newest frame.
+  const onScroll = useCallback(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const expected = expectedScrollTop.current;
+    expectedScrollTop.current = null;
+    if (expected !== null && Math.abs(element.scrollTop - expected) < 1) return;
+    // The scrollbar, a script, or (below the cap) the browser's own wheel and keys: the same
+    // fraction of the list.
+    const { geometry: g, top: now } = latest.current;
+    const to = offsetOfScrollTop(g, element.scrollTop);
+    if (Math.abs(to - now) >= 0.5) moveTo(to, true);
+  }, [moveTo]);
+
+  // Above the cap the wheel moves the list by its distance in list px (the spacer's px stand
+  // for more); below it the browser scrolls as usual.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const onWheel = (event: WheelEvent) => {
+      const { geometry: g, top: now } = latest.current;
+      if (!isScaled(g) || event.ctrlKey || event.deltaY === 0) return;
+      event.preventDefault();
+      moveTo(now + wheelPixels(event.deltaY, event.deltaMode, g.rowHeight, g.viewport), true);
+    };
+    element.addEventListener("wheel", onWheel, { passive: false });
+    return () => element.removeEventListener("wheel", onWheel);
+  }, [moveTo]);
+
+  // Bring a selected frame into view once (e.g. one picked from the Network tab, a toast or
+  // the timeline), unless the list is following the newest frame.
+  const show = useCallback(
+    (index: number, align: Align) => {
+      const { geometry: g, top: now } = latest.current;
+      moveTo(offsetShowing(g, now, index, align));
+    },
+    [moveTo],
+  );
   useLayoutEffect(() => {
     if (selectedSeq === null || follow || scrolledTo.current === selectedSeq) return;
     scrolledTo.current = selectedSeq;
     const held = window.indexOfSeq(selectedSeq);
     if (held >= 0) {
-      virtualizer.scrollToIndex(held, { align: "auto" });
+      show(held, "auto");
       return;
     }
     void locate(selectedSeq).then((index) => {
-      if (index !== null && scrolledTo.current === selectedSeq) virtualizer.scrollToIndex(index, { align: "center" });
+      if (index !== null && scrolledTo.current === selectedSeq) show(index, "center");
     });
-  }, [selectedSeq, follow, window, virtualizer, locate]);
+  }, [selectedSeq, follow, window, show, locate]);
 
-  // Keep the column titles over their columns when the list shows a classic scrollbar.
+  // The view's height, and the column titles kept over their columns when the list shows a
+  // classic scrollbar.
   useLayoutEffect(() => {
     const element = scrollRef.current;
     const header = headerRef.current;
-    if (!element || !header) return;
-    const align = () => {
-      header.style.paddingRight = `${12 + element.offsetWidth - element.clientWidth}px`;
+    if (!element) return;
+    const measure = () => {
+      setViewport(element.clientHeight);
+      if (header) header.style.paddingRight = `${12 + element.offsetWidth - element.clientWidth}px`;
     };
-    align();
-    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(align) : null;
+    measure();
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(measure) : null;
     observer?.observe(element);
     return () => observer?.disconnect();
-  }, [scrollRef]);
+  }, []);
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
-    event.preventDefault();
-    const current = selectedSeq === null ? -1 : window.indexOfSeq(selectedSeq);
-    const next = event.key === "ArrowDown" ? Math.min(count - 1, current + 1) : Math.max(0, current - 1);
-    const row = window.rowAt(next);
-    if (row) {
-      scrolledTo.current = row.seq;
-      onSelect(row.seq);
-      virtualizer.scrollToIndex(next, { align: "auto" });
+    const page = Math.max(ROW_HEIGHT, geometry.viewport - ROW_HEIGHT);
+    switch (event.key) {
+      case "ArrowDown":
+      case "ArrowUp": {
+        event.preventDefault();
+        const down = event.key === "ArrowDown";
+        const current = selectedSeq === null ? -1 : window.indexOfSeq(selectedSeq);
+        // Nothing selected in the rows held: start from the rows in sight.
+        const inSight = rowsInSight(geometry, top);
+        const next =
+          current < 0 ? (down ? inSight.first : inSight.last) : Math.min(count - 1, Math.max(0, current + (down ? 1 : -1)));
+        const row = window.rowAt(next);
+        if (row) {
+          scrolledTo.current = row.seq;
+          onSelect(row.seq);
+          show(next, "auto");
+        }
+        return;
+      }
+      case "PageDown":
+      case "PageUp":
+        event.preventDefault();
+        moveTo(top + (event.key === "PageDown" ? page : -page));
+        return;
+      case "Home":
+        event.preventDefault();
+        moveTo(0);
+        return;
+      case "End":
+        event.preventDefault();
+        moveTo(maxOffset(geometry));
+        return;
     }
   };
+
+  const rows: ReactNode[] = [];
+  for (let index = first; index <= last; index += 1) {
+    const row = window.rowAt(index);
+    const at = (index - anchor) * ROW_HEIGHT;
+    rows.push(
+      row ? (
+        <TrafficRow key={row.seq} row={row} selected={row.seq === selectedSeq} onSelect={pick} top={at} height={ROW_HEIGHT} />
+      ) : (
+        <TrafficRowLoading key={`loading-${index}`} top={at} height={ROW_HEIGHT} />
+      ),
+    );
+  }
 
   return (
     <div className="traffic-list" role="grid" aria-rowcount={count}>
       <TrafficHeader ref={headerRef} />
       <div className="traffic-scroll" ref={scrollRef} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0}>
-        <div className="traffic-sizer" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((item) => {
-            const row = window.rowAt(item.index);
-            if (!row) return <TrafficRowLoading key={`loading-${item.index}`} top={item.start} height={ROW_HEIGHT} />;
-            return (
-              <TrafficRow
-                key={row.seq}
-                row={row}
-                selected={row.seq === selectedSeq}
-                onSelect={pick}
-                top={item.start}
-                height={ROW_HEIGHT}
-              />
-            );
-          })}
+        <div className="traffic-sizer" style={{ height: spacerHeight(geometry) }} data-testid="traffic-sizer">
+          <div className="traffic-rows" style={{ transform: `translateY(${shift}px)` }}>
+            {rows}
+          </div>
         </div>
       </div>
       {count === 0 && <div className="traffic-empty">{empty}</div>}

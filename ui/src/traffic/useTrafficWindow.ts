@@ -51,8 +51,9 @@ export function useTrafficWindow(
   useEffect(() => () => window.dispose(), [window]);
 
   const counting = useRef(new OneAtATime());
-  // Every frame's count changes only with the record: a new filter reuses it.
-  const totalAt = useRef<{ listedTo: number; session: number; total: number } | null>(null);
+  // Every frame's count changes only with the record: a new filter reuses it. The record is
+  // the server's (the tab is the same component when another server is shown): keyed by it too.
+  const totalAt = useRef<{ serverId: string; listedTo: number; session: number; total: number } | null>(null);
   useEffect(() => {
     if (listedTo === 0) return; // nothing recorded yet: nothing to ask
     const q = JSON.parse(key) as TrafficFilter;
@@ -60,13 +61,16 @@ export function useTrafficWindow(
       try {
         const unfiltered = key === queryKey(ALL_FRAMES);
         const known = totalAt.current;
-        const cached = known !== null && known.listedTo === listedTo && known.session === session ? known.total : null;
+        const cached =
+          known !== null && known.serverId === serverId && known.listedTo === listedTo && known.session === session
+            ? known.total
+            : null;
         const [shown, total] = await Promise.all([
           ipc.trafficCount(serverId, q),
           unfiltered || cached !== null ? cached : ipc.trafficCount(serverId, ALL_FRAMES),
         ]);
         const all = unfiltered ? shown : (total ?? shown);
-        totalAt.current = { listedTo, session, total: all };
+        totalAt.current = { serverId, listedTo, session, total: all };
         window.changed(shown);
         setCounts({ shown, total: all, counted: true, key });
         setError(null);

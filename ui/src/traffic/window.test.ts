@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { TrafficRow } from "../bindings/TrafficRow";
 import { row } from "./rows.fixtures";
-import { MAX_PAGES, OneAtATime, PAGE, RowWindow } from "./window";
+import { MAX_IN_FLIGHT, MAX_PAGES, OneAtATime, PAGE, RowWindow } from "./window";
 
 /** A record of `n` rows (seq = index + 1) the window fetches from, counting the fetches. */
 function record(n: number) {
@@ -25,8 +25,8 @@ describe("RowWindow", () => {
     expect(window.rowAt(500_000)).toBeUndefined();
     window.need(500_000, 500_030);
     await settle();
-    // The page in sight and one either side.
-    expect(fetches.map(([o]) => o)).toEqual([499_900, 500_000, 500_100]);
+    // The page in sight first, then one either side.
+    expect(fetches.map(([o]) => o)).toEqual([500_000, 500_100, 499_900]);
     expect(fetches.every(([, limit]) => limit === PAGE)).toBe(true);
     expect(window.rowAt(500_000)?.seq).toBe(500_001);
     expect(window.indexOfSeq(500_101)).toBe(500_100);
@@ -52,8 +52,48 @@ describe("RowWindow", () => {
     expect(window.rowAt(229)?.seq).toBe(230);
     window.need(220, 249);
     await settle();
-    expect(fetches.map(([o]) => o)).toEqual([100, 200]);
+    expect(fetches.map(([o]) => o)).toEqual([200, 100]);
     expect(window.rowAt(249)?.seq).toBe(250);
+  });
+
+  it("coalesces: a scrollbar dragged across a million rows fetches where it stops, a few at a time", async () => {
+    const rows = (offset: number) => Array.from({ length: PAGE }, (_, i) => row(offset + i + 1));
+    const pending: Array<{ offset: number; resolve: () => void }> = [];
+    const fetch = vi.fn(
+      (offset: number) =>
+        new Promise<TrafficRow[]>((resolve) => pending.push({ offset, resolve: () => resolve(rows(offset)) })),
+    );
+    const window = new RowWindow(fetch, () => {});
+    window.changed(1_000_000);
+    // A hundred positions passed in as many frames, while the first fetches are under way.
+    for (let first = 0; first < 1_000_000; first += 10_000) window.need(first, first + 25);
+    expect(fetch).toHaveBeenCalledTimes(MAX_IN_FLIGHT);
+    // The fetches under way end: what starts next is for where the list stopped, not on the way.
+    while (pending.length > 0) {
+      pending.shift()!.resolve();
+      await settle();
+    }
+    const offsets = fetch.mock.calls.map(([offset]) => offset);
+    expect(offsets.slice(MAX_IN_FLIGHT).sort((a, b) => a - b)).toEqual([989_900, 990_000, 990_100]);
+    expect(window.rowAt(990_000)?.seq).toBe(990_001);
+  });
+
+  it("asks again for a page whose fetch failed, the next time it is in sight", async () => {
+    let fail = true;
+    const fetch = vi.fn(async (offset: number): Promise<TrafficRow[]> => {
+      if (fail) throw new Error("store busy");
+      return [row(offset + 1)];
+    });
+    const onError = vi.fn();
+    const window = new RowWindow(fetch, () => {}, onError);
+    window.changed(1);
+    window.need(0, 0);
+    await settle();
+    expect(onError).toHaveBeenCalledTimes(1);
+    fail = false;
+    window.need(0, 0);
+    await settle();
+    expect(window.rowAt(0)?.seq).toBe(1);
   });
 
   it("holds a bounded number of pages, dropping the least recently shown", async () => {

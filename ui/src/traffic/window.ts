@@ -1,13 +1,18 @@
 // A window over a list that lives in the engine: the list knows how many rows its filter keeps
 // and holds only pages of rows around what is in sight, fetched when they come into view. When
 // the record changes (new entries, a flag on an old one), the pages held are marked stale and
-// the ones in sight are fetched again; nothing grows with the record.
+// the ones in sight are fetched again; nothing grows with the record. Fetches are coalesced:
+// at most MAX_IN_FLIGHT at a time, and each one started is for what is in sight *now* (a
+// scrollbar dragged across a million rows asks for the rows where it stops, not for every
+// page it passed on the way).
 import type { TrafficRow } from "../bindings/TrafficRow";
 
 /** Rows one fetch asks for. */
 export const PAGE = 100;
 /** Pages held at most (the least recently shown go first): 4 000 rows. */
 export const MAX_PAGES = 40;
+/** Fetches under way at most: more would queue behind each other in the engine anyway. */
+export const MAX_IN_FLIGHT = 2;
 
 /** Fetches rows `offset..offset + limit`; `count` is the window's count (the end can be read from the end). */
 export type FetchRows = (offset: number, limit: number, count: number) => Promise<TrafficRow[]>;
@@ -23,6 +28,8 @@ export class RowWindow {
   count = 0;
   private readonly pages = new Map<number, Page>();
   private readonly loading = new Set<number>();
+  /** The pages to fetch, most wanted first (replaced by each `need`). */
+  private wanted: number[] = [];
   private clock = 0;
   private disposed = false;
 
@@ -54,18 +61,21 @@ export class RowWindow {
     return page.rows[index - number * PAGE];
   }
 
-  /** Fetches the pages rows `first..=last` need, and one page either side. */
+  /**
+   * Fetches the pages rows `first..=last` need, then one page either side, dropping what an
+   * earlier call wanted and no longer does.
+   */
   need(first: number, last: number): void {
     if (this.count === 0 || this.disposed) return;
     const lastPage = Math.floor((this.count - 1) / PAGE);
-    const from = Math.max(0, Math.floor(first / PAGE) - 1);
-    const to = Math.min(lastPage, Math.floor(Math.max(first, last) / PAGE) + 1);
-    for (let number = from; number <= to; number += 1) {
-      const page = this.pages.get(number);
-      const expected = Math.min(PAGE, this.count - number * PAGE);
-      const fresh = page !== undefined && !page.stale && page.rows.length >= expected;
-      if (!fresh && !this.loading.has(number)) this.load(number);
-    }
+    const from = Math.min(lastPage, Math.max(0, Math.floor(first / PAGE)));
+    const to = Math.min(lastPage, Math.max(from, Math.floor(Math.max(first, last) / PAGE)));
+    const wanted: number[] = [];
+    for (let number = from; number <= to; number += 1) wanted.push(number);
+    if (to < lastPage) wanted.push(to + 1);
+    if (from > 0) wanted.push(from - 1);
+    this.wanted = wanted.filter((number) => !this.fresh(number));
+    this.pump();
   }
 
   /** Index of the row with this seq among the rows held, or -1. */
@@ -87,6 +97,23 @@ export class RowWindow {
     this.disposed = true;
   }
 
+  /** Whether page `number` is held, up to date and complete. */
+  private fresh(number: number): boolean {
+    const page = this.pages.get(number);
+    const expected = Math.min(PAGE, this.count - number * PAGE);
+    return page !== undefined && !page.stale && page.rows.length >= expected;
+  }
+
+  /** Starts the most wanted fetches, up to MAX_IN_FLIGHT under way. */
+  private pump(): void {
+    while (!this.disposed && this.loading.size < MAX_IN_FLIGHT) {
+      const number = this.wanted.find((n) => !this.loading.has(n) && !this.fresh(n));
+      if (number === undefined) return;
+      this.wanted = this.wanted.filter((n) => n !== number);
+      this.load(number);
+    }
+  }
+
   private load(number: number): void {
     this.loading.add(number);
     this.fetchRows(number * PAGE, PAGE, this.count).then(
@@ -96,10 +123,13 @@ export class RowWindow {
         this.pages.set(number, { rows, stale: false, used: ++this.clock });
         this.evict();
         this.onRows();
+        this.pump();
       },
       (error: unknown) => {
         this.loading.delete(number);
-        if (!this.disposed) this.onError(error);
+        if (this.disposed) return;
+        this.onError(error);
+        this.pump();
       },
     );
   }
