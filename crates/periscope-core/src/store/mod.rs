@@ -698,8 +698,10 @@ mod tests {
         for i in 0..3 {
             inn(
                 &traffic,
-                format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#)
-                    .as_bytes(),
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
+                )
+                .as_bytes(),
             );
         }
         let asking = inn(
