@@ -173,12 +173,40 @@ impl Store {
     pub fn sync(&self) -> Result<(), StoreError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Entry::Sync(tx))?;
-        rx.recv_timeout(WRITER_DEADLINE + WRITER_DEADLINE)
-            .map_err(|_| StoreError::Failed("the traffic store's writer did not answer".into()))?;
+        // The deadline is on a writer that stalls, not on the work: indexing a flood's worth of
+        // bodies on a busy machine takes longer than any fixed wait, and moves all along.
+        let mut progress = self.progress();
+        let mut stalled_since = Instant::now();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(250)) {
+                Ok(()) => break,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                    let now = self.progress();
+                    if now != progress {
+                        progress = now;
+                        stalled_since = Instant::now();
+                    } else if stalled_since.elapsed() > WRITER_DEADLINE {
+                        return Err(StoreError::Failed(
+                            "the traffic store's writer did not answer".into(),
+                        ));
+                    }
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                    return Err(StoreError::Failed(
+                        "the traffic store's writer did not answer".into(),
+                    ));
+                }
+            }
+        }
         match self.error() {
             Some(e) => Err(StoreError::Failed(e)),
             None => Ok(()),
         }
+    }
+
+    /// How far the writer has got (committed, indexed): moves while it works.
+    fn progress(&self) -> (u64, u64) {
+        (self.committed_to(), self.searchable_to())
     }
 
     /// The first failure, if the store failed.
