@@ -330,13 +330,8 @@ mod tests {
     use crate::model::http::decode_recorded;
 
     fn decode(bytes: &[u8], piece: usize) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        decode_recorded(
-            bytes,
-            piece,
-            Decoder::new(),
-            Decoder::event,
-            Decoder::finish,
-        )
+        let decoder = Decoder::new();
+        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
     }
 
     /// A recorded stream (the API's documented shape): text, then a tool call in three

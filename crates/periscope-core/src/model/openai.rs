@@ -415,13 +415,8 @@ pub(crate) mod tests {
         bytes: &[u8],
         piece: usize,
     ) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        decode_recorded(
-            bytes,
-            piece,
-            Decoder::new(),
-            Decoder::event,
-            Decoder::finish,
-        )
+        let decoder = Decoder::new();
+        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
     }
 
     const TEXT_STREAM: &str = concat!(
