@@ -389,9 +389,11 @@ impl Traffic {
     /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
     /// incoming response), looked for in the store too when memory has not got it.
     fn request_of(&self, frame: &Frame) -> Option<u64> {
+        // Memory was searched back from the frame: when anything left memory, the request may
+        // be among what left, even when the frame itself is still in memory.
         let (found, store) = {
             let inner = self.lock();
-            (inner.request_of(frame), inner.store_before(frame.seq))
+            (inner.request_of(frame), inner.store_if_evicted())
         };
         if found.is_some() {
             return found;
@@ -728,6 +730,12 @@ impl Inner {
         let store = self.store.as_ref()?;
         let oldest = self.frames.entries.front().map_or(u64::MAX, |f| f.seq);
         (self.frames.evicted > 0 && seq < oldest).then(|| store.clone())
+    }
+
+    /// The store, when some frames left memory for it.
+    fn store_if_evicted(&self) -> Option<Arc<Store>> {
+        let store = self.store.as_ref()?;
+        (self.frames.evicted > 0).then(|| store.clone())
     }
 
     /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an

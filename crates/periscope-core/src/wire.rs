@@ -10,6 +10,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod verdict_in;
+
 /// Which way a frame travelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -168,7 +170,8 @@ pub fn error_response(id: &RequestId, error: impl Serialize) -> Value {
 }
 
 /// What a frame's bytes are, decided before anything acts on them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Read back by hand (`wire/verdict_in.rs`), as the derive would, without its buffering.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Verdict {
@@ -412,7 +415,7 @@ mod bytes_serde {
     use base64::engine::general_purpose::STANDARD;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    #[derive(Serialize, Deserialize)]
+    #[derive(Serialize)]
     #[serde(rename_all = "snake_case")]
     enum Repr<'a> {
         Text(std::borrow::Cow<'a, str>),
@@ -426,10 +429,37 @@ mod bytes_serde {
         }
     }
 
+    /// What is read back: the text goes straight from the parser's (unescaped) buffer into
+    /// the frame's bytes, with no `String` between (reopening a recording reads a million).
+    #[derive(Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum ReprIn {
+        Text(TextBytes),
+        Base64(String),
+    }
+
+    struct TextBytes(Arc<[u8]>);
+
+    impl<'de> Deserialize<'de> for TextBytes {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Text;
+            impl serde::de::Visitor<'_> for Text {
+                type Value = TextBytes;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<TextBytes, E> {
+                    Ok(TextBytes(Arc::from(text.as_bytes())))
+                }
+            }
+            d.deserialize_str(Text)
+        }
+    }
+
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[u8]>, D::Error> {
-        match Repr::deserialize(d)? {
-            Repr::Text(text) => Ok(Arc::from(text.as_bytes())),
-            Repr::Base64(b64) => STANDARD
+        match ReprIn::deserialize(d)? {
+            ReprIn::Text(TextBytes(bytes)) => Ok(bytes),
+            ReprIn::Base64(b64) => STANDARD
                 .decode(b64)
                 .map(Arc::from)
                 .map_err(serde::de::Error::custom),

@@ -12,6 +12,7 @@ use super::ModelError;
 use super::chat::{
     Assembled, Block, Building, ChatRequest, ChatRole, StopReason, StreamEvent, ToolChoice, Usage,
 };
+use super::http::StreamEnd;
 use super::openai::provider_message;
 use crate::transport::sse::SseEvent;
 
@@ -117,10 +118,7 @@ pub struct Decoder {
     /// A block's `index` → its place in `building` (blocks of other kinds, such as thinking,
     /// hold a place that stays empty).
     at: HashMap<u64, usize>,
-    stop: Option<StopReason>,
-    usage: Usage,
-    model: Option<String>,
-    done: bool,
+    end: StreamEnd,
 }
 
 impl Decoder {
@@ -130,12 +128,12 @@ impl Decoder {
 
     /// Whether `message_stop` came.
     pub fn is_done(&self) -> bool {
-        self.done
+        self.end.done
     }
 
     pub fn event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, ModelError> {
         let mut out = Vec::new();
-        if event.data.is_empty() || self.done {
+        if event.data.is_empty() || self.end.done {
             return Ok(out);
         }
         let data: Value = serde_json::from_slice(&event.data).map_err(|e| {
@@ -151,7 +149,7 @@ impl Decoder {
             "message_start" => {
                 let message = data.get("message").unwrap_or(&Value::Null);
                 if let Some(model) = message.get("model").and_then(Value::as_str) {
-                    self.model = Some(model.to_string());
+                    self.end.model = Some(model.to_string());
                 }
                 self.take_usage(message.get("usage"), &mut out);
             }
@@ -229,11 +227,11 @@ impl Decoder {
                     .and_then(|d| d.get("stop_reason"))
                     .and_then(Value::as_str)
                 {
-                    self.stop = Some(stop_reason(reason));
+                    self.end.stop = Some(stop_reason(reason));
                 }
                 self.take_usage(data.get("usage"), &mut out);
             }
-            "message_stop" => self.done = true,
+            "message_stop" => self.end.done = true,
             "error" => {
                 return Err(ModelError::Provider(provider_message(
                     data.get("error").unwrap_or(&data),
@@ -251,35 +249,26 @@ impl Decoder {
             return;
         };
         if let Some(n) = usage.get("input_tokens").and_then(Value::as_u64) {
-            self.usage.input = Some(n);
+            self.end.usage.input = Some(n);
         }
         if let Some(n) = usage.get("output_tokens").and_then(Value::as_u64) {
-            self.usage.output = Some(n);
+            self.end.usage.output = Some(n);
         }
         out.push(StreamEvent::Usage {
-            input: self.usage.input,
-            output: self.usage.output,
+            input: self.end.usage.input,
+            output: self.end.usage.output,
         });
     }
 
     /// The answer, once the stream has ended: an error when it ended before `message_stop`.
     pub fn finish(self) -> Result<Assembled, ModelError> {
-        if !self.done {
-            return Err(ModelError::Protocol(
-                "the stream ended before message_stop: the answer is incomplete".into(),
-            ));
-        }
-        Ok(Assembled {
-            blocks: self
-                .building
-                .into_iter()
-                .flatten()
-                .map(Building::finish)
-                .collect(),
-            stop: self.stop,
-            usage: self.usage,
-            model: self.model,
-        })
+        let blocks = self
+            .building
+            .into_iter()
+            .flatten()
+            .map(Building::finish)
+            .collect();
+        self.end.assemble(blocks, "message_stop")
     }
 }
 
@@ -338,24 +327,11 @@ pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::sse::SseParser;
+    use crate::model::http::decode_recorded;
 
     fn decode(bytes: &[u8], piece: usize) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        let mut parser = SseParser::new(1 << 20);
-        let mut decoder = Decoder::new();
-        let mut events = Vec::new();
-        let mut sse = Vec::new();
-        for chunk in bytes.chunks(piece) {
-            sse.extend(parser.push(chunk));
-        }
-        sse.extend(parser.finish());
-        for e in sse {
-            match decoder.event(&e) {
-                Ok(mut more) => events.append(&mut more),
-                Err(err) => return (events, Err(err)),
-            }
-        }
-        (events, decoder.finish())
+        let decoder = Decoder::new();
+        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
     }
 
     /// A recorded stream (the API's documented shape): text, then a tool call in three

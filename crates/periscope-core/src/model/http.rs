@@ -300,6 +300,67 @@ pub(crate) async fn post(
     })))
 }
 
+/// What a provider's stream decoder keeps besides the blocks it builds: how the answer
+/// stopped, what it used, which model answered, and whether the stream's closing event came.
+#[derive(Debug, Default)]
+pub(crate) struct StreamEnd {
+    pub stop: Option<super::chat::StopReason>,
+    pub usage: super::chat::Usage,
+    pub model: Option<String>,
+    pub done: bool,
+}
+
+impl StreamEnd {
+    /// The answer made of `blocks`; an error when the stream ended before its `closing` event.
+    pub fn assemble(
+        self,
+        blocks: Vec<super::chat::Block>,
+        closing: &str,
+    ) -> Result<super::Assembled, ModelError> {
+        if !self.done {
+            return Err(ModelError::Protocol(format!(
+                "the stream ended before {closing}: the answer is incomplete"
+            )));
+        }
+        Ok(super::Assembled {
+            blocks,
+            stop: self.stop,
+            usage: self.usage,
+            model: self.model,
+        })
+    }
+}
+
+/// Feeds a recorded byte stream through the SSE parser and a provider's decoder, in pieces of
+/// `piece` bytes (so events split across reads as they do on a socket): the one loop both
+/// decoders' tests run.
+#[cfg(test)]
+pub(crate) fn decode_recorded<D>(
+    bytes: &[u8],
+    piece: usize,
+    mut decoder: D,
+    mut event: impl FnMut(&mut D, &SseEvent) -> Result<Vec<super::StreamEvent>, ModelError>,
+    finish: impl FnOnce(D) -> Result<super::Assembled, ModelError>,
+) -> (
+    Vec<super::StreamEvent>,
+    Result<super::Assembled, ModelError>,
+) {
+    let mut parser = SseParser::new(1 << 20);
+    let mut sse = Vec::new();
+    for chunk in bytes.chunks(piece) {
+        sse.extend(parser.push(chunk));
+    }
+    sse.extend(parser.finish());
+    let mut events = Vec::new();
+    for e in sse {
+        match event(&mut decoder, &e) {
+            Ok(mut more) => events.append(&mut more),
+            Err(err) => return (events, Err(err)),
+        }
+    }
+    (events, finish(decoder))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

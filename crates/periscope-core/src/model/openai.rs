@@ -13,6 +13,7 @@ use super::chat::{
     Assembled, Block, Building, ChatRequest, ChatRole, StopReason, StreamEvent, ToolChoice, Usage,
     text_of,
 };
+use super::http::StreamEnd;
 use crate::transport::sse::SseEvent;
 
 /// The endpoint under a base URL such as `http://localhost:11434/v1`.
@@ -193,10 +194,7 @@ pub struct Decoder {
     text_at: Option<usize>,
     /// A tool call's `index` → its place in `building`.
     tool_at: HashMap<u64, usize>,
-    stop: Option<StopReason>,
-    usage: Usage,
-    model: Option<String>,
-    done: bool,
+    end: StreamEnd,
 }
 
 impl Decoder {
@@ -206,7 +204,7 @@ impl Decoder {
 
     /// Whether `[DONE]` came.
     pub fn is_done(&self) -> bool {
-        self.done
+        self.end.done
     }
 
     /// What one event says.
@@ -214,11 +212,11 @@ impl Decoder {
         let mut out = Vec::new();
         let data = String::from_utf8_lossy(&event.data);
         let data = data.trim();
-        if data.is_empty() || self.done {
+        if data.is_empty() || self.end.done {
             return Ok(out);
         }
         if data == "[DONE]" {
-            self.done = true;
+            self.end.done = true;
             return Ok(out);
         }
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
@@ -228,10 +226,10 @@ impl Decoder {
             return Err(ModelError::Provider(provider_message(error)));
         }
         if let Some(model) = chunk.get("model").and_then(Value::as_str) {
-            self.model = Some(model.to_string());
+            self.end.model = Some(model.to_string());
         }
         if let Some(usage) = usage_of(&chunk) {
-            self.usage = usage;
+            self.end.usage = usage;
             out.push(StreamEvent::Usage {
                 input: usage.input,
                 output: usage.output,
@@ -256,7 +254,7 @@ impl Decoder {
             }
         }
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.stop = Some(stop_reason(reason));
+            self.end.stop = Some(stop_reason(reason));
         }
         Ok(out)
     }
@@ -332,17 +330,8 @@ impl Decoder {
 
     /// The answer, once the stream has ended: an error when it ended before `[DONE]`.
     pub fn finish(self) -> Result<Assembled, ModelError> {
-        if !self.done {
-            return Err(ModelError::Protocol(
-                "the stream ended before its closing [DONE]: the answer is incomplete".into(),
-            ));
-        }
-        Ok(Assembled {
-            blocks: self.building.into_iter().map(Building::finish).collect(),
-            stop: self.stop,
-            usage: self.usage,
-            model: self.model,
-        })
+        let blocks = self.building.into_iter().map(Building::finish).collect();
+        self.end.assemble(blocks, "its closing [DONE]")
     }
 }
 
@@ -420,32 +409,14 @@ pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::transport::sse::SseParser;
+    use crate::model::http::decode_recorded;
 
-    /// Feeds a recorded byte stream through the SSE parser and the decoder, in pieces of
-    /// `piece` bytes (so events split across reads as they do on a socket).
     pub(crate) fn decode(
         bytes: &[u8],
         piece: usize,
     ) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        let mut parser = SseParser::new(1 << 20);
-        let mut decoder = Decoder::new();
-        let mut events = Vec::new();
-        for chunk in bytes.chunks(piece) {
-            for e in parser.push(chunk) {
-                match decoder.event(&e) {
-                    Ok(mut more) => events.append(&mut more),
-                    Err(err) => return (events, Err(err)),
-                }
-            }
-        }
-        if let Some(e) = parser.finish() {
-            match decoder.event(&e) {
-                Ok(mut more) => events.append(&mut more),
-                Err(err) => return (events, Err(err)),
-            }
-        }
-        (events, decoder.finish())
+        let decoder = Decoder::new();
+        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
     }
 
     const TEXT_STREAM: &str = concat!(

@@ -173,12 +173,40 @@ impl Store {
     pub fn sync(&self) -> Result<(), StoreError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Entry::Sync(tx))?;
-        rx.recv_timeout(WRITER_DEADLINE + WRITER_DEADLINE)
-            .map_err(|_| StoreError::Failed("the traffic store's writer did not answer".into()))?;
+        // The deadline is on a writer that stalls, not on the work: indexing a flood's worth of
+        // bodies on a busy machine takes longer than any fixed wait, and moves all along.
+        let mut progress = self.progress();
+        let mut stalled_since = Instant::now();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(250)) {
+                Ok(()) => break,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                    let now = self.progress();
+                    if now != progress {
+                        progress = now;
+                        stalled_since = Instant::now();
+                    } else if stalled_since.elapsed() > WRITER_DEADLINE {
+                        return Err(StoreError::Failed(
+                            "the traffic store's writer did not answer".into(),
+                        ));
+                    }
+                }
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                    return Err(StoreError::Failed(
+                        "the traffic store's writer did not answer".into(),
+                    ));
+                }
+            }
+        }
         match self.error() {
             Some(e) => Err(StoreError::Failed(e)),
             None => Ok(()),
         }
+    }
+
+    /// How far the writer has got (committed, indexed): moves while it works.
+    fn progress(&self) -> (u64, u64) {
+        (self.committed_to(), self.searchable_to())
     }
 
     /// The first failure, if the store failed.
@@ -253,7 +281,7 @@ mod tests {
     use tokio::sync::broadcast;
 
     use super::*;
-    use crate::record::{Flag, GaveUp, HttpExchange};
+    use crate::record::{CallRound, Flag, GaveUp, HttpExchange};
     use crate::traffic::Traffic;
     use crate::wire::{Direction, RequestId};
 
@@ -681,6 +709,50 @@ mod tests {
         );
         traffic.flush().unwrap();
         assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 104);
+    }
+
+    #[test]
+    fn a_round_is_linked_when_its_first_request_left_memory_but_its_answer_did_not() {
+        let dir = Dir::new("half-gone");
+        let (tx, _) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
+        traffic.attach_store_keeping(store, 4);
+
+        let first = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+        );
+        for i in 0..3 {
+            inn(
+                &traffic,
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
+                )
+                .as_bytes(),
+            );
+        }
+        let asking = inn(
+            &traffic,
+            br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+        );
+        let in_memory: Vec<u64> = traffic.frames().iter().map(|f| f.seq).collect();
+        assert!(!in_memory.contains(&first) && in_memory.contains(&asking));
+
+        assert_eq!(traffic.partner_of(asking), Some(first));
+        traffic.expect_round(&RequestId::Number(2), asking);
+        let again = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#,
+        );
+        assert_eq!(
+            traffic.round_of(again),
+            Some(CallRound {
+                first_seq: first,
+                round: 2,
+                asked_by: asking
+            })
+        );
     }
 
     #[test]

@@ -41,8 +41,10 @@ CREATE TABLE IF NOT EXISTS bodies (
 );
 -- External content: the index points into `bodies` instead of keeping a second copy of every
 -- body (a contentless table would save the same space but could not give snippets).
+-- columnsize=0: no per-body size row (one B-tree insert less per body indexed); only bm25
+-- ranking reads it, and hits come in seq order, not by rank.
 CREATE VIRTUAL TABLE IF NOT EXISTS body_fts USING fts5(
-    body, content='bodies', content_rowid='seq'
+    body, content='bodies', content_rowid='seq', columnsize=0
 );
 CREATE TABLE IF NOT EXISTS http (
     seq INTEGER PRIMARY KEY,
@@ -72,7 +74,9 @@ CREATE INDEX IF NOT EXISTS flags_seq ON flags(seq);
 
 /// Settings every connection gets. WAL: the writer commits while readers query. NORMAL sync
 /// in WAL mode survives the app crashing (not the machine losing power), and costs no fsync
-/// per batch.
+/// per batch. Not OFF: the store is the session's only full record (memory keeps the newest
+/// entries), and OFF lets a power cut corrupt the file rather than lose its last batches, for
+/// a gain lost in the noise of the ingest benchmark (docs/store.md).
 pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
