@@ -146,7 +146,7 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
     let opened = h.opened_urls();
     h.stop().await;
 
-    // Each line of the report is `<probe>: blocked|reached (<detail>)`.
+    // Each line of the report is `<probe>: blocked|reached|posted (<detail>)`.
     let mut holes = Vec::new();
     for probe in PROBES {
         let prefix = format!("{probe}: ");
@@ -155,7 +155,12 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
             holes.push(format!("{probe}: not in the report"));
         }
         for line in lines {
-            if !line[prefix.len()..].starts_with("blocked") {
+            let outcome = &line[prefix.len()..];
+            // WebKitGTK shows the page's `ipc` message handler to subframes too: the app can
+            // post to it, and only Tauri's invoke-key check stands between the forged calls
+            // and their effect, which the catalog and URL-log checks below would show.
+            let posted_and_refused = probe == "webkit_ipc" && outcome.starts_with("posted");
+            if !outcome.starts_with("blocked") && !posted_and_refused {
                 holes.push(line.to_string());
             }
         }

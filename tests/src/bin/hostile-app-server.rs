@@ -11,15 +11,16 @@
 //! pending then counts as blocked): `storage`, `tauri_global`, `parent_tauri`, `ipc_fetch`, `webkit_ipc`,
 //! `net_fetch`, `net_img`, `net_script`, `other_app`, and last `navigate`. Each outcome goes to
 //! the host as `notifications/message` (`logger: "probe"`, `data: {probe, outcome:
-//! "blocked"|"reached", detail}`) and into `<pre data-testid="probe-report">`; at the end
+//! "blocked"|"reached"|"posted", detail}`) and into `<pre data-testid="probe-report">`; at the end
 //! `document.body.dataset.done = "1"` (never set when the navigation got away: the page is gone).
 //! Page B reports in `probe-report` (and as a `storage_read` message) what storage it can read,
 //! so a test can check it sees nothing page A wrote.
 //!
 //! An `<img>`/`<script>` error event counts as blocked only when a `securitypolicyviolation`
 //! names its URL (the tripwire answers 404, so an error alone does not say the request stayed
-//! in); `webkit_ipc` reports reached when a message handler took the forged body, since the
-//! page cannot see the host refuse it (the test checks the catalog and the URL log for that).
+//! in); `webkit_ipc` reports `posted` when a message handler took the forged bodies
+//! (`catalog_remove` of the demo entry, `open_about_link`), since the page cannot see the host
+//! refuse them: the test checks the catalog and the URL log for that.
 //!
 //! The server counts nothing itself: network probes aim at the `tripwire` URL from the tool
 //! input, an `chaos-http tripwire LOG` whose log is the proof of what went out.
@@ -256,12 +257,20 @@ function tryElement(tag, url) {
     return [outcome, results.map(([, d]) => d).join("; ")];
   });
   await probe("webkit_ipc", async () => {
-    const body = JSON.stringify({ cmd: "catalog_remove", callback: 1, error: 2, options: {},
-                                  payload: { id: "demo" }, __TAURI_INVOKE_KEY__: KEY });
+    // Two forged calls whose effect a test can see: the demo entry removed from the catalog,
+    // an About link opened (the URL log).
+    const forged = [
+      { cmd: "catalog_remove", payload: { id: "demo" } },
+      { cmd: "open_about_link", payload: { link: "protocol_site" } },
+    ].map((call) => JSON.stringify({ ...call, callback: 1, error: 2, options: {},
+                                       __TAURI_INVOKE_KEY__: KEY }));
     const handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.ipc;
     if (!handler || typeof handler.postMessage !== "function") return ["blocked", "no webkit.messageHandlers.ipc here"];
-    handler.postMessage(body);
-    return ["reached", "webkit.messageHandlers.ipc accepted a forged catalog_remove (the host must refuse its key)"];
+    for (const body of forged) handler.postMessage(body);
+    // WebKitGTK exposes a page's script message handlers to its subframes too, so the post
+    // itself cannot be stopped from here: "posted" says so, and the host's refusal (the invoke
+    // key) is what the test checks, through the catalog and the URL log.
+    return ["posted", "webkit.messageHandlers.ipc took catalog_remove and open_about_link with a made-up invoke key"];
   });
   if (tripwire) {
     await probe("net_fetch", () => tryFetch(tripwire + "/fetch", { mode: "no-cors" }));
