@@ -366,3 +366,26 @@ async fn an_ext_apps_sdk_app_renders_and_gets_the_time_from_its_server() {
     );
     h.stop().await;
 }
+
+#[tokio::test]
+async fn an_open_app_follows_the_theme_the_user_picks() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start("apps/theme").await;
+    h.ready_demo().await;
+    call_calculator(&h, "2", "3").await;
+    h.app_text_containing(APP_FRAME, r#"[data-testid="calc-theme"]"#, "light")
+        .await;
+    // Settings → Theme → Dark, with the app open: the app is told (host-context-changed).
+    h.click(r#"[data-testid="settings-button"]"#).await;
+    h.find(r#"[data-testid="settings-theme"]"#)
+        .await
+        .select_by_value("dark")
+        .await
+        .unwrap();
+    h.click(r#"[data-testid="settings-save"]"#).await;
+    h.gone(r#"[data-testid="settings-dialog"]"#).await;
+    h.app_text_containing(APP_FRAME, r#"[data-testid="calc-theme"]"#, "dark")
+        .await;
+    h.shot("dark-app").await;
+    h.stop().await;
+}

@@ -41,6 +41,11 @@ function Harness({ uri }: { uri: string }) {
 
 const frameOf = (view: number) => document.querySelector<HTMLIFrameElement>(`iframe[data-view="${view}"]`)!;
 const callsOf = (command: string) => invoke.mock.calls.filter(([name]) => name === command);
+/** The display-mode changes told to apps (theme and size changes left out). */
+const modeChanges = () =>
+  callsOf("mcp_app_context")
+    .map(([, args]) => args as { change: { display_mode: string | null } })
+    .filter((args) => args.change.display_mode !== null);
 
 beforeEach(() => {
   channels.length = 0;
@@ -122,9 +127,21 @@ describe("the app relay", () => {
   it("goes back inline on Esc in fullscreen and tells the app", async () => {
     await renderTwo();
     fireEvent.click(screen.getAllByTestId("mcp-app-fullscreen")[0]!);
-    expect(callsOf("mcp_app_context")[0]![1]).toMatchObject({ view: 1, change: { display_mode: "fullscreen" } });
+    expect(modeChanges()[0]).toMatchObject({ view: 1, change: { display_mode: "fullscreen" } });
     fireEvent.keyDown(window, { key: "Escape" });
     expect(screen.getAllByTestId("mcp-app-host")[0]!.dataset.mode).toBe("inline");
-    expect(callsOf("mcp_app_context")[1]![1]).toMatchObject({ view: 1, change: { display_mode: "inline" } });
+    expect(modeChanges()[1]).toMatchObject({ view: 1, change: { display_mode: "inline" } });
+  });
+
+  it("tells each open app the page's theme, and again when it changes", async () => {
+    document.documentElement.dataset.theme = "light";
+    await renderTwo();
+    const themes = () => callsOf("mcp_app_context").map(([, args]) => args as { view: number; change: { theme: string | null } });
+    expect(themes().filter((c) => c.change.theme === "light").map((c) => c.view).sort()).toEqual([1, 2]);
+    document.documentElement.dataset.theme = "dark";
+    await act(async () => {
+      await new Promise((done) => setTimeout(done, 200));
+    });
+    expect(themes().filter((c) => c.change.theme === "dark").map((c) => c.view).sort()).toEqual([1, 2]);
   });
 });

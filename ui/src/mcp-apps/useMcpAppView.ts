@@ -131,6 +131,50 @@ export function useMcpAppView(serverId: string, resourceUri: string): McpAppView
     void mcpAppsIpc.context(current.view, change).catch((e: unknown) => setError(errorMessage(e)));
   }, []);
 
+  // What the app's host context says about its container follows the page: the theme (the
+  // setting, or the desktop's for "system", which only the page can resolve) and, inline,
+  // the frame's width. Sent once the view is open and again on each change (coalesced).
+  const modeRef = useRef(layout.mode);
+  useEffect(() => {
+    modeRef.current = layout.mode;
+  }, [layout.mode]);
+  const openView = phase.kind === "open" ? phase.opened.view : null;
+  useEffect(() => {
+    if (openView === null) return;
+    const root = document.documentElement;
+    let told: { theme: string | null; width: number | null } = { theme: null, width: null };
+    let timer: number | undefined;
+    const tell = () => {
+      const theme = root.dataset.theme === "dark" ? "dark" : "light";
+      const frame = frameRef.current;
+      const width =
+        modeRef.current === "inline" && frame && frame.clientWidth > 0 ? Math.round(frame.clientWidth) : null;
+      const change = {
+        theme: theme !== told.theme ? theme : null,
+        display_mode: null,
+        width: width !== null && width !== told.width ? width : null,
+        height: null,
+      };
+      if (change.theme === null && change.width === null) return;
+      told = { theme, width: width ?? told.width };
+      void mcpAppsIpc.context(openView, change).catch(() => undefined);
+    };
+    const soon = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(tell, 150);
+    };
+    tell();
+    const themes = new MutationObserver(soon);
+    themes.observe(root, { attributes: true, attributeFilter: ["data-theme"] });
+    const sizes = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(soon);
+    if (frameRef.current) sizes?.observe(frameRef.current);
+    return () => {
+      window.clearTimeout(timer);
+      themes.disconnect();
+      sizes?.disconnect();
+    };
+  }, [openView]);
+
   useEffect(() => {
     mounted.current = true;
     return () => {

@@ -9,6 +9,8 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder as placeholderExt } from "@codemirror/view";
 import { useEffect, useRef } from "react";
 
+const parseLint = jsonParseLinter();
+
 interface Props {
   value: string;
   onChange: (text: string) => void;
@@ -40,7 +42,11 @@ export function JsonEditor({ value, onChange, ariaLabel, placeholder, onSubmit }
           bracketMatching(),
           json(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          linter(jsonParseLinter(), { delay: 300 }),
+          // With a placeholder, an empty editor means "none" (it says so), not broken JSON.
+          linter(
+            (view) => (placeholder && view.state.doc.toString().trim() === "" ? [] : parseLint(view)),
+            { delay: 300 },
+          ),
           lintGutter(),
           keymap.of([
             {
