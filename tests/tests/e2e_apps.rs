@@ -389,3 +389,47 @@ async fn an_open_app_follows_the_theme_the_user_picks() {
     h.shot("dark-app").await;
     h.stop().await;
 }
+
+#[tokio::test]
+async fn an_apps_message_the_user_accepts_lands_in_the_playground_box_unsent() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    // A configured model (never asked here: nothing is sent to it in this test).
+    let mut h = Harness::start_with("apps/message", |data| {
+        let file = data.join("dev.periscope.app/models.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let providers = serde_json::json!({ "providers": [{
+            "id": "local", "name": "Local model", "kind": "open_ai_compatible",
+            "base_url": "http://127.0.0.1:9/v1", "model": "fake-1", "default": true }]});
+        std::fs::write(file, providers.to_string()).unwrap();
+    })
+    .await;
+    h.ready_demo().await;
+    call_calculator(&h, "2", "3").await;
+    h.app_text_containing(APP_FRAME, r#"[data-testid="calc-result"]"#, "2 + 3 = 5")
+        .await;
+    h.app_click(APP_FRAME, r#"[data-testid="calc-message"]"#)
+        .await;
+
+    // Asked, with the app's message as it sent it; the Playground untouched so far.
+    let content = h
+        .text_containing(r#"[data-testid="app-message-content"]"#, "The sum is")
+        .await;
+    h.shot("message-ask").await;
+    h.click(r#"[data-testid="app-message-accept"]"#).await;
+    h.gone(r#"[data-testid="ask-dialog"]"#).await;
+
+    // The server's Playground: once a conversation is started, the message is in its box,
+    // for the user to send (or not).
+    h.find(r#"[data-testid="playground"]"#).await;
+    h.click(r#"[data-testid="chat-new"]"#).await;
+    let input = h.find(r#"[data-testid="chat-input"]"#).await;
+    let value = input.prop("value").await.unwrap().unwrap_or_default();
+    assert_eq!(value.trim(), content.trim(), "the box holds the app's message");
+    assert_eq!(
+        h.count(r#"[data-testid="chat-user"]"#).await,
+        0,
+        "nothing was sent to a model"
+    );
+    h.shot("message-in-playground").await;
+    h.stop().await;
+}

@@ -1,8 +1,9 @@
 // The server's requests that wait for the user, one at a time, oldest first, above everything:
 // a server that asks is blocked until the user answers, so the question must not hide in a tab.
+import { messageText, offerToComposer } from "../playground/offers";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { answerAsk } from "../actions";
+import { answerAsk, setTab } from "../actions";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { ErrorBox } from "../common/ErrorBox";
@@ -103,7 +104,14 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
           serverName={ask.server_name}
           app={a.app}
           content={a.content}
-          onAnswer={(accept) => send({ kind: "app_message", accept })}
+          onAnswer={(accept) => {
+            send({ kind: "app_message", accept });
+            if (accept) {
+              // Accepted: the message goes to the server's Playground, into the message box.
+              offerToComposer(ask.server_id, messageText(a.content));
+              setTab(ask.server_id, "playground");
+            }
+          }}
         />
       );
     case "sampling":

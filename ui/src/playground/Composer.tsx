@@ -1,6 +1,7 @@
 // The playground's message box. Prompts are the user's to choose (as the spec intends): typing
 // "/" offers the server's prompts, and a chosen one shows its arguments form; its messages
 // start the turn. Resources are attached from a picker: their contents join the message.
+import { followOffers } from "./offers";
 import { Paperclip, Send, Square, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -55,6 +56,8 @@ export function Composer({
   const [args, setArgs] = useState<Record<string, string>>({});
   const [resources, setResources] = useState<string[]>([]);
   const [picked, setPicked] = useState("");
+  // An app's message the user accepted lands here, to be read, edited and sent by the user.
+  useEffect(() => followOffers(serverId, setText), [serverId]);
   useEffect(() => {
     ensureList(serverId, "prompts");
     ensureList(serverId, "resources");
