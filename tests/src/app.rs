@@ -297,9 +297,22 @@ impl Harness {
         }
     }
 
-    /// Waits for `css`, then clicks it.
+    /// Waits for `css`, then clicks it. An element the driver cannot reach where it is (a tab
+    /// scrolled out of the tab bar's sight, under its edge arrows) is first brought to the
+    /// middle of its scrolling box, as a user would scroll to it.
     pub async fn click(&self, css: &str) {
-        self.find(css).await.click().await.expect("click");
+        let element = self.find(css).await;
+        if element.clone().click().await.is_ok() {
+            return;
+        }
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
+                vec![serde_json::to_value(&element).expect("an element as JSON")],
+            )
+            .await
+            .expect("scroll into view");
+        element.click().await.expect("click");
     }
 
     /// Waits for `css`, then types `text` into it.

@@ -24,3 +24,15 @@ pub mod timeline;
 pub mod tools;
 pub mod traffic;
 pub mod utilities;
+
+/// Runs a read of a record off the main thread and off the async workers: a sync command runs
+/// on the main thread, which also draws the window, and a query over a million stored frames
+/// (or one waiting for the store's writer to commit) must not freeze it or stall the sessions.
+pub(crate) async fn off_main<T: Send + 'static>(
+    what: &str,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .map_err(|e| format!("the {what} could not be read: {e}"))?
+}

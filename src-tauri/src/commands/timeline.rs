@@ -77,13 +77,11 @@ fn session(state: &AppState, server_id: &str) -> Result<Arc<Traffic>, String> {
     state.traffic_of(server_id)
 }
 
-/// Reads off the async runtime: with a store, a read waits for its writer to commit.
+/// Reads off the main thread and the async runtime (with a store, a read waits for its writer).
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, String> {
-    tauri::async_runtime::spawn_blocking(work)
-        .await
-        .map_err(|e| format!("the timeline could not be read: {e}"))?
+    super::off_main("timeline", work).await
 }
 
 #[tauri::command]

@@ -1,6 +1,7 @@
 //! A connection's record as the Traffic view reads it: windows of rows under a filter (how many,
 //! which, where one sits, full-text search), one frame in full, the HTTP exchanges under the
 //! frames, and the server's stderr. The list never holds every row: it asks for what it shows.
+//! The store queries run off the main thread ([`off_main`]).
 
 use periscope_core::record::{HttpExchange, StderrLine};
 use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
@@ -8,7 +9,11 @@ use periscope_core::traffic_window::TrafficSummary;
 use periscope_core::view::FrameDetail;
 use tauri::State;
 
+use super::off_main;
 use crate::AppState;
+
+/// Most rows one window query returns (a list asks for what it shows, plus a margin).
+const MAX_WINDOW: u64 = 2_000;
 
 /// How far the record goes and the checks' counts (what `traffic_changed` events carry).
 #[tauri::command]
@@ -21,18 +26,22 @@ pub fn traffic_summary(
 
 /// How many entries the filter keeps.
 #[tauri::command]
-pub fn traffic_count(
+pub async fn traffic_count(
     state: State<'_, AppState>,
     server_id: String,
     filter: TrafficFilter,
 ) -> Result<u64, String> {
-    state.traffic_count(&server_id, &filter)
+    let traffic = state.traffic_of(&server_id)?;
+    off_main("record", move || {
+        traffic.window_count(&filter).map_err(|e| e.to_string())
+    })
+    .await
 }
 
 /// Rows `offset..offset + limit` of what the filter keeps, in seq order. `count`, the list's
 /// last count under the filter, lets a window near the end be read from the end.
 #[tauri::command]
-pub fn traffic_window(
+pub async fn traffic_window(
     state: State<'_, AppState>,
     server_id: String,
     filter: TrafficFilter,
@@ -40,30 +49,48 @@ pub fn traffic_window(
     limit: u64,
     count: Option<u64>,
 ) -> Result<Vec<TrafficRow>, String> {
-    state.traffic_window(&server_id, &filter, offset, limit, count)
+    let traffic = state.traffic_of(&server_id)?;
+    off_main("record", move || {
+        traffic
+            .window_rows_counted(&filter, offset, limit.min(MAX_WINDOW), count)
+            .map_err(|e| e.to_string())
+    })
+    .await
 }
 
 /// Where entry `seq` sits among what the filter keeps; null when the filter hides it.
 #[tauri::command]
-pub fn traffic_position(
+pub async fn traffic_position(
     state: State<'_, AppState>,
     server_id: String,
     seq: u64,
     filter: TrafficFilter,
 ) -> Result<Option<u64>, String> {
-    state.traffic_position(&server_id, seq, &filter)
+    let traffic = state.traffic_of(&server_id)?;
+    off_main("record", move || {
+        traffic
+            .window_position(seq, &filter)
+            .map_err(|e| e.to_string())
+    })
+    .await
 }
 
 /// Full-text search with FTS5 syntax: hits after `after_seq`, in seq order, with a snippet.
 #[tauri::command]
-pub fn traffic_search(
+pub async fn traffic_search(
     state: State<'_, AppState>,
     server_id: String,
     query: String,
     after_seq: u64,
     limit: u64,
 ) -> Result<Vec<SearchHit>, String> {
-    state.traffic_search(&server_id, &query, after_seq, limit)
+    let traffic = state.traffic_of(&server_id)?;
+    off_main("record", move || {
+        traffic
+            .window_search(&query, after_seq, limit.min(MAX_WINDOW))
+            .map_err(|e| e.to_string())
+    })
+    .await
 }
 
 #[tauri::command]

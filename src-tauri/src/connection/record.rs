@@ -7,15 +7,11 @@ use std::sync::Arc;
 
 use periscope_core::answering::UrlDecision;
 use periscope_core::record::{Decision, DecisionKind, HttpExchange, StderrLine};
-use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
 use periscope_core::traffic::{Traffic, wall_now_us};
 use periscope_core::traffic_window::TrafficSummary;
 use periscope_core::view::{AppEvent, FrameDetail};
 
 use super::{AppState, lock};
-
-/// Most rows one window query returns (a list asks for what it shows, plus a margin).
-pub const MAX_WINDOW: u64 = 2_000;
 
 impl AppState {
     /// The record of a server, live or ended, or of a reopened recording (`recordings.rs`):
@@ -45,48 +41,6 @@ impl AppState {
 
     pub fn traffic_summary(&self, server_id: &str) -> Result<TrafficSummary, String> {
         Ok(self.traffic_of(server_id)?.summary())
-    }
-
-    pub fn traffic_count(&self, server_id: &str, filter: &TrafficFilter) -> Result<u64, String> {
-        self.traffic_of(server_id)?
-            .window_count(filter)
-            .map_err(|e| e.to_string())
-    }
-
-    pub fn traffic_window(
-        &self,
-        server_id: &str,
-        filter: &TrafficFilter,
-        offset: u64,
-        limit: u64,
-        count: Option<u64>,
-    ) -> Result<Vec<TrafficRow>, String> {
-        self.traffic_of(server_id)?
-            .window_rows_counted(filter, offset, limit.min(MAX_WINDOW), count)
-            .map_err(|e| e.to_string())
-    }
-
-    pub fn traffic_position(
-        &self,
-        server_id: &str,
-        seq: u64,
-        filter: &TrafficFilter,
-    ) -> Result<Option<u64>, String> {
-        self.traffic_of(server_id)?
-            .window_position(seq, filter)
-            .map_err(|e| e.to_string())
-    }
-
-    pub fn traffic_search(
-        &self,
-        server_id: &str,
-        query: &str,
-        after_seq: u64,
-        limit: u64,
-    ) -> Result<Vec<SearchHit>, String> {
-        self.traffic_of(server_id)?
-            .window_search(query, after_seq, limit.min(MAX_WINDOW))
-            .map_err(|e| e.to_string())
     }
 
     pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
