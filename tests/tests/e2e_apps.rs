@@ -424,7 +424,11 @@ async fn an_apps_message_the_user_accepts_lands_in_the_playground_box_unsent() {
     h.click(r#"[data-testid="chat-new"]"#).await;
     let input = h.find(r#"[data-testid="chat-input"]"#).await;
     let value = input.prop("value").await.unwrap().unwrap_or_default();
-    assert_eq!(value.trim(), content.trim(), "the box holds the app's message");
+    assert_eq!(
+        value.trim(),
+        content.trim(),
+        "the box holds the app's message"
+    );
     assert_eq!(
         h.count(r#"[data-testid="chat-user"]"#).await,
         0,
