@@ -32,6 +32,21 @@ pub fn bin(name: &str) -> PathBuf {
     path
 }
 
+/// Every probe the hostile-app fixture's page A makes and reports (`hostile-app-server`):
+/// each must come out blocked (`webkit_ipc`: posted and refused, see e2e_app_sandbox).
+pub const HOSTILE_APP_PROBES: [&str; 10] = [
+    "storage",
+    "tauri_global",
+    "parent_tauri",
+    "ipc_fetch",
+    "webkit_ipc",
+    "net_fetch",
+    "net_img",
+    "net_script",
+    "other_app",
+    "navigate",
+];
+
 pub fn bin_str(name: &str) -> String {
     bin(name).to_string_lossy().into_owned()
 }

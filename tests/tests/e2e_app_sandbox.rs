@@ -15,21 +15,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use periscope_tests::app::{Harness, ONE_AT_A_TIME};
-use periscope_tests::{HttpServerProcess, bin, scratch_dir};
-
-/// Every probe page A makes (contract-13-apps.md §2), each of which must say "blocked".
-const PROBES: [&str; 10] = [
-    "storage",
-    "tauri_global",
-    "parent_tauri",
-    "ipc_fetch",
-    "webkit_ipc",
-    "net_fetch",
-    "net_img",
-    "net_script",
-    "other_app",
-    "navigate",
-];
+use periscope_tests::{HOSTILE_APP_PROBES as PROBES, HttpServerProcess, bin, scratch_dir};
 
 fn entry(id: &str, name: &str, command: &Path) -> serde_json::Value {
     serde_json::json!({"id": id, "name": name, "target": {"transport": "stdio",

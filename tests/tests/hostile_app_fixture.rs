@@ -6,24 +6,10 @@
 use periscope_core::config::StdioTarget;
 use periscope_core::era::{Era, EraChoice};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
-use periscope_tests::bin_str;
+use periscope_tests::{HOSTILE_APP_PROBES as PROBES, bin_str};
 use serde_json::{Map, json};
 
 const APP_MIME: &str = "text/html;profile=mcp-app";
-
-/// Every probe page A reports, in the contract's words.
-const PROBES: [&str; 10] = [
-    "storage",
-    "tauri_global",
-    "parent_tauri",
-    "ipc_fetch",
-    "webkit_ipc",
-    "net_fetch",
-    "net_img",
-    "net_script",
-    "other_app",
-    "navigate",
-];
 
 async fn fixture() -> Session {
     let target = StdioTarget::new(bin_str("hostile-app-server"), Vec::<String>::new());
