@@ -2,7 +2,7 @@
 // allow-same-origin), served by the engine at `src` with the CSP header the resource declared.
 // No popups, top navigation, downloads or device permissions. Above it a bar says whose code
 // this is, so an app cannot pass itself off as Periscope.
-import { useEffect, type RefObject } from "react";
+import { useLayoutEffect, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { mcpAppsIpc, type McpAppOpened } from "../ipc/mcpApps";
 import { fromFrame, type ViewLayout } from "./relay";
@@ -23,8 +23,11 @@ export function McpAppFrame({ opened, serverName, layout, frameRef, closing }: P
   const { t } = useTranslation("mcpApps");
   const view = opened.view;
 
-  // The relay: only this frame's messages, as text, to the engine.
-  useEffect(() => {
+  // The relay: only this frame's messages, as text, to the engine. A layout effect, so the
+  // listener is there in the same task that puts the frame in the page: a passive effect may
+  // run later, after the page's first message (its `ui/initialize`) was dispatched to nobody,
+  // and the app then waits forever (seen under load: no tool input, no result).
+  useLayoutEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const text = fromFrame(event, frameRef.current?.contentWindow);
       if (text !== null) void mcpAppsIpc.fromView(view, text).catch(() => undefined);
