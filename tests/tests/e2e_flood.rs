@@ -43,11 +43,13 @@ async fn count_is(h: &Harness, shown: usize, total: usize, within: Duration) {
     }
 }
 
-/// Waits until the list shows a row within `slack` of seq `seq` (the list renders on the
-/// scroll event after a script scrolled it).
-async fn rows_around(h: &Harness, seq: usize, slack: usize) {
+/// Scrolls the list by script to `to` (again while it has not moved: see
+/// [`scroll_list_until`]) until it shows a row within `slack` of `seq`.
+async fn rows_around(h: &Harness, to: &str, seq: usize, slack: usize) {
     let deadline = Instant::now() + ANSWERED_WITHIN;
     loop {
+        scroll_list(h, to).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         let shown = h
             .client
             .execute(
@@ -73,6 +75,26 @@ async fn rows_around(h: &Harness, seq: usize, slack: usize) {
             "the list never showed a row near {seq}; it shows {seqs:?}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Scrolls the list by script until `css` is shown: a script's scroll whose event comes after
+/// a render of the list (rows arriving) is read as the list's own move and dropped, so it is
+/// said again, as a user drags the scrollbar again when the list did not move.
+async fn scroll_list_until(h: &Harness, to: &str, css: &str) {
+    let deadline = Instant::now() + ANSWERED_WITHIN;
+    loop {
+        scroll_list(h, to).await;
+        for _ in 0..5 {
+            if h.count(css).await > 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "scrolled to {to}, the list never showed {css}"
+        );
     }
 }
 
@@ -143,10 +165,18 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
         r#"[data-testid="traffic-row"][data-seq="{total}"][data-method="notifications/message"]"#
     ))
     .await;
-    scroll_list(&h, "0").await;
-    h.find(r#"[data-testid="traffic-row"][data-seq="2"][data-method="initialize"]"#)
-        .await;
-    scroll_list(&h, "1e9").await;
+    scroll_list_until(
+        &h,
+        "0",
+        r#"[data-testid="traffic-row"][data-seq="2"][data-method="initialize"]"#,
+    )
+    .await;
+    scroll_list_until(
+        &h,
+        "1e9",
+        &format!(r#"[data-testid="traffic-row"][data-seq="{total}"]"#),
+    )
+    .await;
 
     // Full-text search finds the one frame that says "message 123456" (or its like).
     let needle = format!("message {}", flood / 2 + 17);
@@ -174,7 +204,12 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
 
     // Scrolled to the top and back to the end, the list shows the first and the last frame.
     h.click(r#"[data-testid="traffic-follow"]"#).await;
-    scroll_list(&h, "0").await;
+    scroll_list_until(
+        &h,
+        "0",
+        r#"[data-testid="traffic-row"][data-seq="1"][data-method="initialize"]"#,
+    )
+    .await;
     // The first frame, initialize, jumps to its response, and the response back to it.
     h.click(r#"[data-testid="traffic-row"][data-seq="1"][data-method="initialize"]"#)
         .await;
@@ -207,12 +242,13 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
         heights.len() == 2 && heights[1] <= 16_000_000.0 && heights[0] <= heights[1] + 1.0,
         "the spacer stays under WebKit's height cap and the rows never make the list taller: {heights:?}"
     );
-    scroll_list(
+    rows_around(
         &h,
         "(s => (s.scrollHeight - s.clientHeight) / 2)(document.querySelector('.traffic-scroll'))",
+        total / 2,
+        total / 100,
     )
     .await;
-    rows_around(&h, total / 2, total / 100).await;
     let list = h.find(".traffic-scroll").await;
     list.send_keys(&char::from(fantoccini::key::Key::End).to_string())
         .await
@@ -225,7 +261,12 @@ async fn a_million_notifications_are_listed_filtered_searched_scrolled_and_opene
         .await
         .expect("Home");
     h.find(r#"[data-testid="traffic-row"][data-seq="1"]"#).await;
-    scroll_list(&h, "1e9").await;
+    scroll_list_until(
+        &h,
+        "1e9",
+        &format!(r#"[data-testid="traffic-row"][data-seq="{total}"]"#),
+    )
+    .await;
     let end = h
         .find(&format!(
             r#"[data-testid="traffic-row"][data-seq="{total}"]"#
