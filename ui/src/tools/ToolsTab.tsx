@@ -87,12 +87,14 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
   // The form's data this session, else what was remembered from an earlier one.
   const remembered = useMemo(() => loadArgs(server.id, tool.name), [server.id, tool.name]);
   const formData = server.tools.forms[tool.name] ?? remembered;
-  // The latest Call of a tool that links to an app: its panel opens with these arguments.
+  // The latest Call: when the tool links to an app, its panel opens with these arguments.
   const [appRun, setAppRun] = useState<AppRun | null>(null);
   const onCall = (args: JsonObject) => {
     saveArgs(server.id, tool.name, args);
     const callId = startCall(server.id, tool.name);
-    if (app) setAppRun({ id: callId, args, before: call });
+    // Kept for every Call: a Call made before the tool's app is known (the UI resources are
+    // still being read) gets its panel as soon as it is.
+    setAppRun({ id: callId, args, before: call });
     void callTool(server.id, tool.name, args, callId).then(() => {
       // The tasks extension lets the server answer any call with a task: follow it as one.
       const call = serverCalls(server.id).tools[tool.name];
