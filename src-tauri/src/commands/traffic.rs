@@ -5,12 +5,23 @@
 
 use periscope_core::record::{HttpExchange, StderrLine};
 use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
+use periscope_core::traffic::Traffic;
 use periscope_core::traffic_window::TrafficSummary;
 use periscope_core::view::FrameDetail;
 use tauri::State;
 
 use super::off_main;
 use crate::AppState;
+
+/// A read of `server_id`'s record (live, ended or reopened), off the main thread.
+async fn read_record<T: Send + 'static, E: std::fmt::Display>(
+    state: &AppState,
+    server_id: &str,
+    read: impl FnOnce(&Traffic) -> Result<T, E> + Send + 'static,
+) -> Result<T, String> {
+    let traffic = state.traffic_of(server_id)?;
+    off_main("record", move || read(&traffic).map_err(|e| e.to_string())).await
+}
 
 /// Most rows one window query returns (a list asks for what it shows, plus a margin).
 const MAX_WINDOW: u64 = 2_000;
@@ -31,9 +42,8 @@ pub async fn traffic_count(
     server_id: String,
     filter: TrafficFilter,
 ) -> Result<u64, String> {
-    let traffic = state.traffic_of(&server_id)?;
-    off_main("record", move || {
-        traffic.window_count(&filter).map_err(|e| e.to_string())
+    read_record(&state, &server_id, move |traffic| {
+        traffic.window_count(&filter)
     })
     .await
 }
@@ -49,11 +59,8 @@ pub async fn traffic_window(
     limit: u64,
     count: Option<u64>,
 ) -> Result<Vec<TrafficRow>, String> {
-    let traffic = state.traffic_of(&server_id)?;
-    off_main("record", move || {
-        traffic
-            .window_rows_counted(&filter, offset, limit.min(MAX_WINDOW), count)
-            .map_err(|e| e.to_string())
+    read_record(&state, &server_id, move |traffic| {
+        traffic.window_rows_counted(&filter, offset, limit.min(MAX_WINDOW), count)
     })
     .await
 }
@@ -66,11 +73,8 @@ pub async fn traffic_position(
     seq: u64,
     filter: TrafficFilter,
 ) -> Result<Option<u64>, String> {
-    let traffic = state.traffic_of(&server_id)?;
-    off_main("record", move || {
-        traffic
-            .window_position(seq, &filter)
-            .map_err(|e| e.to_string())
+    read_record(&state, &server_id, move |traffic| {
+        traffic.window_position(seq, &filter)
     })
     .await
 }
@@ -84,11 +88,8 @@ pub async fn traffic_search(
     after_seq: u64,
     limit: u64,
 ) -> Result<Vec<SearchHit>, String> {
-    let traffic = state.traffic_of(&server_id)?;
-    off_main("record", move || {
-        traffic
-            .window_search(&query, after_seq, limit.min(MAX_WINDOW))
-            .map_err(|e| e.to_string())
+    read_record(&state, &server_id, move |traffic| {
+        traffic.window_search(&query, after_seq, limit.min(MAX_WINDOW))
     })
     .await
 }
