@@ -22,6 +22,10 @@ const FLOOD: usize = 200_000;
 const RUNS: usize = 5;
 const CHECKED: usize = 20_000;
 
+// The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     println!("periscope protocol checks benchmarks");
     recording();

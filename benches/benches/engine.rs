@@ -25,6 +25,10 @@ const FLOOD: usize = 200_000;
 const FLOOD_RUNS: usize = 5;
 const ONE_SHOTS: usize = 10;
 
+// The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
     if let Some(i) = argv.iter().position(|a| a == "--measure") {

@@ -96,6 +96,10 @@ fn write_file(path: &std::path::Path) -> u64 {
     seq
 }
 
+// The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     println!("periscope recording benchmarks");
     let dir = std::env::temp_dir().join(format!("periscope-bench-rec-{}", std::process::id()));

@@ -5,6 +5,11 @@ use std::process::ExitCode;
 
 use periscope_core::schema_worker;
 
+// mimalloc: under a flood, glibc malloc's arena locks took a third of the engine's CPU
+// (docs/engine.md, "Allocator").
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // The JSON Schema validator runs as this same program in a child process, so that its
     // time limit can stop it (periscope_core::schema_worker); no window, no Tauri.

@@ -69,6 +69,11 @@ use exit::Exit;
 use periscope_core::transport::TransportKind;
 use periscope_core::transport::http::HttpMode;
 
+// mimalloc: under a flood, glibc malloc's arena locks took a third of the engine's CPU
+// (docs/engine.md, "Allocator").
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
     let (ours, server) = match argv.iter().position(|a| a == "--") {

@@ -179,7 +179,7 @@ impl Traffic {
     pub fn append_frame(
         &self,
         direction: Direction,
-        bytes: Vec<u8>,
+        bytes: impl Into<Arc<[u8]>>,
         truncated_from: Option<u64>,
     ) -> (Arc<Frame>, Option<serde_json::Value>) {
         self.append_frame_via(direction, bytes, truncated_from, None)
@@ -189,10 +189,11 @@ impl Traffic {
     pub fn append_frame_via(
         &self,
         direction: Direction,
-        bytes: Vec<u8>,
+        bytes: impl Into<Arc<[u8]>>,
         truncated_from: Option<u64>,
         exchange: Option<u64>,
     ) -> (Arc<Frame>, Option<serde_json::Value>) {
+        let bytes: Arc<[u8]> = bytes.into();
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
@@ -206,7 +207,7 @@ impl Traffic {
             direction,
             wall_us,
             mono_us,
-            bytes: Arc::from(bytes),
+            bytes,
             truncated_from,
             exchange,
             app_view: None,

@@ -26,6 +26,9 @@ use crate::limits::{Limits, human_bytes};
 use crate::traffic::Traffic;
 use crate::wire::{Direction, Frame};
 
+/// The read buffer on the server's stdout: a pipe holds 64 KiB, so one read takes what a
+/// flooding server wrote since the last one (hundreds of frames), not 8 KiB of it.
+const READ_BUFFER_BYTES: usize = 64 * 1024;
 /// How many stderr lines a close report quotes.
 const STDERR_TAIL: usize = 5;
 
@@ -151,9 +154,9 @@ impl StdioTransport {
         };
         let (exit, stderr_done) = (transport.exit.clone(), transport.stderr_done.clone());
         tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
+            let mut reader = BufReader::with_capacity(READ_BUFFER_BYTES, stdout);
             let read_error = loop {
-                match read_line_bounded(&mut reader, max).await {
+                match read_frame_bounded(&mut reader, max).await {
                     Ok(Some((bytes, truncated_from))) => {
                         let (frame, value) =
                             traffic.append_frame(Direction::In, bytes, truncated_from);
@@ -362,6 +365,26 @@ fn process_end(status: Option<ExitStatus>) -> ProcessEnd {
     }
 }
 
+/// Like [`read_line_bounded`], the line as the `Arc<[u8]>` a frame keeps. A line that lies whole
+/// in the reader's buffer (nearly every line of a flood) is copied once, straight into it, with
+/// no growing `Vec` between.
+pub async fn read_frame_bounded<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    max: usize,
+) -> io::Result<Option<(Arc<[u8]>, Option<u64>)>> {
+    let chunk = reader.fill_buf().await?;
+    if let Some(end) = chunk.iter().position(|&b| b == b'\n')
+        && end <= max
+    {
+        let line = Arc::<[u8]>::from(&chunk[..end]);
+        reader.consume(end + 1);
+        return Ok(Some((line, None)));
+    }
+    Ok(read_line_bounded(reader, max)
+        .await?
+        .map(|(line, cut_from)| (Arc::from(line), cut_from)))
+}
+
 /// Reads one `\n`-terminated line without the `\n`. Keeps at most `max` bytes and reports the
 /// full length when it had to cut. A last line without `\n` before EOF is still a line.
 pub async fn read_line_bounded<R: AsyncBufRead + Unpin>(
@@ -418,5 +441,28 @@ mod tests {
                 (b"last".to_vec(), None),
             ]
         );
+    }
+
+    /// The fast path (a line whole in the buffer) and the slow one (a line across refills, a
+    /// line past the limit) give the same lines as `read_line_bounded`, whatever the buffer size.
+    #[tokio::test]
+    async fn frame_lines_match_the_plain_reader_at_every_buffer_size() {
+        let data: &[u8] = b"one\r\n\ntwo\n0123456789abcdef\n{\"a\":1}\nlast";
+        for capacity in [1, 3, 4, 8, 64] {
+            let mut plain = BufReader::with_capacity(capacity, data);
+            let mut framed = BufReader::with_capacity(capacity, data);
+            loop {
+                let want = read_line_bounded(&mut plain, 10).await.unwrap();
+                let got = read_frame_bounded(&mut framed, 10).await.unwrap();
+                assert_eq!(
+                    got.as_ref().map(|(l, c)| (l.to_vec(), *c)),
+                    want,
+                    "buffer of {capacity}"
+                );
+                if want.is_none() {
+                    break;
+                }
+            }
+        }
     }
 }
