@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useState } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TrafficRow } from "../bindings/TrafficRow";
 import { row } from "./rows.fixtures";
 import { MAX_SPACER } from "./scale";
@@ -47,23 +47,31 @@ function List({ n, initialFollow = false, locate }: { n: number; initialFollow?:
 const scroller = () => document.querySelector(".traffic-scroll") as HTMLDivElement;
 const seqs = () => screen.queryAllByTestId("traffic-row").map((r) => Number(r.getAttribute("data-seq")));
 
-/** jsdom lays nothing out: give the scroll element a settable scrollTop, clamped like a browser's. */
-function scrollable(element: HTMLDivElement) {
-  let top = 0;
-  Object.defineProperty(element, "scrollTop", {
+/**
+ * jsdom lays nothing out: give every element a settable scrollTop, clamped like a browser's by
+ * its first child's height (the list's spacer), from before the list's first render.
+ */
+const tops = new WeakMap<Element, number>();
+const nativeScrollTop = Object.getOwnPropertyDescriptor(Element.prototype, "scrollTop");
+beforeEach(() => {
+  Object.defineProperty(Element.prototype, "scrollTop", {
     configurable: true,
-    get: () => top,
-    set: (value: number) => {
-      const spacer = Number.parseFloat((element.firstElementChild as HTMLElement).style.height) || 0;
-      top = Math.max(0, Math.min(spacer - 600, value));
+    get(this: Element) {
+      return tops.get(this) ?? 0;
+    },
+    set(this: Element, value: number) {
+      const spacer = Number.parseFloat((this.firstElementChild as HTMLElement | null)?.style.height ?? "") || 0;
+      tops.set(this, Math.max(0, Math.min(spacer - 600, value)));
     },
   });
-}
+});
+afterEach(() => {
+  if (nativeScrollTop) Object.defineProperty(Element.prototype, "scrollTop", nativeScrollTop);
+});
 
 describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
   it("keeps its spacer under the browser's cap, and End shows the last row", async () => {
     render(<List n={TEN_MILLION} />);
-    scrollable(scroller());
     expect(screen.getByTestId("traffic-sizer").style.height).toBe(`${MAX_SPACER}px`);
     await settle();
     expect(seqs()).toContain(1);
@@ -84,7 +92,6 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
 
   it("maps the scrollbar onto the list: its middle is row 5 million", async () => {
     render(<List n={TEN_MILLION} />);
-    scrollable(scroller());
     await settle();
     const element = scroller();
     element.scrollTop = (MAX_SPACER - 600) / 2;
@@ -98,7 +105,6 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
 
   it("pages with PageDown by a view less a row, and the wheel moves by list px", async () => {
     render(<List n={TEN_MILLION} />);
-    scrollable(scroller());
     await settle();
     fireEvent.keyDown(scroller(), { key: "PageDown" });
     await settle();
@@ -116,7 +122,6 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
   it("lands on a frame picked elsewhere (a request's response, the timeline), however far down", async () => {
     const locate = vi.fn(async (seq: number) => seq - 1);
     render(<List n={TEN_MILLION} locate={locate} />);
-    scrollable(scroller());
     await settle();
     fireEvent.click(screen.getByTestId("jump"));
     await settle();
@@ -128,7 +133,6 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
 
   it("moves the selection with the arrow keys, from the rows in sight", async () => {
     render(<List n={TEN_MILLION} />);
-    scrollable(scroller());
     await settle();
     fireEvent.keyDown(scroller(), { key: "ArrowDown" });
     fireEvent.keyDown(scroller(), { key: "ArrowDown" });
@@ -142,7 +146,6 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
 
   it("scrolled up while following, stops following and stays where it was scrolled", async () => {
     render(<List n={TEN_MILLION} initialFollow />);
-    scrollable(scroller());
     await settle();
     await settle();
     expect(seqs()).toContain(TEN_MILLION);
@@ -156,9 +159,27 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
     expect(element.scrollTop).toBe(0);
   });
 
+  it("keeps a scroll whose event comes after rows arrived (the list re-rendered in between)", async () => {
+    const { rerender } = render(<List n={TEN_MILLION} initialFollow />);
+    await settle();
+    await settle();
+    expect(seqs()).toContain(TEN_MILLION);
+    const element = scroller();
+    // The user drags the scrollbar to the top; before its scroll event is handled, new rows
+    // render the list.
+    element.scrollTop = 0;
+    rerender(<List n={TEN_MILLION + 5} initialFollow />);
+    await settle();
+    fireEvent.scroll(element);
+    await settle();
+    await settle();
+    expect(screen.getByTestId("follow").textContent).toBe("false");
+    expect(seqs()).toContain(1);
+    expect(element.scrollTop).toBe(0);
+  });
+
   it("follows the newest row when following, and places rows a row apart", async () => {
     render(<List n={300} initialFollow />);
-    scrollable(scroller());
     await settle();
     await settle();
     expect(seqs()).toContain(300);

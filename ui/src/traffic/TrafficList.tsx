@@ -71,6 +71,13 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
   const latest = useRef<Latest>({ geometry, top, follow, onFollowChange });
   /** The scrollTop this list set last (its scroll event is not a move of the user's). */
   const expectedScrollTop = useRef<number | null>(null);
+  /**
+   * The scrollTop the list last saw or set, and its spacer's height then. Another scrollTop at a
+   * render over the same spacer is a move of the user's
+   * (the scrollbar, a script) whose scroll event has not come yet: rows that arrive in between
+   * re-render the list, and the move must win over the position that render computed.
+   */
+  const seen = useRef<{ scrollTop: number; spacer: number } | null>(null);
   /** The frame last brought into view (or picked here: it is in view already). */
   const scrolledTo = useRef<number | null>(null);
 
@@ -112,10 +119,24 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
     latest.current = { geometry, top, follow, onFollowChange };
     const element = scrollRef.current;
     if (!element) return;
+    const spacer = spacerHeight(geometry);
+    const before = seen.current;
+    seen.current = { scrollTop: element.scrollTop, spacer };
+    // A spacer of another height may have made the browser clamp scrollTop: not a move.
+    if (before && before.spacer === spacer && Math.abs(element.scrollTop - before.scrollTop) >= 1) {
+      // Moved since the list last looked, and not by the list: go where the user went (the
+      // scroll event that follows finds the list there already).
+      const to = offsetOfScrollTop(geometry, element.scrollTop);
+      if (Math.abs(to - top) >= 0.5) {
+        moveTo(to);
+        return;
+      }
+    }
     // The scroll element follows the list's position (a no-op when the browser moved it there).
     if (Math.abs(element.scrollTop - scrollTop) >= 1) {
       expectedScrollTop.current = scrollTop;
       element.scrollTop = scrollTop;
+      seen.current = { scrollTop: element.scrollTop, spacer };
     }
   });
 
@@ -129,6 +150,7 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
     if (!element) return;
     const expected = expectedScrollTop.current;
     expectedScrollTop.current = null;
+    if (seen.current) seen.current.scrollTop = element.scrollTop;
     if (expected !== null && Math.abs(element.scrollTop - expected) < 1) return;
     // The scrollbar, a script, or (below the cap) the browser's own wheel and keys: the same
     // fraction of the list.
