@@ -18,7 +18,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use periscope_tests::app::Harness;
+use periscope_tests::app::{Harness, Launch};
 
 #[path = "support/procs.rs"]
 mod procs;
@@ -208,7 +208,18 @@ async fn main() {
     let (mut app_growth, mut web_growth) = (Vec::new(), Vec::new());
     let (mut frames, mut idle, mut scripts) = (Vec::new(), Vec::new(), Vec::new());
     for run in 0..RUNS {
-        let h = Harness::start_with(&format!("bench-flood-{run}"), |d| catalog(d, n)).await;
+        // WebKit's compositing as the app chooses it (off with no GPU: src-tauri/src/rendering.rs),
+        // not as the end-to-end tests pin it; PERISCOPE_BENCH_COMPOSITING=on keeps it on.
+        let compositing = match std::env::var("PERISCOPE_BENCH_COMPOSITING").as_deref() {
+            Ok("on") => "0",
+            _ => "",
+        };
+        let launch = Launch {
+            env: vec![("WEBKIT_DISABLE_COMPOSITING_MODE".into(), compositing.into())],
+            ..Launch::default()
+        };
+        let h =
+            Harness::start_launch(&format!("bench-flood-{run}"), launch, |d| catalog(d, n)).await;
         h.click(r#"[data-testid="server-item"][data-server-id="flood"]"#)
             .await;
         h.click(r#"[data-testid="tab-traffic"]"#).await;

@@ -16,6 +16,7 @@ mod models;
 mod playground;
 mod recordings;
 mod remembered_args;
+pub mod rendering;
 mod save_file;
 mod saved_store;
 mod task_board;

@@ -19,6 +19,15 @@ fn main() -> ExitCode {
     {
         return schema_worker::serve();
     }
+    // Before anything starts a thread: it may set WebKit's environment (rendering.rs).
+    if periscope_app::rendering::choose_compositing()
+        == periscope_app::rendering::Compositing::TurnedOff
+    {
+        eprintln!(
+            "periscope-app: no GPU render node in /dev/dri, so WebKit's compositing is off \
+             (set WEBKIT_DISABLE_COMPOSITING_MODE=0 to keep it on)"
+        );
+    }
     periscope_app::run();
     ExitCode::SUCCESS
 }

@@ -122,8 +122,33 @@ fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi
         // Tokens in the 0600 file of this run's data folder, never in a desktop keychain.
         ("PERISCOPE_CREDENTIALS_FILE_ONLY".into(), "1".into()),
     ];
-    env.extend(launch.env.iter().map(|(k, v)| (k.clone(), v.into())));
+    // WebKit's compositing stays on, as the suite always ran: with no GPU the app would turn
+    // it off (src-tauri/src/rendering.rs), and then WebKitWebDriver's commands can hang for
+    // good once a test has entered an MCP App's frame (e2e_apps). A launch whose env gives
+    // this variable an empty value lets the app decide (the app_flood benchmark).
+    if std::env::var_os(COMPOSITING).is_none() {
+        env.push((COMPOSITING.into(), "0".into()));
+    }
+    env.extend(
+        launch
+            .env
+            .iter()
+            .filter(|(k, v)| !(k == COMPOSITING && v.is_empty()))
+            .map(|(k, v)| (k.clone(), v.into())),
+    );
     env
+}
+
+/// WebKitGTK's switch for accelerated compositing (`1`: off, `0`: on).
+const COMPOSITING: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+
+/// Whether `launch` leaves compositing to the app: the variable is then removed from the
+/// driver's environment (and so from the app's).
+fn app_decides_compositing(launch: &Launch) -> bool {
+    launch
+        .env
+        .iter()
+        .any(|(k, v)| k == COMPOSITING && v.is_empty())
 }
 
 /// Two distinct free ports: both are held open while the second is picked, so they cannot
@@ -205,14 +230,19 @@ impl Harness {
         let display = format!(":{}", display.trim());
 
         let (port, native_port) = free_ports();
-        let driver = Command::new(which("tauri-driver"))
+        let mut driver = Command::new(which("tauri-driver"));
+        driver
             .args([
                 "--port",
                 &port.to_string(),
                 "--native-port",
                 &native_port.to_string(),
             ])
-            .envs(app_env(&data, &display, &launch))
+            .envs(app_env(&data, &display, &launch));
+        if app_decides_compositing(&launch) {
+            driver.env_remove(COMPOSITING);
+        }
+        let driver = driver
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
