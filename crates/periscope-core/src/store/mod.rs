@@ -1,13 +1,16 @@
-//! The session's record on disk: SQLite with an FTS5 index over frame bodies (docs/store.md).
+//! The session's record on disk: SQLite, bodies in pages scanned by full-text search
+//! (docs/store.md).
 //!
 //! [`Traffic`](crate::traffic::Traffic) sends every entry here through a bounded queue; a
 //! writer thread commits them in batches. A traffic list asks for windows ([`Store::count`],
 //! [`Store::rows`], [`Store::position`], [`Store::search`]) instead of holding every row.
 
 mod filter;
+mod pages;
 mod query;
 mod read_all;
 mod schema;
+mod text_match;
 pub mod timeline;
 mod writer;
 
@@ -32,8 +35,8 @@ const QUEUE: usize = 32 * 1024;
 /// disk that hangs): past it the store takes nothing more and says why (see docs/store.md).
 const WRITER_DEADLINE: Duration = Duration::from_secs(10);
 
-/// How long dropping a store waits for its writer to commit and index what is queued (a full
-/// queue and a flood's worth of index take seconds, not minutes).
+/// How long dropping a store waits for its writer to commit what is queued (a full queue takes
+/// seconds, not minutes).
 const CLOSE_DEADLINE: Duration = Duration::from_secs(60);
 
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +45,8 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("{0}")]
     Failed(String),
+    /// Kept for hosts that match on it: no query is refused since search scans pages (any
+    /// text is a query).
     #[error("not a search query: {0}")]
     BadQuery(String),
 }
@@ -62,8 +67,6 @@ pub(crate) struct Shared {
     waits: AtomicU64,
     waited_ns: AtomicU64,
     written_batches: AtomicU64,
-    /// Entries up to this seq are in the full-text index.
-    indexed_to: AtomicU64,
     /// Entries up to this seq are committed (listed by window queries).
     committed_to: AtomicU64,
 }
@@ -87,6 +90,9 @@ pub struct Store {
     writer: Option<JoinHandle<()>>,
     /// Closed by the writer thread when it ends: how a drop waits for it with a deadline.
     writer_done: crossbeam_channel::Receiver<()>,
+    /// The entries the last text query matched (a list asks its count, then its rows, then
+    /// more rows, with the same text).
+    text_hits: Mutex<Option<query::TextHits>>,
 }
 
 impl Store {
@@ -126,6 +132,7 @@ impl Store {
             shared,
             writer: Some(writer),
             writer_done,
+            text_hits: Mutex::new(None),
         })
     }
 
@@ -168,13 +175,13 @@ impl Store {
         }
     }
 
-    /// Waits until everything queued so far is committed and in the full-text index, so every
-    /// query sees it.
+    /// Waits until everything queued so far is committed, so every query (full-text search
+    /// included) sees it.
     pub fn sync(&self) -> Result<(), StoreError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Entry::Sync(tx))?;
-        // The deadline is on a writer that stalls, not on the work: indexing a flood's worth of
-        // bodies on a busy machine takes longer than any fixed wait, and moves all along.
+        // The deadline is on a writer that stalls, not on the work: writing a full queue on a
+        // busy machine takes longer than a short fixed wait, and moves all along.
         let mut progress = self.progress();
         let mut stalled_since = Instant::now();
         loop {
@@ -204,9 +211,9 @@ impl Store {
         }
     }
 
-    /// How far the writer has got (committed, indexed): moves while it works.
+    /// How far the writer has got (committed, batches written): moves while it works.
     fn progress(&self) -> (u64, u64) {
-        (self.committed_to(), self.searchable_to())
+        (self.committed_to(), self.stats().batches)
     }
 
     /// The first failure, if the store failed.
@@ -229,13 +236,7 @@ impl Store {
         )
     }
 
-    /// Entries up to this seq are found by text filters and search; later ones are listed but
-    /// not yet indexed (the index follows the writer when it has a moment: docs/store.md).
-    pub fn searchable_to(&self) -> u64 {
-        self.shared.indexed_to.load(Ordering::Acquire)
-    }
-
-    /// Entries up to this seq are committed: window queries list them.
+    /// Entries up to this seq are committed: window queries list them and search finds them.
     pub fn committed_to(&self) -> u64 {
         self.shared.committed_to.load(Ordering::Acquire)
     }
@@ -254,7 +255,7 @@ impl Store {
 }
 
 impl Drop for Store {
-    /// Lets the writer commit (and index) what is queued, then waits for it: a closed store
+    /// Lets the writer commit what is queued, then waits for it: a closed store
     /// is complete. The wait has a deadline: a writer stuck on a hung disk is left behind
     /// rather than hanging whoever dropped the store.
     fn drop(&mut self) {
@@ -542,14 +543,49 @@ mod tests {
         );
     }
 
+    /// A store of another schema version (version 2 kept a `bodies` table and an FTS5 index)
+    /// is refused, and left exactly as it was.
     #[test]
-    fn search_takes_fts5_syntax_pages_by_seq_and_refuses_bad_syntax() {
+    fn a_store_of_another_version_is_refused_and_left_untouched() {
+        let dir = Dir::new("old-version");
+        let path = dir.0.join("old.periscope");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                 INSERT INTO meta VALUES ('schema_version', '2');
+                 CREATE TABLE bodies (seq INTEGER PRIMARY KEY, body BLOB NOT NULL);",
+            )
+            .unwrap();
+        }
+        let refused = Store::open(&path);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.to_string().contains("version 2")),
+            "{:?}",
+            refused.err()
+        );
+        let conn = Connection::open(&path).unwrap();
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(tables, ["bodies", "meta"]);
+    }
+
+    #[test]
+    fn search_finds_every_term_as_a_substring_pages_by_seq_and_refuses_nothing() {
         let dir = Dir::new("search");
         let (traffic, store) = traffic_with_store(&dir);
         session(&traffic);
         traffic.flush().unwrap();
 
-        let hits = store.search("zanzibar", 0, 10).unwrap();
+        // A frame and a stderr line.
+        let hits = store.search("ZANZIBAR", 0, 10).unwrap();
         assert_eq!(hits.len(), 2);
         assert!(hits[0].seq < hits[1].seq);
         assert!(
@@ -561,13 +597,116 @@ mod tests {
         assert_eq!(page.len(), 30);
         let next = store.search("step", page[29].seq, 100).unwrap();
         assert_eq!(next.len(), 70);
-        assert_eq!(store.search_count("step AND 42").unwrap(), 1);
+        assert_eq!(store.search_count("step 42").unwrap(), 1);
+        assert_eq!(store.search_count("\"step 42\"").unwrap(), 1);
+        assert_eq!(store.search_count("\"42 step\"").unwrap(), 0);
         assert_eq!(store.search_count("prog*").unwrap(), 100);
-        let refused = store.search("\"unclosed", 0, 10);
+        assert_eq!(store.search_count("ogres").unwrap(), 100, "a substring");
+        // The HTTP exchange's `METHOD url status`.
+        assert_eq!(store.search_count("example.test/mcp 500").unwrap(), 1);
+        // Bytes that are not UTF-8 are searched as recorded.
+        assert_eq!(store.search_count("not json AT ALL").unwrap(), 1);
+        // Nothing is syntax: an unclosed quote is a phrase to the end.
+        assert_eq!(store.search("\"unclosed", 0, 10).unwrap(), vec![]);
+        assert_eq!(store.search("   ", 0, 10).unwrap(), vec![]);
+    }
+
+    /// Bodies go in pages of up to 64 KiB: each comes back exactly wherever it falls (first
+    /// and last of a page, empty, alone in a page of its own when bigger than a page).
+    #[test]
+    fn bodies_come_back_exactly_across_page_edges() {
+        let dir = Dir::new("pages");
+        let (traffic, store) = traffic_with_store(&dir);
+        let mut sent = Vec::new();
+        for i in 0..3000u32 {
+            let body = match i % 500 {
+                7 => Vec::new(),
+                13 => {
+                    let mut big = vec![b'x'; 1 << 20];
+                    big[..11].copy_from_slice(b"bigbody \xff\x00y");
+                    big
+                }
+                _ => format!("line {i} {}", "y".repeat((i as usize * 37) % 200)).into_bytes(),
+            };
+            let (frame, _) = traffic.append_frame(Direction::In, body.clone(), None);
+            sent.push((frame.seq, body));
+        }
+        traffic.flush().unwrap();
+        let conn = store.reader();
+        let pages: i64 = conn
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get(0))
+            .unwrap();
+        assert!(pages > 10, "{pages} pages");
+        drop(conn);
+        for (seq, body) in &sent {
+            let back = store.frame(*seq).unwrap().unwrap();
+            assert_eq!(&back.bytes[..], &body[..], "seq {seq}");
+        }
+        let all = store.all_frames().unwrap();
+        assert_eq!(all.len(), sent.len());
         assert!(
-            matches!(refused, Err(StoreError::BadQuery(_))),
-            "{refused:?}"
+            all.iter()
+                .zip(&sent)
+                .all(|(f, (seq, b))| f.seq == *seq && f.bytes[..] == b[..])
         );
+        assert_eq!(store.search_count("bigbody").unwrap(), 6);
+        assert_eq!(store.search_count("line 2999").unwrap(), 1);
+    }
+
+    /// An HTTP exchange's seq is reserved before the frames it carries: it is written after
+    /// them, out of seq order, and still found, listed and searched in its place.
+    #[test]
+    fn an_entry_written_out_of_seq_order_is_read_back_and_searched_in_order() {
+        let dir = Dir::new("out-of-order");
+        let (traffic, store) = traffic_with_store(&dir);
+        let reserved = traffic.reserve_seq();
+        let after = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        );
+        traffic.flush().unwrap();
+        traffic.append_http_reserved(HttpExchange {
+            seq: reserved,
+            wall_us: crate::traffic::wall_now_us(),
+            mono_us: traffic.mono_now_us(),
+            method: "POST".into(),
+            url: "https://example.test/mcp".into(),
+            status: Some(202),
+            error: None,
+            request_headers: vec![],
+            response_headers: vec![],
+            duration_us: 10,
+            sent_frame: None,
+        });
+        let last = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","method":"notifications/mcp"}"#,
+        );
+        traffic.flush().unwrap();
+        let hits: Vec<u64> = store
+            .search("mcp", 0, 10)
+            .unwrap()
+            .iter()
+            .map(|h| h.seq)
+            .collect();
+        assert_eq!(hits, [reserved, last]);
+        let text = TrafficFilter {
+            text: Some("mcp".into()),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(store.count(&text).unwrap(), 2);
+        assert_eq!(store.position(last, &text).unwrap(), Some(1));
+        let rows = store.rows(&TrafficFilter::default(), 0, 10).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.seq).collect::<Vec<_>>(),
+            [reserved, after, last]
+        );
+        assert!(
+            rows[0].preview.contains("example.test"),
+            "{}",
+            rows[0].preview
+        );
+        assert!(rows[1].preview.contains("initialized"));
     }
 
     #[test]
@@ -627,7 +766,7 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 109);
-        // Closing let the full-text index catch up: nothing was synced before.
+        // Closing committed what was queued: nothing was synced before.
         assert_eq!(store.search_count("zanzibar").unwrap(), 2);
         #[cfg(unix)]
         {

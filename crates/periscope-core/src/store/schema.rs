@@ -3,11 +3,12 @@
 use rusqlite::Connection;
 
 /// Bumped when a table changes shape; a store file of another version is not read.
-pub const SCHEMA_VERSION: i64 = 2;
+/// 3: bodies in pages (`pages`), no FTS5 index (`bodies`, `body_fts` gone).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// One row per entry of the record, in seq order: frames, stderr lines and HTTP exchanges share
 /// the session's one sequence, so one table lists them all and a window is one range scan. Only
-/// the columns a list and its filters need live here; bytes are in `bodies`, so a filter that
+/// the columns a list and its filters need live here; bytes are in `pages`, so a filter that
 /// scans `entries` reads a few dozen bytes a row, not the frames.
 const TABLES: &str = "
 CREATE TABLE IF NOT EXISTS meta (
@@ -34,17 +35,16 @@ CREATE TABLE IF NOT EXISTS entries (
     -- App frames (directions 2 and 3): the MCP App view's number.
     app_view INTEGER
 );
--- The exact bytes of a frame, the text of a stderr line, `METHOD url` of an HTTP exchange.
-CREATE TABLE IF NOT EXISTS bodies (
-    seq INTEGER PRIMARY KEY,
-    body BLOB NOT NULL
-);
--- External content: the index points into `bodies` instead of keeping a second copy of every
--- body (a contentless table would save the same space but could not give snippets).
--- columnsize=0: no per-body size row (one B-tree insert less per body indexed); only bm25
--- ranking reads it, and hits come in seq order, not by rank.
-CREATE VIRTUAL TABLE IF NOT EXISTS body_fts USING fts5(
-    body, content='bodies', content_rowid='seq', columnsize=0
+-- The exact bytes of each entry (a frame's bytes, a stderr line's text, `METHOD url status`
+-- of an HTTP exchange), a run of entries a row: one insert per page rather than per body, and a
+-- full-text search scans the pages (store/pages.rs). The small columns first, so a lookup by
+-- seq reads the data of the one page it wants.
+CREATE TABLE IF NOT EXISTS pages (
+    first_seq INTEGER PRIMARY KEY,
+    last_seq INTEGER NOT NULL,
+    seqs BLOB NOT NULL,
+    ends BLOB NOT NULL,
+    data BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS http (
     seq INTEGER PRIMARY KEY,
@@ -92,9 +92,10 @@ pub fn configure_writer(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Creates the tables on a new file; refuses a file of another schema version.
+/// Creates the tables on a new file; refuses a file of another schema version before touching
+/// it (an older store is left as it was).
 pub fn create(conn: &Connection) -> rusqlite::Result<()> {
-    conn.execute_batch(TABLES)?;
+    // No `meta` table yet: a new file.
     let found: Option<String> = conn
         .query_row(
             "SELECT value FROM meta WHERE key = 'schema_version'",
@@ -102,19 +103,19 @@ pub fn create(conn: &Connection) -> rusqlite::Result<()> {
             |r| r.get(0),
         )
         .ok();
-    match found {
-        None => {
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
-                [SCHEMA_VERSION.to_string()],
-            )?;
-        }
-        Some(v) if v == SCHEMA_VERSION.to_string() => {}
-        Some(v) => {
-            return Err(rusqlite::Error::InvalidParameterName(format!(
-                "store schema version {v}, this build reads {SCHEMA_VERSION}"
-            )));
-        }
+    if let Some(v) = &found
+        && *v != SCHEMA_VERSION.to_string()
+    {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "store schema version {v}, this build reads {SCHEMA_VERSION}"
+        )));
+    }
+    conn.execute_batch(TABLES)?;
+    if found.is_none() {
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
+            [SCHEMA_VERSION.to_string()],
+        )?;
     }
     Ok(())
 }
