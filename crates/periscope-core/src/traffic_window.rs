@@ -105,8 +105,8 @@ impl Traffic {
         }
     }
 
-    /// Full-text search with FTS5 syntax over the store; without a store, the query's words
-    /// as a `text` filter would take them.
+    /// Full-text search over the store's pages; without a store, the same query as a `text`
+    /// filter over memory (one matcher for both: `store/text_match.rs`).
     pub fn window_search(
         &self,
         query: &str,

@@ -58,12 +58,9 @@ CREATE TABLE IF NOT EXISTS decisions (
     decision TEXT NOT NULL
 );
 -- Only the indexes that pay for what they cost at ingest (each one is a B-tree insert per
--- row): a method is a needle in the haystack; kind, direction and time scan 1 000 000 narrow
--- rows in tens of milliseconds (benches/benches/store.rs).
--- The kind beside the method, after the seq: a method filter under a kind filter (the list's
--- default is every frame) is counted from the index alone, without reading each row, and its
--- rows come in seq order with no sort.
-CREATE INDEX IF NOT EXISTS entries_method_kind ON entries(method, seq, kind);
+-- row). No index on the method: it cost the writer about 0.9 µs of its ~2.4 µs a frame, and a
+-- scan of 1 000 000 narrow rows answers a method filter in tens of milliseconds
+-- (benches/benches/store.rs); kind, direction and time are scanned the same way.
 -- Stderr lines and HTTP exchanges are few beside the frames: counting every frame is
 -- count(*) less these.
 CREATE INDEX IF NOT EXISTS entries_not_frames ON entries(kind) WHERE kind >= 6;
@@ -78,6 +75,10 @@ CREATE INDEX IF NOT EXISTS flags_seq ON flags(seq);
 /// entries), and OFF lets a power cut corrupt the file rather than lose its last batches, for
 /// a gain lost in the noise of the ingest benchmark (docs/store.md).
 pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    // Set before the first table exists (a file already made keeps its own): 16 KiB pages
+    // carry a body page in 4 overflow pages rather than 16, and cost the writer less per
+    // frame (benches/benches/store.rs, docs/store.md).
+    conn.pragma_update(None, "page_size", 16_384)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -87,7 +88,8 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
 /// The writer's own settings: checkpoint the WAL every 64 MiB rather than 4 (fewer fsyncs and
 /// page copies during a flood), and a 64 MiB page cache so index pages stay in memory.
 pub fn configure_writer(conn: &Connection) -> rusqlite::Result<()> {
-    conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
+    // 4096 pages of 16 KiB.
+    conn.pragma_update(None, "wal_autocheckpoint", 4096)?;
     conn.pragma_update(None, "cache_size", -65_536)?;
     Ok(())
 }
