@@ -105,6 +105,7 @@ fn ingest(scratch: &Path, keep: &Path) {
     let mut listed_rates = Vec::new();
     let mut waits = Vec::new();
     let mut writer_cpu = Vec::new();
+    let mut checkpoint_cpu = Vec::new();
     for run in 0..INGEST_RUNS {
         // Peer: the record in memory only.
         let (tx, _) = tokio::sync::broadcast::channel(16);
@@ -136,6 +137,7 @@ fn ingest(scratch: &Path, keep: &Path) {
         waits.push(stats.waited_us as f64 / 1000.0);
         // CPU time, not wall time: what a frame costs the writer whatever else the machine runs.
         writer_cpu.push(thread_cpu_seconds("periscope-store") * 1e6 / FRAMES as f64);
+        checkpoint_cpu.push(thread_cpu_seconds("periscope-ckpt") * 1e6 / FRAMES as f64);
         drop(traffic);
         drop(store);
         if run == 0 {
@@ -169,6 +171,10 @@ fn ingest(scratch: &Path, keep: &Path) {
     println!(
         "  the writer's CPU time per frame: median {:.2} µs (entries and pages: listed and searchable)",
         median(writer_cpu)
+    );
+    println!(
+        "  the checkpointer's CPU time per frame (WAL copied back, its own thread): median {:.2} µs",
+        median(checkpoint_cpu)
     );
     println!("  ratio committed / memory only: {:.2}", committed / memory);
     println!("  store file: {:.1} MiB", size as f64 / 1048576.0);

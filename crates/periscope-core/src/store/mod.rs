@@ -5,6 +5,7 @@
 //! writer thread commits them in batches. A traffic list asks for windows ([`Store::count`],
 //! [`Store::rows`], [`Store::position`], [`Store::search`]) instead of holding every row.
 
+mod checkpoint;
 mod filter;
 mod pages;
 mod query;
@@ -90,6 +91,8 @@ pub struct Store {
     writer: Option<JoinHandle<()>>,
     /// Closed by the writer thread when it ends: how a drop waits for it with a deadline.
     writer_done: crossbeam_channel::Receiver<()>,
+    /// Dropped to stop the checkpointer thread.
+    checkpoint_stop: Option<Sender<()>>,
     /// The entries the last text query matched (a list asks its count, then its rows, then
     /// more rows, with the same text).
     text_hits: Mutex<Option<query::TextHits>>,
@@ -118,6 +121,13 @@ impl Store {
         let (tx, rx) = crossbeam_channel::bounded(QUEUE);
         let writer_shared = shared.clone();
         let (done_tx, writer_done) = crossbeam_channel::bounded::<()>(0);
+        let (checkpoint_stop, stop) = crossbeam_channel::bounded::<()>(0);
+        let (checkpoint_path, checkpoint_shared) = (path.to_path_buf(), shared.clone());
+        std::thread::Builder::new()
+            // Under 16 bytes, the kernel's limit on a thread's name: told apart from the writer's.
+            .name("periscope-ckpt".into())
+            .spawn(move || checkpoint::run(&checkpoint_path, checkpoint_shared, stop))
+            .map_err(|e| StoreError::Failed(format!("cannot start the store checkpointer: {e}")))?;
         let writer = std::thread::Builder::new()
             .name("periscope-store".into())
             .spawn(move || {
@@ -132,6 +142,7 @@ impl Store {
             shared,
             writer: Some(writer),
             writer_done,
+            checkpoint_stop: Some(checkpoint_stop),
             text_hits: Mutex::new(None),
         })
     }
@@ -259,6 +270,7 @@ impl Drop for Store {
     /// is complete. The wait has a deadline: a writer stuck on a hung disk is left behind
     /// rather than hanging whoever dropped the store.
     fn drop(&mut self) {
+        drop(self.checkpoint_stop.take());
         drop(self.queue.take());
         // Disconnected (not a message) is how the writer says it ended.
         let ended = matches!(
