@@ -1022,11 +1022,42 @@ mod tests {
                 text: Some("step 42".into()),
                 ..TrafficFilter::default()
             },
+            // A text with the rest of a filter: every frame (the stderr line and the HTTP
+            // exchange taken out), a direction, a method, a status.
+            TrafficFilter {
+                kinds: EntryKind::ALL
+                    .into_iter()
+                    .filter(|k| k.is_frame())
+                    .collect(),
+                text: Some("ZANZIBAR".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                direction: Some(Direction::In),
+                text: Some("\"step 4\"".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                method: Some("tools/call".into()),
+                text: Some("echo".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                statuses: vec![EntryStatus::Error],
+                text: Some("500".into()),
+                ..TrafficFilter::default()
+            },
         ];
         for filter in &filters {
             let count = stored.window_count(filter).unwrap();
             assert!(count > 0, "{filter:?} keeps something");
             assert_eq!(count, memory.window_count(filter).unwrap(), "{filter:?}");
+            // A text's hits narrowed by the rest of the filter the other way (merged with the
+            // rest's rows rather than looked up one by one) keep the same.
+            query::ALWAYS_MERGE.with(|m| m.set(true));
+            let merged = stored.window_count(filter).unwrap();
+            query::ALWAYS_MERGE.with(|m| m.set(false));
+            assert_eq!(merged, count, "{filter:?}, merged");
             let seqs = |t: &Traffic| -> Vec<u64> {
                 t.window_rows(filter, 0, 1000)
                     .unwrap()

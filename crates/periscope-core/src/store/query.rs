@@ -440,10 +440,10 @@ impl Store {
             // pick over the partial index to spare the sort.
             let mut others = select("SELECT seq FROM entries WHERE kind >= 6", Vec::new())?;
             others.sort_unstable();
-            return Ok(Some(Arc::new(minus(&hits, &others))));
+            return Ok(Some(Arc::new(sieve(&hits, &others, false))));
         }
         let sql = rest.sql();
-        if hits.len() <= LOOKUP_HITS {
+        if hits.len() <= lookup_hits() {
             let mut kept = Vec::new();
             for chunk in hits.chunks(LOOKUP_CHUNK) {
                 let list: Vec<String> = chunk.iter().map(u64::to_string).collect();
@@ -462,7 +462,7 @@ impl Store {
             &format!("SELECT seq FROM entries WHERE {} ORDER BY seq", sql.clause),
             sql.params,
         )?;
-        Ok(Some(Arc::new(both(&hits, &rows))))
+        Ok(Some(Arc::new(sieve(&hits, &rows, true))))
     }
 
     /// The frame `seq`, exactly as recorded (its verdict classified again from its bytes, which
@@ -610,8 +610,22 @@ const LOOKUP_HITS: usize = 50_000;
 /// Seqs one lookup statement lists.
 const LOOKUP_CHUNK: usize = 2_000;
 
-/// The seqs of `a` that are not in `b` (both in order).
-fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
+#[cfg(test)]
+thread_local! {
+    /// Tests take the merge path with few hits (a test's session is small).
+    pub(crate) static ALWAYS_MERGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn lookup_hits() -> usize {
+    #[cfg(test)]
+    if ALWAYS_MERGE.with(|m| m.get()) {
+        return 0;
+    }
+    LOOKUP_HITS
+}
+
+/// The seqs of `a` that are in `b` (`in_b`) or not in `b` (both in order): one merge pass.
+fn sieve(a: &[u64], b: &[u64], in_b: bool) -> Vec<u64> {
     let mut j = 0;
     a.iter()
         .copied()
@@ -619,21 +633,22 @@ fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
             while j < b.len() && b[j] < s {
                 j += 1;
             }
-            !(j < b.len() && b[j] == s)
+            (j < b.len() && b[j] == s) == in_b
         })
         .collect()
 }
 
-/// The seqs in both `a` and `b` (both in order).
-fn both(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut j = 0;
-    a.iter()
-        .copied()
-        .filter(|&s| {
-            while j < b.len() && b[j] < s {
-                j += 1;
-            }
-            j < b.len() && b[j] == s
-        })
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::sieve;
+
+    #[test]
+    fn a_sieve_keeps_the_seqs_in_or_out_of_the_other_list() {
+        let a = [1, 3, 5, 7, 9];
+        let b = [2, 3, 4, 9, 10];
+        assert_eq!(sieve(&a, &b, true), [3, 9]);
+        assert_eq!(sieve(&a, &b, false), [1, 5, 7]);
+        assert_eq!(sieve(&a, &[], false), a);
+        assert!(sieve(&[], &b, true).is_empty());
+    }
 }
