@@ -27,6 +27,7 @@ use rusqlite::{Connection, OpenFlags};
 pub(crate) use filter::flag_bits;
 pub use filter::{EntryKind, EntryStatus, TrafficChannel, TrafficFilter};
 pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
+pub(crate) use text_match::TextQuery;
 pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
 
 /// Entries the queue holds before a producer waits. With frames capped by the frame size
@@ -552,6 +553,37 @@ mod tests {
         assert_eq!(
             store.position(10_000, &TrafficFilter::default()).unwrap(),
             None
+        );
+    }
+
+    /// The checkpointer copies the WAL back into the file while the store is open: the
+    /// writer's own autocheckpoint (256 MiB) never runs in a test this small, so the file grows
+    /// only through it.
+    #[test]
+    fn the_checkpointer_copies_the_wal_back_while_the_store_is_open() {
+        let dir = Dir::new("checkpoint");
+        let (traffic, store) = traffic_with_store(&dir);
+        let path = store.path().to_path_buf();
+        let size = || std::fs::metadata(&path).map_or(0, |m| m.len());
+        let empty = size();
+        for i in 0..2000 {
+            inn(
+                &traffic,
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
+                )
+                .as_bytes(),
+            );
+        }
+        traffic.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while size() <= empty + 64 * 1024 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            size() > empty + 64 * 1024,
+            "the file stayed at {} bytes",
+            size()
         );
     }
 
@@ -1097,6 +1129,19 @@ mod tests {
             .unwrap();
         assert!(flagged.status.schema_violation && flagged.status.flagged);
         assert_eq!(flagged.flags.len(), 1, "a row carries its flags");
+        // Search finds the same entries, a frame's snippet made the same way.
+        let hits = |t: &Traffic| t.window_search("Zanzibar", 0, 10).unwrap();
+        let (on_disk, in_memory) = (hits(&stored), hits(&memory));
+        assert_eq!(
+            on_disk.iter().map(|h| h.seq).collect::<Vec<_>>(),
+            in_memory.iter().map(|h| h.seq).collect::<Vec<_>>()
+        );
+        assert_eq!(on_disk[0], in_memory[0]);
+        assert!(
+            on_disk[0].snippet.contains("«zanzibar»"),
+            "{:?}",
+            on_disk[0]
+        );
         assert_eq!(stored.summary().violations, 1);
         assert_eq!(memory.summary().violations, 1);
         assert_eq!(stored.summary().listed_to, stored.last_seq());
