@@ -101,10 +101,46 @@ impl Page {
     }
 }
 
+/// A page's `seqs` or `ends` column read in place (u32 little-endian each): a scan reads only
+/// the few it needs (where a hit falls), not every one of a million.
+#[derive(Clone, Copy)]
+pub(crate) struct U32s<'a>(pub &'a [u8]);
+
+impl U32s<'_> {
+    pub(crate) fn len(self) -> usize {
+        self.0.len() / 4
+    }
+
+    pub(crate) fn get(self, i: usize) -> u32 {
+        let b = &self.0[i * 4..i * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// The first index whose value is past `at` (values ascending), or `len()`.
+    pub(crate) fn first_past(self, at: u32) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.get(mid) <= at {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
 /// Where body `i` sits in its page's data.
 pub(crate) fn body_range(ends: &[u32], i: usize) -> std::ops::Range<usize> {
     let start = if i == 0 { 0 } else { ends[i - 1] as usize };
     start..ends[i] as usize
+}
+
+/// [`body_range`] over a column read in place.
+pub(crate) fn body_range_in(ends: U32s<'_>, i: usize) -> std::ops::Range<usize> {
+    let start = if i == 0 { 0 } else { ends.get(i - 1) as usize };
+    start..ends.get(i) as usize
 }
 
 /// Little-endian u32s of a `seqs` or `ends` column, into `out`.
@@ -162,24 +198,43 @@ impl PageCursor {
     }
 }
 
-/// Calls `each(first_seq, seqs, ends, data)` for every page holding an entry after `after_seq`,
-/// in order of first seq, until it returns false. The slices are borrowed from SQLite (no
-/// copy of the data).
+/// Calls `each(first_seq, seqs, ends, data, lower)` for every page holding an entry after
+/// `after_seq`, in order of first seq, until it returns false. `lower` is the page's data
+/// ASCII-lowercased by SQLite's `lower()` (byte by byte: A–Z only, every other byte kept, NULs
+/// and bytes that are not UTF-8 included), which runs as optimised C even in a debug build of
+/// the app; `data` is the page as written when `with_data` (else empty). The slices are
+/// borrowed from SQLite (no copy).
 pub(crate) fn scan(
     conn: &Connection,
     after_seq: u64,
-    mut each: impl FnMut(u64, &[u32], &[u32], &[u8]) -> bool,
+    with_data: bool,
+    mut each: impl FnMut(u64, U32s<'_>, U32s<'_>, &[u8], &[u8]) -> bool,
 ) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT first_seq, seqs, ends, data FROM pages WHERE last_seq > ?1 ORDER BY first_seq",
-    )?;
+    let mut stmt = conn.prepare_cached(if with_data {
+        "SELECT first_seq, seqs, ends, data, lower(data) FROM pages WHERE last_seq > ?1
+         ORDER BY first_seq"
+    } else {
+        "SELECT first_seq, seqs, ends, x'', lower(data) FROM pages WHERE last_seq > ?1
+         ORDER BY first_seq"
+    })?;
     let mut rows = stmt.query([after_seq.min(i64::MAX as u64) as i64])?;
-    let (mut seqs, mut ends) = (Vec::new(), Vec::new());
     while let Some(row) = rows.next()? {
         let first_seq = row.get::<_, i64>(0)? as u64;
-        decode_u32s(row.get_ref(1)?.as_blob()?, &mut seqs);
-        decode_u32s(row.get_ref(2)?.as_blob()?, &mut ends);
-        if !each(first_seq, &seqs, &ends, row.get_ref(3)?.as_blob()?) {
+        let seqs = U32s(row.get_ref(1)?.as_blob()?);
+        let ends = U32s(row.get_ref(2)?.as_blob()?);
+        let data = row.get_ref(3)?.as_blob()?;
+        // Text, from lower(): its bytes as they are (`as_bytes` reads either type).
+        let lower = row.get_ref(4)?.as_bytes()?;
+        let len = ends
+            .len()
+            .checked_sub(1)
+            .map_or(0, |last| ends.get(last) as usize);
+        if lower.len() != len || seqs.len() != ends.len() {
+            return Err(rusqlite::Error::ToSqlConversionFailure(
+                "a page's columns do not agree".into(),
+            ));
+        }
+        if !each(first_seq, seqs, ends, data, lower) {
             break;
         }
     }

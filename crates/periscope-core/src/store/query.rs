@@ -331,31 +331,33 @@ impl Store {
         }
         let conn = self.reader();
         let mut hits: Vec<SearchHit> = Vec::new();
-        let mut lower = Vec::new();
-        pages::scan(&conn, after_seq, |first_seq, seqs, ends, data| {
-            // Pages come by first seq, and may overlap (an entry written out of order): the
-            // first `limit` hits are certain once a page starts after the last of them.
-            if hits.len() >= limit && first_seq > hits[limit - 1].seq {
-                return false;
-            }
-            lower.clear();
-            lower.extend(data.iter().map(u8::to_ascii_lowercase));
-            text.matching_bodies(&lower, ends, |i| {
-                let seq = first_seq + seqs[i] as u64;
-                if seq > after_seq {
-                    let body = &data[pages::body_range(ends, i)];
-                    hits.push(SearchHit {
-                        seq,
-                        snippet: text.snippet(body).unwrap_or_default(),
-                    });
+        pages::scan(
+            &conn,
+            after_seq,
+            true,
+            |first_seq, seqs, ends, data, lower| {
+                // Pages come by first seq, and may overlap (an entry written out of order): the
+                // first `limit` hits are certain once a page starts after the last of them.
+                if hits.len() >= limit && first_seq > hits[limit - 1].seq {
+                    return false;
                 }
-            });
-            if hits.len() >= limit {
-                hits.sort_by_key(|h| h.seq);
-                hits.truncate(limit);
-            }
-            true
-        })?;
+                text.matching_bodies(lower, ends, |i| {
+                    let seq = first_seq + seqs.get(i) as u64;
+                    if seq > after_seq {
+                        let body = &data[pages::body_range_in(ends, i)];
+                        hits.push(SearchHit {
+                            seq,
+                            snippet: text.snippet(body).unwrap_or_default(),
+                        });
+                    }
+                });
+                if hits.len() >= limit {
+                    hits.sort_by_key(|h| h.seq);
+                    hits.truncate(limit);
+                }
+                true
+            },
+        )?;
         hits.sort_by_key(|h| h.seq);
         hits.truncate(limit);
         Ok(hits)
@@ -384,13 +386,12 @@ impl Store {
             return Ok(Arc::new(Vec::new()));
         };
         let mut seqs: Vec<u64> = Vec::new();
-        let mut lower = Vec::new();
         {
             let conn = self.reader();
-            pages::scan(&conn, 0, |first_seq, page_seqs, ends, data| {
-                lower.clear();
-                lower.extend(data.iter().map(u8::to_ascii_lowercase));
-                text.matching_bodies(&lower, ends, |i| seqs.push(first_seq + page_seqs[i] as u64));
+            pages::scan(&conn, 0, false, |first_seq, page_seqs, ends, _, lower| {
+                text.matching_bodies(lower, ends, |i| {
+                    seqs.push(first_seq + page_seqs.get(i) as u64)
+                });
                 true
             })?;
         }

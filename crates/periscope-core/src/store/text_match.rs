@@ -6,6 +6,8 @@
 
 use memchr::memmem::Finder;
 
+use super::pages::{U32s, body_range_in};
+
 /// Characters a snippet shows on each side of the hit.
 const SNIPPET_SIDE: usize = 30;
 
@@ -32,10 +34,11 @@ impl TextQuery {
     }
 
     /// The bodies of a page that match: `lower` is the page's data ASCII-lowercased, `ends` the
-    /// end offset of each body in it (body i is `ends[i-1]..ends[i]`). Calls `hit` with the
+    /// end offset of each body in it (body i is `ends[i-1]..ends[i]`), read only where a hit
+    /// falls. Calls `hit` with the
     /// index of each matching body, in order. The first term is searched over the whole page
     /// at once; the others only inside the bodies it found.
-    pub(crate) fn matching_bodies(&self, lower: &[u8], ends: &[u32], mut hit: impl FnMut(usize)) {
+    pub(crate) fn matching_bodies(&self, lower: &[u8], ends: U32s<'_>, mut hit: impl FnMut(usize)) {
         let (first, rest) = self.finders.split_first().expect("a query has a term");
         let needle = first.needle().len();
         let mut pos = 0usize;
@@ -45,16 +48,12 @@ impl TextQuery {
             };
             let at = pos + found;
             // The body the hit starts in: the first whose end lies past it.
-            let body = ends.partition_point(|&e| (e as usize) <= at);
-            let Some(&end) = ends.get(body) else {
+            let body = ends.first_past(at as u32);
+            if body >= ends.len() {
                 return;
-            };
-            let start = if body == 0 {
-                0
-            } else {
-                ends[body - 1] as usize
-            };
-            let end = end as usize;
+            }
+            let range = body_range_in(ends, body);
+            let (start, end) = (range.start, range.end);
             // A hit that runs over the body's end is no hit for it (it spans two bodies); the
             // search goes on from the next body either way (one hit a body is enough).
             if at + needle <= end && rest.iter().all(|f| f.find(&lower[start..end]).is_some()) {
@@ -179,13 +178,13 @@ mod tests {
         let mut ends = Vec::new();
         for b in bodies {
             data.extend_from_slice(b);
-            ends.push(data.len() as u32);
+            ends.extend_from_slice(&(data.len() as u32).to_le_bytes());
         }
         let lower = data.to_ascii_lowercase();
         let mut hits = Vec::new();
         TextQuery::parse(query)
             .unwrap()
-            .matching_bodies(&lower, &ends, |i| hits.push(i));
+            .matching_bodies(&lower, U32s(&ends), |i| hits.push(i));
         hits
     }
 
