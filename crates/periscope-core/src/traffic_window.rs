@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::record::CallRound;
 use crate::rows::{RowBuilder, preview};
 use crate::store::{
-    EntryKind, EntryStatus, RoundChip, RowStatus, SearchHit, StoreError, TrafficFilter, TrafficRow,
-    entry_kind, exchange_body, exchange_failed, flag_bits,
+    EntryKind, EntryStatus, RoundChip, RowStatus, SearchHit, StoreError, TextQuery, TrafficFilter,
+    TrafficRow, entry_kind, exchange_body, exchange_failed, flag_bits,
 };
 use crate::traffic::Traffic;
 use crate::wire::Direction;
@@ -105,8 +105,8 @@ impl Traffic {
         }
     }
 
-    /// Full-text search with FTS5 syntax over the store; without a store, the query's words
-    /// as a `text` filter would take them.
+    /// Full-text search over the store's pages; without a store, the same query as a `text`
+    /// filter over memory (one matcher for both: `store/text_match.rs`).
     pub fn window_search(
         &self,
         query: &str,
@@ -120,14 +120,23 @@ impl Traffic {
                     text: Some(query.to_string()),
                     ..TrafficFilter::default()
                 };
+                let text = TextQuery::parse(query);
                 Ok(self
                     .memory_rows(&filter)
                     .into_iter()
                     .filter(|r| r.seq > after_seq)
                     .take(limit.min(usize::MAX as u64) as usize)
-                    .map(|r| SearchHit {
-                        seq: r.seq,
-                        snippet: r.preview,
+                    .map(|r| {
+                        // The store's snippet around the first hit, from a frame's bytes; a
+                        // stderr line or an exchange is its preview already.
+                        let snippet = self
+                            .frame(r.seq)
+                            .zip(text.as_ref())
+                            .and_then(|(frame, text)| text.snippet(&frame.bytes));
+                        SearchHit {
+                            seq: r.seq,
+                            snippet: snippet.unwrap_or(r.preview),
+                        }
                     })
                     .collect())
             }

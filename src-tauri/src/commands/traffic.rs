@@ -79,7 +79,8 @@ pub async fn traffic_position(
     .await
 }
 
-/// Full-text search with FTS5 syntax: hits after `after_seq`, in seq order, with a snippet.
+/// Full-text search (every term as a substring, any ASCII case, `"quoted phrases"`:
+/// docs/store.md): hits after `after_seq`, in seq order, with a snippet.
 #[tauri::command]
 pub async fn traffic_search(
     state: State<'_, AppState>,

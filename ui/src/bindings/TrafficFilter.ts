@@ -29,6 +29,7 @@ statuses: Array<EntryStatus>,
  */
 from_wall_us: number | null, to_wall_us: number | null, 
 /**
- * Words the body must all contain (full-text, whole words, any case).
+ * Terms the body must all contain: words split on whitespace, a `"quoted phrase"` one
+ * term, substrings in any ASCII case (`store/text_match.rs`).
  */
 text: string | null, };

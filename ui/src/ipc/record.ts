@@ -19,7 +19,7 @@ export const recordIpc = {
   /** Where the entry sits under the filter (0-based), or null when the filter hides it. */
   trafficPosition: (serverId: string, seq: number, filter: TrafficFilter) =>
     invoke<number | null>("traffic_position", { serverId, seq, filter }),
-  /** Full-text search with FTS5 syntax: hits after `afterSeq`, in seq order. */
+  /** Full-text search (every term as a substring, any ASCII case, "quoted phrases": docs/store.md): hits after `afterSeq`, in seq order. */
   trafficSearch: (serverId: string, query: string, afterSeq: number, limit: number) =>
     invoke<SearchHit[]>("traffic_search", { serverId, query, afterSeq, limit }),
   frameDetail: (serverId: string, seq: number) => invoke<FrameDetail>("frame_detail", { serverId, seq }),

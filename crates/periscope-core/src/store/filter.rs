@@ -3,6 +3,7 @@
 use rusqlite::types::Value as SqlValue;
 use serde::{Deserialize, Serialize};
 
+use super::text_match::TextQuery;
 use crate::record::Flag;
 use crate::wire::Direction;
 
@@ -110,7 +111,8 @@ pub struct TrafficFilter {
     /// Wall clock range, microseconds since the Unix epoch, both ends included.
     pub from_wall_us: Option<u64>,
     pub to_wall_us: Option<u64>,
-    /// Words the body must all contain (full-text, whole words, any case).
+    /// Terms the body must all contain: words split on whitespace, a `"quoted phrase"` one
+    /// term, substrings in any ASCII case (`store/text_match.rs`).
     pub text: Option<String>,
 }
 
@@ -152,6 +154,8 @@ impl TrafficFilter {
                 }
     }
 
+    /// Every field but `text` as SQL: the text is matched by scanning the pages
+    /// (`Store::text_kept`), then combined with what this keeps.
     pub(crate) fn sql(&self) -> Sql {
         let mut parts: Vec<String> = Vec::new();
         let mut params: Vec<SqlValue> = Vec::new();
@@ -198,10 +202,6 @@ impl TrafficFilter {
             parts.push("wall_us <= ?".into());
             params.push(SqlValue::Integer(to as i64));
         }
-        if let Some(query) = self.text.as_deref().and_then(words_query) {
-            parts.push("seq IN (SELECT rowid FROM body_fts WHERE body_fts MATCH ?)".into());
-            params.push(SqlValue::Text(query));
-        }
         Sql {
             clause: if parts.is_empty() {
                 "1".into()
@@ -214,8 +214,8 @@ impl TrafficFilter {
 }
 
 impl TrafficFilter {
-    /// The same filter over a row held in memory (no store, or it failed): what [`sql`]
-    /// keeps, this keeps. `status` is the row's status bits, `body` the entry's body as the
+    /// The same filter over a row held in memory (no store, or it failed): what [`sql`] and
+    /// the page scan keep, this keeps (the same text matcher). `status` is the row's status bits, `body` the entry's body as the
     /// store indexes it.
     ///
     /// [`sql`]: TrafficFilter::sql
@@ -249,9 +249,9 @@ impl TrafficFilter {
         {
             return false;
         }
-        match self.text.as_deref() {
-            Some(text) if words_query(text).is_some() => text_matches(text, body),
-            _ => true,
+        match self.text.as_deref().and_then(TextQuery::parse) {
+            Some(query) => query.matches(body),
+            None => true,
         }
     }
 }
@@ -265,25 +265,6 @@ pub(crate) fn flag_bits(flag: &Flag) -> i64 {
         _ => 0,
     };
     EntryStatus::Flagged.bit() | extra
-}
-
-/// Words as FTS5's default tokenizer (unicode61) sees them: runs of letters and digits, any
-/// case.
-fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// What a `text` filter's FTS5 query keeps, in memory: every typed word (a phrase of tokens
-/// when it holds punctuation, like `tools/call`) appears in the body.
-pub(crate) fn text_matches(text: &str, body: &[u8]) -> bool {
-    let body = tokens(&String::from_utf8_lossy(body));
-    text.split_whitespace().all(|word| {
-        let phrase = tokens(word);
-        phrase.is_empty() || body.windows(phrase.len()).any(|w| w == phrase.as_slice())
-    })
 }
 
 pub(crate) fn direction_code(direction: Direction) -> i64 {
@@ -304,38 +285,9 @@ pub(crate) fn direction_of(code: i64) -> Direction {
     }
 }
 
-/// Plain words as an FTS5 query that needs all of them: each word quoted (a quote doubled), so
-/// nothing the user types is read as FTS5 syntax. `None` when there is no word.
-pub(crate) fn words_query(text: &str) -> Option<String> {
-    let words: Vec<String> = text
-        .split_whitespace()
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_are_quoted_so_no_word_is_syntax() {
-        assert_eq!(
-            words_query(r#" tools/call  "x AND"#).unwrap(),
-            r#""tools/call" """x" "AND""#
-        );
-        assert_eq!(words_query("   "), None);
-    }
-
-    #[test]
-    fn text_in_memory_matches_whole_words_and_phrases_in_any_case() {
-        let body = br#"{"method":"tools/call","params":{"data":"Message 42"}}"#;
-        assert!(text_matches("tools/call", body));
-        assert!(text_matches("message 42", body));
-        assert!(!text_matches("messages", body));
-        assert!(!text_matches("call/tools", body));
-        assert!(!text_matches("message 43", body));
-    }
 
     #[test]
     fn a_run_of_kinds_is_a_range_and_others_a_list() {

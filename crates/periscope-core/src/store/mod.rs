@@ -1,13 +1,17 @@
-//! The session's record on disk: SQLite with an FTS5 index over frame bodies (docs/store.md).
+//! The session's record on disk: SQLite, bodies in pages scanned by full-text search
+//! (docs/store.md).
 //!
 //! [`Traffic`](crate::traffic::Traffic) sends every entry here through a bounded queue; a
 //! writer thread commits them in batches. A traffic list asks for windows ([`Store::count`],
 //! [`Store::rows`], [`Store::position`], [`Store::search`]) instead of holding every row.
 
+mod checkpoint;
 mod filter;
+mod pages;
 mod query;
 mod read_all;
 mod schema;
+mod text_match;
 pub mod timeline;
 mod writer;
 
@@ -23,6 +27,7 @@ use rusqlite::{Connection, OpenFlags};
 pub(crate) use filter::flag_bits;
 pub use filter::{EntryKind, EntryStatus, TrafficChannel, TrafficFilter};
 pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
+pub(crate) use text_match::TextQuery;
 pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
 
 /// Entries the queue holds before a producer waits. With frames capped by the frame size
@@ -32,8 +37,8 @@ const QUEUE: usize = 32 * 1024;
 /// disk that hangs): past it the store takes nothing more and says why (see docs/store.md).
 const WRITER_DEADLINE: Duration = Duration::from_secs(10);
 
-/// How long dropping a store waits for its writer to commit and index what is queued (a full
-/// queue and a flood's worth of index take seconds, not minutes).
+/// How long dropping a store waits for its writer to commit what is queued (a full queue takes
+/// seconds, not minutes).
 const CLOSE_DEADLINE: Duration = Duration::from_secs(60);
 
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +47,8 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("{0}")]
     Failed(String),
+    /// Kept for hosts that match on it: no query is refused since search scans pages (any
+    /// text is a query).
     #[error("not a search query: {0}")]
     BadQuery(String),
 }
@@ -62,8 +69,6 @@ pub(crate) struct Shared {
     waits: AtomicU64,
     waited_ns: AtomicU64,
     written_batches: AtomicU64,
-    /// Entries up to this seq are in the full-text index.
-    indexed_to: AtomicU64,
     /// Entries up to this seq are committed (listed by window queries).
     committed_to: AtomicU64,
 }
@@ -87,6 +92,11 @@ pub struct Store {
     writer: Option<JoinHandle<()>>,
     /// Closed by the writer thread when it ends: how a drop waits for it with a deadline.
     writer_done: crossbeam_channel::Receiver<()>,
+    /// Dropped to stop the checkpointer thread.
+    checkpoint_stop: Option<Sender<()>>,
+    /// The entries the last text query matched (a list asks its count, then its rows, then
+    /// more rows, with the same text).
+    text_hits: Mutex<Option<query::TextHits>>,
 }
 
 impl Store {
@@ -112,6 +122,13 @@ impl Store {
         let (tx, rx) = crossbeam_channel::bounded(QUEUE);
         let writer_shared = shared.clone();
         let (done_tx, writer_done) = crossbeam_channel::bounded::<()>(0);
+        let (checkpoint_stop, stop) = crossbeam_channel::bounded::<()>(0);
+        let (checkpoint_path, checkpoint_shared) = (path.to_path_buf(), shared.clone());
+        std::thread::Builder::new()
+            // Under 16 bytes, the kernel's limit on a thread's name: told apart from the writer's.
+            .name("periscope-ckpt".into())
+            .spawn(move || checkpoint::run(&checkpoint_path, checkpoint_shared, stop))
+            .map_err(|e| StoreError::Failed(format!("cannot start the store checkpointer: {e}")))?;
         let writer = std::thread::Builder::new()
             .name("periscope-store".into())
             .spawn(move || {
@@ -126,6 +143,8 @@ impl Store {
             shared,
             writer: Some(writer),
             writer_done,
+            checkpoint_stop: Some(checkpoint_stop),
+            text_hits: Mutex::new(None),
         })
     }
 
@@ -168,13 +187,13 @@ impl Store {
         }
     }
 
-    /// Waits until everything queued so far is committed and in the full-text index, so every
-    /// query sees it.
+    /// Waits until everything queued so far is committed, so every query (full-text search
+    /// included) sees it.
     pub fn sync(&self) -> Result<(), StoreError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Entry::Sync(tx))?;
-        // The deadline is on a writer that stalls, not on the work: indexing a flood's worth of
-        // bodies on a busy machine takes longer than any fixed wait, and moves all along.
+        // The deadline is on a writer that stalls, not on the work: writing a full queue on a
+        // busy machine takes longer than a short fixed wait, and moves all along.
         let mut progress = self.progress();
         let mut stalled_since = Instant::now();
         loop {
@@ -204,9 +223,9 @@ impl Store {
         }
     }
 
-    /// How far the writer has got (committed, indexed): moves while it works.
+    /// How far the writer has got (committed, batches written): moves while it works.
     fn progress(&self) -> (u64, u64) {
-        (self.committed_to(), self.searchable_to())
+        (self.committed_to(), self.stats().batches)
     }
 
     /// The first failure, if the store failed.
@@ -229,13 +248,7 @@ impl Store {
         )
     }
 
-    /// Entries up to this seq are found by text filters and search; later ones are listed but
-    /// not yet indexed (the index follows the writer when it has a moment: docs/store.md).
-    pub fn searchable_to(&self) -> u64 {
-        self.shared.indexed_to.load(Ordering::Acquire)
-    }
-
-    /// Entries up to this seq are committed: window queries list them.
+    /// Entries up to this seq are committed: window queries list them and search finds them.
     pub fn committed_to(&self) -> u64 {
         self.shared.committed_to.load(Ordering::Acquire)
     }
@@ -254,10 +267,11 @@ impl Store {
 }
 
 impl Drop for Store {
-    /// Lets the writer commit (and index) what is queued, then waits for it: a closed store
+    /// Lets the writer commit what is queued, then waits for it: a closed store
     /// is complete. The wait has a deadline: a writer stuck on a hung disk is left behind
     /// rather than hanging whoever dropped the store.
     fn drop(&mut self) {
+        drop(self.checkpoint_stop.take());
         drop(self.queue.take());
         // Disconnected (not a message) is how the writer says it ended.
         let ended = matches!(
@@ -542,14 +556,80 @@ mod tests {
         );
     }
 
+    /// The checkpointer copies the WAL back into the file while the store is open: the
+    /// writer's own autocheckpoint (256 MiB) never runs in a test this small, so the file grows
+    /// only through it.
     #[test]
-    fn search_takes_fts5_syntax_pages_by_seq_and_refuses_bad_syntax() {
+    fn the_checkpointer_copies_the_wal_back_while_the_store_is_open() {
+        let dir = Dir::new("checkpoint");
+        let (traffic, store) = traffic_with_store(&dir);
+        let path = store.path().to_path_buf();
+        let size = || std::fs::metadata(&path).map_or(0, |m| m.len());
+        let empty = size();
+        for i in 0..2000 {
+            inn(
+                &traffic,
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
+                )
+                .as_bytes(),
+            );
+        }
+        traffic.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while size() <= empty + 64 * 1024 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            size() > empty + 64 * 1024,
+            "the file stayed at {} bytes",
+            size()
+        );
+    }
+
+    /// A store of another schema version (version 2 kept a `bodies` table and an FTS5 index)
+    /// is refused, and left exactly as it was.
+    #[test]
+    fn a_store_of_another_version_is_refused_and_left_untouched() {
+        let dir = Dir::new("old-version");
+        let path = dir.0.join("old.periscope");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                 INSERT INTO meta VALUES ('schema_version', '2');
+                 CREATE TABLE bodies (seq INTEGER PRIMARY KEY, body BLOB NOT NULL);",
+            )
+            .unwrap();
+        }
+        let refused = Store::open(&path);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.to_string().contains("version 2")),
+            "{:?}",
+            refused.err()
+        );
+        let conn = Connection::open(&path).unwrap();
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(tables, ["bodies", "meta"]);
+    }
+
+    #[test]
+    fn search_finds_every_term_as_a_substring_pages_by_seq_and_refuses_nothing() {
         let dir = Dir::new("search");
         let (traffic, store) = traffic_with_store(&dir);
         session(&traffic);
         traffic.flush().unwrap();
 
-        let hits = store.search("zanzibar", 0, 10).unwrap();
+        // A frame and a stderr line.
+        let hits = store.search("ZANZIBAR", 0, 10).unwrap();
         assert_eq!(hits.len(), 2);
         assert!(hits[0].seq < hits[1].seq);
         assert!(
@@ -561,13 +641,116 @@ mod tests {
         assert_eq!(page.len(), 30);
         let next = store.search("step", page[29].seq, 100).unwrap();
         assert_eq!(next.len(), 70);
-        assert_eq!(store.search_count("step AND 42").unwrap(), 1);
+        assert_eq!(store.search_count("step 42").unwrap(), 1);
+        assert_eq!(store.search_count("\"step 42\"").unwrap(), 1);
+        assert_eq!(store.search_count("\"42 step\"").unwrap(), 0);
         assert_eq!(store.search_count("prog*").unwrap(), 100);
-        let refused = store.search("\"unclosed", 0, 10);
+        assert_eq!(store.search_count("ogres").unwrap(), 100, "a substring");
+        // The HTTP exchange's `METHOD url status`.
+        assert_eq!(store.search_count("example.test/mcp 500").unwrap(), 1);
+        // Bytes that are not UTF-8 are searched as recorded.
+        assert_eq!(store.search_count("not json AT ALL").unwrap(), 1);
+        // Nothing is syntax: an unclosed quote is a phrase to the end.
+        assert_eq!(store.search("\"unclosed", 0, 10).unwrap(), vec![]);
+        assert_eq!(store.search("   ", 0, 10).unwrap(), vec![]);
+    }
+
+    /// Bodies go in pages of up to 64 KiB: each comes back exactly wherever it falls (first
+    /// and last of a page, empty, alone in a page of its own when bigger than a page).
+    #[test]
+    fn bodies_come_back_exactly_across_page_edges() {
+        let dir = Dir::new("pages");
+        let (traffic, store) = traffic_with_store(&dir);
+        let mut sent = Vec::new();
+        for i in 0..3000u32 {
+            let body = match i % 500 {
+                7 => Vec::new(),
+                13 => {
+                    let mut big = vec![b'x'; 1 << 20];
+                    big[..11].copy_from_slice(b"bigbody \xff\x00y");
+                    big
+                }
+                _ => format!("line {i} {}", "y".repeat((i as usize * 37) % 200)).into_bytes(),
+            };
+            let (frame, _) = traffic.append_frame(Direction::In, body.clone(), None);
+            sent.push((frame.seq, body));
+        }
+        traffic.flush().unwrap();
+        let conn = store.reader();
+        let pages: i64 = conn
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get(0))
+            .unwrap();
+        assert!(pages > 10, "{pages} pages");
+        drop(conn);
+        for (seq, body) in &sent {
+            let back = store.frame(*seq).unwrap().unwrap();
+            assert_eq!(&back.bytes[..], &body[..], "seq {seq}");
+        }
+        let all = store.all_frames().unwrap();
+        assert_eq!(all.len(), sent.len());
         assert!(
-            matches!(refused, Err(StoreError::BadQuery(_))),
-            "{refused:?}"
+            all.iter()
+                .zip(&sent)
+                .all(|(f, (seq, b))| f.seq == *seq && f.bytes[..] == b[..])
         );
+        assert_eq!(store.search_count("bigbody").unwrap(), 6);
+        assert_eq!(store.search_count("line 2999").unwrap(), 1);
+    }
+
+    /// An HTTP exchange's seq is reserved before the frames it carries: it is written after
+    /// them, out of seq order, and still found, listed and searched in its place.
+    #[test]
+    fn an_entry_written_out_of_seq_order_is_read_back_and_searched_in_order() {
+        let dir = Dir::new("out-of-order");
+        let (traffic, store) = traffic_with_store(&dir);
+        let reserved = traffic.reserve_seq();
+        let after = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        );
+        traffic.flush().unwrap();
+        traffic.append_http_reserved(HttpExchange {
+            seq: reserved,
+            wall_us: crate::traffic::wall_now_us(),
+            mono_us: traffic.mono_now_us(),
+            method: "POST".into(),
+            url: "https://example.test/mcp".into(),
+            status: Some(202),
+            error: None,
+            request_headers: vec![],
+            response_headers: vec![],
+            duration_us: 10,
+            sent_frame: None,
+        });
+        let last = out(
+            &traffic,
+            r#"{"jsonrpc":"2.0","method":"notifications/mcp"}"#,
+        );
+        traffic.flush().unwrap();
+        let hits: Vec<u64> = store
+            .search("mcp", 0, 10)
+            .unwrap()
+            .iter()
+            .map(|h| h.seq)
+            .collect();
+        assert_eq!(hits, [reserved, last]);
+        let text = TrafficFilter {
+            text: Some("mcp".into()),
+            ..TrafficFilter::default()
+        };
+        assert_eq!(store.count(&text).unwrap(), 2);
+        assert_eq!(store.position(last, &text).unwrap(), Some(1));
+        let rows = store.rows(&TrafficFilter::default(), 0, 10).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.seq).collect::<Vec<_>>(),
+            [reserved, after, last]
+        );
+        assert!(
+            rows[0].preview.contains("example.test"),
+            "{}",
+            rows[0].preview
+        );
+        assert!(rows[1].preview.contains("initialized"));
     }
 
     #[test]
@@ -627,7 +810,7 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert_eq!(store.count(&TrafficFilter::default()).unwrap(), 109);
-        // Closing let the full-text index catch up: nothing was synced before.
+        // Closing committed what was queued: nothing was synced before.
         assert_eq!(store.search_count("zanzibar").unwrap(), 2);
         #[cfg(unix)]
         {
@@ -871,11 +1054,42 @@ mod tests {
                 text: Some("step 42".into()),
                 ..TrafficFilter::default()
             },
+            // A text with the rest of a filter: every frame (the stderr line and the HTTP
+            // exchange taken out), a direction, a method, a status.
+            TrafficFilter {
+                kinds: EntryKind::ALL
+                    .into_iter()
+                    .filter(|k| k.is_frame())
+                    .collect(),
+                text: Some("ZANZIBAR".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                direction: Some(Direction::In),
+                text: Some("\"step 4\"".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                method: Some("tools/call".into()),
+                text: Some("echo".into()),
+                ..TrafficFilter::default()
+            },
+            TrafficFilter {
+                statuses: vec![EntryStatus::Error],
+                text: Some("500".into()),
+                ..TrafficFilter::default()
+            },
         ];
         for filter in &filters {
             let count = stored.window_count(filter).unwrap();
             assert!(count > 0, "{filter:?} keeps something");
             assert_eq!(count, memory.window_count(filter).unwrap(), "{filter:?}");
+            // A text's hits narrowed by the rest of the filter the other way (merged with the
+            // rest's rows rather than looked up one by one) keep the same.
+            query::ALWAYS_MERGE.with(|m| m.set(true));
+            let merged = stored.window_count(filter).unwrap();
+            query::ALWAYS_MERGE.with(|m| m.set(false));
+            assert_eq!(merged, count, "{filter:?}, merged");
             let seqs = |t: &Traffic| -> Vec<u64> {
                 t.window_rows(filter, 0, 1000)
                     .unwrap()
@@ -915,6 +1129,19 @@ mod tests {
             .unwrap();
         assert!(flagged.status.schema_violation && flagged.status.flagged);
         assert_eq!(flagged.flags.len(), 1, "a row carries its flags");
+        // Search finds the same entries, a frame's snippet made the same way.
+        let hits = |t: &Traffic| t.window_search("Zanzibar", 0, 10).unwrap();
+        let (on_disk, in_memory) = (hits(&stored), hits(&memory));
+        assert_eq!(
+            on_disk.iter().map(|h| h.seq).collect::<Vec<_>>(),
+            in_memory.iter().map(|h| h.seq).collect::<Vec<_>>()
+        );
+        assert_eq!(on_disk[0], in_memory[0]);
+        assert!(
+            on_disk[0].snippet.contains("«zanzibar»"),
+            "{:?}",
+            on_disk[0]
+        );
         assert_eq!(stored.summary().violations, 1);
         assert_eq!(memory.summary().violations, 1);
         assert_eq!(stored.summary().listed_to, stored.last_seq());

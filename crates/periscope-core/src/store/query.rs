@@ -1,19 +1,22 @@
 //! Window queries for a list that never holds every row: how many rows a filter keeps, rows N..M
-//! of them, where a frame sits among them, full-text search; and lookups by seq.
+//! of them, where a frame sits among them, full-text search (a scan of the pages); and lookups
+//! by seq.
 
 use std::sync::Arc;
 
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{OptionalExtension, params_from_iter};
+use rusqlite::{OptionalExtension, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 
 use super::filter::{EntryKind, EntryStatus, TrafficFilter, direction_of};
+use super::pages::{self, PageCursor};
+use super::text_match::TextQuery;
 use super::{Store, StoreError, truncated_verdict};
 use crate::record::{CallRound, Flag, HttpExchange};
 use crate::wire::{Direction, Frame, classify};
 
 /// Bytes of a body a row reads for its preview (the preview keeps 160 characters).
-const PREVIEW_BYTES: i64 = 640;
+const PREVIEW_BYTES: usize = 640;
 /// The `flagged` status bit, for the rows query's SQL.
 const FLAGGED: i64 = 16;
 
@@ -103,6 +106,9 @@ pub struct SearchHit {
 impl Store {
     /// How many entries `filter` keeps.
     pub fn count(&self, filter: &TrafficFilter) -> Result<u64, StoreError> {
+        if let Some(kept) = self.text_kept(filter)? {
+            return Ok(kept.len() as u64);
+        }
         let conn = self.reader();
         if filter.is_every_frame() {
             // Every row less the few that are not frames (both counted from indexes, where
@@ -145,7 +151,8 @@ impl Store {
         limit: u64,
         count: u64,
     ) -> Result<Vec<TrafficRow>, StoreError> {
-        if offset <= count / 2 || offset >= count {
+        // A text filter's rows are a list of seqs already: any window costs the same.
+        if offset <= count / 2 || offset >= count || filter.text.is_some() {
             return self.rows(filter, offset, limit);
         }
         let end = offset.saturating_add(limit).min(count);
@@ -161,6 +168,30 @@ impl Store {
         offset: u64,
         limit: u64,
     ) -> Result<Vec<TrafficRow>, StoreError> {
+        if let Some(kept) = self.text_kept(filter)? {
+            let len = kept.len() as u64;
+            let (from, to) = match order {
+                Order::Ascending => (offset.min(len), offset.saturating_add(limit).min(len)),
+                Order::Descending => (
+                    len.saturating_sub(offset.saturating_add(limit)),
+                    len.saturating_sub(offset),
+                ),
+            };
+            let seqs = &kept[from as usize..to as usize];
+            if seqs.is_empty() {
+                return Ok(Vec::new());
+            }
+            let list: Vec<String> = seqs.iter().map(u64::to_string).collect();
+            let mut rows = self.select_rows(
+                &format!("seq IN ({}) ORDER BY seq", list.join(",")),
+                Vec::new(),
+                false,
+            )?;
+            if let Order::Descending = order {
+                rows.reverse();
+            }
+            return Ok(rows);
+        }
         let mut sql = filter.sql();
         sql.params
             .push(SqlValue::Integer(limit.min(i64::MAX as u64) as i64));
@@ -170,19 +201,41 @@ impl Store {
             Order::Ascending => "ASC",
             Order::Descending => "DESC",
         };
+        self.select_rows(
+            &format!("{} ORDER BY seq {direction} LIMIT ? OFFSET ?", sql.clause),
+            sql.params,
+            true,
+        )
+    }
+
+    /// The rows `tail` (a WHERE clause, its ORDER BY and LIMIT) selects, each with its preview
+    /// (read from the pages) and flags. `cached`: the statement is worth keeping prepared.
+    fn select_rows(
+        &self,
+        tail: &str,
+        params: Vec<SqlValue>,
+        cached: bool,
+    ) -> Result<Vec<TrafficRow>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(&format!(
+        let sql = format!(
             "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
                 status, problem, call_first, call_round, call_asked_by,
-                (SELECT substr(body, 1, {PREVIEW_BYTES}) FROM bodies b WHERE b.seq = entries.seq),
                 CASE WHEN status & {FLAGGED} != 0 THEN
                     (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
                 END,
                 app_view
-             FROM entries WHERE {} ORDER BY seq {direction} LIMIT ? OFFSET ?",
-            sql.clause
-        ))?;
-        let rows = stmt.query_map(params_from_iter(sql.params), |r| {
+             FROM entries WHERE {tail}"
+        );
+        let mut once;
+        let mut kept;
+        let stmt: &mut rusqlite::Statement<'_> = if cached {
+            kept = conn.prepare_cached(&sql)?;
+            &mut kept
+        } else {
+            once = conn.prepare(&sql)?;
+            &mut once
+        };
+        let rows = stmt.query_map(params_from_iter(params), |r| {
             let call = match (
                 r.get::<_, Option<i64>>(11)?,
                 r.get::<_, Option<i64>>(12)?,
@@ -195,8 +248,7 @@ impl Store {
                 }),
                 _ => None,
             };
-            let head: Option<Vec<u8>> = r.get(14)?;
-            let flags: Option<String> = r.get(15)?;
+            let flags: Option<String> = r.get(14)?;
             Ok(TrafficRow {
                 seq: r.get::<_, i64>(0)? as u64,
                 kind: EntryKind::from_code(r.get(1)?),
@@ -210,20 +262,31 @@ impl Store {
                 status: RowStatus::of(r.get(9)?),
                 problem: r.get(10)?,
                 call,
-                preview: crate::rows::preview(head.as_deref().unwrap_or_default()),
+                preview: String::new(),
                 flags: flags
                     .and_then(|f| serde_json::from_str(&f).ok())
                     .unwrap_or_default(),
                 round: None,
-                app_view: r.get::<_, Option<i64>>(16)?.map(|v| v as u32),
+                app_view: r.get::<_, Option<i64>>(15)?.map(|v| v as u32),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut rows: Vec<TrafficRow> = rows.collect::<Result<_, _>>()?;
+        // The previews from the pages: the rows of a window share a few of them.
+        let mut cursor = PageCursor::default();
+        for row in &mut rows {
+            if let Some(body) = cursor.body(&conn, row.seq)? {
+                row.preview = crate::rows::preview(&body[..body.len().min(PREVIEW_BYTES)]);
+            }
+        }
+        Ok(rows)
     }
 
     /// Where entry `seq` sits among what `filter` keeps (0-based), or `None` when the filter
     /// hides it: how a list scrolls to a frame it was asked to show.
     pub fn position(&self, seq: u64, filter: &TrafficFilter) -> Result<Option<u64>, StoreError> {
+        if let Some(kept) = self.text_kept(filter)? {
+            return Ok(kept.binary_search(&seq).ok().map(|i| i as u64));
+        }
         let sql = filter.sql();
         let conn = self.reader();
         let mut params = sql.params.clone();
@@ -249,88 +312,210 @@ impl Store {
         Ok(Some(before as u64))
     }
 
-    /// Full-text search over bodies with FTS5 syntax (`"tools/call" AND error`, `progr*`):
-    /// matches after `after_seq`, in seq order, at most `limit`.
+    /// Full-text search over bodies (terms split on whitespace, `"quoted phrases"`, substrings
+    /// in any ASCII case: `store/text_match.rs`): matches after `after_seq`, in seq order, at
+    /// most `limit`, each with a snippet around its first hit. The scan stops once `limit`
+    /// hits are certain.
     pub fn search(
         &self,
         query: &str,
         after_seq: u64,
         limit: u64,
     ) -> Result<Vec<SearchHit>, StoreError> {
+        let Some(text) = TextQuery::parse(query) else {
+            return Ok(Vec::new());
+        };
+        let limit = limit.min(usize::MAX as u64) as usize;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(
-            "SELECT rowid, snippet(body_fts, 0, '«', '»', '…', 12) FROM body_fts
-             WHERE body_fts MATCH ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3",
+        let mut hits: Vec<SearchHit> = Vec::new();
+        pages::scan(
+            &conn,
+            after_seq,
+            true,
+            |first_seq, seqs, ends, data, lower| {
+                // Pages come by first seq, and may overlap (an entry written out of order): the
+                // first `limit` hits are certain once a page starts after the last of them.
+                if hits.len() >= limit && first_seq > hits[limit - 1].seq {
+                    return false;
+                }
+                text.matching_bodies(lower, ends, |i| {
+                    let seq = first_seq + seqs.get(i) as u64;
+                    if seq > after_seq {
+                        let body = &data[pages::body_range_in(ends, i)];
+                        hits.push(SearchHit {
+                            seq,
+                            snippet: text.snippet(body).unwrap_or_default(),
+                        });
+                    }
+                });
+                if hits.len() >= limit {
+                    hits.sort_by_key(|h| h.seq);
+                    hits.truncate(limit);
+                }
+                true
+            },
         )?;
-        let hits = stmt
-            .query_map(
-                rusqlite::params![query, after_seq as i64, limit.min(i64::MAX as u64) as i64],
-                |r| {
-                    Ok(SearchHit {
-                        seq: r.get::<_, i64>(0)? as u64,
-                        snippet: r.get(1)?,
-                    })
-                },
-            )
-            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>());
-        hits.map_err(query_error)
+        hits.sort_by_key(|h| h.seq);
+        hits.truncate(limit);
+        Ok(hits)
     }
 
-    /// How many bodies match an FTS5 query.
+    /// How many bodies match a search query (every page scanned).
     pub fn search_count(&self, query: &str) -> Result<u64, StoreError> {
+        match TextQuery::parse(query) {
+            Some(_) => Ok(self.text_hits(query)?.len() as u64),
+            None => Ok(0),
+        }
+    }
+
+    /// The seqs of every entry whose body matches `query`, in order: every page scanned once,
+    /// the answer kept until the next text or the next batch committed.
+    fn text_hits(&self, query: &str) -> Result<Arc<Vec<u64>>, StoreError> {
+        let batches = self.stats().batches;
+        let mut cache = self.text_hits.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(hits) = cache.as_ref()
+            && hits.query == query
+            && hits.batches == batches
+        {
+            return Ok(hits.seqs.clone());
+        }
+        let Some(text) = TextQuery::parse(query) else {
+            return Ok(Arc::new(Vec::new()));
+        };
+        let mut seqs: Vec<u64> = Vec::new();
+        {
+            let conn = self.reader();
+            pages::scan(&conn, 0, false, |first_seq, page_seqs, ends, _, lower| {
+                text.matching_bodies(lower, ends, |i| {
+                    seqs.push(first_seq + page_seqs.get(i) as u64)
+                });
+                true
+            })?;
+        }
+        // Pages written out of seq order (rare) leave their hits out of order.
+        if !seqs.is_sorted() {
+            seqs.sort_unstable();
+        }
+        let seqs = Arc::new(seqs);
+        *cache = Some(TextHits {
+            query: query.to_string(),
+            batches,
+            seqs: seqs.clone(),
+        });
+        Ok(seqs)
+    }
+
+    /// What a filter with a text keeps, as seqs in order (`None`: no text, the SQL answers
+    /// alone). The pages give the entries whose body matches; the rest of the filter narrows
+    /// them: nothing more to do when the rest keeps everything, the few stderr lines and HTTP
+    /// exchanges taken out when it keeps every frame, else the smaller side looked up in the
+    /// other.
+    fn text_kept(&self, filter: &TrafficFilter) -> Result<Option<Arc<Vec<u64>>>, StoreError> {
+        let Some(text) = filter.text.as_deref() else {
+            return Ok(None);
+        };
+        if TextQuery::parse(text).is_none() {
+            return Ok(None);
+        }
+        let hits = self.text_hits(text)?;
+        let rest = TrafficFilter {
+            text: None,
+            ..filter.clone()
+        };
+        if rest == TrafficFilter::default() {
+            return Ok(Some(hits));
+        }
         let conn = self.reader();
-        let n: Result<i64, _> = conn
-            .prepare_cached("SELECT count(*) FROM body_fts WHERE body_fts MATCH ?1")?
-            .query_row([query], |r| r.get(0));
-        n.map(|n| n as u64).map_err(query_error)
+        let select = |sql: &str, params: Vec<SqlValue>| -> rusqlite::Result<Vec<u64>> {
+            let mut stmt = conn.prepare(sql)?;
+            stmt.query_map(params_from_iter(params), |r| {
+                r.get::<_, i64>(0).map(|s| s as u64)
+            })?
+            .collect()
+        };
+        if rest.is_every_frame() {
+            // No ORDER BY: sorting the few found beats a scan in seq order, which SQLite may
+            // pick over the partial index to spare the sort.
+            let mut others = select("SELECT seq FROM entries WHERE kind >= 6", Vec::new())?;
+            others.sort_unstable();
+            return Ok(Some(Arc::new(sieve(&hits, &others, false))));
+        }
+        let sql = rest.sql();
+        if hits.len() <= lookup_hits() {
+            let mut kept = Vec::new();
+            for chunk in hits.chunks(LOOKUP_CHUNK) {
+                let list: Vec<String> = chunk.iter().map(u64::to_string).collect();
+                kept.extend(select(
+                    &format!(
+                        "SELECT seq FROM entries WHERE seq IN ({}) AND {} ORDER BY seq",
+                        list.join(","),
+                        sql.clause
+                    ),
+                    sql.params.clone(),
+                )?);
+            }
+            return Ok(Some(Arc::new(kept)));
+        }
+        let rows = select(
+            &format!("SELECT seq FROM entries WHERE {} ORDER BY seq", sql.clause),
+            sql.params,
+        )?;
+        Ok(Some(Arc::new(sieve(&hits, &rows, true))))
     }
 
     /// The frame `seq`, exactly as recorded (its verdict classified again from its bytes, which
     /// gives the verdict it was recorded with).
     pub fn frame(&self, seq: u64) -> Result<Option<Arc<Frame>>, StoreError> {
+        Ok(self.frames_from(seq, 1)?.into_iter().find(|f| f.seq == seq))
+    }
+
+    /// Up to `limit` frames from seq `from` on, in seq order, their bodies read through one
+    /// page cursor (consecutive frames share pages).
+    pub(crate) fn frames_from(&self, from: u64, limit: i64) -> Result<Vec<Arc<Frame>>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
-            "SELECT e.kind, e.direction, e.wall_us, e.mono_us, e.truncated_from, e.exchange, b.body,
-                e.app_view
-             FROM entries e JOIN bodies b ON b.seq = e.seq WHERE e.seq = ?1",
+            "SELECT seq, kind, direction, wall_us, mono_us, truncated_from, exchange, app_view
+             FROM entries WHERE seq >= ?1 AND kind < 6 ORDER BY seq LIMIT ?2",
         )?;
-        let found = stmt
-            .query_row([seq as i64], |r| {
+        let heads = stmt
+            .query_map(params![from.min(i64::MAX as u64) as i64, limit], |r| {
                 Ok((
-                    EntryKind::from_code(r.get(0)?),
-                    direction_of(r.get(1)?),
-                    r.get::<_, i64>(2)? as u64,
+                    r.get::<_, i64>(0)? as u64,
+                    direction_of(r.get(2)?),
                     r.get::<_, i64>(3)? as u64,
-                    r.get::<_, Option<i64>>(4)?.map(|t| t as u64),
-                    r.get::<_, Option<i64>>(5)?.map(|e| e as u64),
-                    r.get::<_, Vec<u8>>(6)?,
+                    r.get::<_, i64>(4)? as u64,
+                    r.get::<_, Option<i64>>(5)?.map(|t| t as u64),
+                    r.get::<_, Option<i64>>(6)?.map(|e| e as u64),
                     r.get::<_, Option<i64>>(7)?.map(|v| v as u32),
                 ))
-            })
-            .optional()?;
-        let Some((kind, direction, wall_us, mono_us, truncated_from, exchange, bytes, app_view)) =
-            found
-        else {
-            return Ok(None);
-        };
-        if !kind.is_frame() {
-            return Ok(None);
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cursor = PageCursor::default();
+        let mut frames = Vec::with_capacity(heads.len());
+        for (seq, direction, wall_us, mono_us, truncated_from, exchange, app_view) in heads {
+            let Some(bytes) = cursor.body(&conn, seq)? else {
+                continue;
+            };
+            let verdict = match truncated_from {
+                Some(total) => truncated_verdict(total, bytes.len()),
+                None => classify(bytes).0,
+            };
+            frames.push(Arc::new(Frame {
+                seq,
+                direction,
+                wall_us,
+                mono_us,
+                bytes: Arc::from(bytes),
+                truncated_from,
+                exchange,
+                app_view,
+                verdict,
+            }));
         }
-        let verdict = match truncated_from {
-            Some(total) => truncated_verdict(total, bytes.len()),
-            None => classify(&bytes).0,
-        };
-        Ok(Some(Arc::new(Frame {
-            seq,
-            direction,
-            wall_us,
-            mono_us,
-            bytes: Arc::from(bytes),
-            truncated_from,
-            exchange,
-            app_view,
-            verdict,
-        })))
+        Ok(frames)
     }
 
     /// The flags raised on entry `seq`, in the order they were raised.
@@ -412,13 +597,59 @@ impl Store {
     }
 }
 
-/// The statement is prepared already, so a plain SQLite error while it runs is FTS5 refusing the
-/// query's syntax (`unterminated string`, `no such column`): the user's to fix, not a failure.
-fn query_error(e: rusqlite::Error) -> StoreError {
-    match e {
-        rusqlite::Error::SqliteFailure(f, Some(msg)) if f.code == rusqlite::ErrorCode::Unknown => {
-            StoreError::BadQuery(msg)
-        }
-        other => StoreError::Sqlite(other),
+/// The last text query's matches.
+pub(crate) struct TextHits {
+    query: String,
+    /// Batches the writer had written when they were found: a later batch may add more.
+    batches: u64,
+    seqs: Arc<Vec<u64>>,
+}
+
+/// Text hits at most this many are looked up by seq under the rest of a filter; more, and the
+/// rest's rows are read and merged with them.
+const LOOKUP_HITS: usize = 50_000;
+/// Seqs one lookup statement lists.
+const LOOKUP_CHUNK: usize = 2_000;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests take the merge path with few hits (a test's session is small).
+    pub(crate) static ALWAYS_MERGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn lookup_hits() -> usize {
+    #[cfg(test)]
+    if ALWAYS_MERGE.with(|m| m.get()) {
+        return 0;
+    }
+    LOOKUP_HITS
+}
+
+/// The seqs of `a` that are in `b` (`in_b`) or not in `b` (both in order): one merge pass.
+fn sieve(a: &[u64], b: &[u64], in_b: bool) -> Vec<u64> {
+    let mut j = 0;
+    a.iter()
+        .copied()
+        .filter(|&s| {
+            while j < b.len() && b[j] < s {
+                j += 1;
+            }
+            (j < b.len() && b[j] == s) == in_b
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sieve;
+
+    #[test]
+    fn a_sieve_keeps_the_seqs_in_or_out_of_the_other_list() {
+        let a = [1, 3, 5, 7, 9];
+        let b = [2, 3, 4, 9, 10];
+        assert_eq!(sieve(&a, &b, true), [3, 9]);
+        assert_eq!(sieve(&a, &b, false), [1, 5, 7]);
+        assert_eq!(sieve(&a, &[], false), a);
+        assert!(sieve(&[], &b, true).is_empty());
     }
 }

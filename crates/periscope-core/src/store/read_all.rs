@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use rusqlite::params;
-
 use super::filter::EntryKind;
+use super::pages::PageCursor;
 use super::{Store, StoreError};
 use crate::record::{FlagRecord, HttpExchange, StderrLine};
 use crate::wire::Frame;
@@ -17,30 +16,7 @@ impl Store {
     /// The frames with seq after `after_seq`, in seq order, at most one page: call again with
     /// the last seq until it returns none.
     pub fn frames_after(&self, after_seq: u64) -> Result<Vec<Arc<Frame>>, StoreError> {
-        let seqs: Vec<i64> = {
-            let conn = self.reader();
-            let mut stmt = conn.prepare_cached(
-                "SELECT seq FROM entries WHERE seq > ?1 AND kind NOT IN (?2, ?3)
-                 ORDER BY seq LIMIT ?4",
-            )?;
-            stmt.query_map(
-                params![
-                    after_seq as i64,
-                    EntryKind::HttpExchange.code(),
-                    EntryKind::Stderr.code(),
-                    PAGE
-                ],
-                |r| r.get(0),
-            )?
-            .collect::<Result<_, _>>()?
-        };
-        let mut frames = Vec::with_capacity(seqs.len());
-        for seq in seqs {
-            if let Some(frame) = self.frame(seq as u64)? {
-                frames.push(frame);
-            }
-        }
-        Ok(frames)
+        self.frames_from(after_seq.saturating_add(1), PAGE)
     }
 
     /// Every frame of the record, in seq order.
@@ -61,19 +37,28 @@ impl Store {
     pub fn all_stderr(&self) -> Result<Vec<StderrLine>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
-            "SELECT e.seq, e.wall_us, e.mono_us, b.body FROM entries e JOIN bodies b ON b.seq = e.seq
-             WHERE e.kind = ?1 ORDER BY e.seq",
+            "SELECT seq, wall_us, mono_us FROM entries WHERE kind = ?1 ORDER BY seq",
         )?;
-        let lines = stmt
+        let heads = stmt
             .query_map([EntryKind::Stderr.code()], |r| {
-                Ok(StderrLine {
-                    seq: r.get::<_, i64>(0)? as u64,
-                    wall_us: r.get::<_, i64>(1)? as u64,
-                    mono_us: r.get::<_, i64>(2)? as u64,
-                    text: String::from_utf8_lossy(&r.get::<_, Vec<u8>>(3)?).into_owned(),
-                })
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, i64>(2)? as u64,
+                ))
             })?
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cursor = PageCursor::default();
+        let mut lines = Vec::with_capacity(heads.len());
+        for (seq, wall_us, mono_us) in heads {
+            let text = cursor.body(&conn, seq)?.unwrap_or_default();
+            lines.push(StderrLine {
+                seq,
+                wall_us,
+                mono_us,
+                text: String::from_utf8_lossy(text).into_owned(),
+            });
+        }
         Ok(lines)
     }
 

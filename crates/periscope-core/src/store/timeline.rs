@@ -5,6 +5,7 @@
 use rusqlite::params;
 
 use super::filter::{EntryKind, direction_of};
+use super::pages::PageCursor;
 use super::{Store, StoreError};
 use crate::record::CallRound;
 use crate::wire::Direction;
@@ -54,7 +55,7 @@ impl Store {
             "SELECT seq, kind, direction, wall_us, mono_us, method, rpc_id, latency_us,
                 call_first, call_round, call_asked_by,
                 CASE WHEN kind = 0 OR method IN ('notifications/progress', 'notifications/cancelled')
-                    THEN (SELECT body FROM bodies b WHERE b.seq = entries.seq) END
+                    THEN 1 ELSE 0 END
              FROM entries
              WHERE kind <= 5 AND direction < 2 AND wall_us >= ?1 AND wall_us <= ?2
              ORDER BY seq DESC LIMIT ?3",
@@ -82,10 +83,21 @@ impl Store {
                 id: r.get(6)?,
                 latency_us: r.get::<_, Option<i64>>(7)?.map(|l| l as u64),
                 call,
-                body: r.get(11)?,
+                // Read from the pages below, for the rows that want it.
+                body: r.get::<_, bool>(11)?.then(Vec::new),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut rows: Vec<TimelineRow> = rows.collect::<Result<_, _>>()?;
+        let mut cursor = PageCursor::default();
+        for row in &mut rows {
+            if let Some(body) = &mut row.body {
+                cursor
+                    .body(&conn, row.seq)?
+                    .unwrap_or_default()
+                    .clone_into(body);
+            }
+        }
+        Ok(rows)
     }
 
     /// How many requests were recorded in `from..=to` before frame `before`: what a bounded

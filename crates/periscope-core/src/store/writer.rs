@@ -1,17 +1,18 @@
-//! The store's writer thread: drains the bounded queue, one transaction per batch, prepared
-//! statements, and pairs responses with requests (method, latency) off the hot path. The
-//! full-text index follows behind: it is filled when the queue is empty (or before a sync is
-//! answered), so a flood is listed at the speed of plain inserts and becomes searchable as soon
-//! as the writer has a moment.
+//! The store's writer thread: drains the bounded queue, one transaction per batch, and pairs
+//! responses with requests (method, latency) off the hot path. Entries go in 64 rows a
+//! statement, bodies in pages (store/pages.rs): everything a batch writes is listed and
+//! searchable once it commits.
 
 use std::sync::Arc;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
-use rusqlite::{Connection, params};
+use crossbeam_channel::{Receiver, Sender};
+use rusqlite::{CachedStatement, Connection, params};
 
 use super::Shared;
 use super::filter::{EntryKind, EntryStatus, direction_code};
+use super::pages::{INSERT_PAGE, PageBuilder};
 use crate::record::{CallRound, Decision, FlagRecord, HttpExchange, StderrLine};
 use crate::rows::{FrameKind, RowBuilder};
 use crate::wire::{Direction, Frame, Verdict};
@@ -19,11 +20,14 @@ use crate::wire::{Direction, Frame, Verdict};
 /// Most entries one transaction writes: big enough that a commit's cost vanishes per entry,
 /// small enough that a reader sees a flood arrive in steps of well under a second.
 const BATCH: usize = 8192;
-/// Bodies indexed per transaction when the index catches up: each transaction leaves FTS5 one
-/// more segment to merge later, so bigger chunks cost less in all (in the ingest benchmark,
-/// chunks of 4096 cost about a quarter more CPU per body than chunks of 32 768), yet small
-/// enough that an entry arriving meanwhile waits well under a second.
-const FTS_CHUNK: i64 = 16_384;
+/// Rows of `entries` one INSERT statement writes: one statement step for many rows (each
+/// execution has a fixed cost: bind, step, reset). 64 × 17 parameters is far under SQLite's
+/// limit.
+const ROWS_PER_INSERT: usize = 64;
+const ENTRY_COLUMNS: &str = "seq, kind, direction, wall_us, mono_us, size, method, rpc_id,
+    latency_us, status, problem, call_first, call_round, call_asked_by, truncated_from,
+    exchange, app_view";
+const COLUMNS: usize = 17;
 
 /// What the record sends the writer, in record order.
 pub(crate) enum Entry {
@@ -52,23 +56,8 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
     let mut rows = RowBuilder::default();
     let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
     let mut syncs: Vec<Sender<()>> = Vec::new();
-    let mut index = FtsIndex::open(&conn);
-    loop {
-        let first = if index.behind {
-            match queue.try_recv() {
-                Ok(entry) => entry,
-                Err(TryRecvError::Empty) => {
-                    index.step(&mut conn, &shared);
-                    continue;
-                }
-                Err(TryRecvError::Disconnected) => break,
-            }
-        } else {
-            match queue.recv() {
-                Ok(entry) => entry,
-                Err(_) => break,
-            }
-        };
+    let mut writer = BatchWriter::default();
+    while let Ok(first) = queue.recv() {
         // Syncs are taken out as they come (answered after the batch is committed, or after
         // its failure is recorded: a batch that fails must not drop them before that).
         let mut next = Some(first);
@@ -82,212 +71,227 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
             }
         }
         let last = batch.iter().rev().find_map(Entry::seq);
-        match write_batch(&mut conn, &mut rows, &mut batch, &mut syncs) {
+        match writer.write(&mut conn, &mut rows, &mut batch, &mut syncs) {
             Ok(()) => {
-                index.behind = true;
                 if let Some(last) = last {
                     shared.committed_to.fetch_max(last, Ordering::Release);
                 }
             }
-            Err(e) => shared.fail(format!("the traffic store could not write: {e}")),
+            Err(e) => {
+                writer = BatchWriter::default();
+                shared.fail(format!("the traffic store could not write: {e}"));
+            }
         }
         shared.written_batches.fetch_add(1, Ordering::Relaxed);
-        if !syncs.is_empty() {
-            // A sync promises that queries see everything, full-text search included.
-            index.catch_up(&mut conn, &shared);
-            for s in syncs.drain(..) {
-                let _ = s.send(());
-            }
+        for s in syncs.drain(..) {
+            let _ = s.send(());
         }
     }
-    // Closing: the index catches up, so a closed store is searchable in full.
-    index.catch_up(&mut conn, &shared);
 }
 
-/// How far the full-text index has got: bodies up to `indexed_to` are in it (kept in `meta`,
-/// so a reopened store goes on where it stopped).
-struct FtsIndex {
-    indexed_to: i64,
-    behind: bool,
+/// One row of `entries`, held until a statement's worth of rows is ready.
+#[derive(Default)]
+struct EntryRow {
+    seq: i64,
+    kind: i64,
+    direction: i64,
+    wall_us: i64,
+    mono_us: i64,
+    size: i64,
+    method: Option<String>,
+    rpc_id: Option<String>,
+    latency_us: Option<i64>,
+    status: i64,
+    problem: Option<String>,
+    call_first: Option<i64>,
+    call_round: Option<i64>,
+    call_asked_by: Option<i64>,
+    truncated_from: Option<i64>,
+    exchange: Option<i64>,
+    app_view: Option<i64>,
 }
 
-impl FtsIndex {
-    fn open(conn: &Connection) -> FtsIndex {
-        let indexed_to = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'fts_indexed_to'",
-                [],
-                |r| r.get::<_, String>(0),
-            )
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        FtsIndex {
-            indexed_to,
-            behind: true,
-        }
+impl EntryRow {
+    /// Binds the row's columns from parameter `first` (1-based) on.
+    fn bind(&self, stmt: &mut CachedStatement<'_>, first: usize) -> rusqlite::Result<()> {
+        stmt.raw_bind_parameter(first, self.seq)?;
+        stmt.raw_bind_parameter(first + 1, self.kind)?;
+        stmt.raw_bind_parameter(first + 2, self.direction)?;
+        stmt.raw_bind_parameter(first + 3, self.wall_us)?;
+        stmt.raw_bind_parameter(first + 4, self.mono_us)?;
+        stmt.raw_bind_parameter(first + 5, self.size)?;
+        stmt.raw_bind_parameter(first + 6, &self.method)?;
+        stmt.raw_bind_parameter(first + 7, &self.rpc_id)?;
+        stmt.raw_bind_parameter(first + 8, self.latency_us)?;
+        stmt.raw_bind_parameter(first + 9, self.status)?;
+        stmt.raw_bind_parameter(first + 10, &self.problem)?;
+        stmt.raw_bind_parameter(first + 11, self.call_first)?;
+        stmt.raw_bind_parameter(first + 12, self.call_round)?;
+        stmt.raw_bind_parameter(first + 13, self.call_asked_by)?;
+        stmt.raw_bind_parameter(first + 14, self.truncated_from)?;
+        stmt.raw_bind_parameter(first + 15, self.exchange)?;
+        stmt.raw_bind_parameter(first + 16, self.app_view)?;
+        Ok(())
     }
+}
 
-    fn catch_up(&mut self, conn: &mut Connection, shared: &Shared) {
-        while self.behind && !shared.failed.load(Ordering::Acquire) {
-            self.step(conn, shared);
-        }
-    }
+/// `INSERT INTO entries … VALUES (…)` with `n` rows.
+fn insert_entries_sql(n: usize) -> String {
+    let row = format!("({})", vec!["?"; COLUMNS].join(","));
+    format!(
+        "INSERT INTO entries({ENTRY_COLUMNS}) VALUES {}",
+        vec![row; n].join(",")
+    )
+}
 
-    /// Indexes the next chunk of bodies; clears `behind` when there were none left.
-    fn step(&mut self, conn: &mut Connection, shared: &Shared) {
-        match self.index_chunk(conn) {
-            Ok(0) => self.behind = false,
-            Ok(_) => shared
-                .indexed_to
-                .store(self.indexed_to as u64, Ordering::Release),
-            Err(e) => {
-                shared.fail(format!("the traffic store could not index: {e}"));
-                self.behind = false;
-            }
-        }
-    }
+/// What a batch leaves behind for the next: the buffers, kept to spare their allocations.
+#[derive(Default)]
+struct BatchWriter {
+    pending: Vec<EntryRow>,
+    page: PageBuilder,
+}
 
-    fn index_chunk(&mut self, conn: &mut Connection) -> rusqlite::Result<usize> {
+impl BatchWriter {
+    fn write(
+        &mut self,
+        conn: &mut Connection,
+        rows: &mut RowBuilder,
+        batch: &mut Vec<Entry>,
+        syncs: &mut Vec<Sender<()>>,
+    ) -> rusqlite::Result<()> {
+        static MANY: OnceLock<String> = OnceLock::new();
+        static ONE: OnceLock<String> = OnceLock::new();
+        let many = MANY.get_or_init(|| insert_entries_sql(ROWS_PER_INSERT));
+        let one = ONE.get_or_init(|| insert_entries_sql(1));
         let tx = conn.transaction()?;
-        let mut n = 0;
         {
-            let mut read = tx.prepare_cached(
-                "SELECT seq, body FROM bodies WHERE seq > ?1 ORDER BY seq LIMIT ?2",
-            )?;
-            let mut insert =
-                tx.prepare_cached("INSERT INTO body_fts(rowid, body) VALUES (?1, ?2)")?;
-            let mut rows = read.query(params![self.indexed_to, FTS_CHUNK])?;
-            while let Some(row) = rows.next()? {
-                let seq: i64 = row.get(0)?;
-                let body = row.get_ref(1)?.as_bytes()?;
-                // The index reads text; bytes that are not UTF-8 are indexed as far as they
-                // decode (the body keeps them exactly).
-                insert.execute(params![seq, String::from_utf8_lossy(body)])?;
-                self.indexed_to = seq;
-                n += 1;
+            let mut many_stmt = tx.prepare_cached(many)?;
+            let mut one_stmt = tx.prepare_cached(one)?;
+            let mut page_stmt = tx.prepare_cached(INSERT_PAGE)?;
+            let mut flag_stmt =
+                tx.prepare_cached("INSERT INTO flags(seq, flag) VALUES (?1, ?2)")?;
+            let mut status_stmt =
+                tx.prepare_cached("UPDATE entries SET status = status | ?2 WHERE seq = ?1")?;
+            let mut http_stmt =
+                tx.prepare_cached("INSERT INTO http(seq, exchange) VALUES (?1, ?2)")?;
+            let mut decision_stmt =
+                tx.prepare_cached("INSERT INTO decisions(decision) VALUES (?1)")?;
+            for entry in batch.drain(..) {
+                match entry {
+                    Entry::Frame(frame, call) => {
+                        self.page.push(&mut page_stmt, frame.seq, &frame.bytes)?;
+                        self.pending.push(frame_row(rows, &frame, call));
+                    }
+                    Entry::Stderr(line) => {
+                        self.page
+                            .push(&mut page_stmt, line.seq, line.text.as_bytes())?;
+                        self.pending.push(other_row(
+                            line.seq,
+                            EntryKind::Stderr,
+                            Direction::In,
+                            (line.wall_us, line.mono_us),
+                            line.text.len() as u64,
+                            None,
+                            0,
+                        ));
+                    }
+                    Entry::Http(exchange) => {
+                        let failed = exchange_failed(&exchange);
+                        self.page.push(
+                            &mut page_stmt,
+                            exchange.seq,
+                            exchange_body(&exchange).as_bytes(),
+                        )?;
+                        self.pending.push(other_row(
+                            exchange.seq,
+                            EntryKind::HttpExchange,
+                            Direction::Out,
+                            (exchange.wall_us, exchange.mono_us),
+                            0,
+                            exchange.error.clone(),
+                            if failed { EntryStatus::Error.bit() } else { 0 },
+                        ));
+                        http_stmt.execute(params![
+                            exchange.seq as i64,
+                            serde_json::to_string(&*exchange).unwrap_or_default()
+                        ])?;
+                    }
+                    Entry::Flag(record) => {
+                        let bits = super::filter::flag_bits(&record.flag);
+                        flag_stmt.execute(params![
+                            record.seq as i64,
+                            serde_json::to_string(&record.flag).unwrap_or_default()
+                        ])?;
+                        // A row not written yet takes the bits as it is; a written one is
+                        // updated.
+                        let seq = record.seq as i64;
+                        match self.pending.iter_mut().rev().find(|r| r.seq == seq) {
+                            Some(row) => row.status |= bits,
+                            None => {
+                                status_stmt.execute(params![seq, bits])?;
+                            }
+                        }
+                    }
+                    Entry::Decision(decision) => {
+                        decision_stmt
+                            .execute([serde_json::to_string(&decision).unwrap_or_default()])?;
+                    }
+                    Entry::Sync(reply) => syncs.push(reply),
+                }
+                if self.pending.len() == ROWS_PER_INSERT {
+                    for (i, row) in self.pending.iter().enumerate() {
+                        row.bind(&mut many_stmt, i * COLUMNS + 1)?;
+                    }
+                    many_stmt.raw_execute()?;
+                    self.pending.clear();
+                }
             }
-            if n > 0 {
-                tx.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_indexed_to', ?1)",
-                    [self.indexed_to.to_string()],
-                )?;
+            for row in self.pending.drain(..) {
+                row.bind(&mut one_stmt, 1)?;
+                one_stmt.raw_execute()?;
             }
+            self.page.flush(&mut page_stmt)?;
         }
-        tx.commit()?;
-        Ok(n)
+        tx.commit()
     }
 }
 
-fn write_batch(
-    conn: &mut Connection,
-    rows: &mut RowBuilder,
-    batch: &mut Vec<Entry>,
-    syncs: &mut Vec<Sender<()>>,
-) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    {
-        let mut entry_stmt = tx.prepare_cached(
-            "INSERT INTO entries(seq, kind, direction, wall_us, mono_us, size, method, rpc_id,
-                latency_us, status, problem, call_first, call_round, call_asked_by,
-                truncated_from, exchange, app_view)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-        )?;
-        let mut body_stmt = tx.prepare_cached("INSERT INTO bodies(seq, body) VALUES (?1, ?2)")?;
-        let mut flag_stmt = tx.prepare_cached("INSERT INTO flags(seq, flag) VALUES (?1, ?2)")?;
-        let mut status_stmt =
-            tx.prepare_cached("UPDATE entries SET status = status | ?2 WHERE seq = ?1")?;
-        let mut http_stmt = tx.prepare_cached("INSERT INTO http(seq, exchange) VALUES (?1, ?2)")?;
-        let mut decision_stmt = tx.prepare_cached("INSERT INTO decisions(decision) VALUES (?1)")?;
-        for entry in batch.drain(..) {
-            match entry {
-                Entry::Frame(frame, call) => {
-                    // No preview: the store keeps the bytes, and a list asks for few rows.
-                    let row = rows.paired(&frame, call);
-                    let kind = entry_kind(row.kind);
-                    let mut status = 0;
-                    if kind == EntryKind::ErrorResponse {
-                        status |= EntryStatus::Error.bit();
-                    }
-                    if !frame.verdict.is_valid() {
-                        status |= EntryStatus::Malformed.bit();
-                    }
-                    let call = row.call;
-                    entry_stmt.execute(params![
-                        frame.seq as i64,
-                        kind.code(),
-                        direction_code(frame.direction),
-                        frame.wall_us as i64,
-                        frame.mono_us as i64,
-                        frame.size() as i64,
-                        row.method,
-                        row.id,
-                        row.latency_us.map(|l| l as i64),
-                        status,
-                        row.problem,
-                        call.map(|c| c.first_seq as i64),
-                        call.map(|c| c.round as i64),
-                        call.map(|c| c.asked_by as i64),
-                        frame.truncated_from.map(|t| t as i64),
-                        frame.exchange.map(|e| e as i64),
-                        frame.app_view.map(i64::from),
-                    ])?;
-                    body_stmt.execute(params![frame.seq as i64, &frame.bytes[..]])?;
-                }
-                Entry::Stderr(line) => {
-                    insert_other(
-                        &mut entry_stmt,
-                        line.seq,
-                        EntryKind::Stderr,
-                        Direction::In,
-                        (line.wall_us, line.mono_us),
-                        line.text.len() as u64,
-                        None,
-                        0,
-                    )?;
-                    body_stmt.execute(params![line.seq as i64, line.text.as_bytes()])?;
-                }
-                Entry::Http(exchange) => {
-                    let failed = exchange_failed(&exchange);
-                    insert_other(
-                        &mut entry_stmt,
-                        exchange.seq,
-                        EntryKind::HttpExchange,
-                        Direction::Out,
-                        (exchange.wall_us, exchange.mono_us),
-                        0,
-                        exchange.error.clone(),
-                        if failed { EntryStatus::Error.bit() } else { 0 },
-                    )?;
-                    let text = exchange_body(&exchange);
-                    body_stmt.execute(params![exchange.seq as i64, text.as_bytes()])?;
-                    http_stmt.execute(params![
-                        exchange.seq as i64,
-                        serde_json::to_string(&*exchange).unwrap_or_default()
-                    ])?;
-                }
-                Entry::Flag(record) => {
-                    let bits = super::filter::flag_bits(&record.flag);
-                    flag_stmt.execute(params![
-                        record.seq as i64,
-                        serde_json::to_string(&record.flag).unwrap_or_default()
-                    ])?;
-                    status_stmt.execute(params![record.seq as i64, bits])?;
-                }
-                Entry::Decision(decision) => {
-                    decision_stmt
-                        .execute([serde_json::to_string(&decision).unwrap_or_default()])?;
-                }
-                Entry::Sync(reply) => syncs.push(reply),
-            }
-        }
+/// A frame's row, paired with its request as it is written.
+fn frame_row(rows: &mut RowBuilder, frame: &Frame, call: Option<CallRound>) -> EntryRow {
+    // No preview: the store keeps the bytes, and a list asks for few rows.
+    let row = rows.paired(frame, call);
+    let kind = entry_kind(row.kind);
+    let mut status = 0;
+    if kind == EntryKind::ErrorResponse {
+        status |= EntryStatus::Error.bit();
     }
-    tx.commit()
+    if !frame.verdict.is_valid() {
+        status |= EntryStatus::Malformed.bit();
+    }
+    let call = row.call;
+    EntryRow {
+        seq: frame.seq as i64,
+        kind: kind.code(),
+        direction: direction_code(frame.direction),
+        wall_us: frame.wall_us as i64,
+        mono_us: frame.mono_us as i64,
+        size: frame.size() as i64,
+        method: row.method,
+        rpc_id: row.id,
+        latency_us: row.latency_us.map(|l| l as i64),
+        status,
+        problem: row.problem,
+        call_first: call.map(|c| c.first_seq as i64),
+        call_round: call.map(|c| c.round as i64),
+        call_asked_by: call.map(|c| c.asked_by as i64),
+        truncated_from: frame.truncated_from.map(|t| t as i64),
+        exchange: frame.exchange.map(|e| e as i64),
+        app_view: frame.app_view.map(i64::from),
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn insert_other(
-    stmt: &mut rusqlite::CachedStatement<'_>,
+/// The row of a stderr line or an HTTP exchange.
+fn other_row(
     seq: u64,
     kind: EntryKind,
     direction: Direction,
@@ -295,26 +299,18 @@ fn insert_other(
     size: u64,
     problem: Option<String>,
     status: i64,
-) -> rusqlite::Result<usize> {
-    stmt.execute(params![
-        seq as i64,
-        kind.code(),
-        direction_code(direction),
-        wall_us as i64,
-        mono_us as i64,
-        size as i64,
-        None::<String>,
-        None::<String>,
-        None::<i64>,
-        status,
+) -> EntryRow {
+    EntryRow {
+        seq: seq as i64,
+        kind: kind.code(),
+        direction: direction_code(direction),
+        wall_us: wall_us as i64,
+        mono_us: mono_us as i64,
+        size: size as i64,
         problem,
-        None::<i64>,
-        None::<i64>,
-        None::<i64>,
-        None::<i64>,
-        None::<i64>,
-        None::<i64>,
-    ])
+        status,
+        ..EntryRow::default()
+    }
 }
 
 pub(crate) fn entry_kind(kind: FrameKind) -> EntryKind {
