@@ -35,32 +35,63 @@ impl TextQuery {
 
     /// The bodies of a page that match: `lower` is the page's data ASCII-lowercased, `ends` the
     /// end offset of each body in it (body i is `ends[i-1]..ends[i]`), read only where a hit
-    /// falls. Calls `hit` with the
-    /// index of each matching body, in order. The first term is searched over the whole page
-    /// at once; the others only inside the bodies it found.
+    /// falls. Calls `hit` with the index of each matching body, in order.
+    ///
+    /// The terms take turns (leapfrog): each moves the candidate to the first body, at or after
+    /// it, that holds the term; when every term in a row finds the same body, it matches. A
+    /// search for a rare term beside a common one ("message 500017") so costs a few scans of
+    /// the page, not a look into every body the common term is in.
     pub(crate) fn matching_bodies(&self, lower: &[u8], ends: U32s<'_>, mut hit: impl FnMut(usize)) {
-        let (first, rest) = self.finders.split_first().expect("a query has a term");
-        let needle = first.needle().len();
-        let mut pos = 0usize;
-        while pos < lower.len() {
-            let Some(found) = first.find(&lower[pos..]) else {
+        let n = ends.len();
+        let terms = self.finders.len();
+        let mut body = 0usize;
+        // Terms in a row that found `body`; the next term to search.
+        let (mut agreed, mut turn) = (0usize, 0usize);
+        while body < n {
+            let Some(found) = self.next_body_with(turn, lower, ends, body) else {
                 return;
             };
-            let at = pos + found;
+            if found == body {
+                agreed += 1;
+            } else {
+                body = found;
+                agreed = 1;
+            }
+            if agreed == terms {
+                hit(body);
+                body += 1;
+                agreed = 0;
+            }
+            turn = (turn + 1) % terms;
+        }
+    }
+
+    /// The first body at or after `from` that holds term `term` whole (a hit running over a
+    /// body's end belongs to neither body), or `None`.
+    fn next_body_with(
+        &self,
+        term: usize,
+        lower: &[u8],
+        ends: U32s<'_>,
+        from: usize,
+    ) -> Option<usize> {
+        let finder = &self.finders[term];
+        let needle = finder.needle().len();
+        let mut pos = body_range_in(ends, from).start;
+        while pos < lower.len() {
+            let at = pos + finder.find(&lower[pos..])?;
             // The body the hit starts in: the first whose end lies past it.
             let body = ends.first_past(at as u32);
             if body >= ends.len() {
-                return;
+                return None;
             }
-            let range = body_range_in(ends, body);
-            let (start, end) = (range.start, range.end);
-            // A hit that runs over the body's end is no hit for it (it spans two bodies); the
-            // search goes on from the next body either way (one hit a body is enough).
-            if at + needle <= end && rest.iter().all(|f| f.find(&lower[start..end]).is_some()) {
-                hit(body);
+            let end = body_range_in(ends, body).end;
+            if at + needle <= end {
+                return Some(body);
             }
             pos = end.max(at + 1);
         }
+        None
     }
 
     /// The words around the first term's first hit in `body`, the hit between `«` and `»`, `…`
@@ -234,6 +265,25 @@ mod tests {
         // A hit spanning the edge does not hide one right after it in the next body.
         let edge: [&[u8]; 2] = [b"xa", b"aa"];
         assert_eq!(page_hits("aa", &edge), [1]);
+    }
+
+    #[test]
+    fn terms_meet_in_the_same_body_whichever_is_rare_and_in_any_order() {
+        let bodies: Vec<Vec<u8>> = (0..1000)
+            .map(|i| format!(r#"{{"data":"message {i}"}}"#).into_bytes())
+            .collect();
+        let refs: Vec<&[u8]> = bodies.iter().map(Vec::as_slice).collect();
+        assert_eq!(page_hits("message 517", &refs), [517]);
+        assert_eq!(page_hits("517 message", &refs), [517]);
+        let with_99: Vec<usize> = (0..1000).filter(|i| i.to_string().contains("99")).collect();
+        assert_eq!(page_hits("message 99", &refs), with_99);
+        assert_eq!(page_hits("51 message 17", &refs), [517]);
+        assert_eq!(page_hits("message 5000", &refs), Vec::<usize>::new());
+        assert_eq!(page_hits("data message", &refs).len(), 1000);
+        // One term twice, and a term that ends where the next body starts.
+        let bodies: [&[u8]; 4] = [b"ab", b"c", b"", b"abc ab"];
+        assert_eq!(page_hits("ab ab", &bodies), [0, 3]);
+        assert_eq!(page_hits("abc c", &bodies), [3]);
     }
 
     #[test]
