@@ -269,15 +269,7 @@ fn queries(path: &Path) {
         store.count(&message).unwrap()
     });
     // The list's default (every frame) with a text, and a method with a text.
-    let every_frame: Vec<EntryKind> = [
-        EntryKind::Request,
-        EntryKind::Notification,
-        EntryKind::Response,
-        EntryKind::ErrorResponse,
-        EntryKind::Batch,
-        EntryKind::Malformed,
-    ]
-    .into();
+    let every_frame = EntryKind::frame_kinds();
     let frames_text = TrafficFilter {
         kinds: every_frame,
         text: Some("message".into()),

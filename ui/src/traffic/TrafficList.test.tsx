@@ -69,6 +69,16 @@ afterEach(() => {
   if (nativeScrollTop) Object.defineProperty(Element.prototype, "scrollTop", nativeScrollTop);
 });
 
+/** The scroll event of a move to the top comes: the list stops following and shows row 1 there. */
+async function scrolledToTheTop(element: HTMLDivElement) {
+  fireEvent.scroll(element);
+  await settle();
+  await settle();
+  expect(screen.getByTestId("follow").textContent).toBe("false");
+  expect(seqs()).toContain(1);
+  expect(element.scrollTop).toBe(0);
+}
+
 describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
   it("keeps its spacer under the browser's cap, and End shows the last row", async () => {
     render(<List n={TEN_MILLION} />);
@@ -151,12 +161,7 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
     expect(seqs()).toContain(TEN_MILLION);
     const element = scroller();
     element.scrollTop = 0;
-    fireEvent.scroll(element);
-    await settle();
-    await settle();
-    expect(screen.getByTestId("follow").textContent).toBe("false");
-    expect(seqs()).toContain(1);
-    expect(element.scrollTop).toBe(0);
+    await scrolledToTheTop(element);
   });
 
   it("keeps a scroll whose event comes after rows arrived (the list re-rendered in between)", async () => {
@@ -170,12 +175,7 @@ describe("TrafficList at 10 million rows", { timeout: 30_000 }, () => {
     element.scrollTop = 0;
     rerender(<List n={TEN_MILLION + 5} initialFollow />);
     await settle();
-    fireEvent.scroll(element);
-    await settle();
-    await settle();
-    expect(screen.getByTestId("follow").textContent).toBe("false");
-    expect(seqs()).toContain(1);
-    expect(element.scrollTop).toBe(0);
+    await scrolledToTheTop(element);
   });
 
   it("follows the newest row when following, and places rows a row apart", async () => {

@@ -24,6 +24,14 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// The kinds that are frames: the list's default filter.
+    pub fn frame_kinds() -> Vec<EntryKind> {
+        EntryKind::ALL
+            .into_iter()
+            .filter(|k| k.is_frame())
+            .collect()
+    }
+
     pub(crate) const ALL: [EntryKind; 8] = [
         EntryKind::Request,
         EntryKind::Notification,

@@ -332,6 +332,15 @@ mod tests {
             .seq
     }
 
+    /// A `notifications/message` numbered `n`, from the server.
+    fn notify(traffic: &Traffic, n: u64) -> u64 {
+        inn(
+            traffic,
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{n}}}}}"#)
+                .as_bytes(),
+        )
+    }
+
     fn inn(traffic: &Traffic, bytes: &[u8]) -> u64 {
         traffic
             .append_frame(Direction::In, bytes.to_vec(), None)
@@ -567,13 +576,7 @@ mod tests {
         let size = || std::fs::metadata(&path).map_or(0, |m| m.len());
         let empty = size();
         for i in 0..2000 {
-            inn(
-                &traffic,
-                format!(
-                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
-                )
-                .as_bytes(),
-            );
+            notify(&traffic, i);
         }
         traffic.flush().unwrap();
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -838,13 +841,7 @@ mod tests {
         );
         traffic.flag(asking, Flag::InvalidUserFrame);
         for i in 0..50 {
-            inn(
-                &traffic,
-                format!(
-                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
-                )
-                .as_bytes(),
-            );
+            notify(&traffic, i);
             traffic.append_stderr(format!("line {i}"));
             traffic.flag(asking + 1 + i * 2, Flag::Oversized { limit: 1 });
         }
@@ -907,13 +904,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
         );
         for i in 0..3 {
-            inn(
-                &traffic,
-                format!(
-                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"n":{i}}}}}"#
-                )
-                .as_bytes(),
-            );
+            notify(&traffic, i);
         }
         let asking = inn(
             &traffic,
