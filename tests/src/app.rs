@@ -126,7 +126,7 @@ fn app_env(data: &Path, display: &str, launch: &Launch) -> Vec<(String, std::ffi
     // it off (src-tauri/src/rendering.rs), and then WebKitWebDriver's commands can hang for
     // good once a test has entered an MCP App's frame (e2e_apps). A launch whose env gives
     // this variable an empty value lets the app decide (the app_flood benchmark).
-    if std::env::var_os(COMPOSITING).is_none() {
+    if std::env::var_os(COMPOSITING).is_none() && !app_decides_compositing(launch) {
         env.push((COMPOSITING.into(), "0".into()));
     }
     env.extend(

@@ -149,7 +149,7 @@ pub(crate) struct Sql {
 impl TrafficFilter {
     /// Every frame and nothing else narrows (the list's default).
     pub(crate) fn is_every_frame(&self) -> bool {
-        let frames = EntryKind::ALL.iter().filter(|k| k.is_frame()).count();
+        let frames = EntryKind::frame_kinds().len();
         let mut kinds = self.kinds.clone();
         kinds.sort_by_key(|k| k.code());
         kinds.dedup();
