@@ -96,7 +96,7 @@ fn recording() {
 
 fn frame(seq: u64, direction: Direction, value: serde_json::Value) -> Frame {
     let bytes = serde_json::to_vec(&value).unwrap();
-    let (verdict, _) = classify(&bytes);
+    let verdict = classify(&bytes);
     Frame {
         seq,
         direction,

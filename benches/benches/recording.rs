@@ -51,7 +51,7 @@ fn write_file(path: &std::path::Path) -> u64 {
             direction,
             wall_us: 1_764_000_000_000_000 + seq * 10,
             mono_us: seq * 10,
-            verdict: classify(&bytes).0,
+            verdict: classify(&bytes),
             bytes: Arc::from(bytes),
             truncated_from: None,
             exchange: None,

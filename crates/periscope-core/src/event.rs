@@ -94,7 +94,8 @@ impl ServerNotification {
 
     /// Types a notification by its method; anything unknown or ill-shaped stays `Other`.
     pub fn from_message(method: &str, params: Option<&Value>) -> ServerNotification {
-        let p = params.cloned().unwrap_or(Value::Null);
+        static NO_PARAMS: Value = Value::Null;
+        let p = params.unwrap_or(&NO_PARAMS);
         let str_field = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_string);
         let typed = match method {
             "notifications/message" => str_field("level").map(|level| ServerNotification::Log {
@@ -133,6 +134,35 @@ impl ServerNotification {
             method: method.to_string(),
             params: params.cloned(),
         })
+    }
+
+    /// Like [`ServerNotification::from_message`], from the params' raw JSON text. A log
+    /// message, the bulk of a flood, is read straight into its fields, with no JSON tree built
+    /// for its params; anything else, or a log message that reading cannot take (a field of the
+    /// wrong type or given twice), goes through the parsed JSON, so both give the same answer.
+    pub fn from_raw_params(method: &str, params: Option<&str>) -> ServerNotification {
+        #[derive(Deserialize)]
+        struct LogParams {
+            level: String,
+            #[serde(default)]
+            logger: Option<String>,
+            #[serde(default)]
+            data: Value,
+        }
+        if method == "notifications/message"
+            && let Some(raw) = params
+            // serde would also read the struct from an array, field by field.
+            && raw.starts_with('{')
+            && let Ok(log) = serde_json::from_str::<LogParams>(raw)
+        {
+            return ServerNotification::Log {
+                level: log.level,
+                logger: log.logger,
+                data: log.data,
+            };
+        }
+        let params: Option<Value> = params.and_then(|raw| serde_json::from_str(raw).ok());
+        ServerNotification::from_message(method, params.as_ref())
     }
 }
 
@@ -179,4 +209,56 @@ pub enum Event {
     /// Modern era: the listen stream opened, was acknowledged, broke and is re-opening, or
     /// gave up.
     Listen(crate::subscription::ListenState),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading a notification from its params' raw text gives what the parsed JSON gives, for
+    /// the log messages it reads directly and for those it hands over.
+    #[test]
+    fn raw_params_and_parsed_params_agree() {
+        let cases = [
+            (
+                "notifications/message",
+                Some(r#"{"level":"info","logger":"l","data":{"b":1,"a":[2]}}"#),
+            ),
+            (
+                "notifications/message",
+                Some(r#"{"level":"warning","data":"x","_meta":{"k":1}}"#),
+            ),
+            ("notifications/message", Some(r#"{"level":"info"}"#)),
+            (
+                "notifications/message",
+                Some(r#"{"level":"info","logger":null}"#),
+            ),
+            (
+                "notifications/message",
+                Some(r#"{"level":"info","logger":7}"#),
+            ),
+            (
+                "notifications/message",
+                Some(r#"{"level":"info","level":"error"}"#),
+            ),
+            ("notifications/message", Some(r#"{"level":3}"#)),
+            ("notifications/message", Some(r#"["info","l","d"]"#)),
+            ("notifications/message", Some(r#"{"level":"in\"fo"}"#)),
+            ("notifications/message", None),
+            (
+                "notifications/progress",
+                Some(r#"{"progressToken":"t","progress":1,"total":2}"#),
+            ),
+            ("notifications/tools/list_changed", None),
+            ("x/custom", Some(r#"{"z":1,"a":2}"#)),
+        ];
+        for (method, raw) in cases {
+            let parsed: Option<Value> = raw.map(|r| serde_json::from_str(r).unwrap());
+            assert_eq!(
+                ServerNotification::from_raw_params(method, raw),
+                ServerNotification::from_message(method, parsed.as_ref()),
+                "{method} {raw:?}"
+            );
+        }
+    }
 }

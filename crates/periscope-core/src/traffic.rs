@@ -175,13 +175,13 @@ impl Traffic {
         self.started.elapsed().as_micros() as u64
     }
 
-    /// Records a frame and classifies it. Returns it with its parsed JSON, if any.
+    /// Records a frame and classifies it (wire::classify).
     pub fn append_frame(
         &self,
         direction: Direction,
         bytes: impl Into<Arc<[u8]>>,
         truncated_from: Option<u64>,
-    ) -> (Arc<Frame>, Option<serde_json::Value>) {
+    ) -> Arc<Frame> {
         self.append_frame_via(direction, bytes, truncated_from, None)
     }
 
@@ -192,13 +192,13 @@ impl Traffic {
         bytes: impl Into<Arc<[u8]>>,
         truncated_from: Option<u64>,
         exchange: Option<u64>,
-    ) -> (Arc<Frame>, Option<serde_json::Value>) {
+    ) -> Arc<Frame> {
         let bytes: Arc<[u8]> = bytes.into();
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
         // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
-        let (verdict, value) = match truncated_from {
-            Some(total) => (crate::store::truncated_verdict(total, bytes.len()), None),
+        let verdict = match truncated_from {
+            Some(total) => crate::store::truncated_verdict(total, bytes.len()),
             None => classify(&bytes),
         };
         let mut inner = self.lock();
@@ -227,7 +227,7 @@ impl Traffic {
         if truncated_from.is_some() {
             self.flag(frame.seq, Flag::Oversized { limit });
         }
-        (frame, value)
+        frame
     }
 
     /// Records a message between Periscope and MCP App view `view` (`direction` is
@@ -247,7 +247,7 @@ impl Traffic {
         let kept = &bytes[..bytes.len().min(limit)];
         let verdict = match truncated_from {
             Some(total) => crate::store::truncated_verdict(total, kept.len()),
-            None => classify(kept).0,
+            None => classify(kept),
         };
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
@@ -896,13 +896,13 @@ mod tests {
         traffic
             .record_to(&path, serde_json::json!({"command": "x"}))
             .unwrap();
-        let (f1, _) = traffic.append_frame(
+        let f1 = traffic.append_frame(
             Direction::Out,
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
             None,
         );
         traffic.append_stderr("hello".into());
-        let (f2, _) = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
+        let f2 = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
         traffic.flag(f2.seq, Flag::UnknownResponseId { id: None });
         traffic.flush().unwrap();
         assert_eq!((f1.seq, f2.seq), (1, 3));
@@ -938,13 +938,9 @@ mod tests {
         traffic
             .record_to(&path, serde_json::json!({"command": "x"}))
             .unwrap();
-        let out = |t: &str| {
-            traffic
-                .append_frame(Direction::Out, t.as_bytes().to_vec(), None)
-                .0
-        };
+        let out = |t: &str| traffic.append_frame(Direction::Out, t.as_bytes().to_vec(), None);
         let first = out(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#);
-        let (asking, _) = traffic.append_frame(
+        let asking = traffic.append_frame(
             Direction::In,
             br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#.to_vec(),
             None,

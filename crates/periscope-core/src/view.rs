@@ -245,7 +245,7 @@ mod tests {
             truncated_from: None,
             exchange: None,
             app_view: None,
-            verdict: classify(text.as_bytes()).0,
+            verdict: classify(text.as_bytes()),
         }
     }
 
@@ -253,7 +253,7 @@ mod tests {
     fn a_huge_method_is_clipped_in_the_row_and_kept_whole_in_the_frame() {
         let method = "m".repeat(1_000_000);
         let bytes = format!(r#"{{"jsonrpc":"2.0","method":"{method}"}}"#);
-        let (verdict, _) = crate::wire::classify(bytes.as_bytes());
+        let verdict = crate::wire::classify(bytes.as_bytes());
         let frame = Frame {
             seq: 1,
             direction: Direction::In,

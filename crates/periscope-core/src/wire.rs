@@ -10,7 +10,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod envelope;
 mod verdict_in;
+
+pub(crate) use envelope::Envelope;
 
 /// Which way a frame travelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -277,40 +280,32 @@ impl Frame {
     }
 }
 
-/// Decides what `bytes` are. Returns the parsed JSON too, so nobody parses twice.
-pub fn classify(bytes: &[u8]) -> (Verdict, Option<Value>) {
+/// Decides what `bytes` are. A single message is classified from its envelope, with no JSON
+/// tree built (wire/envelope.rs); a batch, or anything the envelope cannot decide, from the
+/// parsed `Value`. Whoever acts on the message reads what it needs from the frame's bytes.
+pub fn classify(bytes: &[u8]) -> Verdict {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
-            return (
-                Verdict::NotUtf8 {
-                    valid_up_to: e.valid_up_to(),
-                },
-                None,
-            );
+            return Verdict::NotUtf8 {
+                valid_up_to: e.valid_up_to(),
+            };
         }
     };
     if text.trim().is_empty() {
-        return (
-            Verdict::NotJson {
-                error: "empty frame".into(),
-            },
-            None,
-        );
+        return Verdict::NotJson {
+            error: "empty frame".into(),
+        };
     }
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            return (
-                Verdict::NotJson {
-                    error: e.to_string(),
-                },
-                None,
-            );
-        }
-    };
-    let verdict = classify_value(&value);
-    (verdict, Some(value))
+    if let Some(verdict) = Envelope::read(text).and_then(|e| e.verdict()) {
+        return verdict;
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => classify_value(&value),
+        Err(e) => Verdict::NotJson {
+            error: e.to_string(),
+        },
+    }
 }
 
 /// Classifies one parsed JSON value as a JSON-RPC message or batch.
@@ -472,7 +467,7 @@ mod tests {
     use super::*;
 
     fn verdict(text: &[u8]) -> Verdict {
-        classify(text).0
+        classify(text)
     }
 
     #[test]
@@ -586,7 +581,7 @@ mod tests {
                 truncated_from: None,
                 exchange: None,
                 app_view: None,
-                verdict: classify(bytes).0,
+                verdict: classify(bytes),
             };
             let json = serde_json::to_string(&frame).unwrap();
             let back: Frame = serde_json::from_str(&json).unwrap();

@@ -228,7 +228,7 @@ pub(crate) mod tests {
             truncated_from: None,
             exchange,
             app_view: None,
-            verdict: classify(text.as_bytes()).0,
+            verdict: classify(text.as_bytes()),
         }
     }
 

@@ -6,7 +6,7 @@ use crate::wire::classify;
 
 fn frame(seq: u64, direction: Direction, value: Value) -> Frame {
     let bytes = serde_json::to_vec(&value).unwrap();
-    let (verdict, _) = classify(&bytes);
+    let verdict = classify(&bytes);
     Frame {
         seq,
         direction,

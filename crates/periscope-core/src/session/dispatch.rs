@@ -12,60 +12,74 @@ use crate::answering::form_schema::check_schema;
 use crate::event::{Event, RequestOutcome, ServerNotification};
 use crate::record::Flag;
 use crate::transport::Inbound;
-use crate::wire::{self, RequestId, Verdict, error_code};
+use crate::wire::{self, Envelope, Frame, RequestId, Verdict, error_code};
 
 pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
     while let Some(item) = inbound.recv().await {
         // The session was dropped: the record is complete, nobody is listening.
         let Some(s) = shared.upgrade() else { return };
         match item {
-            Inbound::Frame(frame, Some(value)) => match (&frame.verdict, value) {
-                (Verdict::Batch { items }, Value::Array(values)) => {
-                    let mut requests = Vec::new();
-                    for (verdict, value) in items.iter().zip(values) {
-                        if let Some(req) = s.on_message(frame.seq, verdict, value) {
-                            requests.push(req);
+            // A notification, the bulk of a flood: acted on from its raw params.
+            Inbound::Frame(frame) if matches!(frame.verdict, Verdict::Notification { .. }) => {
+                s.on_notification_frame(&frame);
+            }
+            // Malformed: recorded, classified and flagged; a client does not act on it.
+            Inbound::Frame(frame)
+                if matches!(
+                    frame.verdict,
+                    Verdict::NotUtf8 { .. } | Verdict::NotJson { .. } | Verdict::NotJsonRpc { .. }
+                ) => {}
+            Inbound::Frame(frame) => {
+                // The bytes parsed when the frame was classified; read again, whole, here.
+                let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) else {
+                    continue;
+                };
+                match (&frame.verdict, value) {
+                    (Verdict::Batch { items }, Value::Array(values)) => {
+                        let mut requests = Vec::new();
+                        for (verdict, value) in items.iter().zip(values) {
+                            if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                                requests.push(req);
+                            }
                         }
-                    }
-                    if !requests.is_empty() {
-                        // Requests that came in a batch are answered in one batch.
-                        let s2 = s.clone();
-                        let seq = frame.seq;
-                        tokio::spawn(async move {
-                            let mut answers = Vec::new();
-                            for req in requests {
-                                if let Some(refused) = s2.refuse_over_limit(&req, seq) {
-                                    answers.push(refused);
-                                } else if let Some(answer) = s2.clone().answer(req, seq).await {
-                                    answers.push(answer);
+                        if !requests.is_empty() {
+                            // Requests that came in a batch are answered in one batch.
+                            let s2 = s.clone();
+                            let seq = frame.seq;
+                            tokio::spawn(async move {
+                                let mut answers = Vec::new();
+                                for req in requests {
+                                    if let Some(refused) = s2.refuse_over_limit(&req, seq) {
+                                        answers.push(refused);
+                                    } else if let Some(answer) = s2.clone().answer(req, seq).await {
+                                        answers.push(answer);
+                                    }
                                 }
-                            }
-                            if !answers.is_empty() {
-                                s2.send_answer(Value::Array(answers)).await;
-                            }
-                        });
-                    }
-                }
-                (verdict, value) => {
-                    if let Some(req) = s.on_message(frame.seq, verdict, value) {
-                        let s2 = s.clone();
-                        if let Some(refused) = s.refuse_over_limit(&req, frame.seq) {
-                            tokio::spawn(async move { s2.send_answer(refused).await });
-                            continue;
+                                if !answers.is_empty() {
+                                    s2.send_answer(Value::Array(answers)).await;
+                                }
+                            });
                         }
-                        let id = req.id.clone();
-                        let seq = frame.seq;
-                        let task = tokio::spawn(async move {
-                            if let Some(answer) = s2.clone().answer(req, seq).await {
-                                s2.send_answer(answer).await;
+                    }
+                    (verdict, value) => {
+                        if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                            let s2 = s.clone();
+                            if let Some(refused) = s.refuse_over_limit(&req, frame.seq) {
+                                tokio::spawn(async move { s2.send_answer(refused).await });
+                                continue;
                             }
-                        });
-                        s.lock_calls().serving.insert(id, task.abort_handle());
+                            let id = req.id.clone();
+                            let seq = frame.seq;
+                            let task = tokio::spawn(async move {
+                                if let Some(answer) = s2.clone().answer(req, seq).await {
+                                    s2.send_answer(answer).await;
+                                }
+                            });
+                            s.lock_calls().serving.insert(id, task.abort_handle());
+                        }
                     }
                 }
-            },
-            // Not JSON: recorded and classified already; there is nothing to act on.
-            Inbound::Frame(_, None) => {}
+            }
             Inbound::Undeliverable { ids, why } => {
                 for id in ids {
                     let pending = s.lock_calls().pending.remove(&id);
@@ -93,7 +107,10 @@ impl Shared {
             Verdict::Notification { method } => {
                 // Modern era: a listen stream's acknowledgement, or a tag naming no stream.
                 self.on_tagged_notification(seq, method, value.get("params"));
-                self.on_notification(method, value.get("params"));
+                self.on_notification(ServerNotification::from_message(
+                    method,
+                    value.get("params"),
+                ));
                 None
             }
             Verdict::Request { id, method } => {
@@ -153,8 +170,35 @@ impl Shared {
         }
     }
 
-    fn on_notification(&self, method: &str, params: Option<&Value>) {
-        let typed = ServerNotification::from_message(method, params);
+    /// A frame that is one notification, acted on from its params' raw text: no JSON tree is
+    /// built for a log message (the bulk of a flood), nor for params that cannot hold a
+    /// subscription tag.
+    fn on_notification_frame(&self, frame: &Frame) {
+        let Verdict::Notification { method } = &frame.verdict else {
+            return;
+        };
+        let envelope = std::str::from_utf8(&frame.bytes)
+            .ok()
+            .and_then(Envelope::read);
+        let Some(envelope) = envelope else {
+            // A member given twice, say: the parsed JSON decides, as it did the verdict.
+            if let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) {
+                self.on_message(frame.seq, &frame.verdict, value);
+            }
+            return;
+        };
+        let params = envelope.params();
+        // A `_meta` key is written `"_meta"`, or with an escape: params with neither hold none.
+        if let Some(raw) = params
+            && (raw.contains("_meta") || raw.contains('\\'))
+            && let Ok(params) = serde_json::from_str::<Value>(raw)
+        {
+            self.on_tagged_notification(frame.seq, method, Some(&params));
+        }
+        self.on_notification(ServerNotification::from_raw_params(method, params));
+    }
+
+    fn on_notification(&self, typed: ServerNotification) {
         match &typed {
             ServerNotification::Progress(progress) => {
                 let calls = self.lock_calls();

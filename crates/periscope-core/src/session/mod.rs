@@ -380,7 +380,7 @@ impl Shared {
         if self.closed.borrow().is_some() {
             return Err(SendError::Closed);
         }
-        let (frame, _) = self.traffic.append_frame(Direction::Out, bytes, None);
+        let frame = self.traffic.append_frame(Direction::Out, bytes, None);
         if typed_by_user && !frame.verdict.is_valid() {
             self.traffic.flag(frame.seq, Flag::InvalidUserFrame);
         }

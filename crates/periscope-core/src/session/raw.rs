@@ -26,7 +26,7 @@ impl Session {
     /// If they hold requests, waits up to `wait` for their responses.
     pub async fn send_raw(&self, bytes: Vec<u8>, wait: Duration) -> Result<RawExchange, SendError> {
         let s = &self.shared;
-        let (verdict, _) = crate::wire::classify(&bytes);
+        let verdict = crate::wire::classify(&bytes);
         let ids: Vec<RequestId> = match &verdict {
             Verdict::Request { id, .. } => vec![id.clone()],
             Verdict::Batch { items } => items

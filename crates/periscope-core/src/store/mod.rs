@@ -328,7 +328,6 @@ mod tests {
     fn out(traffic: &Traffic, text: &str) -> u64 {
         traffic
             .append_frame(Direction::Out, text.as_bytes().to_vec(), None)
-            .0
             .seq
     }
 
@@ -344,7 +343,6 @@ mod tests {
     fn inn(traffic: &Traffic, bytes: &[u8]) -> u64 {
         traffic
             .append_frame(Direction::In, bytes.to_vec(), None)
-            .0
             .seq
     }
 
@@ -675,7 +673,7 @@ mod tests {
                 }
                 _ => format!("line {i} {}", "y".repeat((i as usize * 37) % 200)).into_bytes(),
             };
-            let (frame, _) = traffic.append_frame(Direction::In, body.clone(), None);
+            let frame = traffic.append_frame(Direction::In, body.clone(), None);
             sent.push((frame.seq, body));
         }
         traffic.flush().unwrap();
@@ -760,13 +758,13 @@ mod tests {
     fn a_frame_comes_back_from_the_store_with_its_exact_bytes_and_verdict() {
         let dir = Dir::new("frames");
         let (traffic, store) = traffic_with_store(&dir);
-        let (sent, _) = traffic.append_frame(
+        let sent = traffic.append_frame(
             Direction::Out,
             br#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#.to_vec(),
             None,
         );
-        let (bad, _) = traffic.append_frame(Direction::In, b"\xff\x00raw".to_vec(), None);
-        let (cut, _) = traffic.append_frame(Direction::In, b"{\"jsonrpc\":".to_vec(), Some(9000));
+        let bad = traffic.append_frame(Direction::In, b"\xff\x00raw".to_vec(), None);
+        let cut = traffic.append_frame(Direction::In, b"{\"jsonrpc\":".to_vec(), Some(9000));
         traffic.append_stderr("not a frame".into());
         traffic.flush().unwrap();
         for frame in [&sent, &bad, &cut] {
@@ -946,7 +944,7 @@ mod tests {
         let traffic = Traffic::new(tx);
         let store = Arc::new(Store::open(&dir.0.join("s.periscope")).unwrap());
         traffic.attach_store_keeping(store.clone(), 5);
-        let (first, _) = traffic.append_frame(Direction::In, b"{}".to_vec(), None);
+        let first = traffic.append_frame(Direction::In, b"{}".to_vec(), None);
         // The same seq twice breaks the table's key: the writer fails the store.
         store.send(Entry::Frame(first.clone(), None)).unwrap();
         assert!(store.sync().is_err());

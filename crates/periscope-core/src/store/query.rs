@@ -501,7 +501,7 @@ impl Store {
             };
             let verdict = match truncated_from {
                 Some(total) => truncated_verdict(total, bytes.len()),
-                None => classify(bytes).0,
+                None => classify(bytes),
             };
             frames.push(Arc::new(Frame {
                 seq,

@@ -80,7 +80,7 @@ mod tests {
             truncated_from: None,
             exchange: None,
             app_view: None,
-            verdict: classify(text.as_bytes()).0,
+            verdict: classify(text.as_bytes()),
         })
     }
 

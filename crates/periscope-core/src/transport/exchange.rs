@@ -237,15 +237,15 @@ impl HttpConnection {
             }
             None => (bytes, None),
         };
-        let (frame, value) =
-            self.traffic
-                .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
+        let frame = self
+            .traffic
+            .append_frame_via(Direction::In, bytes, truncated, Some(exchange));
         if let Some(cut) = cut {
             self.traffic.flag(frame.seq, Flag::Incomplete { cut });
         }
         let verdict = frame.verdict.clone();
         let seq = frame.seq;
-        let _ = self.inbound.send(Inbound::Frame(frame, value)).await;
+        let _ = self.inbound.send(Inbound::Frame(frame)).await;
         (seq, verdict)
     }
 }

@@ -246,7 +246,7 @@ impl Inner {
             // request's response, and the session reads it like any other.
             if modern && body.truncated_from.is_none() {
                 let waiting = request_ids(&frame.verdict);
-                let (verdict, _) = crate::wire::classify(&body.bytes);
+                let verdict = crate::wire::classify(&body.bytes);
                 if !waiting.is_empty()
                     && response_ids(&verdict).iter().any(|id| waiting.contains(id))
                 {
@@ -725,8 +725,7 @@ mod tests {
     #[test]
     fn request_ids_are_collected_from_batches() {
         let v =
-            classify(br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"}]"#)
-                .0;
+            classify(br#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"}]"#);
         assert_eq!(request_ids(&v), HashSet::from([RequestId::Number(1)]));
     }
 }

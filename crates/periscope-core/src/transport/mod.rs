@@ -16,15 +16,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::Value;
 
 use crate::wire::Frame;
 
 /// What a transport hands to the session, in wire order.
 #[derive(Debug)]
 pub enum Inbound {
-    /// A recorded frame, with its JSON if it parsed.
-    Frame(Arc<Frame>, Option<Value>),
+    /// A recorded frame, classified: whoever acts on it reads its JSON from its bytes.
+    Frame(Arc<Frame>),
     /// These requests will get no answer on this transport (e.g. an HTTP stream broke and could
     /// not be resumed).
     Undeliverable {

@@ -158,9 +158,8 @@ impl StdioTransport {
             let read_error = loop {
                 match read_frame_bounded(&mut reader, max).await {
                     Ok(Some((bytes, truncated_from))) => {
-                        let (frame, value) =
-                            traffic.append_frame(Direction::In, bytes, truncated_from);
-                        if inbound.send(Inbound::Frame(frame, value)).await.is_err() {
+                        let frame = traffic.append_frame(Direction::In, bytes, truncated_from);
+                        if inbound.send(Inbound::Frame(frame)).await.is_err() {
                             return; // the session is gone; the record is complete
                         }
                     }

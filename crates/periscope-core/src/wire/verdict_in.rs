@@ -122,7 +122,7 @@ mod tests {
             br#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","method":"m"}]"#,
         ];
         for bytes in frames {
-            let verdict = classify(bytes).0;
+            let verdict = classify(bytes);
             let text = serde_json::to_string(&verdict).unwrap();
             let back: Verdict = serde_json::from_str(&text).unwrap();
             assert_eq!(back, verdict, "{text}");
