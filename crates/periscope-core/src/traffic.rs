@@ -800,7 +800,10 @@ impl Inner {
         let frame = Arc::new(frame);
         let budget = self.budget;
         self.frames.push(frame.clone(), budget);
-        self.write(&RecordLine::of_frame((*frame).clone()));
+        // The record line owns a copy of the frame: made only when there is a file to write.
+        if self.file.is_some() {
+            self.write(&RecordLine::of_frame((*frame).clone()));
+        }
         frame
     }
 

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 use rusqlite::{CachedStatement, Connection, params};
@@ -20,6 +21,11 @@ use crate::wire::{Direction, Frame, Verdict};
 /// Most entries one transaction writes: big enough that a commit's cost vanishes per entry,
 /// small enough that a reader sees a flood arrive in steps of well under a second.
 const BATCH: usize = 8192;
+/// Under a flood (a batch starting within this long of the last commit), how long the writer
+/// lets a batch gather before it commits: each commit rewrites the last page of every table and
+/// index it touched, so thousands of small commits a second cost more than the rows. Far below
+/// what a user sees in the list.
+const GATHER: Duration = Duration::from_millis(5);
 /// Rows of `entries` one INSERT statement writes: one statement step for many rows (each
 /// execution has a fixed cost: bind, step, reset). 64 × 17 parameters is far under SQLite's
 /// limit.
@@ -57,18 +63,20 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
     let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
     let mut syncs: Vec<Sender<()>> = Vec::new();
     let mut writer = BatchWriter::default();
+    // When the last commit ended: a batch that starts soon after it is part of a flood.
+    let mut last_commit: Option<Instant> = None;
     while let Ok(first) = queue.recv() {
-        // Syncs are taken out as they come (answered after the batch is committed, or after
-        // its failure is recorded: a batch that fails must not drop them before that).
-        let mut next = Some(first);
-        while let Some(entry) = next.take() {
-            match entry {
-                Entry::Sync(reply) => syncs.push(reply),
-                entry => batch.push(entry),
-            }
-            if batch.len() < BATCH {
-                next = queue.try_recv().ok();
-            }
+        let flooding = last_commit.is_some_and(|at| at.elapsed() < GATHER);
+        let started = Instant::now();
+        take(first, &mut batch, &mut syncs);
+        drain(&queue, &mut batch, &mut syncs);
+        // Under a flood, a commit of what a few frames' time brought costs nearly as much as one
+        // of thousands (each rewrites the pages it ends in): sleep a little, then take what came
+        // meanwhile, unless somebody waits for the commit. A sleep, not a wait on the queue: a
+        // waiting writer would have every frame's producer wake it.
+        if flooding && syncs.is_empty() && batch.len() < BATCH {
+            std::thread::sleep(GATHER.saturating_sub(started.elapsed()));
+            drain(&queue, &mut batch, &mut syncs);
         }
         let last = batch.iter().rev().find_map(Entry::seq);
         match writer.write(&mut conn, &mut rows, &mut batch, &mut syncs) {
@@ -83,8 +91,28 @@ pub(crate) fn run(mut conn: Connection, queue: Receiver<Entry>, shared: Arc<Shar
             }
         }
         shared.written_batches.fetch_add(1, Ordering::Relaxed);
+        last_commit = Some(Instant::now());
         for s in syncs.drain(..) {
             let _ = s.send(());
+        }
+    }
+}
+
+/// Puts an entry in the batch. Syncs are taken out as they come (answered after the batch is
+/// committed, or after its failure is recorded: a batch that fails must not drop them before).
+fn take(entry: Entry, batch: &mut Vec<Entry>, syncs: &mut Vec<Sender<()>>) {
+    match entry {
+        Entry::Sync(reply) => syncs.push(reply),
+        entry => batch.push(entry),
+    }
+}
+
+/// Takes what the queue holds, up to a full batch.
+fn drain(queue: &Receiver<Entry>, batch: &mut Vec<Entry>, syncs: &mut Vec<Sender<()>>) {
+    while batch.len() < BATCH {
+        match queue.try_recv() {
+            Ok(entry) => take(entry, batch, syncs),
+            Err(_) => return,
         }
     }
 }
