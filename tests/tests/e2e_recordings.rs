@@ -88,6 +88,18 @@ async fn a_saved_session_reopens_after_a_restart_read_only_and_searchable() {
         .await;
     h.find(r#"[data-testid="recorded-read-only-note"]"#).await;
     assert_eq!(h.count(r#"[data-testid="call-tool-button"]"#).await, 0);
+    // The tab bar keeps its own height above a short panel (it once grew down the page,
+    // pushing the list out of the window).
+    let bar = h
+        .client
+        .execute(
+            "return document.querySelector('[role=tablist]').getBoundingClientRect().height;",
+            vec![],
+        )
+        .await
+        .expect("the page answers");
+    let height = bar.as_f64().unwrap_or(f64::MAX);
+    assert!(height < 60.0, "the tab bar is {height} px tall");
     h.shot("recording-tools").await;
 
     // Traffic: the recorded frames, searchable offline.

@@ -76,23 +76,27 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
           </button>
         </div>
       </header>
-      <nav className="tab-bar" role="tablist" aria-label={t("server:tabs.label")}>
-        {TABS.map(({ id, icon: Icon }) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            tabIndex={tab === id ? 0 : -1}
-            className={`tab${tab === id ? " active" : ""}`}
-            data-testid={`tab-${id}`}
-            onClick={() => setTab(info.id, id)}
-          >
-            <Icon size={14} />
-            {t(`server:tabs.${id}`)}
-          </button>
-        ))}
-      </nav>
+      {/* The frame keeps the bar its own height: `.tab-bar` grows along its row inside it, and
+          would grow down the page in this column without it. */}
+      <div className="tab-bar-frame">
+        <nav className="tab-bar" role="tablist" aria-label={t("server:tabs.label")}>
+          {TABS.map(({ id, icon: Icon }) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              tabIndex={tab === id ? 0 : -1}
+              className={`tab${tab === id ? " active" : ""}`}
+              data-testid={`tab-${id}`}
+              onClick={() => setTab(info.id, id)}
+            >
+              <Icon size={14} />
+              {t(`server:tabs.${id}`)}
+            </button>
+          ))}
+        </nav>
+      </div>
       <div className="tab-panel" role="tabpanel">
         {tab === "overview" && <RecordingOverview info={info} />}
         {tab === "tools" && <RecordedList kind="tools" items={info.tools} />}
