@@ -126,6 +126,27 @@ async fn while_servers_flood_notifications_and_elicitations_clicks_answer_within
     .await;
     answered_in_time("the flooding server's Traffic tab", took);
     h.shot("flooding-server-traffic").await;
+    // Its console is handed a few hundred log messages a second, and says how many more came
+    // (each is in Traffic): the rest of a flood never crosses to the page (live_logs.rs).
+    let took = click_answers(
+        &h,
+        r#"[data-testid="tab-console"]"#,
+        r#"[data-testid="console-held-total"]"#,
+    )
+    .await;
+    answered_in_time("the flooding server's Console tab", took);
+    let held = h.text(r#"[data-testid="console-held-total"]"#).await;
+    assert!(
+        held.contains("log messages of a flood are not shown here: more than 500 came in a second"),
+        "{held}"
+    );
+    assert!(
+        h.count(r#"[data-testid="console-line"][data-kind="held"]"#)
+            .await
+            > 0,
+        "no line says where messages were held back"
+    );
+    h.shot("flooding-server-console").await;
 
     // 10 000 elicitations: the ask dialog comes up; each Decline answers within a second.
     h.click(&server("elicit")).await;

@@ -25,6 +25,7 @@ pub mod export;
 pub mod features;
 pub mod host_config;
 pub mod limits;
+pub mod live_logs;
 pub mod model;
 pub mod net_guard;
 pub mod private_file;

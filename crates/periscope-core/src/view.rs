@@ -134,6 +134,14 @@ pub enum AppEvent {
         server_id: String,
         notification: ServerNotification,
     },
+    /// Log messages of this server not handed over live: more came in a second than
+    /// `per_second` ([`crate::live_logs`]). Sent in order, before the next one handed over.
+    /// Each is in the record.
+    LogsHeld {
+        server_id: String,
+        count: u64,
+        per_second: u32,
+    },
     /// Modern era: where the server's listen stream is (opened, acknowledged, re-opening,
     /// given up).
     Listen {

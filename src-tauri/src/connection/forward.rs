@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use periscope_core::event::{Event, SessionState};
+use periscope_core::event::{Event, ServerNotification, SessionState};
+use periscope_core::live_logs::{Admit, LIVE_LOGS_PER_SECOND, LiveLogs};
 use periscope_core::session::Session;
 use periscope_core::traffic::Traffic;
 use periscope_core::traffic_window::TrafficSummary;
@@ -33,6 +34,7 @@ pub(super) async fn forward(
 ) {
     let traffic = session.traffic().clone();
     let mut told = Told::default();
+    let mut logs = LiveLogs::default();
     let (mut stderr_seen, mut http_seen) = (0, 0);
     let mut tick = tokio::time::interval(TRAFFIC_TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -41,6 +43,7 @@ pub(super) async fn forward(
             event = events.recv() => event,
             _ = tick.tick() => {
                 told.tell(&server_id, &traffic, &hub);
+                tell_held(&server_id, logs.held_due(Instant::now()), &hub);
                 continue;
             }
         };
@@ -60,10 +63,20 @@ pub(super) async fn forward(
             });
         }
         match event {
-            Ok(Event::Notification(notification)) => hub.send(AppEvent::Notification {
-                server_id: server_id.clone(),
-                notification,
-            }),
+            Ok(Event::Notification(notification)) => {
+                // A flood of log messages reaches the console only in part (live_logs.rs).
+                if matches!(notification, ServerNotification::Log { .. }) {
+                    match logs.offer(Instant::now()) {
+                        Admit::Hold => continue,
+                        Admit::ShowAfterHeld(count) => tell_held(&server_id, Some(count), &hub),
+                        Admit::Show => {}
+                    }
+                }
+                hub.send(AppEvent::Notification {
+                    server_id: server_id.clone(),
+                    notification,
+                })
+            }
             Ok(Event::Listen(state)) => hub.send(AppEvent::Listen {
                 server_id: server_id.clone(),
                 text: state.describe(),
@@ -84,6 +97,7 @@ pub(super) async fn forward(
                 ),
             }),
             Ok(Event::StateChanged(SessionState::Closed { reason })) => {
+                tell_held(&server_id, logs.held_now(), &hub);
                 if !conn.user_closed.load(Ordering::SeqCst) {
                     let status = ConnectionStatus::Failed {
                         error: format!("the connection ended: {reason}"),
@@ -100,11 +114,23 @@ pub(super) async fn forward(
                 return;
             }
             Err(broadcast::error::RecvError::Closed) => {
+                tell_held(&server_id, logs.held_now(), &hub);
                 told.settle(&server_id, &traffic, &hub).await;
                 return;
             }
             _ => {}
         }
+    }
+}
+
+/// Says how many log messages were held back from the console, if any.
+fn tell_held(server_id: &str, count: Option<u64>, hub: &EventHub) {
+    if let Some(count) = count {
+        hub.send(AppEvent::LogsHeld {
+            server_id: server_id.into(),
+            count,
+            per_second: LIVE_LOGS_PER_SECOND,
+        });
     }
 }
 

@@ -14,7 +14,7 @@ import type { TrafficSummary } from "./TrafficSummary";
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "traffic_changed", server_id: string, summary: TrafficSummary, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "listen", server_id: string, state: ListenState, 
+export type AppEvent = { "type": "traffic_changed", server_id: string, summary: TrafficSummary, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "logs_held", server_id: string, count: number, per_second: number, } | { "type": "listen", server_id: string, state: ListenState, 
 /**
  * The state in words, for the Overview line.
  */

@@ -1,9 +1,9 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatTime } from "../format";
-import { eventText, type ConsoleEntry } from "./log";
+import { eventText, heldText, type ConsoleEntry } from "./log";
 
-/** One stderr line, log message or notification. */
+/** One stderr line, log message, notification, or a count of log messages held back. */
 export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: ConsoleEntry }) {
   const { t } = useTranslation("console");
   const time = <span className="console-time">{formatTime(entry.wallUs)}</span>;
@@ -33,6 +33,14 @@ export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: Console
           {time}
           <span className="console-source">{t("source.event")}</span>
           <span className="console-text">{eventText(entry)}</span>
+        </div>
+      );
+    case "held":
+      return (
+        <div className="console-line console-event console-held" data-testid="console-line" data-kind="held">
+          {time}
+          <span className="console-source">{t("source.held")}</span>
+          <span className="console-text">{heldText(entry)}</span>
         </div>
       );
   }

@@ -53,4 +53,35 @@ describe("ConsoleTab", () => {
     fireEvent.change(filter, { target: { value: "工具" } });
     expect(screen.getAllByTestId("console-line")).toHaveLength(1);
   });
+
+  it("says, in order and in words, how many log messages of a flood were held back, and finds them by filter", () => {
+    const log = (n: number) => ({
+      type: "notification" as const,
+      server_id: "c3",
+      notification: { kind: "log" as const, level: "info", logger: null, data: `message ${n}` },
+    });
+    act(() => {
+      updateServer("c3", (s) => ({ ...s, status: { state: "ready", protocol_version: "2025-11-25" } }));
+      dispatchEvents([log(1), { type: "logs_held", server_id: "c3", count: 48_000, per_second: 1000 }, log(48_002)]);
+    });
+    render(<Harness id="c3" />);
+    const lines = screen.getAllByTestId("console-line");
+    expect(lines.map((l) => l.getAttribute("data-kind"))).toEqual(["log", "held", "log"]);
+    expect(lines[1]!.textContent).toContain(
+      "48,000 log messages not shown here: more than 1,000 came in a second. Every one is in Traffic.",
+    );
+    // The total stays in sight above the lines, however far a flood pushed the counts up.
+    act(() => {
+      dispatchEvents([{ type: "logs_held", server_id: "c3", count: 2_000, per_second: 1000 }]);
+    });
+    expect(screen.getByTestId("console-held-total").textContent).toBe(
+      "50,000 log messages of a flood are not shown here: more than 1,000 came in a second. Every one is in Traffic.",
+    );
+    fireEvent.change(screen.getByTestId("console-filter"), { target: { value: "not shown" } });
+    expect(screen.getAllByTestId("console-line")).toHaveLength(2);
+    act(() => applyLanguage("zh-Hans"));
+    fireEvent.change(screen.getByTestId("console-filter"), { target: { value: "此处未显示" } });
+    expect(screen.getAllByTestId("console-line")[0]!.textContent).toContain("此处未显示 48,000 条日志消息");
+    expect(screen.getByTestId("console-held-total").textContent).toContain("洪流中有 50,000 条日志消息");
+  });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
 import { ConsoleLine } from "./ConsoleLine";
-import { eventText, type ConsoleEntry, type ConsoleLog } from "./log";
+import { eventText, heldText, type ConsoleEntry, type ConsoleLog } from "./log";
 import type { ServerState } from "../state/connections";
 import { useServerConsole } from "../state/logs";
 import { useFollowTail } from "../common/useFollowTail";
@@ -26,6 +26,8 @@ function entryText(entry: ConsoleEntry): string {
       return entry.text;
     case "event":
       return eventText(entry);
+    case "held":
+      return heldText(entry);
     case "log":
       return `${entry.level} ${entry.logger ?? ""} ${JSON.stringify(entry.data)}`;
   }
@@ -61,6 +63,13 @@ export function ConsoleTab({ server }: { server: ServerState }) {
         <span className="spacer" />
         <span className="count-text">{t("count", { count: matching })}</span>
       </div>
+      {log.held > 0 && (
+        // In a flood each second's count scrolls away under the next second's messages: the
+        // total stays in sight.
+        <div className="console-held-total" data-testid="console-held-total" role="status">
+          {t("heldTotal", { count: log.held, perSecond: log.heldPerSecond })}
+        </div>
+      )}
       <div className="console-scroll mono" ref={scrollRef} onScroll={onScroll}>
         {hidden > 0 && (
           <div className="console-hidden">

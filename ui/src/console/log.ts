@@ -17,7 +17,10 @@ export type ConsoleEntry =
     }
   /** A notification other than a log message, or (null) the start of a new connection; its
    * words are made when shown (`eventText`), in the language of the moment. */
-  | { kind: "event"; key: string; wallUs: number; notification: ServerNotification | null };
+  | { kind: "event"; key: string; wallUs: number; notification: ServerNotification | null }
+  /** Log messages the app held back from the live console in a flood (more than `perSecond`
+   * in a second); each is in the record (Traffic). */
+  | { kind: "held"; key: string; wallUs: number; count: number; perSecond: number };
 
 /** The console keeps at most this many entries; older ones are dropped in chunks. */
 export const CONSOLE_LIMIT = 20_000;
@@ -31,6 +34,10 @@ export class ConsoleLog {
   version = 0;
   /** How many old entries were dropped to stay under the limit. */
   dropped = 0;
+  /** How many log messages the app held back from the live feed in all (floods), and the
+   * rate past which it does. */
+  held = 0;
+  heldPerSecond = 0;
   private stderrSeqs = new Set<number>();
 
   /** Adds live stderr lines (a line already held, by seq, is skipped). */
@@ -73,6 +80,14 @@ export class ConsoleLog {
     this.changed();
   }
 
+  /** Says where log messages were held back from the live feed (a flood). */
+  addHeld(count: number, perSecond: number, wallUs: number): void {
+    this.entries.push({ kind: "held", key: freshKey("h"), wallUs, count, perSecond });
+    this.held += count;
+    this.heldPerSecond = perSecond;
+    this.changed();
+  }
+
   private changed(): void {
     if (this.entries.length > CONSOLE_LIMIT + DROP_CHUNK) {
       const drop = this.entries.length - CONSOLE_LIMIT;
@@ -104,6 +119,11 @@ function notificationEntry(n: ServerNotification, wallUs: number): ConsoleEntry 
 /** What an event entry says. */
 export function eventText(entry: Extract<ConsoleEntry, { kind: "event" }>): string {
   return entry.notification === null ? i18n.t("console:newConnection") : describeNotification(entry.notification);
+}
+
+/** What a held-back entry says. */
+export function heldText(entry: Extract<ConsoleEntry, { kind: "held" }>): string {
+  return i18n.t("console:held", { count: entry.count, perSecond: entry.perSecond });
 }
 
 /** One line saying what a (non-log) notification was. */

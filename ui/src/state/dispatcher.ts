@@ -7,7 +7,7 @@ import { addAsks, addCompleted, addDecision, addWarning, removeAsk } from "./ask
 import { noteCallProgress } from "./calls";
 import { applyStatusEvent, ensureServer, updateServerSoon } from "./connections";
 import { noteListChange, refetchKinds } from "./lists";
-import { addNotification, addStderr } from "./logs";
+import { addLogsHeld, addNotification, addStderr } from "./logs";
 import { addHistoryEntry } from "./saved";
 import { noteTask } from "./tasks";
 import { appendExchanges, setSummary } from "./traffic";
@@ -57,6 +57,9 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
         break;
       case "decision":
         addDecision(event.server_id, event.decision);
+        break;
+      case "logs_held":
+        addLogsHeld(event.server_id, event.count, event.per_second, nowUs);
         break;
       case "listen": {
         const listen = { state: event.state.state, text: event.text };

@@ -40,6 +40,12 @@ export function addNotification(id: string, notification: ServerNotification, wa
   logs.changedSoon();
 }
 
+/** The app held back `count` log messages of a flood from the live feed. */
+export function addLogsHeld(id: string, count: number, perSecond: number, wallUs: number): void {
+  serverConsole(id).addHeld(count, perSecond, wallUs);
+  logs.changedSoon();
+}
+
 /** The views hear on the next frame that a console grew in place (catching up). */
 export const logsChanged = (): void => logs.changedSoon();
 
