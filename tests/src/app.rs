@@ -173,9 +173,7 @@ impl Harness {
     pub async fn start_launch(name: &str, launch: Launch, prepare: impl FnOnce(&Path)) -> Harness {
         let data = scratch_dir(&format!("e2e-{name}"));
         prepare(&data.join("data"));
-        let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../test-artifacts/e2e")
-            .join(name);
+        let shots = crate::tests_dir().join("../test-artifacts/e2e").join(name);
         let _ = std::fs::remove_dir_all(&shots);
         std::fs::create_dir_all(&shots).unwrap();
         Self::launch(data, shots, 0, launch).await

@@ -10,6 +10,20 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+/// This package's folder (`tests/`) in the checkout being tested. Cargo sets
+/// `CARGO_MANIFEST_DIR` when it runs a test or bench binary (to that package's folder: `tests/`
+/// or `benches/`, both at the workspace root); the path compiled in is only the fallback, since
+/// a target folder shared between checkouts keeps this library built from another one (CI's
+/// clone wrote its screenshots and read its locale files there).
+pub fn tests_dir() -> PathBuf {
+    let compiled = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .and_then(|package| package.parent().map(|root| root.join("tests")))
+        .filter(|dir| dir.join("Cargo.toml").exists() && dir.join("src/app.rs").exists())
+        .unwrap_or(compiled)
+}
+
 /// The workspace's target directory for the current profile, where `cargo build --workspace
 /// --bins` puts every binary.
 pub fn target_dir() -> PathBuf {
@@ -58,9 +72,7 @@ pub fn server_everything() -> PathBuf {
 
 /// A command of the npm packages in tests/interop (`node_modules/.bin/<name>`).
 fn interop_bin(name: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("interop/node_modules/.bin")
-        .join(name);
+    let path = tests_dir().join("interop/node_modules/.bin").join(name);
     assert!(
         path.exists(),
         "{} is missing: `make test` installs it (npm install in tests/interop)",

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 fn locale_file(lang: &str, namespace: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    crate::tests_dir()
         .join("../ui/src/i18n/locales")
         .join(lang)
         .join(format!("{namespace}.json"))

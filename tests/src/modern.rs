@@ -3,7 +3,6 @@
 //! `ts/modern-server.mjs` (with the packages of tests/interop/package.json). Both offer the same
 //! fixture: echo, add, the two-round `book_table`, `touch_note`, `note://greeting`, `greet`.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -32,7 +31,7 @@ impl ModernSdk {
     /// The program and arguments that start the server; `mode` is `stdio` or `http` (which
     /// prints its URL as the first stdout line).
     pub fn argv(self, mode: &str) -> Vec<String> {
-        let interop = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("interop");
+        let interop = crate::tests_dir().join("interop");
         match self {
             // run.sh creates the venv on first use (scripts/bootstrap.sh already did).
             ModernSdk::Python => vec![

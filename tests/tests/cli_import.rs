@@ -10,7 +10,7 @@ use periscope_tests::{bin, ok_json, scratch_dir, stderr, stdout};
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    periscope_tests::tests_dir()
         .join("../crates/periscope-core/tests/fixtures/host-configs")
         .join(name)
 }

@@ -22,7 +22,7 @@ const SCENARIOS: &[&str] = &[
 
 #[test]
 fn the_conformance_suite_passes_the_client_scenarios_periscope_claims() {
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/run.sh");
+    let run = periscope_tests::tests_dir().join("conformance/run.sh");
     let client = format!("{} conformance-client", bin("periscope").display());
     let mut failed = Vec::new();
     // One at a time: sse-retry measures reconnection timing, which a loaded machine can skew.
@@ -52,7 +52,7 @@ fn the_conformance_suite_passes_the_client_scenarios_periscope_claims() {
 
 #[test]
 fn the_conformance_suite_passes_the_authorization_suites() {
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/run.sh");
+    let run = periscope_tests::tests_dir().join("conformance/run.sh");
     let client = format!("{} conformance-client", bin("periscope").display());
     let mut failed = Vec::new();
     for suite in ["auth", "backcompat", "draft", "extensions"] {

@@ -11,19 +11,19 @@
 //! would be stale in the `--suite all` run. Each run takes 5 to 10 s (all scenarios in
 //! parallel).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use periscope_tests::bin;
 
 fn next_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/next")
+    periscope_tests::tests_dir().join("conformance/next")
 }
 
 /// One run of the pre-release line: `run.sh --line next ARGS --command "periscope
 /// conformance-client"`. Returns (exit code, stdout + stderr without colour codes).
 fn run_next(args: &[&str]) -> (Option<i32>, String) {
-    let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/run.sh");
+    let run = periscope_tests::tests_dir().join("conformance/run.sh");
     let client = format!("{} conformance-client", bin("periscope").display());
     let out = Command::new(&run)
         .args(["--line", "next", "--command", &client])
@@ -127,7 +127,7 @@ fn the_conformance_pre_release_passes_the_2026_07_28_requirements_but_its_baseli
 fn the_pinned_pre_release_is_the_one_that_runs() {
     // A bump of next/package.json without its lockfile (or the reverse) would silently run
     // another suite than the baselines were written for.
-    let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/run.sh");
+    let run = periscope_tests::tests_dir().join("conformance/run.sh");
     let out = Command::new(&run)
         .args(["--line", "next", "--version"])
         .output()

@@ -15,7 +15,7 @@ use periscope_tests::{scratch_dir, target_dir};
 const ICON_SIZES: [u32; 8] = [16, 24, 32, 48, 64, 128, 256, 512];
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    periscope_tests::tests_dir().join("..")
 }
 
 /// Runs the packaging script on the debug profile; returns the .deb's path (its last line).

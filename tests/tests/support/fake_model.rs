@@ -17,7 +17,7 @@ pub struct FakeModel {
 impl FakeModel {
     /// `script`: a file name in tests/fixtures/models; `key`: the key it expects, if any.
     pub fn start(script: &str, key: Option<&str>, dir: &std::path::Path) -> FakeModel {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        let script = periscope_tests::tests_dir()
             .join("fixtures/models")
             .join(script);
         let log = dir.join(format!("fake-model-{}.log", std::process::id()));
