@@ -372,7 +372,7 @@ pub async fn read_frame_bounded<R: AsyncBufRead + Unpin>(
     max: usize,
 ) -> io::Result<Option<(Arc<[u8]>, Option<u64>)>> {
     let chunk = reader.fill_buf().await?;
-    if let Some(end) = chunk.iter().position(|&b| b == b'\n')
+    if let Some(end) = memchr::memchr(b'\n', chunk)
         && end <= max
     {
         let line = Arc::<[u8]>::from(&chunk[..end]);
@@ -402,7 +402,7 @@ pub async fn read_line_bounded<R: AsyncBufRead + Unpin>(
             break;
         }
         saw_any = true;
-        let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+        let (part, used, done) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (&chunk[..i], i + 1, true),
             None => (chunk, chunk.len(), false),
         };
