@@ -7,15 +7,17 @@ import { eventText, heldText, type ConsoleEntry } from "./log";
 export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: ConsoleEntry }) {
   const { t } = useTranslation("console");
   const time = <span className="console-time">{formatTime(entry.wallUs)}</span>;
+  /** A line with a source word and text (everything but a log message). */
+  const sourced = (kind: ConsoleEntry["kind"], className: string, source: string, text: string) => (
+    <div className={`console-line ${className}`} data-testid="console-line" data-kind={kind}>
+      {time}
+      <span className="console-source">{source}</span>
+      <span className="console-text">{text}</span>
+    </div>
+  );
   switch (entry.kind) {
     case "stderr":
-      return (
-        <div className="console-line console-stderr" data-testid="console-line" data-kind="stderr">
-          {time}
-          <span className="console-source">{t("source.stderr")}</span>
-          <span className="console-text">{entry.text}</span>
-        </div>
-      );
+      return sourced("stderr", "console-stderr", t("source.stderr"), entry.text);
     case "log":
       return (
         <div className="console-line console-log" data-testid="console-line" data-kind="log" data-level={entry.level}>
@@ -28,20 +30,8 @@ export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: Console
         </div>
       );
     case "event":
-      return (
-        <div className="console-line console-event" data-testid="console-line" data-kind="event">
-          {time}
-          <span className="console-source">{t("source.event")}</span>
-          <span className="console-text">{eventText(entry)}</span>
-        </div>
-      );
+      return sourced("event", "console-event", t("source.event"), eventText(entry));
     case "held":
-      return (
-        <div className="console-line console-event console-held" data-testid="console-line" data-kind="held">
-          {time}
-          <span className="console-source">{t("source.held")}</span>
-          <span className="console-text">{heldText(entry)}</span>
-        </div>
-      );
+      return sourced("held", "console-event console-held", t("source.held"), heldText(entry));
   }
 });
