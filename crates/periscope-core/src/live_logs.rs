@@ -3,10 +3,11 @@
 //! A server that floods `notifications/message` (tens of thousands a second) would otherwise
 //! have every one serialized, sent to the UI and parsed there: a profile of the app under a
 //! 50 000-a-second flood put about 40 % of its CPU in that alone, beside clicks that must
-//! answer (docs/chaos.md). The console draws its newest thousand entries, fewer than a flood
-//! brings in a tenth of a second, and nobody reads faster than a few hundred lines a second. So past [`LIVE_LOGS_PER_SECOND`] in a second, log messages are
-//! held back from the live feed and counted; the host says how many, in order, once their
-//! second is over. Nothing is lost: every message is a frame in the record (Traffic).
+//! answer (docs/chaos.md). The console draws its newest thousand entries (a fiftieth of a
+//! second of that flood), and nobody reads faster than a few hundred lines a second. So past
+//! [`LIVE_LOGS_PER_SECOND`] in a second, log messages are held back from the live feed and
+//! counted; the host says how many, in order, once their second is over. Nothing is lost:
+//! every message is a frame in the record (Traffic).
 
 use std::time::{Duration, Instant};
 
