@@ -14,6 +14,7 @@ import { ReplayDialog } from "./ReplayDialog";
 import { RecordedList } from "./RecordedList";
 import { RecordingOverview } from "./RecordingOverview";
 import { RecordedSignIn } from "./RecordedSignIn";
+import { TabButton } from "../server/TabButton";
 
 /** The tabs a recording has: what was recorded, nothing that would talk to a server. */
 const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
@@ -80,20 +81,15 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
           would grow down the page in this column without it. */}
       <div className="tab-bar-frame">
         <nav className="tab-bar" role="tablist" aria-label={t("server:tabs.label")}>
-          {TABS.map(({ id, icon: Icon }) => (
-            <button
+          {TABS.map(({ id, icon }) => (
+            <TabButton
               key={id}
-              type="button"
-              role="tab"
-              aria-selected={tab === id}
-              tabIndex={tab === id ? 0 : -1}
-              className={`tab${tab === id ? " active" : ""}`}
-              data-testid={`tab-${id}`}
-              onClick={() => setTab(info.id, id)}
-            >
-              <Icon size={14} />
-              {t(`server:tabs.${id}`)}
-            </button>
+              id={id}
+              active={tab === id}
+              icon={icon}
+              label={t(`server:tabs.${id}`)}
+              onSelect={() => setTab(info.id, id)}
+            />
           ))}
         </nav>
       </div>

@@ -22,6 +22,7 @@ import { setTab } from "../actions";
 import { useAsks } from "../state/asks";
 import { useWaitingTasks } from "../state/tasks";
 import type { TabId } from "../state/connections";
+import { TabButton } from "./TabButton";
 
 // The label of each tab is `server:tabs.<id>`.
 const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
@@ -62,19 +63,15 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
     <div className={`tab-bar-frame${more.before ? " more-before" : ""}${more.after ? " more-after" : ""}`}>
       {more.before && <ScrollArrow side="before" onClick={() => scroll(-1)} />}
       <nav className="tab-bar" role="tablist" aria-label={t("tabs.label")} onKeyDown={onKeyDown} ref={ref} onScroll={update}>
-        {tabs.map(({ id, icon: Icon }) => (
-          <button
+        {tabs.map(({ id, icon }) => (
+          <TabButton
             key={id}
-            type="button"
-            role="tab"
-            aria-selected={active === id}
-            tabIndex={active === id ? 0 : -1}
-            className={`tab${active === id ? " active" : ""}`}
-            data-testid={`tab-${id}`}
-            onClick={() => setTab(serverId, id)}
+            id={id}
+            active={active === id}
+            icon={icon}
+            label={t(`tabs.${id}`)}
+            onSelect={() => setTab(serverId, id)}
           >
-            <Icon size={14} />
-            {t(`tabs.${id}`)}
             {id === "requests" && warnings > 0 && (
               <span className="tab-count warning" data-testid="requests-warning-count" title={t("tabs.refused")}>
                 {warnings}
@@ -85,7 +82,7 @@ export function TabBar({ serverId, active, remote }: { serverId: string; active:
                 {waiting}
               </span>
             )}
-          </button>
+          </TabButton>
         ))}
       </nav>
       {more.after && <ScrollArrow side="after" onClick={() => scroll(1)} />}
