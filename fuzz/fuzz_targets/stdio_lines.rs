@@ -1,6 +1,7 @@
-//! The stdio line splitter (`transport::stdio::read_line_bounded`) over arbitrary bytes, read in
-//! arbitrary pieces through a real tokio `BufReader`: every line comes out exactly once, cut at
-//! the bound with its true length, whatever the pieces.
+//! The stdio line splitters (`transport::stdio::read_line_bounded`, and `read_frames_bounded`,
+//! which the session reads a server with) over arbitrary bytes, read in arbitrary pieces through a
+//! real tokio `BufReader`: every line comes out exactly once, cut at the bound with its true
+//! length, whatever the pieces, and both give the same lines.
 #![no_main]
 
 use std::io;
@@ -8,7 +9,7 @@ use std::pin::{Pin, pin};
 use std::task::{Context, Poll, Waker};
 
 use libfuzzer_sys::fuzz_target;
-use periscope_core::transport::stdio::read_line_bounded;
+use periscope_core::transport::stdio::{read_frames_bounded, read_line_bounded};
 use tokio::io::{AsyncRead, BufReader, ReadBuf};
 
 /// The input: `[max] [capacity] [n] [n piece sizes] data`. `max` is the frame bound (small, so
@@ -76,17 +77,36 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     };
     let max = usize::from(input.max);
-    let pipe = Pieces {
-        data: input.data,
-        sizes: input.pieces,
-        next: 0,
+    let reader = || {
+        let pipe = Pieces {
+            data: input.data,
+            sizes: input.pieces,
+            next: 0,
+        };
+        BufReader::with_capacity(usize::from(input.capacity).max(1), pipe)
     };
-    let mut reader = BufReader::with_capacity(usize::from(input.capacity).max(1), pipe);
+    let mut lines = reader();
     let mut got = Vec::new();
-    while let Some(line) = ready(read_line_bounded(&mut reader, max)).expect("memory never fails") {
+    while let Some(line) = ready(read_line_bounded(&mut lines, max)).expect("memory never fails") {
         got.push(line);
         assert!(got.len() <= input.data.len() + 1, "more lines than bytes");
     }
+    let mut frames = reader();
+    let mut got_frames = Vec::new();
+    while let Some(batch) =
+        ready(read_frames_bounded(&mut frames, max)).expect("memory never fails")
+    {
+        assert!(
+            !batch.is_empty(),
+            "a read that is not the end gives a line or more"
+        );
+        got_frames.extend(batch.into_iter().map(|(line, cut)| (line.to_vec(), cut)));
+        assert!(
+            got_frames.len() <= input.data.len() + 1,
+            "more lines than bytes"
+        );
+    }
+    assert_eq!(got_frames, got, "the batched reader gives the same lines");
 
     // What the lines must be: the data split at each `\n`, a last line without one included.
     let mut pieces: Vec<&[u8]> = input.data.split(|&b| b == b'\n').collect();

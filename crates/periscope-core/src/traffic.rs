@@ -79,6 +79,15 @@ pub fn wall_now_us() -> u64 {
         .map_or(0, |d| d.as_micros() as u64)
 }
 
+/// A frame's verdict: an oversized frame was cut short, so its bytes cannot parse, and it does
+/// not pretend they might.
+fn verdict_of(bytes: &[u8], truncated_from: Option<u64>) -> Verdict {
+    match truncated_from {
+        Some(total) => crate::store::truncated_verdict(total, bytes.len()),
+        None => classify(bytes),
+    }
+}
+
 impl Traffic {
     pub fn new(events: broadcast::Sender<Event>) -> Traffic {
         Traffic {
@@ -194,40 +203,54 @@ impl Traffic {
         exchange: Option<u64>,
     ) -> Arc<Frame> {
         let bytes: Arc<[u8]> = bytes.into();
-        let wall_us = wall_now_us();
-        let mono_us = self.mono_now_us();
-        // An oversized frame was cut short, so its bytes cannot parse: don't pretend they might.
-        let verdict = match truncated_from {
-            Some(total) => crate::store::truncated_verdict(total, bytes.len()),
-            None => classify(&bytes),
-        };
+        let verdict = verdict_of(&bytes, truncated_from);
+        let stamp = (wall_now_us(), self.mono_now_us());
         let mut inner = self.lock();
-        let frame = inner.push_frame(Frame {
-            seq: 0,
-            direction,
-            wall_us,
-            mono_us,
-            bytes,
-            truncated_from,
-            exchange,
-            app_view: None,
-            verdict,
-        });
-        inner.link_round(&frame);
-        if inner.store.is_some() {
-            let call = inner.rounds.get(&frame.seq).copied();
-            inner.store_send(Entry::Frame(frame.clone(), call));
-        }
-        let limit = frame.bytes.len() as u64;
+        let frame = inner.record_frame(direction, stamp, bytes, truncated_from, exchange, verdict);
         drop(inner);
+        self.announce(&frame);
+        frame
+    }
+
+    /// Records frames that arrived together (the lines one read of a pipe brought), in order,
+    /// under one lock and with the one time they were read at. In a flood, the lock and the
+    /// clock per frame cost more than the frame itself.
+    pub fn append_frames(
+        &self,
+        direction: Direction,
+        lines: Vec<(Arc<[u8]>, Option<u64>)>,
+    ) -> Vec<Arc<Frame>> {
+        let verdicts: Vec<Verdict> = lines
+            .iter()
+            .map(|(bytes, truncated_from)| verdict_of(bytes, *truncated_from))
+            .collect();
+        let stamp = (wall_now_us(), self.mono_now_us());
+        let mut inner = self.lock();
+        let frames: Vec<Arc<Frame>> = lines
+            .into_iter()
+            .zip(verdicts)
+            .map(|((bytes, truncated_from), verdict)| {
+                inner.record_frame(direction, stamp, bytes, truncated_from, None, verdict)
+            })
+            .collect();
+        drop(inner);
+        for frame in &frames {
+            self.announce(frame);
+        }
+        frames
+    }
+
+    /// What follows a frame's recording, out of the lock: its event, its protocol check, and
+    /// the flag of a frame cut short.
+    fn announce(&self, frame: &Arc<Frame>) {
         let _ = self.events.send(Event::FrameAppended(frame.clone()));
         if let Some(checks) = self.checks.get() {
-            checks.offer(&frame);
+            checks.offer(frame);
         }
-        if truncated_from.is_some() {
+        if frame.truncated_from.is_some() {
+            let limit = frame.bytes.len() as u64;
             self.flag(frame.seq, Flag::Oversized { limit });
         }
-        frame
     }
 
     /// Records a message between Periscope and MCP App view `view` (`direction` is
@@ -245,10 +268,7 @@ impl Traffic {
         debug_assert!(direction.is_app(), "an app frame goes from or to an app");
         let truncated_from = (bytes.len() > limit).then_some(bytes.len() as u64);
         let kept = &bytes[..bytes.len().min(limit)];
-        let verdict = match truncated_from {
-            Some(total) => crate::store::truncated_verdict(total, kept.len()),
-            None => classify(kept),
-        };
+        let verdict = verdict_of(kept, truncated_from);
         let wall_us = wall_now_us();
         let mono_us = self.mono_now_us();
         let mut inner = self.lock();
@@ -791,6 +811,36 @@ impl Inner {
             seq: frame.seq,
             call,
         }));
+    }
+
+    /// Records one frame of the server's or Periscope's (the lock is held): its seq, memory, the
+    /// record file, its round of a multi round-trip call, and the store.
+    fn record_frame(
+        &mut self,
+        direction: Direction,
+        (wall_us, mono_us): (u64, u64),
+        bytes: Arc<[u8]>,
+        truncated_from: Option<u64>,
+        exchange: Option<u64>,
+        verdict: Verdict,
+    ) -> Arc<Frame> {
+        let frame = self.push_frame(Frame {
+            seq: 0,
+            direction,
+            wall_us,
+            mono_us,
+            bytes,
+            truncated_from,
+            exchange,
+            app_view: None,
+            verdict,
+        });
+        self.link_round(&frame);
+        if self.store.is_some() {
+            let call = self.rounds.get(&frame.seq).copied();
+            self.store_send(Entry::Frame(frame.clone(), call));
+        }
+        frame
     }
 
     /// The next sequence number: frames, stderr lines and exchanges share one sequence.

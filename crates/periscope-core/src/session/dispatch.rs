@@ -19,65 +19,10 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
         // The session was dropped: the record is complete, nobody is listening.
         let Some(s) = shared.upgrade() else { return };
         match item {
-            // A notification, the bulk of a flood: acted on from its raw params.
-            Inbound::Frame(frame) if matches!(frame.verdict, Verdict::Notification { .. }) => {
-                s.on_notification_frame(&frame);
-            }
-            // Malformed: recorded, classified and flagged; a client does not act on it.
-            Inbound::Frame(frame)
-                if matches!(
-                    frame.verdict,
-                    Verdict::NotUtf8 { .. } | Verdict::NotJson { .. } | Verdict::NotJsonRpc { .. }
-                ) => {}
-            Inbound::Frame(frame) => {
-                // The bytes parsed when the frame was classified; read again, whole, here.
-                let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) else {
-                    continue;
-                };
-                match (&frame.verdict, value) {
-                    (Verdict::Batch { items }, Value::Array(values)) => {
-                        let mut requests = Vec::new();
-                        for (verdict, value) in items.iter().zip(values) {
-                            if let Some(req) = s.on_message(frame.seq, verdict, value) {
-                                requests.push(req);
-                            }
-                        }
-                        if !requests.is_empty() {
-                            // Requests that came in a batch are answered in one batch.
-                            let s2 = s.clone();
-                            let seq = frame.seq;
-                            tokio::spawn(async move {
-                                let mut answers = Vec::new();
-                                for req in requests {
-                                    if let Some(refused) = s2.refuse_over_limit(&req, seq) {
-                                        answers.push(refused);
-                                    } else if let Some(answer) = s2.clone().answer(req, seq).await {
-                                        answers.push(answer);
-                                    }
-                                }
-                                if !answers.is_empty() {
-                                    s2.send_answer(Value::Array(answers)).await;
-                                }
-                            });
-                        }
-                    }
-                    (verdict, value) => {
-                        if let Some(req) = s.on_message(frame.seq, verdict, value) {
-                            let s2 = s.clone();
-                            if let Some(refused) = s.refuse_over_limit(&req, frame.seq) {
-                                tokio::spawn(async move { s2.send_answer(refused).await });
-                                continue;
-                            }
-                            let id = req.id.clone();
-                            let seq = frame.seq;
-                            let task = tokio::spawn(async move {
-                                if let Some(answer) = s2.clone().answer(req, seq).await {
-                                    s2.send_answer(answer).await;
-                                }
-                            });
-                            s.lock_calls().serving.insert(id, task.abort_handle());
-                        }
-                    }
+            Inbound::Frame(frame) => on_frame(&s, &frame),
+            Inbound::Frames(frames) => {
+                for frame in &frames {
+                    on_frame(&s, frame);
                 }
             }
             Inbound::Undeliverable { ids, why } => {
@@ -91,6 +36,67 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
             Inbound::Closed(report) => {
                 s.on_closed(report);
                 return;
+            }
+        }
+    }
+}
+
+/// Acts on one recorded frame of the server's.
+fn on_frame(s: &Arc<Shared>, frame: &Frame) {
+    match &frame.verdict {
+        // A notification, the bulk of a flood: acted on from its raw params.
+        Verdict::Notification { .. } => s.on_notification_frame(frame),
+        // Malformed: recorded, classified and flagged; a client does not act on it.
+        Verdict::NotUtf8 { .. } | Verdict::NotJson { .. } | Verdict::NotJsonRpc { .. } => {}
+        verdict => {
+            // The bytes parsed when the frame was classified; read again, whole, here.
+            let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) else {
+                return;
+            };
+            match (verdict, value) {
+                (Verdict::Batch { items }, Value::Array(values)) => {
+                    let mut requests = Vec::new();
+                    for (verdict, value) in items.iter().zip(values) {
+                        if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                            requests.push(req);
+                        }
+                    }
+                    if !requests.is_empty() {
+                        // Requests that came in a batch are answered in one batch.
+                        let s2 = s.clone();
+                        let seq = frame.seq;
+                        tokio::spawn(async move {
+                            let mut answers = Vec::new();
+                            for req in requests {
+                                if let Some(refused) = s2.refuse_over_limit(&req, seq) {
+                                    answers.push(refused);
+                                } else if let Some(answer) = s2.clone().answer(req, seq).await {
+                                    answers.push(answer);
+                                }
+                            }
+                            if !answers.is_empty() {
+                                s2.send_answer(Value::Array(answers)).await;
+                            }
+                        });
+                    }
+                }
+                (verdict, value) => {
+                    if let Some(req) = s.on_message(frame.seq, verdict, value) {
+                        let s2 = s.clone();
+                        if let Some(refused) = s.refuse_over_limit(&req, frame.seq) {
+                            tokio::spawn(async move { s2.send_answer(refused).await });
+                            return;
+                        }
+                        let id = req.id.clone();
+                        let seq = frame.seq;
+                        let task = tokio::spawn(async move {
+                            if let Some(answer) = s2.clone().answer(req, seq).await {
+                                s2.send_answer(answer).await;
+                            }
+                        });
+                        s.lock_calls().serving.insert(id, task.abort_handle());
+                    }
+                }
             }
         }
     }

@@ -24,6 +24,8 @@ use crate::wire::Frame;
 pub enum Inbound {
     /// A recorded frame, classified: whoever acts on it reads its JSON from its bytes.
     Frame(Arc<Frame>),
+    /// Recorded frames that arrived together (one read of a pipe), in wire order.
+    Frames(Vec<Arc<Frame>>),
     /// These requests will get no answer on this transport (e.g. an HTTP stream broke and could
     /// not be resumed).
     Undeliverable {

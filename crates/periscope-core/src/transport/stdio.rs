@@ -156,10 +156,12 @@ impl StdioTransport {
         tokio::spawn(async move {
             let mut reader = BufReader::with_capacity(READ_BUFFER_BYTES, stdout);
             let read_error = loop {
-                match read_frame_bounded(&mut reader, max).await {
-                    Ok(Some((bytes, truncated_from))) => {
-                        let frame = traffic.append_frame(Direction::In, bytes, truncated_from);
-                        if inbound.send(Inbound::Frame(frame)).await.is_err() {
+                match read_frames_bounded(&mut reader, max).await {
+                    // One read of the pipe, recorded and handed on together: a flood's frames
+                    // cost one lock and one hand-off per read, not per frame.
+                    Ok(Some(lines)) => {
+                        let frames = traffic.append_frames(Direction::In, lines);
+                        if inbound.send(Inbound::Frames(frames)).await.is_err() {
                             return; // the session is gone; the record is complete
                         }
                     }
@@ -364,24 +366,34 @@ fn process_end(status: Option<ExitStatus>) -> ProcessEnd {
     }
 }
 
-/// Like [`read_line_bounded`], the line as the `Arc<[u8]>` a frame keeps. A line that lies whole
-/// in the reader's buffer (nearly every line of a flood) is copied once, straight into it, with
-/// no growing `Vec` between.
-pub async fn read_frame_bounded<R: AsyncBufRead + Unpin>(
+/// A line as a frame keeps it, with the full length of one that was cut.
+pub type Line = (Arc<[u8]>, Option<u64>);
+
+/// Like [`read_line_bounded`], every complete line the reader's buffer holds (at least one), each
+/// as the `Arc<[u8]>` a frame keeps. Lines that lie whole in the buffer (nearly every line of a
+/// flood) are copied once, straight into it, with no growing `Vec` between; a line across
+/// refills or past `max` is read alone, by `read_line_bounded`. `None` at the end of input.
+pub async fn read_frames_bounded<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     max: usize,
-) -> io::Result<Option<(Arc<[u8]>, Option<u64>)>> {
+) -> io::Result<Option<Vec<Line>>> {
     let chunk = reader.fill_buf().await?;
-    if let Some(end) = memchr::memchr(b'\n', chunk)
-        && end <= max
-    {
-        let line = Arc::<[u8]>::from(&chunk[..end]);
-        reader.consume(end + 1);
-        return Ok(Some((line, None)));
+    let mut lines = Vec::new();
+    let mut used = 0;
+    for end in memchr::memchr_iter(b'\n', chunk) {
+        if end - used > max {
+            break;
+        }
+        lines.push((Arc::<[u8]>::from(&chunk[used..end]), None));
+        used = end + 1;
+    }
+    if !lines.is_empty() {
+        reader.consume(used);
+        return Ok(Some(lines));
     }
     Ok(read_line_bounded(reader, max)
         .await?
-        .map(|(line, cut_from)| (Arc::from(line), cut_from)))
+        .map(|(line, cut_from)| vec![(Arc::from(line), cut_from)]))
 }
 
 /// Reads one `\n`-terminated line without the `\n`. Keeps at most `max` bytes and reports the
@@ -442,7 +454,7 @@ mod tests {
         );
     }
 
-    /// The fast path (a line whole in the buffer) and the slow one (a line across refills, a
+    /// The fast path (the lines whole in the buffer) and the slow one (a line across refills, a
     /// line past the limit) give the same lines as `read_line_bounded`, whatever the buffer size.
     #[tokio::test]
     async fn frame_lines_match_the_plain_reader_at_every_buffer_size() {
@@ -450,18 +462,19 @@ mod tests {
         for capacity in [1, 3, 4, 8, 64] {
             let mut plain = BufReader::with_capacity(capacity, data);
             let mut framed = BufReader::with_capacity(capacity, data);
-            loop {
-                let want = read_line_bounded(&mut plain, 10).await.unwrap();
-                let got = read_frame_bounded(&mut framed, 10).await.unwrap();
-                assert_eq!(
-                    got.as_ref().map(|(l, c)| (l.to_vec(), *c)),
-                    want,
-                    "buffer of {capacity}"
-                );
-                if want.is_none() {
-                    break;
-                }
+            let mut want = Vec::new();
+            while let Some(line) = read_line_bounded(&mut plain, 10).await.unwrap() {
+                want.push(line);
             }
+            let mut got = Vec::new();
+            while let Some(lines) = read_frames_bounded(&mut framed, 10).await.unwrap() {
+                assert!(
+                    !lines.is_empty(),
+                    "buffer of {capacity}: a read gives a line or more"
+                );
+                got.extend(lines.into_iter().map(|(l, c)| (l.to_vec(), c)));
+            }
+            assert_eq!(got, want, "buffer of {capacity}");
         }
     }
 }
