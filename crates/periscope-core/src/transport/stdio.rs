@@ -29,6 +29,10 @@ use crate::wire::{Direction, Frame};
 /// The read buffer on the server's stdout: a pipe holds 64 KiB, so one read takes what a
 /// flooding server wrote since the last one (hundreds of frames), not 8 KiB of it.
 const READ_BUFFER_BYTES: usize = 64 * 1024;
+/// The most lines recorded and handed on together: the session's inbound queue holds 1 024
+/// hand-offs, so this bounds how many frames wait there for a dispatcher that fell behind (a
+/// read of 64 KiB of empty lines would otherwise make one hand-off of 65 536 frames).
+const MAX_LINES_TOGETHER: usize = 128;
 /// How many stderr lines a close report quotes.
 const STDERR_TAIL: usize = 5;
 
@@ -369,10 +373,11 @@ fn process_end(status: Option<ExitStatus>) -> ProcessEnd {
 /// A line as a frame keeps it, with the full length of one that was cut.
 pub type Line = (Arc<[u8]>, Option<u64>);
 
-/// Like [`read_line_bounded`], every complete line the reader's buffer holds (at least one), each
-/// as the `Arc<[u8]>` a frame keeps. Lines that lie whole in the buffer (nearly every line of a
-/// flood) are copied once, straight into it, with no growing `Vec` between; a line across
-/// refills or past `max` is read alone, by `read_line_bounded`. `None` at the end of input.
+/// Like [`read_line_bounded`], the complete lines the reader's buffer holds (at least one, at
+/// most [`MAX_LINES_TOGETHER`]), each as the `Arc<[u8]>` a frame keeps. Lines that lie whole in
+/// the buffer (nearly every line of a flood) are copied once, straight into it, with no growing
+/// `Vec` between; a line across refills or past `max` is read alone, by `read_line_bounded`.
+/// `None` at the end of input.
 pub async fn read_frames_bounded<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     max: usize,
@@ -381,7 +386,7 @@ pub async fn read_frames_bounded<R: AsyncBufRead + Unpin>(
     let mut lines = Vec::new();
     let mut used = 0;
     for end in memchr::memchr_iter(b'\n', chunk) {
-        if end - used > max {
+        if end - used > max || lines.len() == MAX_LINES_TOGETHER {
             break;
         }
         lines.push((Arc::<[u8]>::from(&chunk[used..end]), None));
@@ -452,6 +457,18 @@ mod tests {
                 (b"last".to_vec(), None),
             ]
         );
+    }
+
+    /// A buffer full of short lines is handed on in parts of at most `MAX_LINES_TOGETHER`.
+    #[tokio::test]
+    async fn lines_together_are_bounded() {
+        let data = "{}\n".repeat(300);
+        let mut r = BufReader::with_capacity(64 * 1024, data.as_bytes());
+        let mut sizes = Vec::new();
+        while let Some(lines) = read_frames_bounded(&mut r, 10).await.unwrap() {
+            sizes.push(lines.len());
+        }
+        assert_eq!(sizes, vec![MAX_LINES_TOGETHER, MAX_LINES_TOGETHER, 44]);
     }
 
     /// The fast path (the lines whole in the buffer) and the slow one (a line across refills, a
