@@ -330,6 +330,7 @@ impl Harness {
     /// middle of its scrolling box, as a user would scroll to it.
     pub async fn click(&self, css: &str) {
         let element = self.find(css).await;
+        self.steady(&element).await;
         if element.clone().click().await.is_ok() {
             return;
         }
@@ -341,6 +342,33 @@ impl Harness {
             .await
             .expect("scroll into view");
         element.click().await.expect("click");
+    }
+
+    /// Waits (at most 2 s) until `element` has the same box in two painted frames in a row (what
+    /// Playwright calls stable). The driver clicks at the point where it finds an element: one
+    /// still moving (an app's frame growing to the size its app asks, a page still laying out on
+    /// a loaded machine) takes the click somewhere else, as a user's would, and the test then
+    /// waits in vain for its effect (seen in `e2e_apps`: about one run in four under load).
+    async fn steady(&self, element: &Element) {
+        let _ = self
+            .client
+            .execute_async(
+                "const [el, done] = arguments; let last = '', same = 0, finished = false;
+                 const finish = () => { if (!finished) { finished = true; done(); } };
+                 // A page that paints no frames (hidden) must not hold the click for long.
+                 setTimeout(finish, 2000);
+                 const tick = () => {
+                   if (finished) return;
+                   const r = el.getBoundingClientRect();
+                   const now = [r.x, r.y, r.width, r.height].join();
+                   same = now === last ? same + 1 : 0;
+                   last = now;
+                   if (same >= 1) finish(); else requestAnimationFrame(tick);
+                 };
+                 requestAnimationFrame(tick);",
+                vec![serde_json::to_value(element).expect("an element as JSON")],
+            )
+            .await;
     }
 
     /// Waits for `css`, then types `text` into it.
@@ -524,6 +552,7 @@ impl Harness {
             )
             .await
             .expect("the frame scrolls into view");
+        self.steady(&element).await;
         element
             .enter_frame()
             .await

@@ -939,6 +939,46 @@ impl Inner {
 mod tests {
     use super::*;
 
+    /// Lines read together get consecutive seqs in their order, one time, their events in
+    /// order, and a line cut at the limit its oversized flag, as one by one.
+    #[test]
+    fn frames_read_together_are_recorded_in_order_with_one_time() {
+        let (tx, mut rx) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        traffic.append_stderr("before".into());
+        let lines: Vec<(Arc<[u8]>, Option<u64>)> = vec![
+            (
+                Arc::from(&b"{\"jsonrpc\":\"2.0\",\"method\":\"a\"}"[..]),
+                None,
+            ),
+            (Arc::from(&b"not json"[..]), None),
+            (Arc::from(&b"{\"jsonrpc\""[..]), Some(4000)),
+        ];
+        let frames = traffic.append_frames(Direction::In, lines);
+        let seqs: Vec<u64> = frames.iter().map(|f| f.seq).collect();
+        assert_eq!(seqs, [2, 3, 4]);
+        assert!(
+            frames
+                .iter()
+                .all(|f| (f.wall_us, f.mono_us) == (frames[0].wall_us, frames[0].mono_us))
+        );
+        assert!(matches!(frames[0].verdict, Verdict::Notification { ref method } if method == "a"));
+        assert!(matches!(frames[1].verdict, Verdict::NotJson { .. }));
+        assert!(matches!(frames[2].verdict, Verdict::NotJson { .. }));
+        let announced: Vec<u64> = (0..3)
+            .map(|_| match rx.try_recv().unwrap() {
+                Event::FrameAppended(frame) => frame.seq,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(announced, seqs);
+        let flags = traffic.flags();
+        assert_eq!(flags.len(), 1);
+        assert_eq!(flags[0].seq, 4);
+        assert!(matches!(flags[0].flag, Flag::Oversized { limit: 10 }));
+        assert_eq!(traffic.frame_count(), 3);
+    }
+
     #[test]
     fn frames_and_stderr_share_one_sequence_and_reach_the_file_in_order() {
         let (tx, mut rx) = broadcast::channel(16);
