@@ -6,7 +6,10 @@ import { EmptyListState } from "../common/EmptyListState";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";
+import { ItemList } from "../common/ItemList";
+import { ListFilter } from "../common/ListFilter";
 import { ListHeader } from "../common/ListHeader";
+import { searchText, useFilteredItems } from "../common/listFilter";
 import { useLists } from "../common/useLists";
 import { resourcesIpc, type ListKind } from "../ipc";
 import { CompletionInput } from "../completion/CompletionInput";
@@ -40,6 +43,8 @@ function PromptsView({ server }: { server: ServerState }) {
     [list.items],
   );
   const selected = prompts.find((p) => p.name === server.prompts.selected) ?? null;
+  const [query, setQuery] = useState("");
+  const shown = useFilteredItems(prompts, promptText, query);
   const refresh = () => void loadList(server.id, "prompts");
   return (
     <div className="split">
@@ -50,23 +55,35 @@ function PromptsView({ server }: { server: ServerState }) {
         {list.status === "loaded" && prompts.length === 0 && (
           <EmptyListState title={t("tab.emptyTitle")} body={t("tab.empty")} testId="prompts-empty" onRefresh={refresh} />
         )}
-        <ul className="item-list" aria-label={t("tab.title")}>
-          {prompts.map((p) => (
-            <li key={p.name}>
-              <button
-                type="button"
-                className={`item${p.name === selected?.name ? " selected" : ""}`}
-                data-testid="prompt-item"
-                data-prompt-name={p.name}
-                aria-current={p.name === selected?.name ? "true" : undefined}
-                onClick={() => selectPrompt(server.id, p.name)}
-              >
-                <span className="item-name mono">{p.name}</span>
-                {(p.title ?? p.description) && <span className="item-sub">{p.title ?? p.description}</span>}
-              </button>
-            </li>
-          ))}
-        </ul>
+        {prompts.length > 0 && (
+          <ListFilter
+            value={query}
+            onChange={setQuery}
+            shown={shown.length}
+            total={prompts.length}
+            placeholder={t("tab.filter")}
+            testId="prompts-filter"
+          />
+        )}
+        <ItemList
+          items={shown}
+          keyOf={(p) => p.name}
+          label={t("tab.title")}
+          selected={selected?.name}
+          render={(p) => (
+            <button
+              type="button"
+              className={`item${p.name === selected?.name ? " selected" : ""}`}
+              data-testid="prompt-item"
+              data-prompt-name={p.name}
+              aria-current={p.name === selected?.name ? "true" : undefined}
+              onClick={() => selectPrompt(server.id, p.name)}
+            >
+              <span className="item-name mono">{p.name}</span>
+              {(p.title ?? p.description) && <span className="item-sub">{p.title ?? p.description}</span>}
+            </button>
+          )}
+        />
       </div>
       <div className="split-detail scroll-area">
         {selected ? (
@@ -82,6 +99,9 @@ function PromptsView({ server }: { server: ServerState }) {
     </div>
   );
 }
+
+/** What the filter box matches in a prompt: its name, title and description. */
+const promptText = (prompt: PromptInfo) => searchText(prompt.name, prompt.title, prompt.description);
 
 function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptInfo }) {
   const { t } = useTranslation("prompts");

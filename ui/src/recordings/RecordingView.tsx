@@ -77,22 +77,18 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
           </button>
         </div>
       </header>
-      {/* The frame keeps the bar its own height: `.tab-bar` grows along its row inside it, and
-          would grow down the page in this column without it. */}
-      <div className="tab-bar-frame">
-        <nav className="tab-bar" role="tablist" aria-label={t("server:tabs.label")}>
-          {TABS.map(({ id, icon }) => (
-            <TabButton
-              key={id}
-              id={id}
-              active={tab === id}
-              icon={icon}
-              label={t(`server:tabs.${id}`)}
-              onSelect={() => setTab(info.id, id)}
-            />
-          ))}
-        </nav>
-      </div>
+      <nav className="tab-bar" role="tablist" aria-label={t("server:tabs.label")}>
+        {TABS.map(({ id, icon }) => (
+          <TabButton
+            key={id}
+            id={id}
+            active={tab === id}
+            icon={icon}
+            label={t(`server:tabs.${id}`)}
+            onSelect={() => setTab(info.id, id)}
+          />
+        ))}
+      </nav>
       <div className="tab-panel" role="tabpanel">
         {tab === "overview" && <RecordingOverview info={info} />}
         {tab === "tools" && <RecordedList kind="tools" items={info.tools} />}

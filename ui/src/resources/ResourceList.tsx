@@ -1,12 +1,13 @@
 import { Bell } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { ItemList } from "../common/ItemList";
 import { formatTime } from "../format";
 import type { ResourceInfo, TemplateInfo } from "./resources";
 
 interface Props {
-  resources: ResourceInfo[];
-  templates: TemplateInfo[];
+  resources: readonly ResourceInfo[];
+  templates: readonly TemplateInfo[];
   selected: string | null;
   selectedTemplate: string | null;
   subscribed: readonly string[];
@@ -18,6 +19,8 @@ interface Props {
   templatePager: ReactNode;
   /** The templates were listed (and may be none): a line says so under the resources. */
   templatesListed: boolean;
+  /** The lists are filtered: none shown is not none listed. */
+  filtered: boolean;
 }
 
 /** `12:03:04` of a µs timestamp. */
@@ -36,67 +39,72 @@ export function ResourceList({
   resourcePager,
   templatePager,
   templatesListed,
+  filtered,
 }: Props) {
   const { t } = useTranslation("resources");
   return (
     <>
-      <ul className="item-list" aria-label={t("list.resources")}>
-        {resources.map((r) => {
+      <ItemList
+        items={resources}
+        keyOf={(r) => r.uri}
+        label={t("list.resources")}
+        selected={selected}
+        render={(r) => {
           const update = updated[r.uri];
           const isSubscribed = subscribed.includes(r.uri);
           return (
-            <li key={r.uri}>
-              <button
-                type="button"
-                className={`item${r.uri === selected ? " selected" : ""}`}
-                data-testid="resource-item"
-                data-uri={r.uri}
-                data-subscribed={isSubscribed ? "true" : undefined}
-                data-updated={update ? "true" : undefined}
-                aria-current={r.uri === selected ? "true" : undefined}
-                onClick={() => onSelect(r.uri)}
-              >
-                <span className="item-name">
-                  {isSubscribed && <Bell size={11} className="subscribed-icon" aria-label={t("list.subscribed")} />}
-                  {r.title ?? r.name ?? r.uri}
+            <button
+              type="button"
+              className={`item${r.uri === selected ? " selected" : ""}`}
+              data-testid="resource-item"
+              data-uri={r.uri}
+              data-subscribed={isSubscribed ? "true" : undefined}
+              data-updated={update ? "true" : undefined}
+              aria-current={r.uri === selected ? "true" : undefined}
+              onClick={() => onSelect(r.uri)}
+            >
+              <span className="item-name">
+                {isSubscribed && <Bell size={11} className="subscribed-icon" aria-label={t("list.subscribed")} />}
+                {r.title ?? r.name ?? r.uri}
+              </span>
+              <span className="item-sub mono">{r.uri}</span>
+              {update && (
+                <span className={`update-badge${update.stale ? " stale" : ""}`} data-testid="resource-updated-badge">
+                  {t("updated", { time: clockTime(update.wallUs) })}
                 </span>
-                <span className="item-sub mono">{r.uri}</span>
-                {update && (
-                  <span className={`update-badge${update.stale ? " stale" : ""}`} data-testid="resource-updated-badge">
-                    {t("updated", { time: clockTime(update.wallUs) })}
-                  </span>
-                )}
-              </button>
-            </li>
+              )}
+            </button>
           );
-        })}
-      </ul>
+        }}
+      />
       {resourcePager}
       {templates.length > 0 && (
         <>
           <div className="list-subheader">{t("list.templates")}</div>
-          <ul className="item-list" aria-label={t("list.templatesLabel")}>
-            {templates.map((template) => (
-              <li key={template.uriTemplate}>
-                <button
-                  type="button"
-                  className={`item${template.uriTemplate === selectedTemplate ? " selected" : ""}`}
-                  data-testid="resource-template-item"
-                  data-uri-template={template.uriTemplate}
-                  aria-current={template.uriTemplate === selectedTemplate ? "true" : undefined}
-                  title={t("list.templateTitle")}
-                  onClick={() => onTemplate(template.uriTemplate)}
-                >
-                  <span className="item-name">{template.title ?? template.name ?? template.uriTemplate}</span>
-                  <span className="item-sub mono">{template.uriTemplate}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <ItemList
+            items={templates}
+            keyOf={(template) => template.uriTemplate}
+            label={t("list.templatesLabel")}
+            selected={selectedTemplate}
+            render={(template) => (
+              <button
+                type="button"
+                className={`item${template.uriTemplate === selectedTemplate ? " selected" : ""}`}
+                data-testid="resource-template-item"
+                data-uri-template={template.uriTemplate}
+                aria-current={template.uriTemplate === selectedTemplate ? "true" : undefined}
+                title={t("list.templateTitle")}
+                onClick={() => onTemplate(template.uriTemplate)}
+              >
+                <span className="item-name">{template.title ?? template.name ?? template.uriTemplate}</span>
+                <span className="item-sub mono">{template.uriTemplate}</span>
+              </button>
+            )}
+          />
         </>
       )}
       {templatePager}
-      {templates.length === 0 && templatesListed && resources.length > 0 && (
+      {templates.length === 0 && templatesListed && !filtered && resources.length > 0 && (
         <p className="list-note muted small" data-testid="no-templates">
           {t("list.noTemplates")}
         </p>

@@ -5,7 +5,9 @@ import { loadList, selectResource, setResourceUriInput } from "../actions";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";
+import { ListFilter } from "../common/ListFilter";
 import { ListHeader } from "../common/ListHeader";
+import { searchText, useFilteredItems } from "../common/listFilter";
 import { useLists } from "../common/useLists";
 import type { ListKind } from "../ipc";
 import "../styles/resources.css";
@@ -35,6 +37,10 @@ export function ResourcesTab({ server }: { server: ServerState }) {
   );
 }
 
+/** What the filter box matches in a resource: its name, title, URI and description. */
+const resourceText = (r: ResourceInfo) => searchText(r.name, r.title, r.uri, r.description);
+const templateText = (t: TemplateInfo) => searchText(t.name, t.title, t.uriTemplate, t.description);
+
 function ResourcesView({ server }: { server: ServerState }) {
   const { t } = useTranslation("resources");
   const lists = useServerLists(server.id);
@@ -48,6 +54,9 @@ function ResourcesView({ server }: { server: ServerState }) {
     () => templateList.items.map(templateInfo).filter((t): t is TemplateInfo => t !== null),
     [templateList.items],
   );
+  const [query, setQuery] = useState("");
+  const shownResources = useFilteredItems(resources, resourceText, query);
+  const shownTemplates = useFilteredItems(templates, templateText, query);
   const { selected, uriInput } = server.resources;
   const reads = useServerCalls(server.id).reads;
   const read = selected === null ? undefined : reads[selected];
@@ -87,9 +96,20 @@ function ResourcesView({ server }: { server: ServerState }) {
             {templates.length === 0 && templateList.status === "loaded" ? t("empty.none") : t("empty.noResources")}
           </EmptyState>
         )}
+        {resources.length + templates.length > 0 && (
+          <ListFilter
+            value={query}
+            onChange={setQuery}
+            shown={shownResources.length + shownTemplates.length}
+            total={resources.length + templates.length}
+            placeholder={t("list.filter")}
+            testId="resources-filter"
+          />
+        )}
         <ResourceList
-          resources={resources}
-          templates={templates}
+          resources={shownResources}
+          templates={shownTemplates}
+          filtered={query.trim() !== ""}
           selected={selected}
           selectedTemplate={template?.uriTemplate ?? null}
           subscribed={server.resources.subscribed ?? NONE}

@@ -1,37 +1,52 @@
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nextTab, TabBar } from "./TabBar";
+import { nextTab, TAB_GROUPS, TabBar, visibleGroups } from "./TabBar";
 
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
 });
 
-/** Lays the bar out as WebKit would at `width` px for tabs `content` px wide, scrolled to `left`. */
-function layout(bar: HTMLElement, width: number, content: number, left = 0) {
-  Object.defineProperty(bar, "clientWidth", { configurable: true, value: width });
-  Object.defineProperty(bar, "scrollWidth", { configurable: true, value: content });
-  Object.defineProperty(bar, "scrollLeft", { configurable: true, value: left, writable: true });
-}
-
 describe("TabBar", () => {
-  it("shows arrows toward the tabs that do not fit, and scrolls that way on a click", () => {
+  it("shows every view in its group, with the group's caption, and no arrows to scroll", () => {
+    render(<TabBar serverId="s1" active="overview" remote={true} />);
+    const surface = screen.getByTestId("tab-group-surface");
+    expect(within(surface).getByText("Server")).toBeTruthy();
+    expect(within(surface).getAllByRole("tab").map((tab) => tab.dataset.testid)).toEqual([
+      "tab-overview",
+      "tab-tools",
+      "tab-resources",
+      "tab-prompts",
+      "tab-apps",
+    ]);
+    const activity = screen.getByTestId("tab-group-activity");
+    expect(within(activity).getAllByRole("tab").map((tab) => tab.dataset.testid)).toEqual([
+      "tab-traffic",
+      "tab-timeline",
+      "tab-network",
+      "tab-console",
+    ]);
+    // A tab is read with its group's name.
+    const traffic = screen.getByTestId("tab-traffic");
+    expect(document.getElementById(traffic.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Activity");
+    expect(screen.getAllByRole("tab")).toHaveLength(14);
+    expect(screen.queryByTestId("tab-scroll-after")).toBeNull();
+  });
+
+  it("has an OAuth tab only for a remote server", () => {
     render(<TabBar serverId="s1" active="overview" remote={false} />);
-    const bar = screen.getByRole("tablist");
-    expect(screen.queryByTestId("tab-scroll-after")).toBeNull();
-    layout(bar, 1000, 1400);
-    const scrollBy = vi.fn();
-    (bar as HTMLElement & { scrollBy: typeof scrollBy }).scrollBy = scrollBy;
-    act(() => void fireEvent.scroll(bar));
-    expect(screen.getByTestId("tab-scroll-after").getAttribute("aria-label")).toBe("Show more tabs");
-    expect(screen.queryByTestId("tab-scroll-before")).toBeNull();
-    fireEvent.click(screen.getByTestId("tab-scroll-after"));
-    expect(scrollBy).toHaveBeenCalledWith({ left: 800, behavior: "smooth" });
-    // Scrolled to the end: the arrow points back only.
-    layout(bar, 1000, 1400, 400);
-    act(() => void fireEvent.scroll(bar));
-    expect(screen.queryByTestId("tab-scroll-after")).toBeNull();
-    expect(screen.getByTestId("tab-scroll-before")).toBeTruthy();
+    expect(screen.queryByTestId("tab-oauth")).toBeNull();
+    expect(screen.getAllByRole("tab")).toHaveLength(13);
+    expect(visibleGroups(true).flatMap((g) => g.tabs)).toHaveLength(TAB_GROUPS.flatMap((g) => g.tabs).length);
+  });
+
+  it("moves across groups with the arrow keys, in reading order", () => {
+    render(<TabBar serverId="s1" active="apps" remote={false} />);
+    const apps = screen.getByTestId("tab-apps");
+    expect(apps.tabIndex).toBe(0);
+    expect(screen.getByTestId("tab-traffic").tabIndex).toBe(-1);
+    fireEvent.keyDown(apps, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(screen.getByTestId("tab-traffic"));
   });
 
   it("reaches every tab from the keyboard, the last with End and back round with ArrowRight", () => {

@@ -7,6 +7,7 @@ export function TabButton({
   active,
   icon: Icon,
   label,
+  describedBy,
   onSelect,
   children,
 }: {
@@ -14,6 +15,8 @@ export function TabButton({
   active: boolean;
   icon: ComponentType<{ size?: number }>;
   label: string;
+  /** The id of what names the tab's group, read after its label. */
+  describedBy?: string;
   onSelect: () => void;
   children?: ReactNode;
 }) {
@@ -25,6 +28,7 @@ export function TabButton({
       tabIndex={active ? 0 : -1}
       className={`tab${active ? " active" : ""}`}
       data-testid={`tab-${id}`}
+      aria-describedby={describedBy}
       onClick={onSelect}
     >
       <Icon size={14} />

@@ -1,34 +1,35 @@
 import { useTranslation } from "react-i18next";
+import { ItemList } from "../common/ItemList";
 import type { ToolInfo } from "./tools";
 
 interface Props {
-  tools: ToolInfo[];
+  tools: readonly ToolInfo[];
   selected: string | null;
   onSelect: (name: string) => void;
 }
 
-/** Tool names with their titles or descriptions. */
+/** Tool names with their titles or descriptions (windowed when there are many). */
 export function ToolList({ tools, selected, onSelect }: Props) {
   const { t } = useTranslation("tools");
   return (
-    <ul className="item-list" aria-label={t("tab.title")}>
-      {tools.map((tool) => (
-        <li key={tool.name}>
-          <button
-            type="button"
-            className={`item${tool.name === selected ? " selected" : ""}`}
-            data-testid="tool-item"
-            data-tool-name={tool.name}
-            aria-current={tool.name === selected ? "true" : undefined}
-            onClick={() => onSelect(tool.name)}
-          >
-            <span className="item-name mono">{tool.name}</span>
-            {(tool.title ?? tool.description) && (
-              <span className="item-sub">{tool.title ?? tool.description}</span>
-            )}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <ItemList
+      items={tools}
+      keyOf={(tool) => tool.name}
+      label={t("tab.title")}
+      selected={selected}
+      render={(tool) => (
+        <button
+          type="button"
+          className={`item${tool.name === selected ? " selected" : ""}`}
+          data-testid="tool-item"
+          data-tool-name={tool.name}
+          aria-current={tool.name === selected ? "true" : undefined}
+          onClick={() => onSelect(tool.name)}
+        >
+          <span className="item-name mono">{tool.name}</span>
+          {(tool.title ?? tool.description) && <span className="item-sub">{tool.title ?? tool.description}</span>}
+        </button>
+      )}
+    />
   );
 }

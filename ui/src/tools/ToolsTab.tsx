@@ -6,7 +6,9 @@ import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { ListGate } from "../common/ListGate";
+import { ListFilter } from "../common/ListFilter";
 import { ListHeader } from "../common/ListHeader";
+import { searchText, useFilteredItems } from "../common/listFilter";
 import { useLists } from "../common/useLists";
 import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
@@ -47,6 +49,8 @@ function ToolsView({ server }: { server: ServerState }) {
     [list.items],
   );
   const selected = tools.find((tool) => tool.name === server.tools.selected) ?? null;
+  const [query, setQuery] = useState("");
+  const shown = useFilteredItems(tools, toolText, query);
   // Which resource the picked tool's app panel shows: the engine reads the tools and resources
   // lists for it (requests to the server), so it is asked only once a tool with `ui` meta is
   // picked, and again only when the tools list is fetched again.
@@ -63,7 +67,17 @@ function ToolsView({ server }: { server: ServerState }) {
         {list.status === "loaded" && tools.length === 0 && (
           <EmptyListState title={t("tab.emptyTitle")} body={t("tab.empty")} testId="tools-empty" onRefresh={refresh} />
         )}
-        <ToolList tools={tools} selected={server.tools.selected} onSelect={(name) => selectTool(server.id, name)} />
+        {tools.length > 0 && (
+          <ListFilter
+            value={query}
+            onChange={setQuery}
+            shown={shown.length}
+            total={tools.length}
+            placeholder={t("tab.filter")}
+            testId="tools-filter"
+          />
+        )}
+        <ToolList tools={shown} selected={server.tools.selected} onSelect={(name) => selectTool(server.id, name)} />
       </div>
       <div className="split-detail scroll-area">
         {selected ? (
@@ -79,6 +93,9 @@ function ToolsView({ server }: { server: ServerState }) {
     </div>
   );
 }
+
+/** What the filter box matches in a tool: its name, title and description. */
+const toolText = (tool: ToolInfo) => searchText(tool.name, tool.title, tool.description);
 
 function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo; app: McpAppResource | null }) {
   const { t } = useTranslation("tools");
