@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::exit::Exit;
 use crate::output::{self, Output};
+use periscope_core::vocabulary::method::names;
 
 pub async fn call_as_task(
     session: &Session,
@@ -65,7 +66,7 @@ pub async fn call_as_task(
         (TaskStatus::Failed, None) => finish(
             out,
             Err(RequestError::Protocol {
-                method: "tasks/get".into(),
+                method: names::TASKS_GET.into(),
                 detail: format!(
                     "the task failed: {}",
                     end.task.error.map(|e| e.to_string()).unwrap_or_default()
@@ -75,7 +76,7 @@ pub async fn call_as_task(
         (status, None) => finish(
             out,
             Err(RequestError::Protocol {
-                method: "tasks/get".into(),
+                method: names::TASKS_GET.into(),
                 detail: format!("the task ended {status} without a result"),
             }),
         ),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::record::FlagRecord;
+use crate::vocabulary::method::names;
 use crate::wire::{Frame, RequestId};
 
 /// Where a session is in its life.
@@ -80,14 +81,14 @@ impl ServerNotification {
     /// The JSON-RPC method this notification came as.
     pub fn method(&self) -> &str {
         match self {
-            ServerNotification::Log { .. } => "notifications/message",
-            ServerNotification::ToolsListChanged => "notifications/tools/list_changed",
-            ServerNotification::ResourcesListChanged => "notifications/resources/list_changed",
-            ServerNotification::PromptsListChanged => "notifications/prompts/list_changed",
-            ServerNotification::ResourceUpdated { .. } => "notifications/resources/updated",
-            ServerNotification::Progress(_) => "notifications/progress",
-            ServerNotification::Cancelled { .. } => "notifications/cancelled",
-            ServerNotification::ElicitationComplete { .. } => "notifications/elicitation/complete",
+            ServerNotification::Log { .. } => names::MESSAGE,
+            ServerNotification::ToolsListChanged => names::TOOLS_LIST_CHANGED,
+            ServerNotification::ResourcesListChanged => names::RESOURCES_LIST_CHANGED,
+            ServerNotification::PromptsListChanged => names::PROMPTS_LIST_CHANGED,
+            ServerNotification::ResourceUpdated { .. } => names::RESOURCE_UPDATED,
+            ServerNotification::Progress(_) => names::PROGRESS,
+            ServerNotification::Cancelled { .. } => names::CANCELLED,
+            ServerNotification::ElicitationComplete { .. } => names::ELICITATION_COMPLETE,
             ServerNotification::Other { method, .. } => method,
         }
     }
@@ -98,20 +99,18 @@ impl ServerNotification {
         let p = params.unwrap_or(&NO_PARAMS);
         let str_field = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_string);
         let typed = match method {
-            "notifications/message" => str_field("level").map(|level| ServerNotification::Log {
+            names::MESSAGE => str_field("level").map(|level| ServerNotification::Log {
                 level,
                 logger: str_field("logger"),
                 data: p.get("data").cloned().unwrap_or(Value::Null),
             }),
-            "notifications/tools/list_changed" => Some(ServerNotification::ToolsListChanged),
-            "notifications/resources/list_changed" => {
-                Some(ServerNotification::ResourcesListChanged)
-            }
-            "notifications/prompts/list_changed" => Some(ServerNotification::PromptsListChanged),
-            "notifications/resources/updated" => {
+            names::TOOLS_LIST_CHANGED => Some(ServerNotification::ToolsListChanged),
+            names::RESOURCES_LIST_CHANGED => Some(ServerNotification::ResourcesListChanged),
+            names::PROMPTS_LIST_CHANGED => Some(ServerNotification::PromptsListChanged),
+            names::RESOURCE_UPDATED => {
                 str_field("uri").map(|uri| ServerNotification::ResourceUpdated { uri })
             }
-            "notifications/progress" => match (p.get("progressToken"), p.get("progress")) {
+            names::PROGRESS => match (p.get("progressToken"), p.get("progress")) {
                 (Some(token), Some(progress)) if progress.is_number() => {
                     Some(ServerNotification::Progress(Progress {
                         token: token.clone(),
@@ -122,11 +121,11 @@ impl ServerNotification {
                 }
                 _ => None,
             },
-            "notifications/cancelled" => Some(ServerNotification::Cancelled {
+            names::CANCELLED => Some(ServerNotification::Cancelled {
                 request_id: p.get("requestId").and_then(RequestId::from_value),
                 reason: str_field("reason"),
             }),
-            "notifications/elicitation/complete" => str_field("elicitationId")
+            names::ELICITATION_COMPLETE => str_field("elicitationId")
                 .map(|elicitation_id| ServerNotification::ElicitationComplete { elicitation_id }),
             _ => None,
         };
@@ -149,7 +148,7 @@ impl ServerNotification {
             #[serde(default)]
             data: Value,
         }
-        if method == "notifications/message"
+        if method == names::MESSAGE
             && let Some(raw) = params
             // serde would also read the struct from an array, field by field.
             && raw.starts_with('{')

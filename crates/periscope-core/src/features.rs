@@ -10,6 +10,7 @@ use tokio::sync::mpsc::Sender;
 use crate::cache_hint::CacheHint;
 use crate::event::Progress;
 use crate::session::{CallOptions, DuplicateCallId, RequestError, Session, Timing};
+use crate::vocabulary::method::names;
 
 /// One page of a paginated list: its items and the opaque cursor of the next page, if any.
 /// Cursors are the server's: passed back as they came, never parsed and never persisted.
@@ -243,10 +244,14 @@ impl Session {
             params["context"] = json!({"arguments": arguments});
         }
         let result = self
-            .request("completion/complete", Some(params), CallOptions::default())
+            .request(
+                names::COMPLETION_COMPLETE,
+                Some(params),
+                CallOptions::default(),
+            )
             .await?;
         let protocol = |detail: &str| RequestError::Protocol {
-            method: "completion/complete".into(),
+            method: names::COMPLETION_COMPLETE.into(),
             detail: detail.into(),
         };
         let completion = result
@@ -280,7 +285,7 @@ impl Session {
             let acknowledged = self.listen(filter).await?;
             if !acknowledged.resource_subscriptions.contains(uri) {
                 return Err(RequestError::Transport {
-                    method: "subscriptions/listen".into(),
+                    method: names::SUBSCRIPTIONS_LISTEN.into(),
                     reason: format!(
                         "the server left {uri} out of its acknowledgement: it does not send updates for it"
                     ),
@@ -289,7 +294,7 @@ impl Session {
             return Ok(());
         }
         self.request(
-            "resources/subscribe",
+            names::RESOURCES_SUBSCRIBE,
             Some(json!({"uri": uri})),
             CallOptions::default(),
         )
@@ -305,7 +310,7 @@ impl Session {
             return self.listen(filter).await.map(|_| ());
         }
         self.request(
-            "resources/unsubscribe",
+            names::RESOURCES_UNSUBSCRIBE,
             Some(json!({"uri": uri})),
             CallOptions::default(),
         )
@@ -314,20 +319,20 @@ impl Session {
     }
 
     pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
-        self.list_all("tools/list", "tools").await
+        self.list_all(names::TOOLS_LIST, "tools").await
     }
 
     pub async fn list_resources(&self) -> Result<Vec<Value>, RequestError> {
-        self.list_all("resources/list", "resources").await
+        self.list_all(names::RESOURCES_LIST, "resources").await
     }
 
     pub async fn list_resource_templates(&self) -> Result<Vec<Value>, RequestError> {
-        self.list_all("resources/templates/list", "resourceTemplates")
+        self.list_all(names::RESOURCE_TEMPLATES_LIST, "resourceTemplates")
             .await
     }
 
     pub async fn list_prompts(&self) -> Result<Vec<Value>, RequestError> {
-        self.list_all("prompts/list", "prompts").await
+        self.list_all(names::PROMPTS_LIST, "prompts").await
     }
 
     /// Calls a tool. A result with `isError: true` is still `Ok`: the call worked, the tool
@@ -339,7 +344,7 @@ impl Session {
         options: CallOptions,
     ) -> Result<Value, RequestError> {
         self.request(
-            "tools/call",
+            names::TOOLS_CALL,
             Some(tool_call_params(name, arguments)),
             options,
         )
@@ -365,7 +370,7 @@ impl Session {
         };
         let params = tool_call_params(name, arguments);
         Ok(self
-            .request_timed("tools/call", Some(params), options)
+            .request_timed(names::TOOLS_CALL, Some(params), options)
             .await)
     }
 
@@ -381,7 +386,7 @@ impl Session {
             return Ok(());
         }
         self.request(
-            "logging/setLevel",
+            names::LOGGING_SET_LEVEL,
             Some(json!({ "level": level })),
             CallOptions::default(),
         )
@@ -397,7 +402,7 @@ impl Session {
     pub async fn read_resource_cached(&self, uri: &str) -> Result<ResourceRead, RequestError> {
         let (result, reused) = self
             .request_cached(
-                "resources/read",
+                names::RESOURCES_READ,
                 Some(json!({"uri": uri})),
                 CallOptions::default(),
             )
@@ -412,7 +417,7 @@ impl Session {
         arguments: Map<String, Value>,
     ) -> Result<Value, RequestError> {
         self.request(
-            "prompts/get",
+            names::PROMPTS_GET,
             Some(json!({"name": name, "arguments": arguments})),
             CallOptions::default(),
         )
@@ -420,7 +425,8 @@ impl Session {
     }
 
     pub async fn ping(&self) -> Result<Value, RequestError> {
-        self.request("ping", None, CallOptions::default()).await
+        self.request(names::PING, None, CallOptions::default())
+            .await
     }
 }
 

@@ -51,4 +51,5 @@ pub mod traffic;
 pub mod traffic_window;
 pub mod transport;
 pub mod view;
+pub mod vocabulary;
 pub mod wire;

@@ -24,6 +24,7 @@ use crate::era::meta_key as meta;
 // The violation's shape lives with the other record shapes (a flag carries it).
 use crate::record::Flag;
 pub use crate::record::Violation;
+use crate::vocabulary::method::names;
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
 /// Frames waiting for the worker; past this a frame is not checked.
@@ -504,13 +505,13 @@ impl Checker {
         }
         match message {
             Message::Request {
-                method: "initialize",
+                method: names::INITIALIZE,
             } => {
                 if let Some(offered) = known(value.pointer("/params/protocolVersion")) {
                     self.revision = Some(offered);
                 }
             }
-            Message::Result { .. } if answered.is_some_and(|p| p.method == "initialize") => {
+            Message::Result { .. } if answered.is_some_and(|p| p.method == names::INITIALIZE) => {
                 if let Some(accepted) = known(value.pointer("/result/protocolVersion")) {
                     self.revision = Some(accepted);
                 }

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use crate::vocabulary::method::names;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -249,11 +250,13 @@ pub fn encode_header_value(value: &str) -> String {
 pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
     let mut headers = vec![("Mcp-Method".to_string(), method.to_string())];
     let field = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
+        names::TOOLS_CALL | names::PROMPTS_GET => "name",
+        names::RESOURCES_READ => "uri",
         // The tasks extension ("Streamable HTTP: Routing Headers"): Mcp-Name is the task id,
         // so an intermediary can route every poll to the instance that holds the task.
-        "tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result" => "taskId",
+        names::TASKS_GET | names::TASKS_UPDATE | names::TASKS_CANCEL | names::TASKS_RESULT => {
+            "taskId"
+        }
         _ => return headers,
     };
     if let Some(name) = params.and_then(|p| p.get(field)).and_then(Value::as_str) {

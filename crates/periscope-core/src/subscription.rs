@@ -5,11 +5,12 @@
 use std::collections::BTreeSet;
 
 /// The 2026-07-28 method that opens a listen stream.
-pub const LISTEN_METHOD: &str = "subscriptions/listen";
+pub const LISTEN_METHOD: &str = names::SUBSCRIPTIONS_LISTEN;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::vocabulary::method::names;
 use crate::wire::RequestId;
 
 /// The notifications a listen stream opts in to: the spec's `SubscriptionFilter`.

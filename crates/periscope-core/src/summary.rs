@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::diff::{Moment, Surface};
 use crate::era::meta_key;
 use crate::export::Recording;
+use crate::vocabulary::method::names;
 use crate::wire::{Direction, Verdict};
 
 /// A recording's summary.
@@ -69,8 +70,8 @@ pub fn era_of(recording: &Recording) -> Option<&'static str> {
         .rev()
         .filter(|f| f.direction == Direction::Out)
         .find_map(|f| match &f.verdict {
-            Verdict::Request { method, .. } if method == "server/discover" => Some("modern"),
-            Verdict::Request { method, .. } if method == "initialize" => Some("legacy"),
+            Verdict::Request { method, .. } if method == names::SERVER_DISCOVER => Some("modern"),
+            Verdict::Request { method, .. } if method == names::INITIALIZE => Some("legacy"),
             _ => None,
         })
 }

@@ -27,6 +27,7 @@ use crate::session::{CallOptions, RequestError, Session};
 use crate::wire::Direction;
 
 pub use crate::era::TASKS_EXTENSION;
+use crate::vocabulary::method::names;
 /// However short an interval the server suggests (0 included), Periscope waits at least this
 /// long between polls, so a server cannot make it spin.
 pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -301,7 +302,9 @@ pub async fn call_tool(
         // No ttl: the server picks how long it keeps the task.
         params["task"] = json!({});
     }
-    let result = session.request("tools/call", Some(params), options).await?;
+    let result = session
+        .request(names::TOOLS_CALL, Some(params), options)
+        .await?;
     Ok(call_outcome(flavour, result)?)
 }
 
@@ -324,7 +327,7 @@ pub fn call_outcome(flavour: TaskFlavour, result: Value) -> Result<CallOutcome, 
         TaskFlavour::Legacy => result.get("task").is_some_and(Value::is_object),
     };
     if is_task {
-        read_task("tools/call", &result).map(|t| CallOutcome::Task(Box::new(t)))
+        read_task(names::TOOLS_CALL, &result).map(|t| CallOutcome::Task(Box::new(t)))
     } else {
         Ok(CallOutcome::Result(result))
     }
@@ -334,19 +337,19 @@ pub fn call_outcome(flavour: TaskFlavour, result: Value) -> Result<CallOutcome, 
 pub async fn get(session: &Session, task_id: &str) -> Result<Task, RequestError> {
     let result = session
         .request(
-            "tasks/get",
+            names::TASKS_GET,
             Some(json!({ "taskId": task_id })),
             CallOptions::default(),
         )
         .await?;
-    read_task("tasks/get", &result)
+    read_task(names::TASKS_GET, &result)
 }
 
 /// `tasks/cancel`. The server acknowledges; the task becomes `cancelled` when it stops.
 pub async fn cancel(session: &Session, task_id: &str) -> Result<Value, RequestError> {
     session
         .request(
-            "tasks/cancel",
+            names::TASKS_CANCEL,
             Some(json!({ "taskId": task_id })),
             CallOptions::default(),
         )
@@ -360,14 +363,14 @@ pub async fn list(
 ) -> Result<(Vec<Task>, Option<String>), RequestError> {
     let params = cursor.map(|c| json!({ "cursor": c }));
     let result = session
-        .request("tasks/list", params, CallOptions::default())
+        .request(names::TASKS_LIST, params, CallOptions::default())
         .await?;
     let tasks = result
         .get("tasks")
         .and_then(Value::as_array)
-        .ok_or_else(|| protocol_error("tasks/list", "no tasks array"))?
+        .ok_or_else(|| protocol_error(names::TASKS_LIST, "no tasks array"))?
         .iter()
-        .map(|t| read_task("tasks/list", t))
+        .map(|t| read_task(names::TASKS_LIST, t))
         .collect::<Result<Vec<_>, _>>()?;
     let next = result
         .get("nextCursor")
@@ -389,7 +392,11 @@ pub async fn result(
         ..CallOptions::default()
     };
     session
-        .request("tasks/result", Some(json!({ "taskId": task_id })), options)
+        .request(
+            names::TASKS_RESULT,
+            Some(json!({ "taskId": task_id })),
+            options,
+        )
         .await
 }
 
@@ -420,7 +427,7 @@ pub async fn answer_input(
     let seq = asking_frame(session, &task.task_id);
     let params = session.answer_inputs(Some(&original), &asked, seq).await;
     session
-        .request("tasks/update", params, CallOptions::default())
+        .request(names::TASKS_UPDATE, params, CallOptions::default())
         .await?;
     Ok(keys)
 }
@@ -549,7 +556,7 @@ pub async fn follow(
         let now = tokio::time::Instant::now();
         if now >= deadline {
             return Err(RequestError::TimedOut {
-                method: "tasks/get".into(),
+                method: names::TASKS_GET.into(),
                 after: options.deadline,
             });
         }

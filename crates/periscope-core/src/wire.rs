@@ -98,43 +98,14 @@ impl fmt::Display for RequestId {
 /// The `jsonrpc` member of every message.
 pub const JSONRPC_VERSION: &str = "2.0";
 
-/// JSON-RPC error codes Periscope sends or reads, by name.
+/// JSON-RPC error codes Periscope sends or reads, by name: the vocabulary's
+/// ([`crate::vocabulary::ErrorCode`]), as numbers for a `match` on an `i64`.
 pub mod error_code {
-    /// The bytes were not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// JSON, but not a valid request object.
-    pub const INVALID_REQUEST: i64 = -32600;
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The request's params are not acceptable (e.g. an elicitation the spec says to refuse).
-    pub const INVALID_PARAMS: i64 = -32602;
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// MCP: the request needs the user to complete URL elicitations first; `data` names them.
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-    /// MCP: the user rejected the request (e.g. a sampling request).
-    pub const USER_REJECTED: i64 = -1;
-    /// MCP 2026-07-28: the HTTP headers do not match the body, or a required one is missing.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// MCP 2026-07-28: the request needs a client capability it did not declare in `_meta`.
-    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-    /// MCP 2026-07-28: the server does not speak the request's protocol version;
-    /// `data.supported` lists the ones it does.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    pub use crate::vocabulary::error_code::codes::*;
 
-    /// The name the specs give a code, for messages (2026-07-28 also uses INVALID_PARAMS for a
-    /// resource that does not exist).
+    /// The name the specs give a code, for messages.
     pub fn name(code: i64) -> Option<&'static str> {
-        Some(match code {
-            PARSE_ERROR => "ParseError",
-            INVALID_REQUEST => "InvalidRequest",
-            METHOD_NOT_FOUND => "MethodNotFound",
-            INVALID_PARAMS => "InvalidParams",
-            INTERNAL_ERROR => "InternalError",
-            URL_ELICITATION_REQUIRED => "URLElicitationRequired",
-            HEADER_MISMATCH => "HeaderMismatch",
-            MISSING_CLIENT_CAPABILITY => "MissingRequiredClientCapability",
-            UNSUPPORTED_PROTOCOL_VERSION => "UnsupportedProtocolVersion",
-            _ => return None,
-        })
+        crate::vocabulary::ErrorCode::of(code).name()
     }
 }
 

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use tauri::State;
 
 use crate::AppState;
+use periscope_core::vocabulary::method::names;
 
 /// The lists `list_items` reads whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,10 +27,10 @@ pub async fn list_items(
 ) -> Result<Listed, String> {
     let session = state.session(&server_id)?;
     let (method, key) = match kind {
-        ListKind::Tools => ("tools/list", "tools"),
-        ListKind::Resources => ("resources/list", "resources"),
-        ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
-        ListKind::Prompts => ("prompts/list", "prompts"),
+        ListKind::Tools => (names::TOOLS_LIST, "tools"),
+        ListKind::Resources => (names::RESOURCES_LIST, "resources"),
+        ListKind::ResourceTemplates => (names::RESOURCE_TEMPLATES_LIST, "resourceTemplates"),
+        ListKind::Prompts => (names::PROMPTS_LIST, "prompts"),
     };
     session
         .list_all_cached(method, key)
@@ -49,8 +50,8 @@ pub enum PagedKind {
 impl PagedKind {
     fn method_and_key(self) -> (&'static str, &'static str) {
         match self {
-            PagedKind::Resources => ("resources/list", "resources"),
-            PagedKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
+            PagedKind::Resources => (names::RESOURCES_LIST, "resources"),
+            PagedKind::ResourceTemplates => (names::RESOURCE_TEMPLATES_LIST, "resourceTemplates"),
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::export::Recording;
+use crate::vocabulary::method::names;
 use crate::wire::{Direction, RequestId, Verdict};
 
 /// Which listing a surface takes when the record has several (a server that changed its tools
@@ -39,10 +40,10 @@ impl SurfaceList {
 
     pub fn method(self) -> &'static str {
         match self {
-            SurfaceList::Tools => "tools/list",
-            SurfaceList::Resources => "resources/list",
-            SurfaceList::ResourceTemplates => "resources/templates/list",
-            SurfaceList::Prompts => "prompts/list",
+            SurfaceList::Tools => names::TOOLS_LIST,
+            SurfaceList::Resources => names::RESOURCES_LIST,
+            SurfaceList::ResourceTemplates => names::RESOURCE_TEMPLATES_LIST,
+            SurfaceList::Prompts => names::PROMPTS_LIST,
         }
     }
 
@@ -91,8 +92,8 @@ impl Surface {
             // million calls and notifications is read in a blink (the verdict says which).
             let wanted = match (&frame.direction, &frame.verdict) {
                 (Direction::Out, Verdict::Request { method, .. }) => {
-                    method == "initialize"
-                        || method == "server/discover"
+                    method == names::INITIALIZE
+                        || method == names::SERVER_DISCOVER
                         || SurfaceList::of_method(method).is_some()
                 }
                 (Direction::In, Verdict::Response { id: Some(id), .. }) => sent.contains_key(id),
@@ -124,7 +125,7 @@ impl Surface {
                     let Some(result) = message.get("result") else {
                         continue;
                     };
-                    if method == "initialize" || method == "server/discover" {
+                    if method == names::INITIALIZE || method == names::SERVER_DISCOVER {
                         if moment == Moment::Last || surface.identity.is_none() {
                             surface.identity = Some(result.clone());
                         }

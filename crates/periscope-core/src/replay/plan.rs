@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::export::Recording;
+use crate::vocabulary::method::names;
 use crate::wire::{Direction, RequestId, Verdict};
 
 /// A recorded client message to send again.
@@ -78,7 +79,11 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
-const HANDSHAKE: [&str; 3] = ["initialize", "notifications/initialized", "server/discover"];
+const HANDSHAKE: [&str; 3] = [
+    names::INITIALIZE,
+    names::INITIALIZED,
+    names::SERVER_DISCOVER,
+];
 
 /// The recording's client messages, in record order: those to send, and those left out.
 pub fn plan(recording: &Recording) -> (Vec<Planned>, Vec<Skipped>) {
@@ -111,9 +116,9 @@ pub fn plan(recording: &Recording) -> (Vec<Planned>, Vec<Skipped>) {
         };
         let reason = if HANDSHAKE.contains(&method.as_str()) {
             Some(SkipReason::Handshake)
-        } else if method == "notifications/cancelled" {
+        } else if method == names::CANCELLED {
             Some(SkipReason::Cancellation)
-        } else if method == "subscriptions/listen" {
+        } else if method == names::SUBSCRIPTIONS_LISTEN {
             Some(SkipReason::ListenStream)
         } else {
             None

@@ -7,6 +7,7 @@ use crate::record::CallRound;
 use crate::rows::{FrameKind, FrameRow, row_id};
 use crate::store::EntryKind;
 use crate::store::timeline::TimelineRow;
+use crate::vocabulary::method::names;
 use crate::wire::{Direction, RequestId};
 
 /// Longest progress message a mark copies (a server picks it).
@@ -98,7 +99,7 @@ pub(crate) fn extra(kind: EntryKind, method: Option<&str>, body: &[u8]) -> Extra
         (EntryKind::Request, _)
             | (
                 EntryKind::Notification,
-                Some("notifications/progress" | "notifications/cancelled")
+                Some(names::PROGRESS | names::CANCELLED)
             )
     );
     if !wanted {
@@ -115,7 +116,7 @@ pub(crate) fn extra(kind: EntryKind, method: Option<&str>, body: &[u8]) -> Extra
             }
             _ => Extra::None,
         },
-        (_, Some("notifications/progress")) => {
+        (_, Some(names::PROGRESS)) => {
             let (Some(token), Some(progress)) =
                 (params.get("progressToken"), params["progress"].as_f64())
             else {

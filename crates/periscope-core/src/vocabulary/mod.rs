@@ -1,0 +1,10 @@
+//! MCP's words, said once: every method of every revision Periscope speaks ([`Method`], with
+//! its wire names as constants in [`method::names`]) and the named JSON-RPC and MCP error codes
+//! ([`ErrorCode`]). The engine matches and builds messages with these, never with a string
+//! or a number of its own; the hosts and the UI read the same types (exported with ts-rs).
+
+pub mod error_code;
+pub mod method;
+
+pub use error_code::ErrorCode;
+pub use method::Method;
