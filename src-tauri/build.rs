@@ -35,6 +35,7 @@ const COMMANDS: &[&str] = &[
     "connections",
     "connect",
     "disconnect",
+    "forget_era",
     "traffic_summary",
     "traffic_count",
     "traffic_window",

@@ -10,6 +10,7 @@ mod catalog_store;
 pub mod commands;
 mod connection;
 mod events;
+mod found_eras;
 mod json_file;
 mod launch_args;
 mod models;
@@ -52,6 +53,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             ));
             // Each session's traffic goes to a store file here (docs/store.md).
             let _ = state.traffic_dir.set(data.join("traffic"));
+            state.found_eras.load(data.join("eras.json"));
             let _ = state.secrets.set(secrets.clone());
             // Model providers: models.json beside the catalog; their keys in the same store.
             state
@@ -107,6 +109,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::connection::connections,
             commands::connection::connect,
             commands::connection::disconnect,
+            commands::connection::forget_era,
             // The record: traffic, HTTP exchanges, stderr.
             commands::traffic::traffic_summary,
             commands::traffic::traffic_count,

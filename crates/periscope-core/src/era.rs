@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::request_headers::HeaderAnnotationError;
 use crate::revision;
+use crate::vocabulary::method::names;
 use crate::wire::error_code;
 
 /// Which era to speak to a server: the user's choice, kept in the catalog.
@@ -55,6 +56,9 @@ pub enum EraReason {
     Discovered,
     /// Auto, and the probe said legacy: `answer` is what `server/discover` got.
     ProbeFailed { answer: String },
+    /// Auto, and an earlier connection's probe found legacy: the host skipped the probe (the
+    /// app remembers what each server speaks; docs/eras.md).
+    Remembered,
 }
 
 /// The 2026-07-28 tasks extension's identifier, in `capabilities.extensions` (the session
@@ -75,14 +79,14 @@ pub mod meta_key {
 /// CLI when a user asks for one on a modern server).
 pub fn removed_in_modern(method: &str) -> Option<&'static str> {
     match method {
-        "ping" => Some("2026-07-28 removed ping: there is no session to keep alive"),
-        "logging/setLevel" => Some(
+        names::PING => Some("2026-07-28 removed ping: there is no session to keep alive"),
+        names::LOGGING_SET_LEVEL => Some(
             "2026-07-28 removed logging/setLevel: the log level goes with each request (_meta io.modelcontextprotocol/logLevel)",
         ),
-        "resources/subscribe" | "resources/unsubscribe" => Some(
+        names::RESOURCES_SUBSCRIBE | names::RESOURCES_UNSUBSCRIBE => Some(
             "2026-07-28 replaced resource subscriptions with subscriptions/listen (one stream with the kinds you opt in to)",
         ),
-        "initialize" | "notifications/initialized" => Some(
+        names::INITIALIZE | names::INITIALIZED => Some(
             "2026-07-28 has no handshake: every request carries its own version and capabilities",
         ),
         _ => None,
@@ -194,7 +198,10 @@ pub enum ModernRefusal {
 
 /// Requests a server may answer with `input_required` (multi round-trip requests).
 pub fn may_require_input(method: &str) -> bool {
-    matches!(method, "tools/call" | "resources/read" | "prompts/get")
+    matches!(
+        method,
+        names::TOOLS_CALL | names::RESOURCES_READ | names::PROMPTS_GET
+    )
 }
 
 /// Requests Periscope sends again, once and as a new request, when their response stream breaks
@@ -206,17 +213,17 @@ pub fn may_require_input(method: &str) -> bool {
 pub fn safe_to_reissue(method: &str) -> bool {
     matches!(
         method,
-        "server/discover"
-            | "tools/list"
-            | "prompts/list"
-            | "prompts/get"
-            | "resources/list"
-            | "resources/templates/list"
-            | "resources/read"
-            | "completion/complete"
-            | "tasks/get"
-            | "tasks/list"
-            | "tasks/result"
+        names::SERVER_DISCOVER
+            | names::TOOLS_LIST
+            | names::PROMPTS_LIST
+            | names::PROMPTS_GET
+            | names::RESOURCES_LIST
+            | names::RESOURCE_TEMPLATES_LIST
+            | names::RESOURCES_READ
+            | names::COMPLETION_COMPLETE
+            | names::TASKS_GET
+            | names::TASKS_LIST
+            | names::TASKS_RESULT
     )
 }
 

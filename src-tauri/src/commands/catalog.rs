@@ -48,6 +48,7 @@ pub async fn catalog_remove<R: Runtime>(
     state.disconnect(&id).await?;
     let entries = state.remove_entry(&id)?;
     temporary.forget(&id);
+    state.forget_era(&id);
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }

@@ -30,3 +30,10 @@ pub async fn connect(
 pub async fn disconnect(state: State<'_, AppState>, server_id: String) -> Result<(), String> {
     state.disconnect(&server_id).await
 }
+
+/// Forgets the era the server was found to speak (Overview's **Probe again**): its next
+/// connection probes with `server/discover` again.
+#[tauri::command]
+pub fn forget_era(state: State<'_, AppState>, server_id: String) {
+    state.forget_era(&server_id);
+}

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use periscope_core::auth::{LoopbackBrowser, OAuthClient, OAuthConfig};
 use periscope_core::config::ServerTarget;
+use periscope_core::era::EraReason;
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
 use periscope_core::view::{AppEvent, ConnectionStatus};
 
@@ -56,6 +57,11 @@ impl AppState {
         self.connect_now(server_id).await
     }
 
+    /// Forgets the era a server was found to speak: its next connection probes again.
+    pub fn forget_era(&self, server_id: &str) {
+        self.found_eras.forget(server_id);
+    }
+
     /// Connects unless the server already has a connection in any state (the first-launch
     /// connect must not undo what the user did meanwhile).
     pub async fn connect_if_idle(&self, server_id: &str) -> Result<(), String> {
@@ -68,6 +74,21 @@ impl AppState {
     }
 
     async fn connect_now(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let result = self.connect_once(server_id).await;
+        match result {
+            // The era remembered for the server failed (it now speaks the modern era, or
+            // answers differently): forget it and probe, once.
+            Err(Attempt::RememberedEraFailed) => {
+                self.found_eras.forget(server_id);
+                self.connect_once(server_id)
+                    .await
+                    .map_err(Attempt::into_message)
+            }
+            other => other.map_err(Attempt::into_message),
+        }
+    }
+
+    async fn connect_once(&self, server_id: &str) -> Result<ServerIdentity, Attempt> {
         let entry = self
             .catalog()
             .into_iter()
@@ -113,12 +134,13 @@ impl AppState {
             ))),
             ServerTarget::Stdio(_) => None,
         };
+        let (era, remembered) = self.found_eras.choice(&entry);
         let options = SessionOptions {
             handler: answerer.clone(),
             authorizer: oauth
                 .clone()
                 .map(|o| o as Arc<dyn periscope_core::auth::Authorizer>),
-            era: entry.era,
+            era,
             request_timeout: self.settings.get().request_timeout(),
             ..SessionOptions::default()
         };
@@ -158,7 +180,7 @@ impl AppState {
                         stderr_tail: Vec::new(),
                     },
                 );
-                return Err(error);
+                return Err(Attempt::Failed(error));
             }
         };
         tauri::async_runtime::spawn(forward(
@@ -169,7 +191,12 @@ impl AppState {
             self.hub.clone(),
         ));
         match session.handshake().await {
-            Ok(identity) => {
+            Ok(mut identity) => {
+                if remembered {
+                    identity.era_reason = EraReason::Remembered;
+                } else {
+                    self.found_eras.note(&entry, &identity);
+                }
                 *lock(&conn.identity) = Some(identity.clone());
                 if identity.era == periscope_core::era::Era::Modern {
                     // Modern servers send list changes only on a listen stream: open one so
@@ -190,6 +217,11 @@ impl AppState {
                 );
                 Ok(identity)
             }
+            Err(_) if remembered => {
+                conn.user_closed.store(true, Ordering::SeqCst);
+                session.close().await;
+                Err(Attempt::RememberedEraFailed)
+            }
             Err(e) => {
                 let error = e.to_string();
                 conn.user_closed.store(true, Ordering::SeqCst);
@@ -202,7 +234,7 @@ impl AppState {
                         stderr_tail: session.traffic().stderr_tail(STDERR_TAIL),
                     },
                 );
-                Err(error)
+                Err(Attempt::Failed(error))
             }
         }
     }
@@ -225,5 +257,27 @@ impl AppState {
     pub async fn disconnect_all(&self) {
         let ids: Vec<String> = lock(&self.conns).keys().cloned().collect();
         futures_util::future::join_all(ids.iter().map(|id| self.disconnect(id))).await;
+    }
+}
+
+/// Why one connection attempt failed: a message for the user, or the remembered era failing
+/// (the caller probes again before saying anything).
+enum Attempt {
+    Failed(String),
+    RememberedEraFailed,
+}
+
+impl Attempt {
+    fn into_message(self) -> String {
+        match self {
+            Attempt::Failed(message) => message,
+            Attempt::RememberedEraFailed => "the server failed in the era remembered for it".into(),
+        }
+    }
+}
+
+impl From<String> for Attempt {
+    fn from(message: String) -> Self {
+        Attempt::Failed(message)
     }
 }

@@ -24,6 +24,7 @@ use periscope_core::view::{ConnectionInfo, ConnectionStatus};
 use crate::asks::Asks;
 use crate::catalog_store::LoadIssues;
 use crate::events::EventHub;
+use periscope_core::vocabulary::method::names;
 
 /// How many stderr lines a failed status quotes.
 const STDERR_TAIL: usize = 10;
@@ -50,6 +51,9 @@ pub struct AppState {
     /// Where each session's traffic store goes (`traffic/` in the app's data folder); unset
     /// (tests on the mock runtime), sessions keep their record in memory.
     pub traffic_dir: OnceLock<std::path::PathBuf>,
+    /// The era each server was found to speak (`eras.json`), so a legacy server is not
+    /// probed with `server/discover` on every connection.
+    pub found_eras: crate::found_eras::FoundEras,
 }
 
 struct Conn {
@@ -196,7 +200,7 @@ impl AppState {
             return Ok(()); // not connected: it will ask when it connects
         };
         session
-            .notify("notifications/roots/list_changed", None)
+            .notify(names::ROOTS_LIST_CHANGED, None)
             .await
             .map_err(|e| format!("could not tell the server its roots changed: {e}"))
     }

@@ -4,4 +4,4 @@
  * How Periscope came to speak the era it speaks: what the user set, and for auto what the
  * probe saw.
  */
-export type EraReason = { "how": "pinned" } | { "how": "discovered" } | { "how": "probe_failed", answer: string, };
+export type EraReason = { "how": "pinned" } | { "how": "discovered" } | { "how": "probe_failed", answer: string, } | { "how": "remembered" };

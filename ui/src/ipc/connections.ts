@@ -15,6 +15,8 @@ export const connectionsIpc = {
   connections: () => invoke<ConnectionInfo[]>("connections"),
   connect: (serverId: string) => invoke<ServerIdentity>("connect", { serverId }),
   disconnect: (serverId: string) => invoke<void>("disconnect", { serverId }),
+  /** Forgets the era the server was found to speak: the next connection probes again. */
+  forgetEra: (serverId: string) => invoke<void>("forget_era", { serverId }),
 };
 
 /** The Overview's server utilities. */

@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useNow } from "../common/useNow";
 import { useTranslation } from "react-i18next";
-import { connect } from "../actions";
+import { connect, reprobeEra } from "../actions";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
@@ -18,8 +18,8 @@ import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
 
-/** Modern or legacy, and how Periscope came to speak it. */
-function EraFact({ identity }: { identity: ServerIdentity }) {
+/** Modern or legacy, and how Periscope came to speak it; a remembered era can be probed again. */
+function EraFact({ serverId, identity }: { serverId: string; identity: ServerIdentity }) {
   const { t } = useTranslation(["overview", "common"]);
   const reason = identity.era_reason;
   const how =
@@ -27,11 +27,21 @@ function EraFact({ identity }: { identity: ServerIdentity }) {
       ? t("era.pinned")
       : reason.how === "discovered"
         ? t("era.discovered")
-        : t("era.fellBack", { answer: reason.answer });
+        : reason.how === "remembered"
+          ? t("era.remembered")
+          : t("era.fellBack", { answer: reason.answer });
   return (
     <>
       <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? t("era.modern") : t("era.legacy")}</span>{" "}
       <span className="muted">{how}</span>
+      {reason.how === "remembered" && (
+        <>
+          {" "}
+          <button type="button" className="button button-small" data-testid="era-reprobe" onClick={() => void reprobeEra(serverId)}>
+            {t("era.reprobe")}
+          </button>
+        </>
+      )}
     </>
   );
 }
@@ -109,7 +119,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
           <>
             <dt>{t("fact.era")}</dt>
             <dd data-testid="overview-era">
-              <EraFact identity={identity} />
+              <EraFact serverId={server.id} identity={identity} />
             </dd>
             {identity.supported_versions.length > 0 && (
               <>
