@@ -223,10 +223,23 @@ async function refetchList(id: string, kind: ListKind): Promise<void> {
   showToast(listErrorToast(id, serverName(id), kind, list.error ?? "", sinceUs), followToastLink);
 }
 
+/** Servers opened from a command line that the UI has shown already. */
+const shownLaunches = new Set<string>();
+
+/** Selects the newest server opened from a command line (this launch's or a second one's), once. */
+function selectLaunched(ids: readonly string[]): void {
+  const fresh = ids.filter((id) => !shownLaunches.has(id));
+  for (const id of fresh) shownLaunches.add(id);
+  const newest = fresh[fresh.length - 1];
+  if (newest !== undefined) select(newest);
+}
+
 /** The catalog again, after it changed outside the UI (a server or a recording opened from the command line). */
 async function reloadCatalog(): Promise<void> {
   try {
+    const launched = await ipc.catalogTemporary();
     setCatalog(await ipc.catalogList());
+    selectLaunched(launched.map((entry) => entry.id));
   } catch (error) {
     setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));
   }
@@ -259,9 +272,12 @@ export async function showRecording(info: RecordingInfo): Promise<void> {
 export async function loadCatalog(): Promise<void> {
   try {
     // A first launch opens on the welcome view (the demo connects behind it), unless the app
-    // was started on a server from the command line: that one is shown.
-    if ((await ipc.firstLaunch()) && (await ipc.catalogTemporary()).length === 0) select(null);
+    // was started on a server from the command line: that one is shown, whether it connects
+    // or fails (its failure is what the user needs to see).
+    const launched = await ipc.catalogTemporary();
+    if ((await ipc.firstLaunch()) && launched.length === 0) select(null);
     setCatalog(await ipc.catalogList());
+    selectLaunched(launched.map((entry) => entry.id));
   } catch (error) {
     setCatalogError(i18n.t("state:catalogFailed", { error: errorMessage(error) }));
   }
@@ -385,6 +401,17 @@ export async function connect(id: string): Promise<void> {
       return { ...s, busy: null, status };
     });
   }
+}
+
+/** Probes the server's era again (`server/discover`), instead of the era remembered for it. */
+export async function reprobeEra(id: string): Promise<void> {
+  try {
+    await ipc.forgetEra(id);
+  } catch (error) {
+    setActionError(id, i18n.t("state:connectFailed", { error: errorMessage(error) }));
+    return;
+  }
+  await reconnect(id);
 }
 
 export async function disconnect(id: string): Promise<void> {

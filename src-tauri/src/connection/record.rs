@@ -39,8 +39,12 @@ impl AppState {
             .collect()
     }
 
+    /// How far a server's record goes; nothing (an empty summary) for a server that never
+    /// started, which has no record and is not a failure to read one.
     pub fn traffic_summary(&self, server_id: &str) -> Result<TrafficSummary, String> {
-        Ok(self.traffic_of(server_id)?.summary())
+        Ok(self
+            .maybe_traffic(server_id)?
+            .map_or_else(TrafficSummary::default, |t| t.summary()))
     }
 
     pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
