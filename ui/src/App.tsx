@@ -31,28 +31,32 @@ export function App() {
   const selectedId = useConnections((s) => s.selectedId);
   const recording = useRecordings((s) => s.list.find((r) => r.id === selectedId) ?? null);
   return (
-    <div className="app">
-      <Sidebar />
-      <main className="main">
-        <AppErrors />
-        {recording ? (
-          <RecordingView key={recording.id} info={recording} />
-        ) : selected ? (
-          <ServerView key={selected.id} entry={selected} />
-        ) : loading ? (
-          <EmptyState>{t("common:loading")}</EmptyState>
-        ) : (
-          // No server selected (an empty catalog, or "Welcome" in the palette).
-          <Welcome />
-        )}
-      </main>
-      <AppMenu />
-      <AskDialog />
-      <CommandPalette />
-      <ShortcutsSheet />
-      <AboutDialog />
-      {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
+    <>
+      <div className="app">
+        <Sidebar />
+        <main className="main">
+          <AppErrors />
+          {recording ? (
+            <RecordingView key={recording.id} info={recording} />
+          ) : selected ? (
+            <ServerView key={selected.id} entry={selected} />
+          ) : loading ? (
+            <EmptyState>{t("common:loading")}</EmptyState>
+          ) : (
+            // No server selected (an empty catalog, or "Welcome" in the palette).
+            <Welcome />
+          )}
+        </main>
+        <AppMenu />
+        <AskDialog />
+        <CommandPalette />
+        <ShortcutsSheet />
+        <AboutDialog />
+        {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
+      </div>
+      {/* Outside the grid: sonner's container is a block in the flow, and as a grid item it
+          took a row of its own, leaving the sidebar and the main view short of the window. */}
       <Toaster position="bottom-right" closeButton richColors containerAriaLabel={t("notifications")} />
-    </div>
+    </>
   );
 }
