@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|store|checks|recording|app|app_flood|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|store|checks|recording|app|app_flood|app_lists|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -37,6 +37,9 @@ if [ -z "$filter" ] || [ "$filter" = "app" ]; then
 fi
 if [ -z "$filter" ] || [ "$filter" = "app_flood" ]; then
   cargo test -p periscope-benches --bench app_flood -- app_flood
+fi
+if [ -z "$filter" ] || [ "$filter" = "app_lists" ]; then
+  cargo test -p periscope-benches --bench app_lists -- app_lists
 fi
 if [ -z "$filter" ] || [ "$filter" = "load_app" ]; then
   cargo test -p periscope-benches --bench load_app -- load_app

@@ -41,6 +41,8 @@
 //! - `lying-caps`: declares tools, resources (subscribe), prompts and logging; `tools/list`
 //!   is answered -32601, `prompts/list` with `"prompts": "none"`.
 //! - `endless-pages`: every `tools/list` page holds 100 tools and a fresh `nextCursor`.
+//! - `many-tools N PAGE`: N tools (`tool_0`…, each with a title, a description and a small
+//!   schema), listed PAGE a page through `nextCursor` (the long-list benchmark, app_lists).
 //! - `hold N`: holds every `tools/call` unanswered until N are waiting, then answers them all
 //!   (for the load benchmark: N requests truly in flight at once).
 //! - `huge-strings BYTES`: before answering `tools/list`, sends a notification whose method is
@@ -153,6 +155,11 @@ fn main() {
                     result["nextCursor"] = json!(format!("page-{page}"));
                     respond(&out, &id, result);
                 }
+                "many-tools" => {
+                    let cursor = msg["params"]["cursor"].as_str().unwrap_or("0");
+                    let start: u64 = cursor.parse().unwrap_or(0);
+                    respond(&out, &id, many_tools(start, num(1, 20_000), num(2, 500)));
+                }
                 _ if mode == "orphans" && arg(2) == "exit-on-list" => {
                     eprintln!("leaving without answering");
                     std::process::exit(0);
@@ -188,6 +195,26 @@ fn main() {
         // Stdin closed: a polite server would exit now. This one waits for SIGKILL.
         sleep_forever();
     }
+}
+
+/// One page of `many-tools`: tools `start`… (at most `page`), and the next page's cursor.
+fn many_tools(start: u64, total: u64, page: u64) -> Value {
+    let end = total.min(start + page.max(1));
+    let tools: Vec<Value> = (start..end)
+        .map(|i| {
+            json!({
+                "name": format!("tool_{i}"),
+                "title": format!("Tool number {i}"),
+                "description": format!("Does thing {i} of {total}, for the long-list benchmark."),
+                "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            })
+        })
+        .collect();
+    let mut result = json!({ "tools": tools });
+    if end < total {
+        result["nextCursor"] = json!(end.to_string());
+    }
+    result
 }
 
 fn initialize(mode: &str, out: &Out, msg: &Value, id: &Value) {

@@ -1,7 +1,8 @@
-import { Search, X } from "lucide-react";
+import { Search } from "lucide-react";
 import { useTranslation } from "react-i18next";
 
-/** The box that filters a list of a server's items, with how many it keeps. */
+/** The box that filters a list of a server's items, with how many it keeps (its own ⌫ and
+ * Escape clear it). */
 export function ListFilter({
   value,
   onChange,
@@ -40,20 +41,9 @@ export function ListFilter({
         />
       </label>
       {value !== "" && (
-        <>
-          <span className="list-filter-count muted small" data-testid={`${testId}-count`}>
-            {t("listFilter.count", { shown, total })}
-          </span>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t("listFilter.clear")}
-            title={t("listFilter.clear")}
-            onClick={() => onChange("")}
-          >
-            <X size={13} aria-hidden />
-          </button>
-        </>
+        <span className="list-filter-count muted small" data-testid={`${testId}-count`}>
+          {t("listFilter.count", { shown, total })}
+        </span>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { formatNumber } from "../format";
 import { CacheHintLine } from "./CacheHintLine";
 import { RefreshButton } from "./RefreshButton";
 import type { ListState } from "../state/lists";
@@ -10,7 +11,7 @@ export function ListHeader({ title, list, onRefresh }: { title: string; list: Li
     <>
       <div className="list-header">
         <span className="list-title">{title}</span>
-        {list.status === "loaded" && <span className="count">{list.items.length}</span>}
+        {list.status === "loaded" && <span className="count">{formatNumber(list.items.length)}</span>}
         <span className="spacer" />
         <RefreshButton
           onClick={onRefresh}
