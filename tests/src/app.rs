@@ -334,9 +334,12 @@ impl Harness {
     /// the element then gets no `click` event at all, and the test waits in vain for its effect.
     /// So the element is watched for the click, and clicked again, at most twice more, only
     /// when it got none; an element that got the click and did nothing is the app's failure
-    /// and is left to the test.
+    /// and is left to the test. An element that got none of the three clicks fails the test
+    /// here, naming it: a step followed only by a check that nothing happened must not pass
+    /// without its click.
     pub async fn click(&self, css: &str) {
-        for attempt in 1..=3 {
+        const ATTEMPTS: usize = 3;
+        for attempt in 1..=ATTEMPTS {
             let element = self.find(css).await;
             self.steady(&element).await;
             let watched = self
@@ -353,8 +356,13 @@ impl Harness {
             if !watched || self.clicked(&element).await {
                 return;
             }
-            eprintln!("the click on {css} did not reach it (attempt {attempt}); clicking again");
+            if attempt < ATTEMPTS {
+                eprintln!(
+                    "the click on {css} did not reach it (attempt {attempt}); clicking again"
+                );
+            }
         }
+        panic!("the click on {css} never reached it: {ATTEMPTS} clicks, no click event");
     }
 
     /// Whether `element` got the click it was watched for. An element the click removed (a

@@ -125,6 +125,8 @@ impl Case<'_> {
         let record = dir.join("record.jsonl");
         let report = dir.join("peak.json");
         let _ = std::fs::remove_file(&report);
+        // A record left by an earlier run in a prepared folder would pass for this run's.
+        let _ = std::fs::remove_file(&record);
         // A runaway is stopped well past the budget, not at it: the budget is asserted exactly
         // after the run, from the kernel's figure.
         let ceiling_kib = (self.budget_mib * 2).max(256) * 1024;
@@ -379,24 +381,52 @@ pub struct Record {
     pub exchanges: Vec<RecordedExchange>,
     /// Lines that did not parse: a record must never have any.
     pub unreadable: usize,
+    /// The file as given to `--record`.
+    pub path: PathBuf,
+    /// Why the file could not be read (or read to its end): missing, not a file, an I/O
+    /// error, not UTF-8. A record must always be read whole, so [`Record::is_whole`] fails
+    /// on it: an absent record is never taken for an empty one.
+    pub problem: Option<String>,
+    /// The first line, when it is the `session` line every record starts with
+    /// (docs/recording-format.md).
+    pub session: Option<Value>,
 }
 
 /// Longest frame text kept whole when reading a record back.
 const KEEP_TEXT: usize = 64 * 1024;
 
 impl Record {
+    /// Reads the record at `path`. Never fails itself: what went wrong is kept in
+    /// [`Record::problem`] (and [`Record::unreadable`]) for [`Record::is_whole`] to judge, so a
+    /// case that ended badly still shows its exit and output first.
     pub fn read(path: &Path) -> Record {
-        let mut record = Record::default();
-        let Ok(file) = std::fs::File::open(path) else {
-            return record;
+        let mut record = Record {
+            path: path.to_path_buf(),
+            ..Record::default()
+        };
+        let file = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) => {
+                record.problem = Some(format!("cannot open it: {e}"));
+                return record;
+            }
         };
         let mut reader = BufReader::new(file);
         let mut line = String::new();
+        let mut first = true;
         loop {
             line.clear();
             match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
+                Ok(0) => break,
                 Ok(_) => {}
+                Err(e) => {
+                    // Not the end: the rest of the record would go unread.
+                    record.problem = Some(format!(
+                        "reading it failed after {} entries: {e}",
+                        record.entries()
+                    ));
+                    break;
+                }
             }
             if !line.ends_with('\n') {
                 // The last line was cut (the process was killed mid-write): not an entry.
@@ -405,11 +435,21 @@ impl Record {
             }
             let Ok(entry) = serde_json::from_str::<Value>(&line) else {
                 record.unreadable += 1;
+                first = false;
                 continue;
             };
+            if std::mem::take(&mut first) && entry["type"] == "session" {
+                record.session = Some(entry);
+                continue;
+            }
             record.add(entry);
         }
         record
+    }
+
+    /// The entries read after the session line (frames, flags, stderr lines, exchanges).
+    pub fn entries(&self) -> usize {
+        self.frames.len() + self.flags.len() + self.stderr.len() + self.exchanges.len()
     }
 
     fn add(&mut self, entry: Value) {
@@ -514,9 +554,29 @@ impl Record {
         }
     }
 
-    /// The record file is whole: every line parses.
+    /// The record file is whole: it exists and was read to its end, it starts with its
+    /// session line, and every line parses. A missing record fails here (it is never read as
+    /// an empty one), so every case that calls this checks its record.
     pub fn is_whole(&self) -> &Self {
-        assert_eq!(self.unreadable, 0, "the record has unreadable lines");
+        if let Some(problem) = &self.problem {
+            panic!(
+                "the record {} is not there to check: {problem}",
+                self.path.display()
+            );
+        }
+        assert!(
+            self.session.is_some(),
+            "the record {} does not start with its session line ({} entries, {} unreadable lines)",
+            self.path.display(),
+            self.entries(),
+            self.unreadable
+        );
+        assert_eq!(
+            self.unreadable,
+            0,
+            "the record {} has unreadable lines",
+            self.path.display()
+        );
         self
     }
 }

@@ -8,8 +8,10 @@
 //! event, a 500, a FIN mid-stream, an endless keep-alive stream, an ignored DELETE, an expired
 //! session) and oauth_security.rs (the sign-in's rules, one broken at a time).
 
+use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use periscope_tests::chaos::{Case, FRAME_LIMIT_MIB, Run, Server, budget, deadline};
 use periscope_tests::{HttpServerProcess, bin, http_get, scratch_dir};
@@ -380,6 +382,31 @@ fn a_server_that_refuses_every_token_gets_three_sign_ins_then_a_clear_error() {
     );
 }
 
+/// Where the control of the metadata-service case sends its MCP requests: the metadata
+/// service's address, on a path of its own, so its lines are told from a metadata fetch.
+const IMDS_CONTROL_URL: &str = "http://169.254.169.254/periscope-control/mcp";
+
+/// Waits (at most `within`) until the tripwire's log has a line holding `needle`; returns the
+/// whole log then, or says what it held at the deadline.
+fn tripwire_log_with(log: &Path, needle: &str, within: Duration) -> Result<String, String> {
+    let deadline = Instant::now() + within;
+    loop {
+        let text = std::fs::read_to_string(log);
+        if let Ok(text) = &text
+            && text.lines().any(|l| l.contains(needle))
+        {
+            return Ok(text.clone());
+        }
+        if Instant::now() > deadline {
+            return Err(match text {
+                Ok(text) => format!("the log holds only:\n{text}"),
+                Err(e) => format!("no log at {}: {e}", log.display()),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn a_resource_metadata_url_at_the_cloud_metadata_service_is_refused_and_never_fetched() {
     // A proxy that logs what reaches it: with it as http_proxy, a request to 169.254.169.254
@@ -388,16 +415,52 @@ fn a_resource_metadata_url_at_the_cloud_metadata_service_is_refused_and_never_fe
     let tripwire_log = dir.join("tripwire.log");
     let tripwire = start(&["tripwire", tripwire_log.to_str().unwrap()]);
     let proxy = tripwire.url.trim_end_matches("/mcp").to_string();
-    let (run, _) = against_hostile_oauth(
-        "imds-metadata",
-        "imds-metadata",
-        &[("http_proxy", &proxy), ("NO_PROXY", "127.0.0.1,localhost")],
-    );
+    let proxy_env = [
+        ("http_proxy", proxy.as_str()),
+        ("NO_PROXY", "127.0.0.1,localhost"),
+    ];
+    let (run, _) = against_hostile_oauth("imds-metadata", "imds-metadata", &proxy_env);
     sound(&run);
     run.exits(&[3, 4]).says("169.254.169.254");
-    let reached = std::fs::read_to_string(&tripwire_log).unwrap_or_default();
+
+    // The control: the same CLI in the same environment, told to use the metadata service's
+    // address as its MCP server, does go through the tripwire, and its line is the event
+    // waited for before the log is read. A tripwire that logs nothing, or a CLI that ignores
+    // http_proxy (whose metadata fetch would then never show here), fails the case.
+    let control_dir = dir.join("control");
+    std::fs::create_dir_all(&control_dir).unwrap();
+    let args = ["ping", "--timeout", "5"];
+    let control = Case {
+        name: "imds-control",
+        args: &args,
+        server: Server::Url(IMDS_CONTROL_URL),
+        env: &proxy_env,
+        budget_mib: budget::SMALL_SESSION,
+        deadline: deadline(5),
+    }
+    .run_in(&control_dir);
+    control.ended_by_itself();
+    let reached = tripwire_log_with(
+        &tripwire_log,
+        "169.254.169.254/periscope-control/",
+        Duration::from_secs(10),
+    )
+    .unwrap_or_else(|why| {
+        panic!(
+            "the control's request to {IMDS_CONTROL_URL} never reached the tripwire, so its \
+             silence about the metadata fetch proves nothing: {why}\ncontrol stderr:\n{}",
+            control.stderr
+        )
+    });
+    let asked: Vec<&str> = reached
+        .lines()
+        .filter(|l| {
+            l.contains("169.254.169.254") && !l.contains("169.254.169.254/periscope-control/")
+        })
+        .collect();
     assert!(
-        !reached.contains("169.254.169.254"),
-        "the metadata service was asked:\n{reached}"
+        asked.is_empty(),
+        "the metadata service was asked:\n{}",
+        asked.join("\n")
     );
 }

@@ -129,9 +129,11 @@ async fn url_consent_shows_the_warnings_and_opens_nothing_before_the_click() {
     h.shot("url-consent-lookalike").await;
     assert!(h.opened_urls().is_empty(), "nothing opened before consent");
 
-    // With warnings, the first click on Open only asks to confirm.
+    // With warnings, the first click on Open only asks to confirm: the button turns into
+    // "Open anyway" (the click reached it and was handled), and nothing was opened.
     h.click(r#"[data-testid="url-open"]"#).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    h.find(r#"[data-testid="url-open"][data-confirming="true"]"#)
+        .await;
     assert!(
         h.opened_urls().is_empty(),
         "one click is not enough with warnings"

@@ -9,10 +9,16 @@
 //! catalog is intact, the tripwire saw nothing, B (reloaded after A ran) sees none of A's
 //! storage, and A's own report says blocked for every probe. A probe that is not blocked is a
 //! hole in the sandbox: this test must not be weakened to pass.
+//!
+//! The tripwire's silence proves something only if it would have spoken: last, the control
+//! page C (the one page that declares the loopback in its CSP) fetches `<tripwire>/control`,
+//! and the test waits for that line in the tripwire's log. A log that never gets it (a
+//! tripwire that does not log, a log read from the wrong place, a webview whose requests
+//! never reach it) fails the test; every other line in the log is a finding.
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use periscope_tests::app::{Harness, ONE_AT_A_TIME};
 use periscope_tests::{HOSTILE_APP_PROBES as PROBES, HttpServerProcess, bin, scratch_dir};
@@ -55,6 +61,30 @@ async fn open_manual(h: &Harness, uri: &str, tool: &str, input: &serde_json::Val
     h.click(&format!(r#"{detail} [data-testid="mcp-app-open-manual"]"#))
         .await;
     h.find(&frame_of(uri)).await;
+}
+
+/// The line the control page's fetch leaves in the tripwire's log (`GET /control HTTP/1.1 …`).
+const CONTROL_LINE: &str = "GET /control ";
+
+/// Waits (at most `within`) until the tripwire's log holds the control's line; returns the
+/// whole log then, or says what it held at the deadline.
+async fn tripwire_log_with_control(log: &Path, within: Duration) -> Result<String, String> {
+    let deadline = Instant::now() + within;
+    loop {
+        let text = std::fs::read_to_string(log);
+        if let Ok(text) = &text
+            && text.lines().any(|l| l.starts_with(CONTROL_LINE))
+        {
+            return Ok(text.clone());
+        }
+        if Instant::now() > deadline {
+            return Err(match text {
+                Ok(text) => format!("the log holds only:\n{text}"),
+                Err(e) => format!("no log at {}: {e}", log.display()),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The probe report of an app frame, once the page says it is done.
@@ -111,11 +141,10 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
         &serde_json::json!({"tripwire": tripwire_base, "other_src": b_src}),
     )
     .await;
+    // Navigation is A's last probe: `done` is set only when A is still on its page 1.5 s after
+    // it tried (a navigation that got away takes the page, and `done` with it).
     let report = report_of(&h, &frame_of("ui://probe/a")).await;
     h.shot("probe-a-report").await;
-
-    // Navigation is the last probe: give a navigation that got out time to reach the tripwire.
-    tokio::time::sleep(Duration::from_secs(2)).await;
 
     // B, opened again after A ran: none of A's storage.
     h.click(r#"[data-testid="mcp-app-resource"][data-uri="ui://probe/b"]"#)
@@ -127,7 +156,25 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
     let b_report = report_of(&h, &new_b).await;
     h.shot("probe-b-report").await;
 
-    let tripwire_seen = std::fs::read_to_string(&tripwire_log).unwrap_or_default();
+    // The control, last: a fetch the tripwire must log. Its line is the event waited for
+    // before the log is read (A's requests, had any got out, were sent before it).
+    open_manual(
+        &h,
+        "ui://probe/control",
+        "probe_control",
+        &serde_json::json!({"tripwire": tripwire_base}),
+    )
+    .await;
+    let control_report = report_of(&h, &frame_of("ui://probe/control")).await;
+    h.shot("control-report").await;
+    let tripwire_seen = tripwire_log_with_control(&tripwire_log, Duration::from_secs(10))
+        .await
+        .unwrap_or_else(|why| {
+            panic!(
+                "the control's fetch never reached the tripwire's log, so its silence about A \
+                 proves nothing: {why}\ncontrol page: {control_report}"
+            )
+        });
     let catalog = std::fs::read_to_string(catalog_file(&h.data.join("data"))).unwrap();
     let opened = h.opened_urls();
     h.stop().await;
@@ -153,9 +200,14 @@ async fn an_apps_script_cannot_reach_periscopes_ipc_another_apps_data_or_undecla
     }
     // Every finding at once: a hole in one layer must not hide what the others did.
     let mut findings = holes;
-    if !tripwire_seen.trim().is_empty() {
+    let reached: Vec<&str> = tripwire_seen
+        .lines()
+        .filter(|l| !l.starts_with(CONTROL_LINE))
+        .collect();
+    if !reached.is_empty() {
         findings.push(format!(
-            "the tripwire was reached (undeclared network or navigation):\n{tripwire_seen}"
+            "the tripwire was reached (undeclared network or navigation):\n{}",
+            reached.join("\n")
         ));
     }
     if !opened.is_empty() {

@@ -1,6 +1,6 @@
 //! The hostile-app fixture (`hostile-app-server`) itself, through the engine's session: it
-//! opens like a legacy server, lists its two probe tools linked to their `ui://` pages, and
-//! reads each page as an MCP App. What the pages do in a sandbox is the end-to-end test's
+//! opens like a legacy server, lists its two probe tools and the control's linked to their
+//! `ui://` pages, and reads each page as an MCP App (only the control declaring a CSP). What the pages do in a sandbox is the end-to-end test's
 //! business (`e2e_app_sandbox.rs`); this checks the fixture serves them.
 
 use periscope_core::config::StdioTarget;
@@ -27,7 +27,7 @@ async fn fixture() -> Session {
 }
 
 #[tokio::test]
-async fn the_hostile_app_fixture_serves_two_probe_pages_as_mcp_apps() {
+async fn the_hostile_app_fixture_serves_two_probe_pages_and_a_control_as_mcp_apps() {
     let session = fixture().await;
     let tools = session.list_tools().await.unwrap();
     let links: Vec<(&str, &str)> = tools
@@ -41,12 +41,16 @@ async fn the_hostile_app_fixture_serves_two_probe_pages_as_mcp_apps() {
         .collect();
     assert_eq!(
         links,
-        [("probe_a", "ui://probe/a"), ("probe_b", "ui://probe/b")]
+        [
+            ("probe_a", "ui://probe/a"),
+            ("probe_b", "ui://probe/b"),
+            ("probe_control", "ui://probe/control")
+        ]
     );
     assert!(tools[0]["inputSchema"]["properties"]["tripwire"].is_object());
 
     let listed = session.list_resources().await.unwrap();
-    assert_eq!(listed.len(), 2);
+    assert_eq!(listed.len(), 3);
     assert!(
         listed.iter().all(|r| r["mimeType"] == APP_MIME),
         "{listed:?}"
@@ -67,6 +71,20 @@ async fn the_hostile_app_fixture_serves_two_probe_pages_as_mcp_apps() {
     }
     let b = page(&session, "ui://probe/b").await;
     assert!(b.contains("storage_read") && b.contains("data-testid=\"probe-report\""));
+    let control = page(&session, "ui://probe/control").await;
+    assert!(control.contains("control_fetch") && control.contains("/control"));
+    // The control alone may reach the loopback tripwire; A and B keep the host's default.
+    let csp_of = |uri: &str| {
+        listed.iter().find(|r| r["uri"] == uri).unwrap()["_meta"]["ui"]["csp"]["connectDomains"]
+            .clone()
+    };
+    assert_eq!(csp_of("ui://probe/control"), json!(["http://127.0.0.1:*"]));
+    assert!(csp_of("ui://probe/a").is_null() && csp_of("ui://probe/b").is_null());
+    let read = session.read_resource("ui://probe/control").await.unwrap();
+    assert_eq!(
+        read["contents"][0]["_meta"]["ui"]["csp"]["connectDomains"],
+        json!(["http://127.0.0.1:*"])
+    );
 
     let called = session
         .call_tool("probe_a", Map::new(), CallOptions::default())

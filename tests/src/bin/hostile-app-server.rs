@@ -4,7 +4,8 @@
 //! `misbehaving-server`. Tools `probe_a` and `probe_b` (input `{tripwire?, other_src?}`) link to
 //! `ui://probe/a` and `ui://probe/b` (`_meta.ui.resourceUri`, whatever the client declared:
 //! this is a fixture, not a polite server); both pages declare no CSP, so the host's default
-//! (no network) applies.
+//! (no network) applies. Tool `probe_control` links to the control page C (below), the one
+//! page that declares a CSP.
 //!
 //! Page A, after `ui/initialize`, `ui/notifications/initialized` and the tool input, runs one
 //! probe after another, each in try/catch, each request given at most 2 s (a request still
@@ -15,6 +16,12 @@
 //! `document.body.dataset.done = "1"` (never set when the navigation got away: the page is gone).
 //! Page B reports in `probe-report` (and as a `storage_read` message) what storage it can read,
 //! so a test can check it sees nothing page A wrote.
+//!
+//! Page C (`ui://probe/control`, tool `probe_control`) is the positive control: it declares
+//! `_meta.ui.csp.connectDomains: ["http://127.0.0.1:*"]` and fetches `<tripwire>/control`,
+//! which its CSP allows, so the tripwire's log shows what a request that got out of an app's
+//! frame looks like there (`GET /control …`): a test that finds no line for A's probes knows
+//! the tripwire would have logged them. It reports `control_fetch: reached|blocked (…)`.
 //!
 //! An `<img>`/`<script>` error event counts as blocked only when a `securitypolicyviolation`
 //! names its URL (the tripwire answers 404, so an error alone does not say the request stayed
@@ -33,6 +40,9 @@ use serde_json::{Value, json};
 const APP_MIME: &str = "text/html;profile=mcp-app";
 const PAGE_A: &str = "ui://probe/a";
 const PAGE_B: &str = "ui://probe/b";
+const PAGE_CONTROL: &str = "ui://probe/control";
+/// Page C's declared CSP: the loopback origins, any port (the tripwire's is chosen at start).
+const CONTROL_CONNECT: &str = "http://127.0.0.1:*";
 
 fn main() {
     let stdin = std::io::stdin();
@@ -58,13 +68,16 @@ fn main() {
                 "serverInfo": {"name": "hostile-app-server", "version": "1.0.0"},
             })),
             "ping" => Ok(json!({})),
-            "tools/list" => {
-                Ok(json!({"tools": [tool("probe_a", PAGE_A), tool("probe_b", PAGE_B)]}))
-            }
+            "tools/list" => Ok(json!({"tools": [
+                tool("probe_a", PAGE_A),
+                tool("probe_b", PAGE_B),
+                tool("probe_control", PAGE_CONTROL),
+            ]})),
             "tools/call" => call(msg.pointer("/params/name").and_then(Value::as_str)),
             "resources/list" => Ok(json!({"resources": [
                 resource(PAGE_A, "Probe A: tries to escape"),
                 resource(PAGE_B, "Probe B: reads storage"),
+                resource(PAGE_CONTROL, "Control: a fetch its CSP allows"),
             ]})),
             "resources/read" => read(msg.pointer("/params/uri").and_then(Value::as_str)),
             _ => Err((-32601, format!("Method not found: {method}"))),
@@ -99,13 +112,23 @@ fn tool(name: &str, page: &str) -> Value {
 }
 
 fn resource(uri: &str, title: &str) -> Value {
-    json!({"uri": uri, "name": uri.trim_start_matches("ui://"), "title": title, "mimeType": APP_MIME})
+    let mut listed = json!({"uri": uri, "name": uri.trim_start_matches("ui://"), "title": title, "mimeType": APP_MIME});
+    if let Some(meta) = meta_of(uri) {
+        listed["_meta"] = meta;
+    }
+    listed
+}
+
+/// The `_meta` of a page: only the control declares a CSP (the others get the host's default).
+fn meta_of(uri: &str) -> Option<Value> {
+    (uri == PAGE_CONTROL).then(|| json!({"ui": {"csp": {"connectDomains": [CONTROL_CONNECT]}}}))
 }
 
 fn call(name: Option<&str>) -> Result<Value, (i64, String)> {
     let page = match name {
         Some("probe_a") => PAGE_A,
         Some("probe_b") => PAGE_B,
+        Some("probe_control") => PAGE_CONTROL,
         other => return Err((-32602, format!("Unknown tool: {other:?}"))),
     };
     Ok(json!({"content": [{"type": "text", "text": format!("{page} runs its probes")}]}))
@@ -115,10 +138,15 @@ fn read(uri: Option<&str>) -> Result<Value, (i64, String)> {
     let script = match uri {
         Some(PAGE_A) => PROBES_A,
         Some(PAGE_B) => PROBES_B,
+        Some(PAGE_CONTROL) => CONTROL,
         other => return Err((-32002, format!("Resource not found: {other:?}"))),
     };
     let html = format!("{HEAD}<script>\n{BRIDGE}{script}</script>\n</body>\n</html>\n");
-    Ok(json!({"contents": [{"uri": uri, "mimeType": APP_MIME, "text": html}]}))
+    let mut content = json!({"uri": uri, "mimeType": APP_MIME, "text": html});
+    if let Some(meta) = uri.and_then(meta_of) {
+        content["_meta"] = meta;
+    }
+    Ok(json!({"contents": [content]}))
 }
 
 const HEAD: &str = r#"<!DOCTYPE html>
@@ -310,6 +338,27 @@ const PROBES_B: &str = r#"
     if (names.some((d) => d.name === "probe")) found.push("indexedDB");
   } catch (e) { seen.push("indexedDB: " + (e && e.name || e)); }
   report("storage_read", found.length ? "reached" : "blocked", seen.join("; "));
+  document.body.dataset.done = "1";
+})();
+"#;
+
+/// Page C, the control: one fetch to the tripwire that its declared CSP allows.
+const CONTROL: &str = r#"
+(async () => {
+  const input = await handshake();
+  const tripwire = input.tripwire ? String(input.tripwire).replace(/\/$/, "") : null;
+  if (!tripwire) {
+    report("control_fetch", "blocked", "skipped: no tripwire in the tool input");
+  } else {
+    const url = tripwire + "/control";
+    try {
+      const response = await within(5000, fetch(url, { mode: "no-cors" }));
+      report("control_fetch", "reached", url + " answered (opaque, status " + response.status + ")");
+    } catch (error) {
+      const csp = violationFor(url);
+      report("control_fetch", "blocked", url + ": " + (csp ? "CSP " + csp : String(error.message || error)));
+    }
+  }
   document.body.dataset.done = "1";
 })();
 "#;
