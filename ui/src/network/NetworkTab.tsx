@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { HttpExchange } from "../bindings/HttpExchange";
 import type { ServerTarget } from "../bindings/ServerTarget";
-import { showFrame } from "../actions";
+import { showFrame } from "../actions/view";
 import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
 import { formatLatency, formatTime } from "../format";

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { SecretSlot } from "../bindings/SecretSlot";
 import type { ServerEntry } from "../bindings/ServerEntry";
-import { saveEntry } from "../actions";
+import { saveEntry } from "../actions/catalog";
 import { errorMessage, ipc } from "../ipc";
 import { ErrorBox } from "../common/ErrorBox";
 import { Dialog } from "../dialog/Dialog";
