@@ -8,7 +8,7 @@ import { EmptyState } from "../common/EmptyState";
 import { formatLatency, formatTime } from "../format";
 import { statusClass, statusLabel, urlPath } from "./describe";
 import { ExchangeDetail } from "./ExchangeDetail";
-import type { NetworkLog } from "./log";
+import type { NetworkLog } from "../state/networkLog";
 import type { ServerState } from "../state/connections";
 import { selectExchange, useServerTraffic, useTraffic } from "../state/traffic";
 import { useFollowTail } from "../common/useFollowTail";
