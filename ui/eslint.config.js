@@ -40,6 +40,24 @@ export default tseslint.config(
     },
   },
   {
+    // State holds data; a feature folder may import state, never the other way round. Below
+    // state are only the generated bindings, the IPC layer, the translations and json.ts.
+    files: ["src/state/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!(bindings|ipc|i18n)(/|$)|json$)",
+              message: "src/state imports no feature folder (nor actions/): move the data here, or the code that needs the feature there.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["*.config.{js,ts}"],
     languageOptions: { globals: globals.node },
   },

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Toaster } from "sonner";
 import { AboutDialog } from "./about/AboutDialog";
-import { start } from "./actions";
+import { start } from "./actions/startup";
 import { AskDialog } from "./asks/AskDialog";
 import { AppErrors } from "./common/AppErrors";
 import { EmptyState } from "./common/EmptyState";

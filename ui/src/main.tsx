@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { loadAppSettings } from "./actions";
+import { loadAppSettings } from "./actions/startup";
 import "./i18n";
 import { applyTheme } from "./settings/theme";
 import "./styles/base.css";

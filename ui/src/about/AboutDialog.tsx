@@ -1,10 +1,10 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { ExternalLink, X } from "lucide-react";
+import { ExternalLink } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AboutInfo } from "../bindings/AboutInfo";
 import type { AboutLinkInfo } from "../bindings/AboutLinkInfo";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { aboutIpc, errorMessage } from "../ipc";
 import { closeOverlay, useOverlay } from "../keyboard/overlays";
 import "../styles/keyboard.css";
@@ -23,23 +23,13 @@ function linkLabel(link: AboutLinkInfo, t: (key: "links.spec", options: { revisi
 
 /** Versions of the app and the engine, the protocol revisions it speaks, and links. */
 export function AboutDialog() {
-  const { t } = useTranslation(["about", "common"]);
+  const { t } = useTranslation("about");
   const open = useOverlay() === "about";
+  if (!open) return null;
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && closeOverlay()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="modal-backdrop" />
-        <Dialog.Content className="modal sheet" data-testid="about-dialog" aria-describedby={undefined}>
-          <header className="modal-header">
-            <Dialog.Title>{t("title")}</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label={t("common:close")} title={t("common:close")}>
-              <X size={16} aria-hidden />
-            </Dialog.Close>
-          </header>
-          <div className="modal-body">{open && <AboutBody />}</div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog title={t("title")} onClose={closeOverlay} testId="about-dialog">
+      <AboutBody />
+    </Dialog>
   );
 }
 

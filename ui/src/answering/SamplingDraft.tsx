@@ -5,7 +5,7 @@
 import { Sparkles, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { loadHostSettings } from "../actions";
+import { loadHostSettings } from "../actions/asks";
 import type { DraftReason } from "../bindings/DraftReason";
 import type { Provider } from "../bindings/Provider";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";

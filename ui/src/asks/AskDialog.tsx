@@ -3,7 +3,8 @@
 import { messageText, offerToComposer } from "../playground/offers";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { answerAsk, setTab } from "../actions";
+import { answerAsk } from "../actions/asks";
+import { setTab } from "../actions/view";
 import type { Answer } from "../bindings/Answer";
 import type { PendingAsk } from "../bindings/PendingAsk";
 import { ErrorBox } from "../common/ErrorBox";

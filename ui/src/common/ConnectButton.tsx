@@ -1,6 +1,6 @@
 import { Play } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { connect } from "../actions";
+import { connect } from "../actions/connections";
 import type { ServerState } from "../state/connections";
 
 /** The action of an empty state that waits for a connection: connects the server. */

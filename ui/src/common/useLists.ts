@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { ensureList } from "../actions";
+import { ensureList } from "../actions/lists";
 import type { ListKind } from "../ipc";
 import type { ServerState } from "../state/connections";
 

@@ -1,7 +1,8 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatTime } from "../format";
-import { eventText, heldText, type ConsoleEntry } from "./log";
+import type { ConsoleEntry } from "../state/consoleLog";
+import { eventText, heldText } from "./describe";
 
 /** One stderr line, log message, notification, or a count of log messages held back. */
 export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: ConsoleEntry }) {

@@ -1,9 +1,10 @@
-import { GitCompare, X } from "lucide-react";
+import { GitCompare } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompareMoment } from "../bindings/CompareMoment";
 import type { SurfaceDiff } from "../bindings/SurfaceDiff";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { errorMessage, resendIpc } from "../ipc";
 import { useConnections } from "../state/connections";
 import { useRecordings } from "../state/recordings";
@@ -89,33 +90,26 @@ export function CompareDialog({ id, onClose }: { id: string; onClose: () => void
     }
   };
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label={t("title")} data-testid="compare-dialog">
-        <header className="modal-header">
-          <h2>{t("title")}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")}>
-            <X size={16} aria-hidden />
-          </button>
-        </header>
-        <div className="modal-body">
-          <div className="compare-sides">
-            <Side label={t("beforeSide")} testId="compare-before" id={before.id} moment={before.moment} onChange={(i, m) => setBefore({ id: i, moment: m })} />
-            <Side label={t("afterSide")} testId="compare-after" id={after.id} moment={after.moment} onChange={(i, m) => setAfter({ id: i, moment: m })} />
-          </div>
-          {error && <ErrorBox message={error} />}
-          {result && <DiffResult diff={result} />}
-        </div>
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={onClose}>
-            {t("common:close")}
-          </button>
-          <button type="button" className="button button-primary" data-testid="compare-run" onClick={() => void run()}>
-            <GitCompare size={14} aria-hidden />
-            {t("run")}
-          </button>
-        </footer>
+    <Dialog
+      title={t("title")}
+      onClose={onClose}
+      testId="compare-dialog"
+      className="modal-wide"
+      dismiss={{ label: t("common:close") }}
+      footer={
+        <button type="button" className="button button-primary" data-testid="compare-run" onClick={() => void run()}>
+          <GitCompare size={14} aria-hidden />
+          {t("run")}
+        </button>
+      }
+    >
+      <div className="compare-sides">
+        <Side label={t("beforeSide")} testId="compare-before" id={before.id} moment={before.moment} onChange={(i, m) => setBefore({ id: i, moment: m })} />
+        <Side label={t("afterSide")} testId="compare-after" id={after.id} moment={after.moment} onChange={(i, m) => setAfter({ id: i, moment: m })} />
       </div>
-    </div>
+      {error && <ErrorBox message={error} />}
+      {result && <DiffResult diff={result} />}
+    </Dialog>
   );
 }
 

@@ -179,7 +179,7 @@ export function linkLabel(link: ToastLink): string {
   }
 }
 
-/** Shows a toast; `follow` is how its link is followed (kept out of here: no cycle with actions.ts). */
+/** Shows a toast; `follow` is how its link is followed (kept out of here: no cycle with actions/toastLinks.ts). */
 export function showToast(spec: ToastSpec, follow?: (link: ToastLink) => void): void {
   const link = spec.link;
   const options = {

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Command } from "cmdk";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ensureList } from "../actions";
+import { ensureList } from "../actions/lists";
 import { EmptyState } from "../common/EmptyState";
 import { useConnections } from "../state/connections";
 import { useServerLists } from "../state/lists";

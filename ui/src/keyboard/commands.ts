@@ -1,7 +1,8 @@
 // What the shortcuts and the palette's actions do, on the UI's existing state and actions: no
 // protocol logic here. Each works on the selected server and says (in a toast) when there is
 // nothing to do, rather than doing nothing silently.
-import { connect, reconnect, setTab } from "../actions";
+import { connect, reconnect } from "../actions/connections";
+import { setTab } from "../actions/view";
 import { connections, select, serverState, type TabId } from "../state/connections";
 import { ensureSaved, runCall, saved } from "../state/saved";
 import type { JsonObject } from "../ipc";

@@ -1,5 +1,6 @@
 // Carries out what a palette item names, with the UI's existing actions.
-import { connect, disconnect, reconnect, selectPrompt, selectResource, selectTool, setTab } from "../actions";
+import { connect, disconnect, reconnect } from "../actions/connections";
+import { selectPrompt, selectResource, selectTool, setTab } from "../actions/view";
 import { select } from "../state/connections";
 import { runCall } from "../state/saved";
 import { isObject } from "../json";

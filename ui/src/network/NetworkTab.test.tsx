@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import { NetworkTab } from "./NetworkTab";
-import { exchange } from "./exchanges.fixtures";
+import { exchange } from "../state/exchanges.fixtures";
 import { connections, updateServer, useServer } from "../state/connections";
 import { dispatchEvents } from "../state/dispatcher";
 import { traffic } from "../state/traffic";

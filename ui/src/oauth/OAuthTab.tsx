@@ -4,7 +4,7 @@
 import { CircleAlert, CircleCheck, CircleX, KeyRound, LogOut, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { connect } from "../actions";
+import { connect } from "../actions/connections";
 import type { AuthReport } from "../bindings/AuthReport";
 import type { StepOutcome } from "../bindings/StepOutcome";
 import { EmptyState } from "../common/EmptyState";

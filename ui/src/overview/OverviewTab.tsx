@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useNow } from "../common/useNow";
 import { useTranslation } from "react-i18next";
-import { connect, reprobeEra } from "../actions";
+import { connect, reprobeEra } from "../actions/connections";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";

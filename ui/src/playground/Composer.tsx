@@ -5,7 +5,7 @@ import { followOffers } from "./offers";
 import { Paperclip, Send, Square, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ensureList } from "../actions";
+import { ensureList } from "../actions/lists";
 import type { Attachment } from "../bindings/Attachment";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { isObject } from "../json";

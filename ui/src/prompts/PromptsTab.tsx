@@ -1,7 +1,8 @@
 import { Play } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { loadList, selectPrompt, setPromptArg } from "../actions";
+import { loadList } from "../actions/lists";
+import { selectPrompt, setPromptArg } from "../actions/view";
 import { EmptyListState } from "../common/EmptyListState";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";

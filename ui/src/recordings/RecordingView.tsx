@@ -3,7 +3,7 @@ import { useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { RecordingInfo } from "../bindings/RecordingInfo";
 import type { ServerTarget } from "../bindings/ServerTarget";
-import { setTab } from "../actions";
+import { setTab } from "../actions/view";
 import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
 import { TrafficTab } from "../traffic/TrafficTab";

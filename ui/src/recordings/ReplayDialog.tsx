@@ -1,10 +1,11 @@
-import { Play, X } from "lucide-react";
+import { Play } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RecordingInfo } from "../bindings/RecordingInfo";
 import type { ReplayReport } from "../bindings/ReplayReport";
 import type { ReplayStep } from "../bindings/ReplayStep";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { errorMessage, resendIpc } from "../ipc";
 import { ChangeList } from "../diff/ChangeList";
 import { ServerPicker, useConnectedServers } from "./ServerPicker";
@@ -35,35 +36,28 @@ export function ReplayDialog({ info, onClose }: { info: RecordingInfo; onClose: 
     }
   };
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label={t("replay.title")} data-testid="replay-dialog">
-        <header className="modal-header">
-          <h2>{t("replay.title")}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")}>
-            <X size={16} aria-hidden />
-          </button>
-        </header>
-        <div className="modal-body">
-          <p className="muted">{t("replay.explain")}</p>
-          <ServerPicker value={target} onChange={setTarget} testId="replay-server" />
-          <label className="field">
-            <span className="field-label">{t("replay.ignore")}</span>
-            <input className="mono" data-testid="replay-ignore" value={ignore} onChange={(e) => setIgnore(e.target.value)} />
-          </label>
-          {error && <ErrorBox message={error} />}
-          {report && <ReplayResult report={report} />}
-        </div>
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={onClose}>
-            {t("common:close")}
-          </button>
-          <button type="button" className="button button-primary" data-testid="replay-run" disabled={busy || !target} onClick={() => void run()}>
-            <Play size={14} aria-hidden />
-            {busy ? t("replay.running") : t("replay.run")}
-          </button>
-        </footer>
-      </div>
-    </div>
+    <Dialog
+      title={t("replay.title")}
+      onClose={onClose}
+      testId="replay-dialog"
+      className="modal-wide"
+      dismiss={{ label: t("common:close") }}
+      footer={
+        <button type="button" className="button button-primary" data-testid="replay-run" disabled={busy || !target} onClick={() => void run()}>
+          <Play size={14} aria-hidden />
+          {busy ? t("replay.running") : t("replay.run")}
+        </button>
+      }
+    >
+      <p className="muted">{t("replay.explain")}</p>
+      <ServerPicker value={target} onChange={setTarget} testId="replay-server" />
+      <label className="field">
+        <span className="field-label">{t("replay.ignore")}</span>
+        <input className="mono" data-testid="replay-ignore" value={ignore} onChange={(e) => setIgnore(e.target.value)} />
+      </label>
+      {error && <ErrorBox message={error} />}
+      {report && <ReplayResult report={report} />}
+    </Dialog>
   );
 }
 

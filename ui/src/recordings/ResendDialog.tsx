@@ -1,8 +1,9 @@
-import { Send, X } from "lucide-react";
+import { Send } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ResendOutcome } from "../bindings/ResendOutcome";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { errorMessage, resendIpc } from "../ipc";
 import { useConnections } from "../state/connections";
 import { ServerPicker, useConnectedServers } from "./ServerPicker";
@@ -66,57 +67,50 @@ function ResendDialog({ text, serverId, onClose }: { text: string; serverId: str
     }
   };
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label={t("resend.title")} data-testid="resend-dialog">
-        <header className="modal-header">
-          <h2>{t("resend.title")}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")}>
-            <X size={16} aria-hidden />
-          </button>
-        </header>
-        <div className="modal-body">
-          <ServerPicker value={target} onChange={setTarget} testId="resend-server" />
-          <label className="field">
-            <span className="field-label">{t("resend.bytes")}</span>
-            <textarea
-              className="mono resend-editor"
-              data-testid="resend-editor"
-              rows={12}
-              spellCheck={false}
-              value={body}
-              onChange={(e) => setBody(e.target.value)}
-            />
-          </label>
-          {target && <p className="muted" data-testid="resend-consent">{t("resend.consent", { server: targetName })}</p>}
-          {error && <ErrorBox message={error} />}
-          {outcome && (
-            <section className="section" data-testid="resend-result">
-              <h3>{t("resend.answer", { seq: outcome.sent_seq })}</h3>
-              {outcome.responses.map((r, i) => (
-                <pre key={i} className="code-block" data-testid="resend-response">
-                  {JSON.stringify(r, null, 2)}
-                </pre>
-              ))}
-              {outcome.unanswered.length > 0 && <p className="text-warning">{t("resend.unanswered", { ids: outcome.unanswered.join(", ") })}</p>}
-            </section>
-          )}
-        </div>
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={onClose}>
-            {t("common:close")}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="resend-send"
-            disabled={busy || !target}
-            onClick={() => void send()}
-          >
-            <Send size={14} aria-hidden />
-            {t("resend.send")}
-          </button>
-        </footer>
-      </div>
-    </div>
+    <Dialog
+      title={t("resend.title")}
+      onClose={onClose}
+      testId="resend-dialog"
+      className="modal-wide"
+      dismiss={{ label: t("common:close") }}
+      footer={
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="resend-send"
+          disabled={busy || !target}
+          onClick={() => void send()}
+        >
+          <Send size={14} aria-hidden />
+          {t("resend.send")}
+        </button>
+      }
+    >
+      <ServerPicker value={target} onChange={setTarget} testId="resend-server" />
+      <label className="field">
+        <span className="field-label">{t("resend.bytes")}</span>
+        <textarea
+          className="mono resend-editor"
+          data-testid="resend-editor"
+          rows={12}
+          spellCheck={false}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+        />
+      </label>
+      {target && <p className="muted" data-testid="resend-consent">{t("resend.consent", { server: targetName })}</p>}
+      {error && <ErrorBox message={error} />}
+      {outcome && (
+        <section className="section" data-testid="resend-result">
+          <h3>{t("resend.answer", { seq: outcome.sent_seq })}</h3>
+          {outcome.responses.map((r, i) => (
+            <pre key={i} className="code-block" data-testid="resend-response">
+              {JSON.stringify(r, null, 2)}
+            </pre>
+          ))}
+          {outcome.unanswered.length > 0 && <p className="text-warning">{t("resend.unanswered", { ids: outcome.unanswered.join(", ") })}</p>}
+        </section>
+      )}
+    </Dialog>
   );
 }

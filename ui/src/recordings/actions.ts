@@ -1,6 +1,6 @@
 // What the user does with recordings: open a record file, save a server's session as one,
 // close a reopened one. Failures and outcomes are told in toasts.
-import { showRecording } from "../actions";
+import { showRecording } from "../actions/recordings";
 import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
 import { errorMessage, recordingsIpc } from "../ipc";

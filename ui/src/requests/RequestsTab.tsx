@@ -3,7 +3,7 @@
 import { Bot, Check, FolderOpen, Plus, Trash2, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { loadHostSettings, saveHostSettings } from "../actions";
+import { loadHostSettings, saveHostSettings } from "../actions/asks";
 import type { Decision } from "../bindings/Decision";
 import type { HostSettings } from "../bindings/HostSettings";
 import { EmptyState } from "../common/EmptyState";

@@ -1,7 +1,8 @@
 import { Bell, BellOff, BookOpen, Loader2, RefreshCw } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { loadList, selectResource, setResourceUriInput } from "../actions";
+import { loadList } from "../actions/lists";
+import { selectResource, setResourceUriInput } from "../actions/view";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { ListGate } from "../common/ListGate";

@@ -1,7 +1,7 @@
 import { Bookmark, Copy, History, Pencil, Play, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ensureList } from "../actions";
+import { ensureList } from "../actions/lists";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
 import { EmptyState } from "../common/EmptyState";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
 import { serverIcons } from "../overview/icons";
-import { applyEdit, duplicateCall, filterHistory, filterSaved, parseArgumentsText, uniqueName } from "./logic";
+import { applyEdit, duplicateCall, filterHistory, filterSaved, parseArgumentsText } from "./logic";
 
 const entry = (id: string, change: Partial<HistoryEntry>): HistoryEntry => ({
   id,
@@ -85,9 +85,7 @@ describe("editing a saved call", () => {
     expect(parseArgumentsText("", "tool")).toEqual({ args: {} });
   });
 
-  it("names copies and new saves so they never clash", () => {
-    expect(uniqueName("add", [])).toBe("add");
-    expect(uniqueName("add", ["add", "add (2)"])).toBe("add (3)");
+  it("names copies so they never clash", () => {
     const copy = duplicateCall(saved, ["two plus three", "two plus three (copy)"], "s2", 9);
     expect(copy).toEqual({ ...saved, id: "s2", name: "two plus three (copy 2)", created_wall_us: 9 });
     expect(copy.arguments).not.toBe(saved.arguments);

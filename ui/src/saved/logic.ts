@@ -1,5 +1,6 @@
 // The Saved tab's logic, apart from React: filtering the history, checking an edit, naming
-// copies. (History entries are made by the Rust side, with the engine's timing.)
+// copies (a new save's name is `uniqueName` in state/saved.ts). (History entries are made by
+// the Rust side, with the engine's timing.)
 import type { CallKind } from "../bindings/CallKind";
 import type { CallOutcome } from "../bindings/CallOutcome";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
@@ -67,16 +68,6 @@ export function applyEdit(call: SavedCall, name: string, argsText: string): { ca
   const parsed = parseArgumentsText(argsText, call.kind);
   if ("error" in parsed) return parsed;
   return { call: { ...call, name: trimmed, arguments: parsed.args } };
-}
-
-/** `name`, or `name (2)`, `name (3)`… whichever is not taken yet. */
-export function uniqueName(name: string, taken: readonly string[]): string {
-  const base = name.trim() || "call";
-  if (!taken.includes(base)) return base;
-  for (let n = 2; ; n += 1) {
-    const candidate = `${base} (${n})`;
-    if (!taken.includes(candidate)) return candidate;
-  }
 }
 
 /** A copy of `call` under a new id and a name not taken yet (`add (copy)`, `add (copy 2)`…). */

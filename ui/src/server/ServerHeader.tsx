@@ -1,7 +1,7 @@
 import { Loader2, Play, RotateCw, Save, Square } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { ServerEntry } from "../bindings/ServerEntry";
-import { connect, disconnect, reconnect } from "../actions";
+import { connect, disconnect, reconnect } from "../actions/connections";
 import { StatusDot } from "../common/StatusDot";
 import { useNow } from "../common/useNow";
 import { targetLine, transportLabel } from "../format";

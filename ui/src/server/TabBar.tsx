@@ -16,7 +16,7 @@ import {
 } from "lucide-react";
 import type { ComponentType, KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { setTab } from "../actions";
+import { setTab } from "../actions/view";
 import { useAsks } from "../state/asks";
 import { useWaitingTasks } from "../state/tasks";
 import type { TabId } from "../state/connections";

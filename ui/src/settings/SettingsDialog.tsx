@@ -1,5 +1,5 @@
 import type { ParseKeys } from "i18next";
-import { FolderOpen, X } from "lucide-react";
+import { FolderOpen } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type { AppSettings } from "../bindings/AppSettings";
@@ -9,6 +9,7 @@ import type { Language } from "../bindings/Language";
 import type { Theme } from "../bindings/Theme";
 import { CopyButton } from "../common/CopyButton";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { errorMessage, settingsIpc } from "../ipc";
 import { ModelsSection } from "../models/ModelsSection";
 import { historyClearedEverywhere } from "../state/saved";
@@ -64,12 +65,7 @@ export function SettingsDialog({ onClose }: Props) {
 
   useEffect(() => {
     void settingsIpc.dataPlaces().then(setPlaces, (e: unknown) => setError(errorMessage(e)));
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, []);
 
   const timeout = Number(timeoutText);
   const problem = timeoutProblem(timeout);
@@ -102,147 +98,141 @@ export function SettingsDialog({ onClose }: Props) {
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={t("title")} data-testid="settings-dialog">
-        <header className="modal-header">
-          <h2>{t("title")}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label={t("close")}>
-            <X size={16} aria-hidden />
-          </button>
-        </header>
-        <div className="modal-body settings-body">
-          {error && <ErrorBox message={error} />}
-          <section className="settings-section">
-            <h3>{t("connections.title")}</h3>
-            <label className="field">
-              <span className="field-label">{t("connections.timeout")}</span>
-              <input
-                type="number"
-                min={1}
-                max={3600}
-                data-testid="settings-timeout"
-                value={timeoutText}
-                onChange={(e) => setTimeoutText(e.target.value)}
-                aria-invalid={problem !== null}
-              />
-              <span className="field-hint">
-                {problem ?? t("connections.timeoutHint")}
-              </span>
-            </label>
-            <label className="field">
-              <span className="field-label">{t("connections.era")}</span>
-              <select
-                data-testid="settings-era"
-                value={values.default_era}
-                onChange={(e) => setValues({ ...values, default_era: e.target.value as EraChoice })}
-              >
-                {ERAS.map((era) => (
-                  <option key={era.value} value={era.value}>
-                    {t(era.label)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </section>
-          <section className="settings-section">
-            <h3>{t("appearance.title")}</h3>
-            <label className="field">
-              <span className="field-label">{t("appearance.theme")}</span>
-              <select
-                data-testid="settings-theme"
-                value={values.theme}
-                onChange={(e) => setValues({ ...values, theme: e.target.value as Theme })}
-              >
-                {THEMES.map((theme) => (
-                  <option key={theme.value} value={theme.value}>
-                    {t(theme.label)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="field">
-              <span className="field-label">{t("appearance.language")}</span>
-              <select
-                data-testid="settings-language"
-                value={values.language}
-                onChange={(e) => {
-                  const language = e.target.value;
-                  if (isLanguage(language)) setValues({ ...values, language });
-                }}
-              >
-                {LANGUAGES.map((language) => (
-                  <option key={language} value={language} lang={language === "system" ? undefined : language}>
-                    {language === "system" ? t("appearance.languageSystem") : LANGUAGE_NAMES[language]}
-                  </option>
-                ))}
-              </select>
-              <span className="field-hint">{t("appearance.languageHint")}</span>
-            </label>
-          </section>
-          <ModelsSection />
-          <section className="settings-section">
-            <h3>{t("data.title")}</h3>
-            {places && (
-              <>
-                <p className="settings-place">
-                  <Trans
-                    t={t}
-                    i18nKey="data.folder"
-                    values={{ folder: places.data_folder }}
-                    components={{ code: <code data-testid="settings-data-folder" /> }}
-                  />{" "}
-                  <CopyButton text={places.data_folder} label={t("data.copyFolder")} />
-                </p>
-                <button
-                  type="button"
-                  className="button button-small"
-                  data-testid="settings-open-folder"
-                  onClick={() => void settingsIpc.openDataFolder().catch((e: unknown) => setError(errorMessage(e)))}
-                >
-                  <FolderOpen size={14} aria-hidden />
-                  {t("data.openFolder")}
-                </button>
-                <p className="settings-place" data-testid="settings-secrets">
-                  {places.secrets_in_keychain
-                    ? t("data.secretsKeychain")
-                    : places.keychain_unavailable_because
-                      ? t("data.secretsFileBecause", {
-                          file: places.secrets_file ?? t("data.ownerOnlyFile"),
-                          reason: places.keychain_unavailable_because,
-                        })
-                      : t("data.secretsFile", { file: places.secrets_file ?? t("data.ownerOnlyFile") })}
-                </p>
-              </>
-            )}
-            <div className="settings-clear">
-              <button type="button" className="button button-small" data-testid="settings-clear-history" onClick={() => void clear("history")}>
-                {t("data.clearHistory")}
-              </button>
-              {cleared.history && <span data-testid="settings-cleared-history">{cleared.history}</span>}
-            </div>
-            <div className="settings-clear">
-              <button type="button" className="button button-small" data-testid="settings-clear-sign-ins" onClick={() => void clear("signIns")}>
-                {t("data.clearSignIns")}
-              </button>
-              {cleared.signIns && <span data-testid="settings-cleared-sign-ins">{cleared.signIns}</span>}
-            </div>
-          </section>
-        </div>
-        <footer className="modal-footer">
-          <button type="button" className="button" onClick={onClose}>
-            {t("common:cancel")}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            data-testid="settings-save"
-            disabled={busy || problem !== null}
-            onClick={() => void save()}
+    <Dialog
+      title={t("title")}
+      onClose={onClose}
+      testId="settings-dialog"
+      bodyClassName="settings-body"
+      closeLabel={t("close")}
+      dismiss={{ label: t("common:cancel") }}
+      footer={
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="settings-save"
+          disabled={busy || problem !== null}
+          onClick={() => void save()}
+        >
+          {t("common:save")}
+        </button>
+      }
+    >
+      {error && <ErrorBox message={error} />}
+      <section className="settings-section">
+        <h3>{t("connections.title")}</h3>
+        <label className="field">
+          <span className="field-label">{t("connections.timeout")}</span>
+          <input
+            type="number"
+            min={1}
+            max={3600}
+            data-testid="settings-timeout"
+            value={timeoutText}
+            onChange={(e) => setTimeoutText(e.target.value)}
+            aria-invalid={problem !== null}
+          />
+          <span className="field-hint">
+            {problem ?? t("connections.timeoutHint")}
+          </span>
+        </label>
+        <label className="field">
+          <span className="field-label">{t("connections.era")}</span>
+          <select
+            data-testid="settings-era"
+            value={values.default_era}
+            onChange={(e) => setValues({ ...values, default_era: e.target.value as EraChoice })}
           >
-            {t("common:save")}
+            {ERAS.map((era) => (
+              <option key={era.value} value={era.value}>
+                {t(era.label)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </section>
+      <section className="settings-section">
+        <h3>{t("appearance.title")}</h3>
+        <label className="field">
+          <span className="field-label">{t("appearance.theme")}</span>
+          <select
+            data-testid="settings-theme"
+            value={values.theme}
+            onChange={(e) => setValues({ ...values, theme: e.target.value as Theme })}
+          >
+            {THEMES.map((theme) => (
+              <option key={theme.value} value={theme.value}>
+                {t(theme.label)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">{t("appearance.language")}</span>
+          <select
+            data-testid="settings-language"
+            value={values.language}
+            onChange={(e) => {
+              const language = e.target.value;
+              if (isLanguage(language)) setValues({ ...values, language });
+            }}
+          >
+            {LANGUAGES.map((language) => (
+              <option key={language} value={language} lang={language === "system" ? undefined : language}>
+                {language === "system" ? t("appearance.languageSystem") : LANGUAGE_NAMES[language]}
+              </option>
+            ))}
+          </select>
+          <span className="field-hint">{t("appearance.languageHint")}</span>
+        </label>
+      </section>
+      <ModelsSection />
+      <section className="settings-section">
+        <h3>{t("data.title")}</h3>
+        {places && (
+          <>
+            <p className="settings-place">
+              <Trans
+                t={t}
+                i18nKey="data.folder"
+                values={{ folder: places.data_folder }}
+                components={{ code: <code data-testid="settings-data-folder" /> }}
+              />{" "}
+              <CopyButton text={places.data_folder} label={t("data.copyFolder")} />
+            </p>
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="settings-open-folder"
+              onClick={() => void settingsIpc.openDataFolder().catch((e: unknown) => setError(errorMessage(e)))}
+            >
+              <FolderOpen size={14} aria-hidden />
+              {t("data.openFolder")}
+            </button>
+            <p className="settings-place" data-testid="settings-secrets">
+              {places.secrets_in_keychain
+                ? t("data.secretsKeychain")
+                : places.keychain_unavailable_because
+                  ? t("data.secretsFileBecause", {
+                      file: places.secrets_file ?? t("data.ownerOnlyFile"),
+                      reason: places.keychain_unavailable_because,
+                    })
+                  : t("data.secretsFile", { file: places.secrets_file ?? t("data.ownerOnlyFile") })}
+            </p>
+          </>
+        )}
+        <div className="settings-clear">
+          <button type="button" className="button button-small" data-testid="settings-clear-history" onClick={() => void clear("history")}>
+            {t("data.clearHistory")}
           </button>
-        </footer>
-      </div>
-    </div>
+          {cleared.history && <span data-testid="settings-cleared-history">{cleared.history}</span>}
+        </div>
+        <div className="settings-clear">
+          <button type="button" className="button button-small" data-testid="settings-clear-sign-ins" onClick={() => void clear("signIns")}>
+            {t("data.clearSignIns")}
+          </button>
+          {cleared.signIns && <span data-testid="settings-cleared-sign-ins">{cleared.signIns}</span>}
+        </div>
+      </section>
+    </Dialog>
   );
 }

@@ -1,10 +1,11 @@
-import { Loader2, X } from "lucide-react";
+import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { HostFile } from "../bindings/HostFile";
 import type { ImportPreview } from "../bindings/ImportPreview";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import { Dialog } from "../dialog/Dialog";
 import { errorMessage, ipc } from "../ipc";
 import { setCatalog } from "../state/connections";
 import { describe, hostLabel, hostsLookedFor, missingSecrets, needKey, typedNeeds, withTyped } from "./importPreview";
@@ -46,12 +47,7 @@ export function ImportDialog({ initialText, initialFile, onClose }: Props) {
 
   useEffect(() => {
     void ipc.importHostFiles().then(setFiles, () => setFiles([]));
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, []);
 
   const show = (next: ImportPreview) => {
     setPreview(next);
@@ -126,173 +122,13 @@ export function ImportDialog({ initialText, initialFile, onClose }: Props) {
           : t("import.progress.save", { count: work.count });
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-modal="true" aria-label={t("import.title")}>
-        <header className="modal-header">
-          <h2>{t("import.title")}</h2>
-          <button type="button" className="icon-button" onClick={onClose} aria-label={t("common:close")} title={t("common:close")}>
-            <X size={16} aria-hidden />
-          </button>
-        </header>
-        <div className="modal-body import-body">
-          {files === null && (
-            <p className="muted small" data-testid="import-looking">
-              <Loader2 size={12} className="spin" aria-hidden /> {t("import.looking")}
-            </p>
-          )}
-          {files !== null && files.length === 0 && (
-            <p className="muted small" data-testid="import-no-host-files">
-              {t("import.noHostFiles", { hosts: hostsLookedFor() })}
-            </p>
-          )}
-          {files !== null && files.length > 0 && (
-            <div className="import-files">
-              <span className="form-label">{t("import.found")}</span>
-              {files.map((file) => (
-                <button
-                  key={file.path}
-                  type="button"
-                  className="button button-small"
-                  data-testid="import-host-file"
-                  data-dialect={file.dialect}
-                  disabled={busy}
-                  onClick={() => void previewFile(file.path)}
-                  title={file.path}
-                >
-                  {hostLabel(file.dialect)} <span className="muted">{file.path}</span>
-                </button>
-              ))}
-            </div>
-          )}
-          <label className="form-label" htmlFor="import-text">
-            {t("import.pasteLabel")}
-          </label>
-          <textarea
-            id="import-text"
-            className="form-control code"
-            data-testid="import-text"
-            rows={6}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder={PASTE_EXAMPLE}
-          />
-          <div>
-            <button
-              type="button"
-              className="button"
-              data-testid="import-preview-button"
-              disabled={busy || text.trim() === ""}
-              onClick={() => void previewText(text)}
-            >
-              {t("import.preview")}
-            </button>
-          </div>
-          {progress && (
-            <p className="muted small" role="status" data-testid="import-progress">
-              <Loader2 size={12} className="spin" aria-hidden /> {progress}
-            </p>
-          )}
-          {error && <ErrorBox message={error} />}
-          {preview && (
-            <section aria-label={t("import.preview")} data-testid="import-preview" data-dialect={preview.dialect}>
-              <p className="muted">
-                {t("import.readAs", {
-                  host: hostLabel(preview.dialect),
-                  entries: preview.entries.length,
-                  refused: preview.refused.length,
-                })}
-              </p>
-              {preview.entries.length === 0 && preview.refused.length === 0 && (
-                <EmptyState testId="import-nothing" title={t("import.nothingTitle")}>
-                  {t("import.nothingBody")}
-                </EmptyState>
-              )}
-              {preview.entries.length === 0 && preview.refused.length > 0 && (
-                <EmptyState testId="import-nothing" title={t("import.noneImportableTitle")}>
-                  {t("import.noneImportableBody")}
-                </EmptyState>
-              )}
-              {preview.entries.length > 0 && (
-                <table className="import-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t("import.columns.import")}</th>
-                      <th scope="col">{t("import.columns.server")}</th>
-                      <th scope="col">{t("import.columns.runs")}</th>
-                      <th scope="col">{t("import.columns.pairs")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {preview.entries.map((imported, i) => {
-                      const view = describe(imported.entry);
-                      return (
-                        <tr key={imported.entry.id} data-testid="import-row" data-name={imported.entry.name}>
-                          <td>
-                            <input
-                              type="checkbox"
-                              aria-label={t("import.choose", { name: imported.entry.name })}
-                              checked={chosen[i] ?? false}
-                              onChange={(e) => setChosen((c) => c.map((v, j) => (j === i ? e.target.checked : v)))}
-                            />
-                          </td>
-                          <td>
-                            {imported.entry.name}
-                            <div className="muted">{view.kind}</div>
-                          </td>
-                          <td className="code">{view.line}</td>
-                          <td>
-                            {view.pairs.map((p) => (
-                              <div key={p.name} className="code">
-                                {p.name} = {p.empty ? t("import.toType") : MASK}{" "}
-                                {p.secret && (
-                                  <span className="badge" data-testid="import-keychain">
-                                    {t("import.keychain")}
-                                  </span>
-                                )}
-                              </div>
-                            ))}
-                            {typedNeeds(imported).map((need) => (
-                              <input
-                                key={needKey(need)}
-                                type={need.password ? "password" : "text"}
-                                className="form-control"
-                                data-testid="import-need"
-                                aria-label={`${need.placeholder} ${need.prompt ?? ""}`}
-                                placeholder={need.prompt ?? need.placeholder}
-                                value={typed[i]?.[needKey(need)] ?? ""}
-                                onChange={(e) =>
-                                  setTyped((all) =>
-                                    all.map((v, j) => (j === i ? { ...v, [needKey(need)]: e.target.value } : v)),
-                                  )
-                                }
-                              />
-                            ))}
-                            {imported.notes.map((note) => (
-                              <div key={note} className="muted">
-                                {note}
-                              </div>
-                            ))}
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              )}
-              {preview.refused.length > 0 && (
-                <div data-testid="import-refused">
-                  <span className="form-label">{t("import.refused")}</span>
-                  <ul>
-                    {preview.refused.map((r) => (
-                      <li key={r.name}>{t("import.refusedLine", { name: r.name, message: r.message })}</li>
-                    ))}
-                  </ul>
-                </div>
-              )}
-            </section>
-          )}
-        </div>
-        <footer className="modal-footer">
+    <Dialog
+      title={t("import.title")}
+      onClose={onClose}
+      className="modal-wide"
+      bodyClassName="import-body"
+      footer={
+        <>
           <span className="muted">
             {missing.length > 0 ? t("import.missing", { names: missing.join(", ") }) : ""}
           </span>
@@ -310,8 +146,165 @@ export function ImportDialog({ initialText, initialFile, onClose }: Props) {
               {t("import.confirm", { count: picked.length })}
             </button>
           </span>
-        </footer>
+        </>
+      }
+    >
+      {files === null && (
+        <p className="muted small" data-testid="import-looking">
+          <Loader2 size={12} className="spin" aria-hidden /> {t("import.looking")}
+        </p>
+      )}
+      {files !== null && files.length === 0 && (
+        <p className="muted small" data-testid="import-no-host-files">
+          {t("import.noHostFiles", { hosts: hostsLookedFor() })}
+        </p>
+      )}
+      {files !== null && files.length > 0 && (
+        <div className="import-files">
+          <span className="form-label">{t("import.found")}</span>
+          {files.map((file) => (
+            <button
+              key={file.path}
+              type="button"
+              className="button button-small"
+              data-testid="import-host-file"
+              data-dialect={file.dialect}
+              disabled={busy}
+              onClick={() => void previewFile(file.path)}
+              title={file.path}
+            >
+              {hostLabel(file.dialect)} <span className="muted">{file.path}</span>
+            </button>
+          ))}
+        </div>
+      )}
+      <label className="form-label" htmlFor="import-text">
+        {t("import.pasteLabel")}
+      </label>
+      <textarea
+        id="import-text"
+        className="form-control code"
+        data-testid="import-text"
+        rows={6}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={PASTE_EXAMPLE}
+      />
+      <div>
+        <button
+          type="button"
+          className="button"
+          data-testid="import-preview-button"
+          disabled={busy || text.trim() === ""}
+          onClick={() => void previewText(text)}
+        >
+          {t("import.preview")}
+        </button>
       </div>
-    </div>
+      {progress && (
+        <p className="muted small" role="status" data-testid="import-progress">
+          <Loader2 size={12} className="spin" aria-hidden /> {progress}
+        </p>
+      )}
+      {error && <ErrorBox message={error} />}
+      {preview && (
+        <section aria-label={t("import.preview")} data-testid="import-preview" data-dialect={preview.dialect}>
+          <p className="muted">
+            {t("import.readAs", {
+              host: hostLabel(preview.dialect),
+              entries: preview.entries.length,
+              refused: preview.refused.length,
+            })}
+          </p>
+          {preview.entries.length === 0 && preview.refused.length === 0 && (
+            <EmptyState testId="import-nothing" title={t("import.nothingTitle")}>
+              {t("import.nothingBody")}
+            </EmptyState>
+          )}
+          {preview.entries.length === 0 && preview.refused.length > 0 && (
+            <EmptyState testId="import-nothing" title={t("import.noneImportableTitle")}>
+              {t("import.noneImportableBody")}
+            </EmptyState>
+          )}
+          {preview.entries.length > 0 && (
+            <table className="import-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("import.columns.import")}</th>
+                  <th scope="col">{t("import.columns.server")}</th>
+                  <th scope="col">{t("import.columns.runs")}</th>
+                  <th scope="col">{t("import.columns.pairs")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.entries.map((imported, i) => {
+                  const view = describe(imported.entry);
+                  return (
+                    <tr key={imported.entry.id} data-testid="import-row" data-name={imported.entry.name}>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={t("import.choose", { name: imported.entry.name })}
+                          checked={chosen[i] ?? false}
+                          onChange={(e) => setChosen((c) => c.map((v, j) => (j === i ? e.target.checked : v)))}
+                        />
+                      </td>
+                      <td>
+                        {imported.entry.name}
+                        <div className="muted">{view.kind}</div>
+                      </td>
+                      <td className="code">{view.line}</td>
+                      <td>
+                        {view.pairs.map((p) => (
+                          <div key={p.name} className="code">
+                            {p.name} = {p.empty ? t("import.toType") : MASK}{" "}
+                            {p.secret && (
+                              <span className="badge" data-testid="import-keychain">
+                                {t("import.keychain")}
+                              </span>
+                            )}
+                          </div>
+                        ))}
+                        {typedNeeds(imported).map((need) => (
+                          <input
+                            key={needKey(need)}
+                            type={need.password ? "password" : "text"}
+                            className="form-control"
+                            data-testid="import-need"
+                            aria-label={`${need.placeholder} ${need.prompt ?? ""}`}
+                            placeholder={need.prompt ?? need.placeholder}
+                            value={typed[i]?.[needKey(need)] ?? ""}
+                            onChange={(e) =>
+                              setTyped((all) =>
+                                all.map((v, j) => (j === i ? { ...v, [needKey(need)]: e.target.value } : v)),
+                              )
+                            }
+                          />
+                        ))}
+                        {imported.notes.map((note) => (
+                          <div key={note} className="muted">
+                            {note}
+                          </div>
+                        ))}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          {preview.refused.length > 0 && (
+            <div data-testid="import-refused">
+              <span className="form-label">{t("import.refused")}</span>
+              <ul>
+                {preview.refused.map((r) => (
+                  <li key={r.name}>{t("import.refusedLine", { name: r.name, message: r.message })}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </section>
+      )}
+    </Dialog>
   );
 }

@@ -3,7 +3,8 @@ import { useEffect, useState, type KeyboardEvent, type MouseEvent } from "react"
 import { useTranslation } from "react-i18next";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { TemporaryEntry } from "../bindings/TemporaryEntry";
-import { connect, disconnect, duplicateEntry, removeEntry } from "../actions";
+import { duplicateEntry, removeEntry } from "../actions/catalog";
+import { connect, disconnect } from "../actions/connections";
 import { StatusDot } from "../common/StatusDot";
 import { targetLine } from "../format";
 import { select, useConnections } from "../state/connections";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duplicateName } from "../actions";
+import { duplicateName } from "../actions/catalog";
 import {
   editRow,
   emptyForm,

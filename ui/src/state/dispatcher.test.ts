@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppEvent } from "../bindings/AppEvent";
 import type { ServerEntry } from "../bindings/ServerEntry";
-import { exchange } from "../network/exchanges.fixtures";
+import { exchange } from "./exchanges.fixtures";
 import { resetAsks } from "./asks";
 import {
   beginConnect,

@@ -1,6 +1,6 @@
 // The one event dispatcher: every batch of AppEvents the app pushes comes here, and each event
 // goes to the state manager that owns it. It does no IPC itself: what the caller should fetch
-// next comes back as `EventEffects` (actions.ts does it).
+// next comes back as `EventEffects` (actions/events.ts does it).
 import type { AppEvent } from "../bindings/AppEvent";
 import type { ListKind } from "../ipc";
 import { addAsks, addCompleted, addDecision, addWarning, removeAsk } from "./asks";

@@ -32,8 +32,6 @@ export interface ListsState {
   notices: Record<string, ListNotice[]>;
 }
 
-export const LIST_KINDS: readonly ListKind[] = ["tools", "resources", "resource_templates", "prompts"];
-
 const idleList = (): ListState => ({ status: "idle", items: [], error: null });
 
 export function idleLists(): ServerLists {

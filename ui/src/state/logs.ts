@@ -1,9 +1,9 @@
 // Logs: each server's console, its stderr lines and the notifications it sent, in arrival
-// order (console/log.ts, appended in place with a version number). It outlives connections:
+// order (consoleLog.ts, appended in place with a version number). It outlives connections:
 // a new session only draws a line in it.
 import type { ServerNotification } from "../bindings/ServerNotification";
 import type { StderrLine } from "../bindings/StderrLine";
-import { ConsoleLog } from "../console/log";
+import { ConsoleLog } from "./consoleLog";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier } from "./notifier";
 

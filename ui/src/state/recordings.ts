@@ -17,8 +17,6 @@ export const recordings = new Notifier<RecordingsState>({ list: [] });
 
 export const useRecordings = <T>(selector: (state: RecordingsState) => T): T => useNotifier(recordings, selector);
 
-export const recordingInfo = (id: string): RecordingInfo | undefined => recordings.getState().list.find((r) => r.id === id);
-
 export function setRecordings(list: RecordingInfo[]): void {
   recordings.update(() => ({ list }));
 }

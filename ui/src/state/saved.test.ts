@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { AppEvent } from "../bindings/AppEvent";
 import { dispatchEvents } from "./dispatcher";
-import { HISTORY_CAP, resetSaved, saved } from "./saved";
+import { HISTORY_CAP, resetSaved, saved, uniqueName } from "./saved";
 
 const entry = (id: string, server_id = "demo"): HistoryEntry => ({
   id,
@@ -36,5 +36,12 @@ describe("history events", () => {
     expect(ids).toHaveLength(HISTORY_CAP);
     expect(ids[0]).toBe(`h${HISTORY_CAP + 1}`);
     expect(ids).not.toContain("h0");
+  });
+});
+
+describe("a new save's name", () => {
+  it("is the target's, numbered so it never clashes", () => {
+    expect(uniqueName("add", [])).toBe("add");
+    expect(uniqueName("add", ["add", "add (2)"])).toBe("add (3)");
   });
 });

@@ -7,7 +7,6 @@ import type { SavedCall } from "../bindings/SavedCall";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import i18n from "../i18n";
 import { errorMessage, ipc, savedIpc, type JsonObject } from "../ipc";
-import { uniqueName } from "../saved/logic";
 import { track, type RequestState } from "./calls";
 import { connections } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
@@ -170,6 +169,16 @@ export function closeRun(serverId: string, key: string): void {
 
 // ---------------------------------------------------------------------------------------------
 // The "Save call" dialog
+
+/** `name`, or `name (2)`, `name (3)`… whichever is not taken yet. */
+export function uniqueName(name: string, taken: readonly string[]): string {
+  const base = name.trim() || "call";
+  if (!taken.includes(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base} (${n})`;
+    if (!taken.includes(candidate)) return candidate;
+  }
+}
 
 /**
  * Asks for a name, then saves the call for the server (the selected one unless given). The

@@ -4,8 +4,8 @@
 // (traffic/window.ts). A new connection starts afresh (seqs restart).
 import type { HttpExchange } from "../bindings/HttpExchange";
 import type { TrafficSummary } from "../bindings/TrafficSummary";
-import { NetworkLog } from "../network/log";
-import { NO_FILTER, type ListFilter } from "../traffic/filter";
+import { NetworkLog } from "./networkLog";
+import { NO_FILTER, type ListFilter } from "./trafficFilter";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 

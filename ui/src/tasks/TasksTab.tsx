@@ -3,7 +3,8 @@
 import { CircleStop, RefreshCw } from "lucide-react";
 import { useEffect } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { connect, setTab } from "../actions";
+import { connect } from "../actions/connections";
+import { setTab } from "../actions/view";
 import type { TaskEntry } from "../bindings/TaskEntry";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";

@@ -1,7 +1,7 @@
 import { Crosshair, Maximize2, Radio, ZoomIn, ZoomOut } from "lucide-react";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { showFrame } from "../actions";
+import { showFrame } from "../actions/view";
 import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
 import { formatNumber } from "../format";

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { loadList, selectTool, setTab, setToolForm } from "../actions";
+import { loadList } from "../actions/lists";
+import { selectTool, setTab, setToolForm } from "../actions/view";
 import { EmptyListState } from "../common/EmptyListState";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";

@@ -5,7 +5,7 @@
 import { ExternalLink, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { consentUrl } from "../actions";
+import { consentUrl } from "../actions/asks";
 import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";

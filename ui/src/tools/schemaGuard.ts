@@ -56,12 +56,6 @@ export function describeGuard(reason: GuardReason): string {
 
 const escapeToken = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** Why the schema should not be given to the form (in words), or null when it may. */
-export function guardSchema(schema: JsonValue | undefined): string | null {
-  const reason = guardReason(schema);
-  return reason === null ? null : describeGuard(reason);
-}
-
 /** Why the schema should not be given to the form, or null when it may. */
 export function guardReason(schema: JsonValue | undefined): GuardReason | null {
   if (schema === undefined) return null;

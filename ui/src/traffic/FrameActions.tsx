@@ -2,7 +2,7 @@ import { ArrowRightLeft, Check, Globe, Terminal } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FrameDetail } from "../bindings/FrameDetail";
-import { showExchange } from "../actions";
+import { showExchange } from "../actions/view";
 import { copyText } from "../common/clipboard";
 import { CopyButton } from "../common/CopyButton";
 import { errorMessage, ipc } from "../ipc";

@@ -1,8 +1,7 @@
 // Which talk the Traffic list shows: everything, Periscope with the server, or Periscope with
 // the server's MCP App views. The filtering is the engine's (`TrafficFilter.channel`).
 import { useTranslation } from "react-i18next";
-
-export type ChannelFilter = "all" | "server" | "app";
+import type { ChannelFilter } from "../state/trafficFilter";
 
 const CHANNELS: readonly ChannelFilter[] = ["all", "server", "app"];
 

@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatNumber } from "../format";
 import { TimeOfDayField } from "./TimeOfDayField";
-import { KIND_FILTERS, STATUS_FILTERS, type DirectionFilter, type KindFilter, type StatusFilter } from "./filter";
+import type { DirectionFilter, KindFilter, StatusFilter } from "../state/trafficFilter";
+import { KIND_FILTERS, STATUS_FILTERS } from "./filter";
 import { setTrafficView, type TrafficView } from "../state/traffic";
 import { TrafficChannelChips } from "./TrafficChannelChips";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALL_FRAMES, isNoFilter, NO_FILTER, toQuery } from "./filter";
+import { NO_FILTER } from "../state/trafficFilter";
+import { ALL_FRAMES, isNoFilter, toQuery } from "./filter";
 
 describe("toQuery", () => {
   it("asks for every frame (not stderr or HTTP) when nothing narrows", () => {

@@ -1,18 +1,9 @@
-// What the Traffic list's filter bar holds, and the engine filter it becomes. The filtering
+// The choices of the Traffic list's filter bar, and the engine filter its fields become (the
+// fields themselves are the traffic view's state: state/trafficFilter.ts). The filtering
 // itself runs in Rust (one function, over the store or memory): nothing here looks at a row.
-import type { Direction } from "../bindings/Direction";
 import type { EntryKind } from "../bindings/EntryKind";
-import type { EntryStatus } from "../bindings/EntryStatus";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
-import type { ChannelFilter } from "./TrafficChannelChips";
-
-export type DirectionFilter = "all" | Direction;
-
-/** Which entries: every frame (the default), one kind, or everything (stderr, HTTP included). */
-export type KindFilter = "frames" | "everything" | EntryKind;
-
-/** Entries with a given status, or any. */
-export type StatusFilter = "all" | EntryStatus;
+import { NO_FILTER, type KindFilter, type ListFilter, type StatusFilter } from "../state/trafficFilter";
 
 export const KIND_FILTERS: readonly KindFilter[] = [
   "frames",
@@ -38,33 +29,6 @@ export const STATUS_FILTERS: readonly StatusFilter[] = [
 ];
 
 const FRAME_KINDS: EntryKind[] = ["request", "notification", "response", "error_response", "batch", "malformed"];
-
-/** The filter bar's fields. */
-export interface ListFilter {
-  /** Words every listed body contains (full text). */
-  text: string;
-  direction: DirectionFilter;
-  /** The server's frames, an MCP App's (host ↔ app views), or both. */
-  channel: ChannelFilter;
-  kind: KindFilter;
-  /** Exactly this method ("" for any). */
-  method: string;
-  status: StatusFilter;
-  /** Wall clock range in µs since the epoch, both ends included (null: open). */
-  fromUs: number | null;
-  toUs: number | null;
-}
-
-export const NO_FILTER: ListFilter = {
-  text: "",
-  direction: "all",
-  channel: "all",
-  kind: "frames",
-  method: "",
-  status: "all",
-  fromUs: null,
-  toUs: null,
-};
 
 /** The engine's filter for the bar's fields. */
 export function toQuery(filter: ListFilter): TrafficFilter {

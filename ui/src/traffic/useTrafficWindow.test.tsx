@@ -1,7 +1,8 @@
 import { act, renderHook, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
-import { ALL_FRAMES, NO_FILTER, toQuery } from "./filter";
+import { NO_FILTER } from "../state/trafficFilter";
+import { ALL_FRAMES, toQuery } from "./filter";
 import { useTrafficWindow } from "./useTrafficWindow";
 
 const invoke = vi.hoisted(() => vi.fn());

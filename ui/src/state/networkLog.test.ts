@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { statusClass, urlPath } from "./describe";
-import { NetworkLog } from "./log";
+import { NetworkLog } from "./networkLog";
 import { exchange } from "./exchanges.fixtures";
 
 describe("NetworkLog", () => {
@@ -23,22 +22,5 @@ describe("NetworkLog", () => {
     expect(log.exchanges.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(log.get(3)?.seq).toBe(3);
     expect(log.get(9)).toBeUndefined();
-  });
-});
-
-describe("exchange display", () => {
-  it("colours statuses by class", () => {
-    expect(statusClass(null)).toBe("failed");
-    expect(statusClass(101)).toBe("informational");
-    expect(statusClass(202)).toBe("success");
-    expect(statusClass(307)).toBe("redirect");
-    expect(statusClass(404)).toBe("client-error");
-    expect(statusClass(503)).toBe("server-error");
-  });
-
-  it("shows the path and query of a URL", () => {
-    expect(urlPath("https://example.com/mcp?session=1")).toBe("/mcp?session=1");
-    expect(urlPath("https://example.com")).toBe("/");
-    expect(urlPath("not a url")).toBe("not a url");
   });
 });

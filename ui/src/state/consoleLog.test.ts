@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONSOLE_LIMIT, ConsoleLog, describeNotification } from "./log";
+import { CONSOLE_LIMIT, ConsoleLog } from "./consoleLog";
 
 const line = (seq: number, wall_us = seq * 10) => ({ seq, wall_us, mono_us: seq, text: `line ${seq}` });
 
@@ -27,15 +27,5 @@ describe("ConsoleLog", () => {
     expect(log.entries.length).toBe(CONSOLE_LIMIT);
     expect(log.dropped).toBe(6000);
     expect(log.entries[log.entries.length - 1]).toMatchObject({ seq: CONSOLE_LIMIT + 6000 });
-  });
-
-  it("describes notifications in words", () => {
-    expect(describeNotification({ kind: "resource_updated", uri: "demo://x" })).toBe("Resource updated: demo://x");
-    expect(
-      describeNotification({ kind: "progress", token: "t", progress: 1, total: 3, message: "step 1 of 3" }),
-    ).toBe('Progress 1/3: step 1 of 3 (token "t")');
-    expect(describeNotification({ kind: "other", method: "notifications/custom", params: null })).toBe(
-      "notifications/custom",
-    );
   });
 });
