@@ -577,6 +577,41 @@ impl Harness {
     }
 
     /// Opens the Tools tab on `tool`.
+    /// Asserts the window's layout holds at its size: the server view's tab bar scrolls no
+    /// way (every view's tab lies inside the window, none clipped), and the sidebar and the
+    /// main view each fill the window's height (nothing else takes a share of it).
+    pub async fn assert_layout_fits(&self) {
+        let problems = self
+            .client
+            .execute(
+                "const out = []; const w = innerWidth, h = innerHeight;
+                 const bar = document.querySelector('.tab-bar');
+                 if (!bar) out.push('no tab bar');
+                 else {
+                   if (bar.scrollWidth > bar.clientWidth + 1) out.push(`the tab bar scrolls: ${bar.scrollWidth} > ${bar.clientWidth}`);
+                   for (const tab of bar.querySelectorAll('[role=tab]')) {
+                     const r = tab.getBoundingClientRect();
+                     if (r.width === 0 || r.left < 0 || r.right > w + 0.5 || r.bottom > h)
+                       out.push(`${tab.dataset.testid} lies outside the window: ${r.left}..${r.right}`);
+                   }
+                 }
+                 for (const sel of ['.sidebar', '.main']) {
+                   const el = document.querySelector(sel);
+                   const r = el && el.getBoundingClientRect();
+                   if (!r || Math.abs(r.height - h) > 0.5) out.push(`${sel} is ${r && r.height} px tall in a ${h} px window`);
+                 }
+                 return out;",
+                vec![],
+            )
+            .await
+            .expect("the page runs the layout check");
+        assert_eq!(
+            problems,
+            serde_json::json!([]),
+            "the layout does not fit the window"
+        );
+    }
+
     pub async fn pick_tool(&self, tool: &str) {
         self.click(r#"[data-testid="tab-tools"]"#).await;
         self.click(&format!(

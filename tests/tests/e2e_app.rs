@@ -19,6 +19,43 @@ async fn the_app_connects_the_demo_server_calls_a_tool_shows_traffic_and_runs_tw
     h.ready_demo().await;
     h.find(r#"[data-testid="overview-protocol-version"]"#).await;
     h.shot("demo-connected").await;
+    // At 1280 x 800 every view's tab is in the window (grouped, wrapping, never scrolling),
+    // and the sidebar and main view fill its height.
+    h.assert_layout_fits().await;
+
+    // The Tools list's filter keeps the tools that hold the words typed, and says how many.
+    h.click(r#"[data-testid="tab-tools"]"#).await;
+    h.find(r#"[data-testid="tool-item"][data-tool-name="add"]"#)
+        .await;
+    let all = h.count(r#"[data-testid="tool-item"]"#).await;
+    h.type_into(r#"[data-testid="tools-filter"]"#, "ADD").await;
+    h.text_containing(
+        r#"[data-testid="tools-filter-count"]"#,
+        &format!(" of {all}"),
+    )
+    .await;
+    let kept: Vec<String> = h
+        .client
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=tool-item]')].map(e => e.textContent)",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    assert!(
+        !kept.is_empty() && kept.len() < all,
+        "the filter kept {} of {all}",
+        kept.len()
+    );
+    assert!(
+        kept.iter().all(|t| t.to_lowercase().contains("add")),
+        "{kept:?}"
+    );
+    h.shot("tools-filtered").await;
+    h.clear(r#"[data-testid="tools-filter"]"#).await;
+    h.count_is(r#"[data-testid="tool-item"]"#, all).await;
 
     // Tools: list, pick `add`, fill its generated form, call, see the result.
     h.pick_tool("add").await;

@@ -47,6 +47,13 @@ async fn on_a_chinese_desktop_the_main_flow_is_in_chinese_and_english_can_be_cho
         .text(r#"[data-testid="tool-result"][data-is-error="false"]"#)
         .await;
     assert!(result.contains("42"), "{result}");
+    // The grouped views fit the window in Chinese too, their groups' captions in Chinese.
+    h.assert_layout_fits().await;
+    h.text_containing(
+        r#"[data-testid="tab-group-activity"]"#,
+        &zh("server", "tabs.groups.activity"),
+    )
+    .await;
     h.shot("tool-result").await;
 
     // Traffic: the frames, counted in Chinese.

@@ -115,3 +115,50 @@ async fn auto_lands_in_the_modern_era_and_a_multi_round_trip_tool_completes_thro
     .await;
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_found_to_speak_legacy_is_spoken_to_in_legacy_at_once_until_asked_to_probe_again()
+{
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start_with("eras-remembered", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        // The demo in its default, legacy-only mode: it answers server/discover -32601.
+        let catalog = serde_json::json!({"servers": [
+            {"id": "old", "name": "Legacy-only demo", "era": "auto", "target": {"transport": "stdio",
+                "command": periscope_tests::bin_str("periscope-demo-server"),
+                "args": [], "env": [], "cwd": null}},
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    let era = r#"[data-testid="overview-era"]"#;
+    let discover = r#"[data-testid="traffic-row"][data-method="server/discover"]"#;
+
+    // First connection: the probe, refused, then initialize.
+    h.click(r#"[data-testid="server-item"][data-server-id="old"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    h.text_containing(era, "fell back to initialize").await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(discover).await;
+
+    // Reconnected: legacy at once, said so, and no probe on the wire.
+    h.click(r#"[data-testid="reconnect-button"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    h.text_containing(era, "remembered from an earlier connection")
+        .await;
+    h.shot("era-remembered").await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(r#"[data-testid="traffic-row"][data-method="initialize"]"#)
+        .await;
+    h.count_is(discover, 0).await;
+
+    // Probe again: the probe goes out once more, and is refused as before.
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    h.click(r#"[data-testid="era-reprobe"]"#).await;
+    h.text_containing(era, "fell back to initialize").await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(discover).await;
+}

@@ -149,3 +149,36 @@ async fn a_server_named_on_the_command_line_opens_as_a_temporary_entry_in_the_on
     );
     h.stop().await;
 }
+
+#[tokio::test]
+async fn a_command_that_cannot_start_opens_selected_with_its_failure_and_nothing_else_said() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let bus = SessionBus::start();
+    let launch = Launch {
+        args: vec![
+            "--".into(),
+            "/nonexistent/mcp-server".into(),
+            "--flag".into(),
+        ],
+        env: vec![
+            ("DBUS_SESSION_BUS_ADDRESS".into(), bus.address.clone()),
+            ("LANG".into(), "zh_CN.UTF-8".into()),
+            ("LC_ALL".into(), "zh_CN.UTF-8".into()),
+            ("LANGUAGE".into(), String::new()),
+        ],
+        ..Launch::default()
+    };
+    let mut h = Harness::start_launch("launch-missing", launch, |_| {}).await;
+
+    // The server asked for is the one shown (not the demo), failed, and says why.
+    h.find(&format!(
+        r#"{}[data-status="failed"][aria-current="true"]"#,
+        item("cli-1")
+    ))
+    .await;
+    let failure = h.text(r#"[data-testid="connection-error"]"#).await;
+    assert!(failure.contains("/nonexistent/mcp-server"), "{failure}");
+    // Its failure is the only problem said: no banner about traffic it never had.
+    h.count_is(".server-view .error-box", 1).await;
+    h.shot("missing-command-selected").await;
+}
