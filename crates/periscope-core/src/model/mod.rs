@@ -243,6 +243,31 @@ impl ModelClient {
         })
     }
 
+    /// Asks the model and hands each piece of its answer to `each` as it arrives, awaiting it
+    /// before the next (a host forwarding the pieces to its view needs no channel of its own);
+    /// the whole answer is returned when the stream ends.
+    pub async fn stream_each<F: Future<Output = ()>>(
+        &self,
+        request: &ChatRequest,
+        cancel: &CancellationToken,
+        mut each: impl FnMut(StreamEvent) -> F,
+    ) -> Result<Turn, ModelError> {
+        let (tx, mut rx) = mpsc::channel(64);
+        let ask = async move {
+            let turn = self.stream(request, &tx, cancel).await;
+            // The forwarder below ends when the sender goes.
+            drop(tx);
+            turn
+        };
+        let forward = async {
+            while let Some(event) = rx.recv().await {
+                each(event).await;
+            }
+        };
+        let (turn, ()) = tokio::join!(ask, forward);
+        turn
+    }
+
     /// Asks the model and streams its answer: each piece goes to `tx` as it arrives (a closed
     /// receiver is fine), and the whole answer is returned when the stream ends.
     pub async fn stream(
