@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# Fails when files of the engine (crates/periscope-core/src) import each other in a circle, or
-# its top-level modules do (`session/` and `host/` through different files), naming the circle.
-# An edge is a `crate::…`, `super::…` or `self::…` path in code (use lines and inline paths,
-# not comments, strings or a file's own tests); a parent reaching into its children (`mod x;`,
-# `x::y`) is not an edge. Usage:
+# Fails when files of a crate import each other in a circle, or its top-level modules do
+# (`session/` and `host/` through different files), naming the circle. It checks the engine
+# (crates/periscope-core/src), the CLI (crates/periscope-cli/src), the app (src-tauri/src)
+# and the demo server (crates/demo-server/src), each on its own: a crate's `crate::` paths
+# mean its own files. An edge is a `crate::…`, `super::…` or `self::…` path in code (use lines
+# and inline paths, not comments, strings or a file's own tests); a parent reaching into its
+# children (`mod x;`, `x::y`) is not an edge. Usage:
 #   scripts/check-cycles.sh [ALLOWLIST]
 # ALLOWLIST (default scripts/cycles-allowed.txt, if it exists) holds circles still to be broken,
-# one a line as this script prints them ("a.rs -> b.rs -> a.rs"); '#' starts a comment.
+# one a line as this script prints them ("a.rs -> b.rs -> a.rs", or "ROOT: a.rs -> …" to name
+# the crate); '#' starts a comment. SRC_ROOTS (space-separated source folders) checks others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 allow="${1:-scripts/cycles-allowed.txt}"
-exec python3 - "${ENGINE_SRC:-crates/periscope-core/src}" "$allow" <<'PY'
+roots="${SRC_ROOTS:-crates/periscope-core/src crates/periscope-cli/src src-tauri/src crates/demo-server/src}"
+read -r -d '' check <<'PY' || true
 import os
 import re
 import sys
 
 root, allow_path = sys.argv[1], sys.argv[2]
+if not os.path.isdir(root):
+    # A moved crate must not pass unchecked.
+    sys.exit(f"check-cycles: no source folder {root}")
 
 def module_of(path):
     """The module path of a file: src/a/b.rs and src/a/b/mod.rs are ["a", "b"]."""
@@ -196,7 +203,7 @@ for level, graph in (("files", edges), ("modules", module_edges)):
     for component in components_of(graph):
         seen_any = True
         circle = " -> ".join(cycle_in(graph, component))
-        if circle in allowed:
+        if circle in allowed or f"{root}: {circle}" in allowed:
             print(f"import cycle between {level} (allowed by {allow_path}): {circle}")
         else:
             print(f"import cycle between {level} of {root}: {circle}", file=sys.stderr)
@@ -205,3 +212,8 @@ if failed:
     sys.exit(1)
 print("cycles: only allowed ones" if seen_any else f"cycles: none in {root}")
 PY
+status=0
+for root in $roots; do
+    python3 -c "$check" "$root" "$allow" || status=1
+done
+exit "$status"

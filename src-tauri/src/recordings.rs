@@ -12,7 +12,7 @@ use periscope_core::diff::SurfaceList;
 use periscope_core::export::Recording;
 use periscope_core::record::{AuthStep, Decision};
 use periscope_core::traffic::Traffic;
-use periscope_core::view::{FrameRow, RowBuilder};
+use periscope_core::view::{RowBuilder, TrafficRow};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -71,7 +71,7 @@ pub struct Opened {
     pub info: RecordingInfo,
     pub traffic: Arc<Traffic>,
     /// Built when the Traffic tab first asks (opening returns before it).
-    rows: OnceLock<Vec<FrameRow>>,
+    rows: OnceLock<Vec<TrafficRow>>,
 }
 
 impl Opened {
@@ -80,7 +80,7 @@ impl Opened {
         Recording::from_traffic(&self.traffic)
     }
 
-    pub fn rows(&self, from: usize, count: usize) -> Vec<FrameRow> {
+    pub fn rows(&self, from: usize, count: usize) -> Vec<TrafficRow> {
         let rows = self.rows.get_or_init(|| {
             let mut builder = RowBuilder::default();
             self.traffic

@@ -19,7 +19,11 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use crate::{server::DemoState, tools};
+use crate::{
+    addition,
+    state::DemoState,
+    tool_result::{error_result, text_result},
+};
 
 /// The extension id a client declares in `capabilities.extensions`.
 pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
@@ -50,10 +54,10 @@ pub fn tools() -> Vec<Tool> {
             "Adds two numbers and shows them in an interactive calculator (an MCP App, \
              ui://periscope-demo/calculator.html) that calls the server's add tool back, asks to \
              open a link, to go fullscreen and to send a chat message.",
-            tools::addends_schema(),
+            addition::addends_schema(),
         )
         .with_title(TITLE)
-        .with_raw_output_schema(tools::sum_schema())
+        .with_raw_output_schema(addition::sum_schema())
         .with_annotations(
             ToolAnnotations::with_title(TITLE)
                 .read_only(true)
@@ -120,9 +124,9 @@ pub fn contents() -> ResourceContents {
 
 /// `calculator_app {a, b}`: the sum, as text and as structured content.
 pub fn calculator_app(args: &JsonObject) -> CallToolResult {
-    let sum = match tools::sum(args) {
+    let sum = match addition::sum(args) {
         Ok(sum) => sum,
-        Err(error) => return tools::error_result(format!("invalid arguments: {error}")),
+        Err(error) => return error_result(format!("invalid arguments: {error}")),
     };
     let (a, b) = (&args["a"], &args["b"]);
     let mut result =
@@ -136,10 +140,10 @@ pub fn calculator_log(state: &DemoState, args: &JsonObject) -> CallToolResult {
     match args.get("sum") {
         Some(Value::Number(sum)) => {
             let count = state.log_sum();
-            tools::text_result(format!("logged {sum} ({count} so far)"))
+            text_result(format!("logged {sum} ({count} so far)"))
         }
-        Some(_) => tools::error_result("invalid arguments: sum must be a number"),
-        None => tools::error_result("invalid arguments: sum is required"),
+        Some(_) => error_result("invalid arguments: sum must be a number"),
+        None => error_result("invalid arguments: sum is required"),
     }
 }
 

@@ -68,18 +68,12 @@ use tokio::net::TcpListener;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::{
+    endpoints::{MCP_PATH, MESSAGE_PATH, SSE_PATH},
     era::Eras,
     modern::ModernState,
     oauth::{self, OAuth, OAuthConfig},
     server::DemoServer,
 };
-
-/// Path of the Streamable HTTP endpoint.
-pub const MCP_PATH: &str = "/mcp";
-/// Path of the legacy transport's event stream.
-pub const SSE_PATH: &str = "/sse";
-/// Path the legacy transport's clients POST their messages to.
-pub const MESSAGE_PATH: &str = "/message";
 
 /// How long open streams may take to wind down after a shutdown signal.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);

@@ -10,11 +10,13 @@
 // 2025-11-25) and exercising them is the point of this fixture.
 #![allow(deprecated)]
 
+mod addition;
 mod app;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]
 mod e2e_tests;
+mod endpoints;
 mod era;
 mod http;
 #[cfg(test)]
@@ -31,7 +33,9 @@ mod oauth_tests;
 mod prompts;
 mod resources;
 mod server;
+mod state;
 mod stdio;
+mod tool_result;
 mod tools;
 
 use std::{io::Write, process::ExitCode, sync::Arc, time::Duration};

@@ -44,7 +44,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use url::{Host, Url, form_urlencoded};
 
-use crate::http::MCP_PATH;
+use crate::endpoints::MCP_PATH;
 
 /// Protected resource metadata of `/mcp` (RFC 9728, path-suffixed form).
 pub const PROTECTED_RESOURCE_PATH: &str = "/.well-known/oauth-protected-resource/mcp";

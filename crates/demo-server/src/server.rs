@@ -10,15 +10,7 @@
 //! [`crate::modern`], whose state is shared by the whole process because
 //! stateless HTTP serves each request with a fresh instance.
 
-use std::{
-    borrow::Cow,
-    collections::BTreeSet,
-    sync::{
-        Arc, Mutex, PoisonError,
-        atomic::{AtomicBool, AtomicU64, Ordering},
-    },
-    time::{SystemTime, UNIX_EPOCH},
-};
+use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
@@ -27,10 +19,10 @@ use rmcp::{
         CompleteRequestParams, CompleteResult, DiscoverRequestMethod, DiscoverResult, ErrorCode,
         GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
         InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-        ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-        ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, SubscribeRequestParams,
-        SubscriptionFilter, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
+        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+        SetLevelRequestMethod, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+        TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
     },
     service::{NotificationContext, RequestContext, SubscriptionContext},
 };
@@ -42,7 +34,9 @@ use crate::{
     app,
     era::{Eras, is_modern_request},
     modern::{self, ModernState, caching},
-    prompts, resources, tools,
+    prompts, resources,
+    state::DemoState,
+    tools,
 };
 
 /// The `serverInfo.name` the server reports.
@@ -57,98 +51,6 @@ mode, sampling, roots, logging (emit_logs), list_changed notifications (trigger_
 paginated resources with subscriptions (touch_resource), a resource template, prompts and \
 completions, and an MCP App (calculator_app, rendered by hosts that declare the \
 io.modelcontextprotocol/ui extension). Nothing it does has side effects outside this process.";
-
-/// Per-session state shared by all requests of one connection.
-#[derive(Debug, Default)]
-pub struct DemoState {
-    bonus: AtomicBool,
-    subscriptions: Mutex<BTreeSet<String>>,
-    log_level: Mutex<Option<LoggingLevel>>,
-    elicitations: AtomicU64,
-    client_gone: CancellationToken,
-    /// Set once `needs_authorization`'s URL elicitation completed.
-    authorized: AtomicBool,
-    /// Sums the calculator app logged with `calculator_log`.
-    calculator_logs: AtomicU64,
-}
-
-impl DemoState {
-    /// Whether the bonus tool, resource and prompt are listed.
-    pub fn bonus(&self) -> bool {
-        self.bonus.load(Ordering::SeqCst)
-    }
-
-    /// Flips the bonus items in or out; returns whether they are now present.
-    pub fn toggle_bonus(&self) -> bool {
-        !self.bonus.fetch_xor(true, Ordering::SeqCst)
-    }
-
-    /// The minimum level set by `logging/setLevel`; `None` means "send all".
-    pub fn log_level(&self) -> Option<LoggingLevel> {
-        *self
-            .log_level
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn set_log_level(&self, level: LoggingLevel) {
-        *self
-            .log_level
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(level);
-    }
-
-    /// Whether the client subscribed to `uri`.
-    pub fn is_subscribed(&self, uri: &str) -> bool {
-        self.subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(uri)
-    }
-
-    fn subscribe(&self, uri: String) -> bool {
-        self.subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(uri)
-    }
-
-    fn unsubscribe(&self, uri: &str) -> bool {
-        self.subscriptions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(uri)
-    }
-
-    /// Cancelled once the transport knows the client cannot send anything
-    /// more (stdin closed); tools then stop waiting for client replies.
-    pub fn client_gone(&self) -> &CancellationToken {
-        &self.client_gone
-    }
-
-    pub fn authorized(&self) -> bool {
-        self.authorized.load(Ordering::SeqCst)
-    }
-
-    pub fn set_authorized(&self) {
-        self.authorized.store(true, Ordering::SeqCst);
-    }
-
-    /// Counts one more `calculator_log` call; returns how many there were.
-    pub fn log_sum(&self) -> u64 {
-        self.calculator_logs.fetch_add(1, Ordering::SeqCst) + 1
-    }
-
-    /// A fresh, unique id for a URL-mode elicitation.
-    pub fn next_elicitation_id(&self) -> String {
-        let n = self.elicitations.fetch_add(1, Ordering::SeqCst) + 1;
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|elapsed| elapsed.as_nanos())
-            .unwrap_or_default();
-        format!("demo-{n}-{nanos:x}")
-    }
-}
 
 /// The Periscope demo MCP server.
 #[derive(Debug, Clone, Default)]
@@ -195,7 +97,7 @@ impl DemoServer {
     /// The token the transport cancels when the client can no longer send
     /// (see [`DemoState::client_gone`]).
     pub fn client_gone_token(&self) -> CancellationToken {
-        self.state.client_gone.clone()
+        self.state.client_gone().clone()
     }
 }
 

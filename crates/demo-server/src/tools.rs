@@ -21,7 +21,12 @@ use rmcp::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{app, media, resources, server::DemoState};
+use crate::{
+    addition::{addends_schema, sum, sum_schema},
+    app, media, resources,
+    state::DemoState,
+    tool_result::{error_result, text_result},
+};
 
 /// Name of the tool that `trigger_list_changed` toggles.
 pub const BONUS_TOOL: &str = "bonus";
@@ -288,27 +293,6 @@ pub fn find(name: &str, bonus: bool) -> Option<Tool> {
     all(bonus).into_iter().find(|tool| tool.name == name)
 }
 
-/// The input of `add` and `calculator_app`: two numbers.
-pub(crate) fn addends_schema() -> JsonObject {
-    object(json!({
-        "type": "object",
-        "properties": {
-            "a": { "type": "number", "description": "First addend." },
-            "b": { "type": "number", "description": "Second addend." }
-        },
-        "required": ["a", "b"]
-    }))
-}
-
-/// The output schema of `add` and `calculator_app`: `{sum}`.
-pub(crate) fn sum_schema() -> Arc<JsonObject> {
-    Arc::new(object(json!({
-        "type": "object",
-        "properties": { "sum": { "type": "number" } },
-        "required": ["sum"]
-    })))
-}
-
 fn empty_schema() -> JsonObject {
     object(json!({ "type": "object", "properties": {} }))
 }
@@ -406,16 +390,6 @@ fn create_order_schema() -> Value {
 // Helpers
 // ---------------------------------------------------------------------------
 
-/// A successful result with one text block.
-pub fn text_result(text: impl Into<String>) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text)])
-}
-
-/// A tool execution error (`isError: true`) with one text block.
-pub fn error_result(text: impl Into<String>) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
 fn invalid_argument(message: impl Display) -> CallToolResult {
     error_result(format!("invalid arguments: {message}"))
 }
@@ -424,14 +398,6 @@ fn required_str<'a>(args: &'a JsonObject, name: &str) -> Result<&'a str, String>
     match args.get(name) {
         Some(Value::String(value)) => Ok(value),
         Some(_) => Err(format!("{name} must be a string")),
-        None => Err(format!("{name} is required")),
-    }
-}
-
-fn required_number(args: &JsonObject, name: &str) -> Result<serde_json::Number, String> {
-    match args.get(name) {
-        Some(Value::Number(value)) => Ok(value.clone()),
-        Some(_) => Err(format!("{name} must be a number")),
         None => Err(format!("{name} is required")),
     }
 }
@@ -467,22 +433,6 @@ pub fn echo(args: &JsonObject) -> CallToolResult {
         Ok(message) => text_result(format!("echo: {message}")),
         Err(error) => invalid_argument(error),
     }
-}
-
-/// `a + b` of `args`, integral when both are integers.
-pub(crate) fn sum(args: &JsonObject) -> Result<Value, String> {
-    let a = required_number(args, "a")?;
-    let b = required_number(args, "b")?;
-    // Keep integer sums integral so `{"sum": 5}` is not sent as `5.0`.
-    if let (Some(a), Some(b)) = (a.as_i64(), b.as_i64())
-        && let Some(sum) = a.checked_add(b)
-    {
-        return Ok(Value::from(sum));
-    }
-    let sum = a.as_f64().unwrap_or(f64::NAN) + b.as_f64().unwrap_or(f64::NAN);
-    serde_json::Number::from_f64(sum)
-        .map(Value::Number)
-        .ok_or_else(|| "the sum is not a finite number".to_string())
 }
 
 pub fn add(args: &JsonObject) -> CallToolResult {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use periscope_core::config::DpopMode;
 use periscope_core::host_config::{Dialect, ExportFormat};
 use serde_json::{Map, Value};
 
@@ -174,8 +175,8 @@ pub struct Cli {
     pub client_metadata_url: Option<String>,
     /// DPoP-bound tokens (RFC 9449): `auto` when the authorization server offers them,
     /// `required` (a sign-in without them fails), or `off` (bearer tokens).
-    #[arg(long, value_enum, default_value_t = crate::auth::DpopChoice::Auto, global = true)]
-    pub dpop: crate::auth::DpopChoice,
+    #[arg(long, value_enum, default_value_t = DpopChoice::Auto, global = true)]
+    pub dpop: DpopChoice,
     /// Workload identity (SEP-1933): sign in with the JWT in FILE, read at each sign-in, through
     /// the JWT bearer grant instead of a browser.
     #[arg(long, value_name = "FILE", global = true)]
@@ -220,6 +221,27 @@ pub enum SamplingKind {
     Openai,
     /// The Anthropic Messages API.
     Anthropic,
+}
+
+/// `--dpop`: DPoP-bound tokens (RFC 9449).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DpopChoice {
+    /// When the authorization server offers them.
+    Auto,
+    /// Always; a sign-in that gets no DPoP-bound token fails.
+    Required,
+    /// Never: bearer tokens.
+    Off,
+}
+
+impl From<DpopChoice> for DpopMode {
+    fn from(choice: DpopChoice) -> DpopMode {
+        match choice {
+            DpopChoice::Auto => DpopMode::Auto,
+            DpopChoice::Required => DpopMode::Required,
+            DpopChoice::Off => DpopMode::Off,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

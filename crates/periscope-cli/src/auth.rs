@@ -11,32 +11,11 @@ use periscope_core::auth::{
     HeadlessBrowser, IdentityAssertion, LoopbackBrowser, OAuthClient, OAuthConfig,
     WorkloadAssertion,
 };
-use periscope_core::config::{DpopMode, WorkloadTokenSource};
+use periscope_core::config::WorkloadTokenSource;
 use serde_json::Value;
 
 use crate::app_data::data_dir;
 use crate::args::Cli;
-
-/// `--dpop`: DPoP-bound tokens (RFC 9449).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DpopChoice {
-    /// When the authorization server offers them.
-    Auto,
-    /// Always; a sign-in that gets no DPoP-bound token fails.
-    Required,
-    /// Never: bearer tokens.
-    Off,
-}
-
-impl From<DpopChoice> for DpopMode {
-    fn from(choice: DpopChoice) -> DpopMode {
-        match choice {
-            DpopChoice::Auto => DpopMode::Auto,
-            DpopChoice::Required => DpopMode::Required,
-            DpopChoice::Off => DpopMode::Off,
-        }
-    }
-}
 
 /// `--workload-token-from-file` / `--workload-token-from-env`: where the workload identity
 /// token is read at each sign-in.

@@ -6,8 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::io::{self, BufWriter};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -15,18 +14,18 @@ use tokio::sync::broadcast;
 
 use crate::event::Event;
 use crate::protocol_check::Feed;
-mod reopen;
-
 use crate::record::{
-    AuthStep, CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, RoundFrames,
-    RoundRecord, StderrLine,
+    AuthStep, CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, StderrLine,
 };
 use crate::store::{Entry, Store};
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
 
-/// Rounds announced for requests not yet sent that the record remembers; a request whose send
-/// failed before its frame was recorded leaves its announcement behind, so past this they go.
-const MAX_AWAITED_ROUNDS: usize = 1024;
+mod pairing;
+mod reopen;
+mod storage;
+mod window;
+
+use window::Window;
 
 /// With a store attached, how many of the newest frames (and as many stderr lines, flags and
 /// HTTP exchanges) stay in memory; older ones are read back from the store.
@@ -134,45 +133,6 @@ impl Traffic {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
         true
-    }
-
-    /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
-    /// server (without secrets) for the header line. The file is owner-only (0600): it holds
-    /// everything the server and the user sent.
-    pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
-        let mut file = BufWriter::new(crate::private_file::create(path)?);
-        let header = RecordLine::Session {
-            format_version: Some(crate::record::FormatVersion::CURRENT),
-            periscope_version: env!("CARGO_PKG_VERSION").to_string(),
-            started_wall_us: wall_now_us() - self.started.elapsed().as_micros() as u64,
-            target,
-        };
-        serde_json::to_writer(&mut file, &header)?;
-        file.write_all(b"\n")?;
-        file.flush()?;
-        self.lock().file = Some(file);
-        Ok(())
-    }
-
-    /// Sends every entry, from now on, to `store` too (through its bounded queue: see
-    /// docs/store.md for what happens when its writer falls behind).
-    pub fn attach_store(&self, store: Arc<Store>) {
-        self.attach_store_keeping(store, MEMORY_BUDGET);
-    }
-
-    /// Like [`Traffic::attach_store`], keeping `budget` entries of each kind in memory.
-    /// What memory already holds goes to the store first, in seq order (raw first: a host
-    /// attaches right after the session started, and a server may have written before).
-    pub fn attach_store_keeping(&self, store: Arc<Store>, budget: usize) {
-        let mut inner = self.lock();
-        inner.store = Some(store);
-        inner.budget = Some(budget.max(1));
-        inner.backfill_store();
-    }
-
-    /// The attached store, if any and still working: what a host's window queries go to.
-    pub fn store(&self) -> Option<Arc<Store>> {
-        self.lock().store.clone()
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -407,154 +367,8 @@ impl Traffic {
         })
     }
 
-    /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
-    /// incoming response), looked for in the store too when memory has not got it.
-    fn request_of(&self, frame: &Frame) -> Option<u64> {
-        // Memory was searched back from the frame: when anything left memory, the request may
-        // be among what left, even when the frame itself is still in memory.
-        let (found, store) = {
-            let inner = self.lock();
-            (inner.request_of(frame), inner.store_if_evicted())
-        };
-        if found.is_some() {
-            return found;
-        }
-        let (Verdict::Response { id: Some(id), .. }, Direction::In) =
-            (&frame.verdict, frame.direction)
-        else {
-            return None;
-        };
-        let store = store?;
-        store.sync().ok()?;
-        store
-            .request_before(frame.seq, Direction::Out, &crate::rows::row_id(id))
-            .ok()
-            .flatten()
-    }
-
-    /// The seq of the first response to our request frame `request_seq`, once it came; looked
-    /// for in the store too when the request left memory.
-    fn response_of(&self, request_seq: u64) -> Option<u64> {
-        let (found, store) = {
-            let inner = self.lock();
-            (
-                inner.response_of(request_seq),
-                inner.store_before(request_seq),
-            )
-        };
-        if found.is_some() {
-            return found;
-        }
-        let store = store?;
-        let request = self.frame(request_seq)?;
-        let Verdict::Request { id, .. } = &request.verdict else {
-            return None;
-        };
-        store
-            .response_after(request_seq, Direction::In, &crate::rows::row_id(id))
-            .ok()
-            .flatten()
-    }
-
-    /// The other half of a request we sent and its response: for our request frame, its
-    /// response once it came; for a response from the server, the request it answers. From the
-    /// store when they left memory.
-    pub fn partner_of(&self, seq: u64) -> Option<u64> {
-        let frame = self.frame(seq)?;
-        match (&frame.verdict, frame.direction) {
-            (Verdict::Request { .. }, Direction::Out) => self.response_of(seq),
-            (Verdict::Response { .. }, Direction::In) => self.request_of(&frame),
-            _ => None,
-        }
-    }
-
-    /// Says that the request about to go out with `id` answers the inputs the response frame
-    /// `asked_by` asked for: it becomes the next round of that response's call. Called before
-    /// the send, so the frame is linked the moment it is recorded (a host building rows from
-    /// the record never sees it unlinked).
-    pub fn expect_round(&self, id: &RequestId, asked_by: u64) {
-        let Some(request_seq) = self.frame(asked_by).and_then(|f| self.request_of(&f)) else {
-            return;
-        };
-        let mut inner = self.lock();
-        let call = match inner.rounds.get(&request_seq) {
-            Some(previous) => CallRound {
-                first_seq: previous.first_seq,
-                round: previous.round + 1,
-                asked_by,
-            },
-            None => CallRound {
-                first_seq: request_seq,
-                round: 2,
-                asked_by,
-            },
-        };
-        if inner.awaited_rounds.len() >= MAX_AWAITED_ROUNDS {
-            inner.awaited_rounds.clear();
-        }
-        inner.awaited_rounds.insert(id.clone(), call);
-    }
-
-    /// Which round of which call the request frame `seq` is, when it is a later round (the
-    /// first request of a call is not linked: it was sent before anyone knew).
-    pub fn round_of(&self, seq: u64) -> Option<CallRound> {
-        self.lock().rounds.get(&seq).copied()
-    }
-
-    /// Every round of the multi round-trip call frame `seq` (a request or its response) belongs
-    /// to, in order; empty when it belongs to none. It scans the record for the last round's
-    /// response, so it is for a detail view, not for every row.
-    pub fn call_of(&self, seq: u64) -> Vec<RoundFrames> {
-        let Some(frame) = self.frame(seq) else {
-            return Vec::new();
-        };
-        let Some(request_seq) = self.request_of(&frame) else {
-            return Vec::new();
-        };
-        let inner = self.lock();
-        let first_seq = inner
-            .rounds
-            .get(&request_seq)
-            .map_or(request_seq, |c| c.first_seq);
-        let mut later: Vec<(u64, CallRound)> = inner
-            .rounds
-            .iter()
-            .filter(|(_, c)| c.first_seq == first_seq)
-            .map(|(s, c)| (*s, *c))
-            .collect();
-        if later.is_empty() {
-            return Vec::new();
-        }
-        later.sort_by_key(|(_, c)| c.round);
-        let mut rounds = vec![RoundFrames {
-            round: 1,
-            request_seq: first_seq,
-            response_seq: None,
-        }];
-        for (request_seq, call) in later {
-            // The response that asked for this round's inputs answered the round before.
-            if let Some(previous) = rounds.last_mut() {
-                previous.response_seq = Some(call.asked_by);
-            }
-            rounds.push(RoundFrames {
-                round: call.round,
-                request_seq,
-                response_seq: None,
-            });
-        }
-        drop(inner);
-        if let Some(last) = rounds.last_mut() {
-            last.response_seq = self.response_of(last.request_seq);
-        }
-        rounds
-    }
-
     pub fn stderr_from(&self, index: usize) -> Vec<Arc<StderrLine>> {
         self.lock().stderr.from(index)
-    }
-
-    pub fn flags_from(&self, index: usize) -> Vec<FlagRecord> {
-        self.lock().flags.from(index)
     }
 
     /// Frames recorded since the session began (in memory or not).
@@ -580,12 +394,6 @@ impl Traffic {
     /// The last seq handed out (0 before the first entry).
     pub fn last_seq(&self) -> u64 {
         self.lock().next_seq - 1
-    }
-
-    /// Every later round of a multi round-trip call, by its request's seq (kept whole in
-    /// memory: a call's rounds are few).
-    pub(crate) fn rounds_snapshot(&self) -> Vec<(u64, CallRound)> {
-        self.lock().rounds.iter().map(|(s, c)| (*s, *c)).collect()
     }
 
     /// What memory holds, for a window over it when there is no store.
@@ -647,30 +455,6 @@ impl Traffic {
             .map(|f| f.flag.clone())
             .collect()
     }
-
-    /// Flushes the record file and waits for the store to commit what it was sent; the first
-    /// write error of either, if any, is reported here.
-    pub fn flush(&self) -> io::Result<()> {
-        let store = self.lock().store.clone();
-        if let Some(store) = store
-            && let Err(e) = store.sync()
-        {
-            let mut inner = self.lock();
-            inner.store_error.get_or_insert(e.to_string());
-            inner.let_store_go();
-        }
-        let mut inner = self.lock();
-        if let Some(err) = inner.file_error.take() {
-            return Err(io::Error::other(err));
-        }
-        if let Some(err) = inner.store_error.take() {
-            return Err(io::Error::other(err));
-        }
-        match inner.file.as_mut() {
-            Some(f) => f.flush(),
-            None => Ok(()),
-        }
-    }
 }
 
 /// Everything memory holds, at one moment.
@@ -680,62 +464,6 @@ pub(crate) struct MemorySnapshot {
     pub exchanges: Vec<Arc<HttpExchange>>,
     pub flags: Vec<FlagRecord>,
     pub rounds: HashMap<u64, CallRound>,
-}
-
-/// The newest entries of one kind, and how many older ones left memory.
-struct Window<T> {
-    entries: VecDeque<T>,
-    evicted: usize,
-}
-
-impl<T> Default for Window<T> {
-    fn default() -> Self {
-        Window {
-            entries: VecDeque::new(),
-            evicted: 0,
-        }
-    }
-}
-
-impl<T: Clone> Window<T> {
-    /// Appends; past `budget`, the oldest entry leaves memory and is returned.
-    fn push(&mut self, entry: T, budget: Option<usize>) -> Option<T> {
-        self.entries.push_back(entry);
-        match budget {
-            Some(budget) if self.entries.len() > budget => {
-                self.evicted += 1;
-                self.entries.pop_front()
-            }
-            _ => None,
-        }
-    }
-
-    /// Lets the oldest entries past `budget` leave memory; returns the last that left.
-    fn trim(&mut self, budget: usize) -> Option<T> {
-        let mut gone = None;
-        while self.entries.len() > budget {
-            self.evicted += 1;
-            gone = self.entries.pop_front();
-        }
-        gone
-    }
-
-    /// Entries from position `index` (counted from the first ever) on, as far as memory has them.
-    fn from(&self, index: usize) -> Vec<T> {
-        let start = index.saturating_sub(self.evicted);
-        if start >= self.entries.len() {
-            return Vec::new();
-        }
-        self.entries.range(start..).cloned().collect()
-    }
-
-    fn all(&self) -> Vec<T> {
-        self.entries.iter().cloned().collect()
-    }
-
-    fn count(&self) -> usize {
-        self.evicted + self.entries.len()
-    }
 }
 
 impl Inner {
@@ -757,60 +485,6 @@ impl Inner {
     fn store_if_evicted(&self) -> Option<Arc<Store>> {
         let store = self.store.as_ref()?;
         (self.frames.evicted > 0).then(|| store.clone())
-    }
-
-    /// The seq of the request we sent that `frame` is (an outgoing request) or answers (an
-    /// incoming response), if it is in the record.
-    fn request_of(&self, frame: &Frame) -> Option<u64> {
-        match (&frame.verdict, frame.direction) {
-            (Verdict::Request { .. }, Direction::Out) => Some(frame.seq),
-            (Verdict::Response { id: Some(id), .. }, Direction::In) => {
-                let frames = &self.frames.entries;
-                let end = frames.partition_point(|f| f.seq < frame.seq);
-                frames
-                    .range(..end)
-                    .rev()
-                    .find(|f| {
-                        f.direction == Direction::Out
-                            && matches!(&f.verdict, Verdict::Request { id: i, .. } if i == id)
-                    })
-                    .map(|f| f.seq)
-            }
-            _ => None,
-        }
-    }
-
-    /// The seq of the first response to our request frame `request_seq`, once it came.
-    fn response_of(&self, request_seq: u64) -> Option<u64> {
-        let request = self.frame_at(request_seq)?;
-        let Verdict::Request { id, .. } = &request.verdict else {
-            return None;
-        };
-        let frames = &self.frames.entries;
-        let start = frames.partition_point(|f| f.seq <= request_seq);
-        frames
-            .range(start..)
-            .find(|f| {
-                f.direction == Direction::In
-                    && matches!(&f.verdict, Verdict::Response { id: Some(i), .. } if i == id)
-            })
-            .map(|f| f.seq)
-    }
-
-    /// Links an outgoing request to the round announced for its id, and records the link.
-    fn link_round(&mut self, frame: &Frame) {
-        let (Direction::Out, Verdict::Request { id, .. }) = (frame.direction, &frame.verdict)
-        else {
-            return;
-        };
-        let Some(call) = self.awaited_rounds.remove(id) else {
-            return;
-        };
-        self.rounds.insert(frame.seq, call);
-        self.write(&RecordLine::Round(RoundRecord {
-            seq: frame.seq,
-            call,
-        }));
     }
 
     /// Records one frame of the server's or Periscope's (the lock is held): its seq, memory, the
@@ -843,7 +517,6 @@ impl Inner {
         frame
     }
 
-    /// The next sequence number: frames, stderr lines and exchanges share one sequence.
     /// Gives `frame` the next seq, keeps it in memory and writes it to the record file.
     fn push_frame(&mut self, mut frame: Frame) -> Arc<Frame> {
         frame.seq = self.take_seq();
@@ -857,81 +530,11 @@ impl Inner {
         frame
     }
 
+    /// The next sequence number: frames, stderr lines and exchanges share one sequence.
     fn take_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
         seq
-    }
-
-    /// Queues an entry for the store, in record order (the lock is held). A store that failed
-    /// is let go: the record goes on in memory and the failure is told at flush.
-    fn store_send(&mut self, entry: Entry) {
-        let Some(store) = self.store.as_ref() else {
-            return;
-        };
-        if let Err(e) = store.send(entry) {
-            self.store_error.get_or_insert(e.to_string());
-            self.let_store_go();
-        }
-    }
-
-    /// Sends what memory holds to a store just attached: frames, stderr lines and exchanges in
-    /// seq order, then flags and decisions. Past the budget, the oldest leave memory now.
-    fn backfill_store(&mut self) {
-        let mut entries: Vec<(u64, Entry)> = Vec::new();
-        for frame in &self.frames.entries {
-            let call = self.rounds.get(&frame.seq).copied();
-            entries.push((frame.seq, Entry::Frame(frame.clone(), call)));
-        }
-        for line in &self.stderr.entries {
-            entries.push((line.seq, Entry::Stderr(line.clone())));
-        }
-        for exchange in &self.exchanges.entries {
-            entries.push((exchange.seq, Entry::Http(exchange.clone())));
-        }
-        entries.sort_by_key(|(seq, _)| *seq);
-        let flags: Vec<FlagRecord> = self.flags.entries.iter().cloned().collect();
-        let decisions = self.decisions.clone();
-        for (_, entry) in entries {
-            self.store_send(entry);
-        }
-        for flag in flags {
-            self.store_send(Entry::Flag(flag));
-        }
-        for decision in decisions {
-            self.store_send(Entry::Decision(decision));
-        }
-        if let Some(budget) = self.budget {
-            self.frames.trim(budget);
-            self.stderr.trim(budget);
-            self.exchanges.trim(budget);
-            let leaving = self.flags.entries.len().saturating_sub(budget);
-            if let Some(max) = self.flags.entries.iter().take(leaving).map(|f| f.seq).max() {
-                self.flags_evicted_to = self.flags_evicted_to.max(max);
-            }
-            self.flags.trim(budget);
-        }
-    }
-
-    /// A failed store is let go, and memory keeps everything from then on (raw first: what
-    /// the store did not take must not leave memory too).
-    fn let_store_go(&mut self) {
-        self.store = None;
-        self.budget = None;
-    }
-
-    fn write(&mut self, line: &RecordLine) {
-        let Some(file) = self.file.as_mut() else {
-            return;
-        };
-        let result = serde_json::to_writer(&mut *file, line)
-            .map_err(io::Error::from)
-            .and_then(|()| file.write_all(b"\n"));
-        if let Err(e) = result {
-            // Keep recording in memory; tell the user once, at flush.
-            self.file_error.get_or_insert(e.to_string());
-            self.file = None;
-        }
     }
 }
 
@@ -977,105 +580,5 @@ mod tests {
         assert_eq!(flags[0].seq, 4);
         assert!(matches!(flags[0].flag, Flag::Oversized { limit: 10 }));
         assert_eq!(traffic.frame_count(), 3);
-    }
-
-    #[test]
-    fn frames_and_stderr_share_one_sequence_and_reach_the_file_in_order() {
-        let (tx, mut rx) = broadcast::channel(16);
-        let traffic = Traffic::new(tx);
-        let dir = std::env::temp_dir().join(format!("periscope-traffic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rec.jsonl");
-        traffic
-            .record_to(&path, serde_json::json!({"command": "x"}))
-            .unwrap();
-        let f1 = traffic.append_frame(
-            Direction::Out,
-            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
-            None,
-        );
-        traffic.append_stderr("hello".into());
-        let f2 = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
-        traffic.flag(f2.seq, Flag::UnknownResponseId { id: None });
-        traffic.flush().unwrap();
-        assert_eq!((f1.seq, f2.seq), (1, 3));
-        assert!(matches!(rx.try_recv().unwrap(), Event::FrameAppended(_)));
-
-        let text = std::fs::read_to_string(&path).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 5);
-        let kinds: Vec<String> = lines
-            .iter()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            })
-            .collect();
-        assert_eq!(kinds, ["session", "frame", "stderr", "frame", "flag"]);
-        let RecordLine::Frame(back) = serde_json::from_str(lines[3]).unwrap() else {
-            panic!()
-        };
-        assert_eq!(&*back.bytes, b"\xffbanner");
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_request_announced_as_a_round_is_linked_and_the_link_is_recorded() {
-        let (tx, _rx) = broadcast::channel(16);
-        let traffic = Traffic::new(tx);
-        let dir = std::env::temp_dir().join(format!("periscope-rounds-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rec.jsonl");
-        traffic
-            .record_to(&path, serde_json::json!({"command": "x"}))
-            .unwrap();
-        let out = |t: &str| traffic.append_frame(Direction::Out, t.as_bytes().to_vec(), None);
-        let first = out(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#);
-        let asking = traffic.append_frame(
-            Direction::In,
-            br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#.to_vec(),
-            None,
-        );
-        traffic.expect_round(&RequestId::Number(2), asking.seq);
-        let again = out(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#);
-        let call = traffic.round_of(again.seq).unwrap();
-        assert_eq!(
-            call,
-            CallRound {
-                first_seq: first.seq,
-                round: 2,
-                asked_by: asking.seq
-            }
-        );
-        assert_eq!(traffic.call_of(first.seq).len(), 2);
-        traffic.flush().unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        assert_eq!(
-            last,
-            serde_json::json!({"type": "round", "seq": again.seq, "first_seq": first.seq,
-                "round": 2, "asked_by": asking.seq})
-        );
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_record_file_is_owner_only_even_over_a_looser_file() {
-        use std::os::unix::fs::PermissionsExt;
-        let (tx, _rx) = broadcast::channel(16);
-        let dir = std::env::temp_dir().join(format!("periscope-rec-mode-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rec.jsonl");
-        std::fs::write(&path, "someone else's").unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        Traffic::new(tx)
-            .record_to(&path, serde_json::json!({"command": "x"}))
-            .unwrap();
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -9,10 +9,10 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::record::CallRound;
-use crate::rows::{RowBuilder, preview};
+use crate::rows::{EntryKind, RoundChip, RowBuilder, RowStatus, TrafficRow, preview};
 use crate::store::{
-    EntryKind, EntryStatus, RoundChip, RowStatus, SearchHit, StoreError, TextQuery, TrafficFilter,
-    TrafficRow, entry_kind, exchange_body, exchange_failed, flag_bits,
+    EntryStatus, SearchHit, StoreError, TextQuery, TrafficFilter, exchange_body, exchange_failed,
+    flag_bits,
 };
 use crate::traffic::Traffic;
 use crate::wire::Direction;
@@ -177,8 +177,8 @@ impl Traffic {
         let mut rows: Vec<TrafficRow> = Vec::new();
         let mut builder = RowBuilder::default();
         for frame in &memory.frames {
-            let row = builder.row_in_call(frame, memory.rounds.get(&frame.seq).copied());
-            let kind = entry_kind(row.kind);
+            let mut row = builder.row_in_call(frame, memory.rounds.get(&frame.seq).copied());
+            let kind = row.kind;
             let mut status = status_of.get(&frame.seq).copied().unwrap_or(0);
             if kind == EntryKind::ErrorResponse {
                 status |= EntryStatus::Error.bit();
@@ -196,24 +196,9 @@ impl Traffic {
             ) {
                 continue;
             }
-            rows.push(TrafficRow {
-                seq: frame.seq,
-                kind,
-                direction: frame.direction,
-                wall_us: frame.wall_us,
-                mono_us: frame.mono_us,
-                size: frame.size(),
-                method: row.method,
-                id: row.id,
-                latency_us: row.latency_us,
-                problem: row.problem,
-                preview: row.preview,
-                call: row.call,
-                status: RowStatus::of(status),
-                flags: flags_of.remove(&frame.seq).unwrap_or_default(),
-                round: None,
-                app_view: frame.app_view,
-            });
+            row.status = RowStatus::of(status);
+            row.flags = flags_of.remove(&frame.seq).unwrap_or_default();
+            rows.push(row);
         }
         for line in &memory.stderr {
             let status = status_of.get(&line.seq).copied().unwrap_or(0);

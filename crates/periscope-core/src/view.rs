@@ -16,7 +16,7 @@ use crate::session::ServerIdentity;
 use crate::traffic_window::TrafficSummary;
 use crate::wire::{Direction, Frame, Verdict};
 
-pub use crate::rows::{FrameKind, FrameRow, RowBuilder};
+pub use crate::rows::{EntryKind, RowBuilder, TrafficRow};
 
 /// Everything about one frame, for the detail pane.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -289,7 +289,7 @@ mod tests {
             100,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
         ));
-        assert_eq!(req.kind, FrameKind::Request);
+        assert_eq!(req.kind, EntryKind::Request);
         let stray = b.row(&frame(
             2,
             Direction::In,
@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(resp.method.as_deref(), Some("tools/list"));
         assert_eq!(resp.latency_us, Some(250));
         let banner = b.row(&frame(4, Direction::In, 400, "hello\tworld"));
-        assert_eq!(banner.kind, FrameKind::Malformed);
+        assert_eq!(banner.kind, EntryKind::Malformed);
         assert_eq!(banner.preview, "hello world");
         assert!(banner.problem.unwrap().starts_with("not JSON"));
     }

@@ -195,12 +195,4 @@ impl McpApps {
         self.pages.remove(&live.token);
         Some(live)
     }
-
-    pub fn of_server(&self, server_id: &str) -> Vec<u32> {
-        lock(&self.views)
-            .values()
-            .filter(|v| v.server_id == server_id)
-            .map(|v| v.view)
-            .collect()
-    }
 }

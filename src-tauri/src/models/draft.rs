@@ -10,7 +10,6 @@ use periscope_core::model::sampling::{self, PickReason};
 use periscope_core::model::{ModelClient, Provider};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Models;
@@ -89,23 +88,17 @@ pub async fn draft(
         reason: reason.clone(),
     });
     let request = sampling::to_chat(params).map_err(|e| e.to_string())?;
-    let (tx, mut rx) = mpsc::channel(64);
-    let ask = async move {
-        let turn = client.stream(&request, &tx, cancel).await;
-        drop(tx);
-        turn
-    };
-    let forward = async {
-        while let Some(event) = rx.recv().await {
+    let turn = client
+        .stream_each(&request, cancel, |event| {
             match event {
                 StreamEvent::TextDelta { text } => events(DraftEvent::Text { text }),
                 StreamEvent::ToolUseStart { name, .. } => events(DraftEvent::ToolUse { name }),
                 _ => {}
             }
-        }
-    };
-    let (turn, ()) = tokio::join!(ask, forward);
-    let turn = turn.map_err(|e| e.to_string())?;
+            std::future::ready(())
+        })
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(Draft {
         result: sampling::to_result(&turn),
         model: turn.model.clone(),

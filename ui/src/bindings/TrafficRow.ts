@@ -29,7 +29,14 @@ problem: string | null,
 /**
  * The start of the body, on one line.
  */
-preview: string, call: CallRound | null, status: RowStatus, 
+preview: string, 
+/**
+ * Modern era: on a request sent again after `input_required`, and on its response, the
+ * call it is a round of. The call's first request and the responses that asked for input
+ * are named by the later rounds (`first_seq`, `asked_by`): when they were recorded,
+ * nobody knew yet.
+ */
+call: CallRound | null, status: RowStatus, 
 /**
  * The flags raised on the entry (empty on most).
  */

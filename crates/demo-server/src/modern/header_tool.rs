@@ -16,7 +16,7 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 
-use crate::tools::{error_result, text_result};
+use crate::tool_result::{error_result, text_result};
 
 pub const REGIONAL_LOOKUP: &str = "regional_lookup";
 pub const BROKEN_HEADERS: &str = "broken_headers";

@@ -35,8 +35,9 @@ use serde_json::Value;
 use crate::{
     era::Eras,
     resources,
-    server::DemoState,
-    tools::{self, error_result, text_result},
+    state::DemoState,
+    tool_result::{error_result, text_result},
+    tools,
 };
 
 /// Legacy tools that send requests to the client (elicitation, sampling,

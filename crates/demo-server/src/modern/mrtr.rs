@@ -19,7 +19,7 @@ use rmcp::{
 use serde_json::{Value, json};
 
 use super::request_state::StateKey;
-use crate::tools::{elicit_form_schema, text_result};
+use crate::{tool_result::text_result, tools::elicit_form_schema};
 
 pub const MRTR_FORM: &str = "mrtr_form";
 pub const MRTR_TWO_INPUTS: &str = "mrtr_two_inputs";

@@ -23,7 +23,7 @@ use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations, object};
 use serde_json::{Value, json};
 
 use super::ModernState;
-use crate::tools::{error_result, text_result};
+use crate::tool_result::{error_result, text_result};
 
 pub const BREAK_NEXT_STREAM: &str = "break_next_stream";
 /// Arms waiting at once; a client that arms more is told no.

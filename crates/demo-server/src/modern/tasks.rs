@@ -21,7 +21,7 @@ use rmcp::{
 use serde_json::{Value, json};
 
 use super::mrtr::{Needed, elicitation, require};
-use crate::tools::text_result;
+use crate::tool_result::text_result;
 
 pub const LONG_JOB: &str = "long_job";
 /// How long a task is kept, from its creation.
@@ -121,7 +121,9 @@ pub fn call(
     let job = match Job::parse(args) {
         Ok(job) => job,
         Err(error) => {
-            return Ok(crate::tools::error_result(format!("invalid arguments: {error}")).into());
+            return Ok(
+                crate::tool_result::error_result(format!("invalid arguments: {error}")).into(),
+            );
         }
     };
     if job.ask {

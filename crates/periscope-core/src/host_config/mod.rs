@@ -21,7 +21,6 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::config::ServerEntry;
-use crate::server_secrets::SecretSlot;
 
 pub use detect::dialect_for_file;
 
@@ -214,17 +213,6 @@ pub enum ValuePlace {
     Url,
     Header(String),
     Cwd,
-}
-
-impl ValuePlace {
-    /// Which secret list the value belongs to, if it can be kept secret.
-    pub fn secret_slot(&self) -> Option<SecretSlot> {
-        match self {
-            ValuePlace::Env(_) => Some(SecretSlot::Env),
-            ValuePlace::Header(_) => Some(SecretSlot::Header),
-            _ => None,
-        }
-    }
 }
 
 impl std::fmt::Display for ValuePlace {

@@ -124,21 +124,11 @@ pub async fn run_turn(
             tool_choice: ToolChoice::Auto,
             ..ChatRequest::default()
         };
-        let turn = {
-            let (tx, mut rx) = mpsc::channel(64);
-            let ask = async move {
-                let turn = client.stream(&request, &tx, cancel).await;
-                drop(tx);
-                turn
-            };
-            let forward = async {
-                while let Some(event) = rx.recv().await {
-                    let _ = events.send(AgentEvent::Model { round, event }).await;
-                }
-            };
-            let (turn, ()) = tokio::join!(ask, forward);
-            turn?
-        };
+        let turn = client
+            .stream_each(&request, cancel, |event| async move {
+                let _ = events.send(AgentEvent::Model { round, event }).await;
+            })
+            .await?;
         if round == 1 {
             stats.timing.first_token_us = turn.timing.first_token_us;
         }

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 
 use super::ModelError;
 use super::chat::{
-    Assembled, Block, Building, ChatRequest, ChatRole, StopReason, StreamEvent, ToolChoice, Usage,
+    Assembled, Block, ChatRequest, ChatRole, StopReason, StreamEvent, ToolChoice, Usage,
 };
-use super::http::StreamEnd;
+use super::decoder::{self, Answer, EventMapping};
 use super::openai::provider_message;
 use crate::transport::sse::SseEvent;
 
@@ -112,30 +112,25 @@ fn stop_reason(word: &str) -> StopReason {
 }
 
 /// Puts a streamed answer together, event by event.
+pub type Decoder = decoder::Decoder<Events>;
+
+/// The Messages API's named events mapped onto an answer: blocks by their `index`.
 #[derive(Debug, Default)]
-pub struct Decoder {
-    building: Vec<Option<Building>>,
-    /// A block's `index` → its place in `building` (blocks of other kinds, such as thinking,
+pub struct Events {
+    /// A block's `index` → its place in the answer (blocks of other kinds, such as thinking,
     /// hold a place that stays empty).
     at: HashMap<u64, usize>,
-    end: StreamEnd,
 }
 
-impl Decoder {
-    pub fn new() -> Decoder {
-        Decoder::default()
-    }
+impl EventMapping for Events {
+    const CLOSING: &'static str = "message_stop";
 
-    /// Whether `message_stop` came.
-    pub fn is_done(&self) -> bool {
-        self.end.done
-    }
-
-    pub fn event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, ModelError> {
-        let mut out = Vec::new();
-        if event.data.is_empty() || self.end.done {
-            return Ok(out);
-        }
+    fn map(
+        &mut self,
+        event: &SseEvent,
+        answer: &mut Answer,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), ModelError> {
         let data: Value = serde_json::from_slice(&event.data).map_err(|e| {
             ModelError::Protocol(format!("an event of the stream is not JSON ({e})"))
         })?;
@@ -149,74 +144,37 @@ impl Decoder {
             "message_start" => {
                 let message = data.get("message").unwrap_or(&Value::Null);
                 if let Some(model) = message.get("model").and_then(Value::as_str) {
-                    self.end.model = Some(model.to_string());
+                    answer.set_model(model);
                 }
-                self.take_usage(message.get("usage"), &mut out);
+                take_usage(message.get("usage"), answer, out);
             }
             "content_block_start" => {
                 let block = data.get("content_block").unwrap_or(&Value::Null);
-                let place = self.building.len();
-                let building = match block.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
-                        if !text.is_empty() {
-                            out.push(StreamEvent::TextDelta {
-                                text: text.to_string(),
-                            });
-                        }
-                        Some(Building::Text(text.to_string()))
-                    }
-                    Some("tool_use") => {
-                        let id = block
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string();
-                        let name = block
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string();
-                        out.push(StreamEvent::ToolUseStart {
-                            id: id.clone(),
-                            name: name.clone(),
-                        });
-                        Some(Building::Tool {
-                            id,
-                            name,
-                            json: String::new(),
-                        })
-                    }
-                    // Thinking and server-side blocks are not part of the answer.
-                    _ => None,
+                let text = |member: &str| {
+                    block
+                        .get(member)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string()
                 };
-                self.building.push(building);
+                let place = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => answer.open_text(&text("text"), out),
+                    Some("tool_use") => answer.open_tool(text("id"), text("name"), out),
+                    // Thinking and server-side blocks are not part of the answer.
+                    _ => answer.skip_block(),
+                };
                 self.at.insert(index.unwrap_or(place as u64), place);
             }
             "content_block_delta" => {
                 let delta = data.get("delta").unwrap_or(&Value::Null);
-                let place = index.and_then(|i| self.at.get(&i).copied());
-                let Some(Some(building)) = place.map(|p| &mut self.building[p]) else {
-                    return Ok(out);
+                let Some(place) = index.and_then(|i| self.at.get(&i).copied()) else {
+                    return Ok(());
                 };
-                match (delta.get("type").and_then(Value::as_str), building) {
-                    (Some("text_delta"), Building::Text(text)) => {
-                        let piece = delta.get("text").and_then(Value::as_str).unwrap_or("");
-                        text.push_str(piece);
-                        out.push(StreamEvent::TextDelta {
-                            text: piece.to_string(),
-                        });
-                    }
-                    (Some("input_json_delta"), Building::Tool { id, json, .. }) => {
-                        let piece = delta
-                            .get("partial_json")
-                            .and_then(Value::as_str)
-                            .unwrap_or("");
-                        json.push_str(piece);
-                        out.push(StreamEvent::ToolInputDelta {
-                            id: id.clone(),
-                            partial: piece.to_string(),
-                        });
+                let piece = |member: &str| delta.get(member).and_then(Value::as_str).unwrap_or("");
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => answer.push_text(place, piece("text"), out),
+                    Some("input_json_delta") => {
+                        answer.push_tool_input(place, piece("partial_json"), out)
                     }
                     _ => {}
                 }
@@ -227,11 +185,11 @@ impl Decoder {
                     .and_then(|d| d.get("stop_reason"))
                     .and_then(Value::as_str)
                 {
-                    self.end.stop = Some(stop_reason(reason));
+                    answer.set_stop(stop_reason(reason));
                 }
-                self.take_usage(data.get("usage"), &mut out);
+                take_usage(data.get("usage"), answer, out);
             }
-            "message_stop" => self.end.done = true,
+            "message_stop" => answer.close(),
             "error" => {
                 return Err(ModelError::Provider(provider_message(
                     data.get("error").unwrap_or(&data),
@@ -240,36 +198,22 @@ impl Decoder {
             // ping, content_block_stop, and event types added later.
             _ => {}
         }
-        Ok(out)
+        Ok(())
     }
+}
 
-    /// Counts in `message_start` and `message_delta` are cumulative: the latest wins.
-    fn take_usage(&mut self, usage: Option<&Value>, out: &mut Vec<StreamEvent>) {
-        let Some(usage) = usage.filter(|u| u.is_object()) else {
-            return;
-        };
-        if let Some(n) = usage.get("input_tokens").and_then(Value::as_u64) {
-            self.end.usage.input = Some(n);
-        }
-        if let Some(n) = usage.get("output_tokens").and_then(Value::as_u64) {
-            self.end.usage.output = Some(n);
-        }
-        out.push(StreamEvent::Usage {
-            input: self.end.usage.input,
-            output: self.end.usage.output,
-        });
-    }
-
-    /// The answer, once the stream has ended: an error when it ended before `message_stop`.
-    pub fn finish(self) -> Result<Assembled, ModelError> {
-        let blocks = self
-            .building
-            .into_iter()
-            .flatten()
-            .map(Building::finish)
-            .collect();
-        self.end.assemble(blocks, "message_stop")
-    }
+/// Counts in `message_start` and `message_delta` are cumulative: the latest wins.
+fn take_usage(usage: Option<&Value>, answer: &mut Answer, out: &mut Vec<StreamEvent>) {
+    let Some(usage) = usage.filter(|u| u.is_object()) else {
+        return;
+    };
+    let count = |member: &str| usage.get(member).and_then(Value::as_u64);
+    let so_far = answer.usage();
+    let usage = Usage {
+        input: count("input_tokens").or(so_far.input),
+        output: count("output_tokens").or(so_far.output),
+    };
+    answer.set_usage(usage, out);
 }
 
 /// A non-streamed answer (a whole `message`).
@@ -327,11 +271,10 @@ pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::http::decode_recorded;
+    use crate::model::decoder::decode_recorded;
 
     fn decode(bytes: &[u8], piece: usize) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        let decoder = Decoder::new();
-        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
+        decode_recorded::<Events>(bytes, piece)
     }
 
     /// A recorded stream (the API's documented shape): text, then a tool call in three

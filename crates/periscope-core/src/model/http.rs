@@ -64,6 +64,15 @@ pub(crate) fn scrub(text: &str, secret: Option<&str>) -> String {
     }
 }
 
+/// A provider's message may quote the key back: scrubbed like every other error text.
+pub(crate) fn scrub_error(error: ModelError, secret: Option<&str>) -> ModelError {
+    match error {
+        ModelError::Provider(m) => ModelError::Provider(scrub(&m, secret)),
+        ModelError::Protocol(m) => ModelError::Protocol(scrub(&m, secret)),
+        other => other,
+    }
+}
+
 /// The error for a non-success answer: its status and the start of its body, the provider's
 /// own message when the body is the usual `{"error": {"message": …}}`.
 pub(crate) fn status_error(status: u16, body: &[u8], secret: Option<&str>) -> ModelError {
@@ -298,67 +307,6 @@ pub(crate) async fn post(
         secret: secret.map(str::to_string),
         ended: false,
     })))
-}
-
-/// What a provider's stream decoder keeps besides the blocks it builds: how the answer
-/// stopped, what it used, which model answered, and whether the stream's closing event came.
-#[derive(Debug, Default)]
-pub(crate) struct StreamEnd {
-    pub stop: Option<super::chat::StopReason>,
-    pub usage: super::chat::Usage,
-    pub model: Option<String>,
-    pub done: bool,
-}
-
-impl StreamEnd {
-    /// The answer made of `blocks`; an error when the stream ended before its `closing` event.
-    pub fn assemble(
-        self,
-        blocks: Vec<super::chat::Block>,
-        closing: &str,
-    ) -> Result<super::Assembled, ModelError> {
-        if !self.done {
-            return Err(ModelError::Protocol(format!(
-                "the stream ended before {closing}: the answer is incomplete"
-            )));
-        }
-        Ok(super::Assembled {
-            blocks,
-            stop: self.stop,
-            usage: self.usage,
-            model: self.model,
-        })
-    }
-}
-
-/// Feeds a recorded byte stream through the SSE parser and a provider's decoder, in pieces of
-/// `piece` bytes (so events split across reads as they do on a socket): the one loop both
-/// decoders' tests run.
-#[cfg(test)]
-pub(crate) fn decode_recorded<D>(
-    bytes: &[u8],
-    piece: usize,
-    mut decoder: D,
-    mut event: impl FnMut(&mut D, &SseEvent) -> Result<Vec<super::StreamEvent>, ModelError>,
-    finish: impl FnOnce(D) -> Result<super::Assembled, ModelError>,
-) -> (
-    Vec<super::StreamEvent>,
-    Result<super::Assembled, ModelError>,
-) {
-    let mut parser = SseParser::new(1 << 20);
-    let mut sse = Vec::new();
-    for chunk in bytes.chunks(piece) {
-        sse.extend(parser.push(chunk));
-    }
-    sse.extend(parser.finish());
-    let mut events = Vec::new();
-    for e in sse {
-        match event(&mut decoder, &e) {
-            Ok(mut more) => events.append(&mut more),
-            Err(err) => return (events, Err(err)),
-        }
-    }
-    (events, finish(decoder))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod anthropic;
 pub mod chat;
 pub mod context;
 pub mod conversation;
+mod decoder;
 pub mod http;
 pub mod openai;
 pub mod sampling;
@@ -26,7 +27,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use chat::{Assembled, Block, ChatRequest, StopReason, StreamEvent, Turn, TurnTiming};
-use http::{Deadlines, Opened};
+use http::{Deadlines, Opened, scrub_error};
 
 /// Which wire format a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -242,6 +243,31 @@ impl ModelClient {
         })
     }
 
+    /// Asks the model and hands each piece of its answer to `each` as it arrives, awaiting it
+    /// before the next (a host forwarding the pieces to its view needs no channel of its own);
+    /// the whole answer is returned when the stream ends.
+    pub async fn stream_each<F: Future<Output = ()>>(
+        &self,
+        request: &ChatRequest,
+        cancel: &CancellationToken,
+        mut each: impl FnMut(StreamEvent) -> F,
+    ) -> Result<Turn, ModelError> {
+        let (tx, mut rx) = mpsc::channel(64);
+        let ask = async move {
+            let turn = self.stream(request, &tx, cancel).await;
+            // The forwarder below ends when the sender goes.
+            drop(tx);
+            turn
+        };
+        let forward = async {
+            while let Some(event) = rx.recv().await {
+                each(event).await;
+            }
+        };
+        let (turn, ()) = tokio::join!(ask, forward);
+        turn
+    }
+
     /// Asks the model and streams its answer: each piece goes to `tx` as it arrives (a closed
     /// receiver is fine), and the whole answer is returned when the stream ends.
     pub async fn stream(
@@ -264,8 +290,7 @@ impl ModelClient {
             cancel,
         )
         .await?;
-        let mut first_token_us = None;
-        let (assembled, raw_response, raw_response_len) = match opened {
+        let (assembled, raw_response, raw_response_len, first_token_us) = match opened {
             Opened::Json {
                 value,
                 raw,
@@ -276,39 +301,25 @@ impl ModelClient {
                     ProviderKind::Anthropic => anthropic::from_json(&value),
                 }
                 .map_err(|e| scrub_error(e, secret))?;
-                first_token_us = Some(first_byte_us);
                 for event in events_of(&assembled) {
                     let _ = tx.send(event).await;
                 }
                 let len = raw.len() as u64;
-                (assembled, raw, len)
+                (assembled, raw, len, Some(first_byte_us))
             }
             Opened::Stream(mut body) => {
-                let mut decoder = Decoder::new(self.provider.kind);
-                while let Some(events) = body.next(cancel).await? {
-                    for event in events {
-                        let decoded = decoder.event(&event).map_err(|e| scrub_error(e, secret))?;
-                        for e in decoded {
-                            if first_token_us.is_none()
-                                && matches!(
-                                    e,
-                                    StreamEvent::TextDelta { .. }
-                                        | StreamEvent::ToolUseStart { .. }
-                                )
-                            {
-                                first_token_us = Some(started.elapsed().as_micros() as u64);
-                            }
-                            let _ = tx.send(e).await;
-                        }
+                let (assembled, first_token_us) = match self.provider.kind {
+                    ProviderKind::OpenAiCompatible => {
+                        let decoder = openai::Decoder::new();
+                        decoder::read_stream(&mut body, decoder, tx, cancel, secret, started).await
                     }
-                    if decoder.is_done() {
-                        // Whatever follows the end (a keep-alive, nothing) is not waited for.
-                        break;
+                    ProviderKind::Anthropic => {
+                        let decoder = anthropic::Decoder::new();
+                        decoder::read_stream(&mut body, decoder, tx, cancel, secret, started).await
                     }
-                }
-                let assembled = decoder.finish().map_err(|e| scrub_error(e, secret))?;
+                }?;
                 let (raw, len) = body.into_raw();
-                (assembled, raw, len)
+                (assembled, raw, len, first_token_us)
             }
         };
         let stop = assembled.stop.clone().unwrap_or_else(|| {
@@ -341,15 +352,6 @@ impl ModelClient {
     }
 }
 
-/// A provider's message may quote the key back: scrubbed like every other error text.
-fn scrub_error(error: ModelError, secret: Option<&str>) -> ModelError {
-    match error {
-        ModelError::Provider(m) => ModelError::Provider(http::scrub(&m, secret)),
-        ModelError::Protocol(m) => ModelError::Protocol(http::scrub(&m, secret)),
-        other => other,
-    }
-}
-
 /// The events a whole (non-streamed) answer stands for, so a host sees the same either way.
 fn events_of(assembled: &Assembled) -> Vec<StreamEvent> {
     let mut out = Vec::new();
@@ -374,45 +376,6 @@ fn events_of(assembled: &Assembled) -> Vec<StreamEvent> {
         output: assembled.usage.output,
     });
     out
-}
-
-/// The stream decoder for a provider's format.
-enum Decoder {
-    OpenAi(openai::Decoder),
-    Anthropic(anthropic::Decoder),
-}
-
-impl Decoder {
-    fn new(kind: ProviderKind) -> Decoder {
-        match kind {
-            ProviderKind::OpenAiCompatible => Decoder::OpenAi(openai::Decoder::new()),
-            ProviderKind::Anthropic => Decoder::Anthropic(anthropic::Decoder::new()),
-        }
-    }
-
-    fn event(
-        &mut self,
-        event: &crate::transport::sse::SseEvent,
-    ) -> Result<Vec<StreamEvent>, ModelError> {
-        match self {
-            Decoder::OpenAi(d) => d.event(event),
-            Decoder::Anthropic(d) => d.event(event),
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        match self {
-            Decoder::OpenAi(d) => d.is_done(),
-            Decoder::Anthropic(d) => d.is_done(),
-        }
-    }
-
-    fn finish(self) -> Result<Assembled, ModelError> {
-        match self {
-            Decoder::OpenAi(d) => d.finish(),
-            Decoder::Anthropic(d) => d.finish(),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::chat::{
     Assembled, Block, Building, ChatRequest, ChatRole, StopReason, StreamEvent, ToolChoice, Usage,
     text_of,
 };
-use super::http::StreamEnd;
+use super::decoder::{self, Answer, EventMapping};
 use crate::transport::sse::SseEvent;
 
 /// The endpoint under a base URL such as `http://localhost:11434/v1`.
@@ -188,36 +188,33 @@ fn usage_of(v: &Value) -> Option<Usage> {
 }
 
 /// Puts a streamed answer together, chunk by chunk.
+pub type Decoder = decoder::Decoder<Chunks>;
+
+/// The chat-completions chunks mapped onto an answer: one text block, tool calls by `index`.
 #[derive(Debug, Default)]
-pub struct Decoder {
-    building: Vec<Building>,
+pub struct Chunks {
     text_at: Option<usize>,
-    /// A tool call's `index` → its place in `building`.
+    /// A tool call's `index` → its place in the answer.
     tool_at: HashMap<u64, usize>,
-    end: StreamEnd,
 }
 
-impl Decoder {
-    pub fn new() -> Decoder {
-        Decoder::default()
-    }
+impl EventMapping for Chunks {
+    const CLOSING: &'static str = "its closing [DONE]";
 
-    /// Whether `[DONE]` came.
-    pub fn is_done(&self) -> bool {
-        self.end.done
-    }
-
-    /// What one event says.
-    pub fn event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, ModelError> {
-        let mut out = Vec::new();
+    fn map(
+        &mut self,
+        event: &SseEvent,
+        answer: &mut Answer,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), ModelError> {
         let data = String::from_utf8_lossy(&event.data);
         let data = data.trim();
-        if data.is_empty() || self.end.done {
-            return Ok(out);
+        if data.is_empty() {
+            return Ok(());
         }
         if data == "[DONE]" {
-            self.end.done = true;
-            return Ok(out);
+            answer.close();
+            return Ok(());
         }
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
             ModelError::Protocol(format!("a chunk of the stream is not JSON ({e})"))
@@ -226,57 +223,41 @@ impl Decoder {
             return Err(ModelError::Provider(provider_message(error)));
         }
         if let Some(model) = chunk.get("model").and_then(Value::as_str) {
-            self.end.model = Some(model.to_string());
+            answer.set_model(model);
         }
         if let Some(usage) = usage_of(&chunk) {
-            self.end.usage = usage;
-            out.push(StreamEvent::Usage {
-                input: usage.input,
-                output: usage.output,
-            });
+            answer.set_usage(usage, out);
         }
         let Some(choice) = chunk
             .get("choices")
             .and_then(Value::as_array)
             .and_then(|c| c.first())
         else {
-            return Ok(out);
+            return Ok(());
         };
         let delta = choice.get("delta").unwrap_or(&Value::Null);
         if let Some(text) = delta.get("content").and_then(Value::as_str)
             && !text.is_empty()
         {
-            self.text(text, &mut out);
+            match self.text_at {
+                Some(place) => answer.push_text(place, text, out),
+                None => self.text_at = Some(answer.open_text(text, out)),
+            }
         }
         if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
             for call in calls {
-                self.tool_fragment(call, &mut out);
+                self.tool_fragment(call, answer, out);
             }
         }
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.end.stop = Some(stop_reason(reason));
+            answer.set_stop(stop_reason(reason));
         }
-        Ok(out)
+        Ok(())
     }
+}
 
-    fn text(&mut self, text: &str, out: &mut Vec<StreamEvent>) {
-        match self.text_at {
-            Some(i) => {
-                if let Building::Text(t) = &mut self.building[i] {
-                    t.push_str(text);
-                }
-            }
-            None => {
-                self.text_at = Some(self.building.len());
-                self.building.push(Building::Text(text.to_string()));
-            }
-        }
-        out.push(StreamEvent::TextDelta {
-            text: text.to_string(),
-        });
-    }
-
-    fn tool_fragment(&mut self, call: &Value, out: &mut Vec<StreamEvent>) {
+impl Chunks {
+    fn tool_fragment(&mut self, call: &Value, answer: &mut Answer, out: &mut Vec<StreamEvent>) {
         let id = call
             .get("id")
             .and_then(Value::as_str)
@@ -301,37 +282,16 @@ impl Decoder {
                 let id = id
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("call_{index}"));
-                let name = name.unwrap_or("").to_string();
-                out.push(StreamEvent::ToolUseStart {
-                    id: id.clone(),
-                    name: name.clone(),
-                });
-                let place = self.building.len();
-                self.building.push(Building::Tool {
-                    id,
-                    name,
-                    json: String::new(),
-                });
+                let place = answer.open_tool(id, name.unwrap_or("").to_string(), out);
                 self.tool_at.insert(index, place);
                 place
             }
         };
-        if let (Some(arguments), Building::Tool { id, json, .. }) =
-            (arguments, &mut self.building[place])
+        if let Some(arguments) = arguments
             && !arguments.is_empty()
         {
-            json.push_str(&arguments);
-            out.push(StreamEvent::ToolInputDelta {
-                id: id.clone(),
-                partial: arguments,
-            });
+            answer.push_tool_input(place, &arguments, out);
         }
-    }
-
-    /// The answer, once the stream has ended: an error when it ended before `[DONE]`.
-    pub fn finish(self) -> Result<Assembled, ModelError> {
-        let blocks = self.building.into_iter().map(Building::finish).collect();
-        self.end.assemble(blocks, "its closing [DONE]")
     }
 }
 
@@ -409,14 +369,13 @@ pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::model::http::decode_recorded;
+    use crate::model::decoder::decode_recorded;
 
     pub(crate) fn decode(
         bytes: &[u8],
         piece: usize,
     ) -> (Vec<StreamEvent>, Result<Assembled, ModelError>) {
-        let decoder = Decoder::new();
-        decode_recorded(bytes, piece, decoder, Decoder::event, Decoder::finish)
+        decode_recorded::<Chunks>(bytes, piece)
     }
 
     const TEXT_STREAM: &str = concat!(

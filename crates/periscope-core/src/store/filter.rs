@@ -5,44 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::text_match::TextQuery;
 use crate::record::Flag;
+use crate::rows::EntryKind;
 use crate::wire::Direction;
 
-/// What an entry of the record is, as a list filters and shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum EntryKind {
-    Request,
-    Notification,
-    Response,
-    ErrorResponse,
-    Batch,
-    /// Not UTF-8, not JSON, or not JSON-RPC.
-    Malformed,
-    HttpExchange,
-    Stderr,
-}
-
+/// The store's numbering of the kinds (`kind` column), apart from the kind itself (`rows`).
 impl EntryKind {
-    /// The kinds that are frames: the list's default filter.
-    pub fn frame_kinds() -> Vec<EntryKind> {
-        EntryKind::ALL
-            .into_iter()
-            .filter(|k| k.is_frame())
-            .collect()
-    }
-
-    pub(crate) const ALL: [EntryKind; 8] = [
-        EntryKind::Request,
-        EntryKind::Notification,
-        EntryKind::Response,
-        EntryKind::ErrorResponse,
-        EntryKind::Batch,
-        EntryKind::Malformed,
-        EntryKind::HttpExchange,
-        EntryKind::Stderr,
-    ];
-
     /// The number the `kind` column holds (stable: store files keep it).
     pub(crate) fn code(self) -> i64 {
         match self {
@@ -62,11 +29,6 @@ impl EntryKind {
             .into_iter()
             .find(|k| k.code() == code)
             .unwrap_or(EntryKind::Malformed)
-    }
-
-    /// Frames are kinds 0..=5.
-    pub fn is_frame(self) -> bool {
-        !matches!(self, EntryKind::HttpExchange | EntryKind::Stderr)
     }
 }
 

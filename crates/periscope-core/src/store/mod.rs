@@ -25,10 +25,12 @@ use crossbeam_channel::{Sender, TrySendError};
 use rusqlite::{Connection, OpenFlags};
 
 pub(crate) use filter::flag_bits;
-pub use filter::{EntryKind, EntryStatus, TrafficChannel, TrafficFilter};
-pub use query::{RoundChip, RowStatus, SearchHit, TrafficRow};
+pub use filter::{EntryStatus, TrafficChannel, TrafficFilter};
+pub use query::SearchHit;
+// The row types are the record's (`rows`); a list reads them from here too.
+pub use crate::rows::{EntryKind, RoundChip, RowStatus, TrafficRow};
 pub(crate) use text_match::TextQuery;
-pub(crate) use writer::{Entry, entry_kind, exchange_body, exchange_failed, truncated_verdict};
+pub(crate) use writer::{Entry, exchange_body, exchange_failed, truncated_verdict};
 
 /// Entries the queue holds before a producer waits. With frames capped by the frame size
 /// limit, this bounds what a writer that fell behind can cost in memory.

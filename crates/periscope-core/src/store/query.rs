@@ -8,70 +8,18 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 
-use super::filter::{EntryKind, EntryStatus, TrafficFilter, direction_of};
+use super::filter::{EntryStatus, TrafficFilter, direction_of};
 use super::pages::{self, PageCursor};
 use super::text_match::TextQuery;
 use super::{Store, StoreError, truncated_verdict};
 use crate::record::{CallRound, Flag, HttpExchange};
+use crate::rows::{EntryKind, RowStatus, TrafficRow};
 use crate::wire::{Direction, Frame, classify};
 
 /// Bytes of a body a row reads for its preview (the preview keeps 160 characters).
 const PREVIEW_BYTES: usize = 640;
 /// The `flagged` status bit, for the rows query's SQL.
 const FLAGGED: i64 = 16;
-
-/// One line of the traffic list: a frame, a stderr line or an HTTP exchange.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct TrafficRow {
-    pub seq: u64,
-    pub kind: EntryKind,
-    pub direction: Direction,
-    pub wall_us: u64,
-    pub mono_us: u64,
-    pub size: u64,
-    /// The request's or notification's method; for a response, the method it answers.
-    pub method: Option<String>,
-    /// The JSON-RPC id as shown (`7`, `"abc"`), if any.
-    pub id: Option<String>,
-    /// On a response: time since the request it answers.
-    pub latency_us: Option<u64>,
-    /// Why the frame is malformed, or why the HTTP exchange failed.
-    pub problem: Option<String>,
-    /// The start of the body, on one line.
-    pub preview: String,
-    pub call: Option<CallRound>,
-    pub status: RowStatus,
-    /// The flags raised on the entry (empty on most).
-    pub flags: Vec<Flag>,
-    /// Which round of a multi round-trip call the frame is, when it belongs to one (the
-    /// call's first request and the responses that asked for input included).
-    pub round: Option<RoundChip>,
-    /// App frames: the MCP App view the frame went to or came from (None: the server's).
-    pub app_view: Option<u32>,
-}
-
-/// Where a frame stands in a multi round-trip call: round 1 is the call's first request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct RoundChip {
-    pub first_seq: u64,
-    pub round: u32,
-    /// Rounds of the call so far.
-    pub rounds: u32,
-}
-
-/// The statuses a row has (the ones a filter can ask for).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct RowStatus {
-    pub error: bool,
-    pub malformed: bool,
-    pub late: bool,
-    pub unknown_id: bool,
-    pub flagged: bool,
-    pub schema_violation: bool,
-}
 
 impl RowStatus {
     pub(crate) fn of(bits: i64) -> RowStatus {

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use super::filter::EntryKind;
 use super::pages::PageCursor;
 use super::{Store, StoreError};
 use crate::record::{FlagRecord, HttpExchange, StderrLine};
+use crate::rows::EntryKind;
 use crate::wire::Frame;
 
 /// Entries one page reads: a page of frames at the size limit stays bounded.

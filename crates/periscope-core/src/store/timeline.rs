@@ -4,10 +4,11 @@
 
 use rusqlite::params;
 
-use super::filter::{EntryKind, direction_of};
+use super::filter::direction_of;
 use super::pages::PageCursor;
 use super::{Store, StoreError};
 use crate::record::CallRound;
+use crate::rows::EntryKind;
 use crate::wire::Direction;
 
 /// One frame as the timeline reads it. `body` is there only for the frames whose fields the

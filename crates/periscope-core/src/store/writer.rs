@@ -12,10 +12,10 @@ use crossbeam_channel::{Receiver, Sender};
 use rusqlite::{CachedStatement, Connection, params};
 
 use super::Shared;
-use super::filter::{EntryKind, EntryStatus, direction_code};
+use super::filter::{EntryStatus, direction_code};
 use super::pages::{INSERT_PAGE, PageBuilder};
 use crate::record::{CallRound, Decision, FlagRecord, HttpExchange, StderrLine};
-use crate::rows::{FrameKind, RowBuilder};
+use crate::rows::{EntryKind, RowBuilder};
 use crate::wire::{Direction, Frame, Verdict};
 
 /// Most entries one transaction writes: big enough that a commit's cost vanishes per entry,
@@ -288,7 +288,7 @@ impl BatchWriter {
 fn frame_row(rows: &mut RowBuilder, frame: &Frame, call: Option<CallRound>) -> EntryRow {
     // No preview: the store keeps the bytes, and a list asks for few rows.
     let row = rows.paired(frame, call);
-    let kind = entry_kind(row.kind);
+    let kind = row.kind;
     let mut status = 0;
     if kind == EntryKind::ErrorResponse {
         status |= EntryStatus::Error.bit();
@@ -338,17 +338,6 @@ fn other_row(
         problem,
         status,
         ..EntryRow::default()
-    }
-}
-
-pub(crate) fn entry_kind(kind: FrameKind) -> EntryKind {
-    match kind {
-        FrameKind::Request => EntryKind::Request,
-        FrameKind::Notification => EntryKind::Notification,
-        FrameKind::Response => EntryKind::Response,
-        FrameKind::ErrorResponse => EntryKind::ErrorResponse,
-        FrameKind::Batch => EntryKind::Batch,
-        FrameKind::Malformed => EntryKind::Malformed,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::store::EntryKind;
+use crate::rows::EntryKind;
 use crate::traffic::wall_now_us;
 use crate::wire::Direction;
 

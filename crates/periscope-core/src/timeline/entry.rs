@@ -4,8 +4,7 @@
 use serde_json::Value;
 
 use crate::record::CallRound;
-use crate::rows::{FrameKind, FrameRow, row_id};
-use crate::store::EntryKind;
+use crate::rows::{EntryKind, TrafficRow, row_id};
 use crate::store::timeline::TimelineRow;
 use crate::vocabulary::method::names;
 use crate::wire::{Direction, RequestId};
@@ -67,15 +66,8 @@ impl Entry {
     }
 
     /// From a row the [`RowBuilder`](crate::rows::RowBuilder) paired, and its frame's bytes.
-    pub fn from_row(row: FrameRow, bytes: &[u8]) -> Entry {
-        let kind = match row.kind {
-            FrameKind::Request => EntryKind::Request,
-            FrameKind::Notification => EntryKind::Notification,
-            FrameKind::Response => EntryKind::Response,
-            FrameKind::ErrorResponse => EntryKind::ErrorResponse,
-            FrameKind::Batch => EntryKind::Batch,
-            FrameKind::Malformed => EntryKind::Malformed,
-        };
+    pub fn from_row(row: TrafficRow, bytes: &[u8]) -> Entry {
+        let kind = row.kind;
         let extra = extra(kind, row.method.as_deref(), bytes);
         Entry {
             seq: row.seq,

@@ -61,7 +61,7 @@ pub(crate) fn read(
     let cut = in_window.len().saturating_sub(limit);
     let omitted_requests = in_window[..cut]
         .iter()
-        .filter(|(row, _)| row.kind == crate::rows::FrameKind::Request)
+        .filter(|(row, _)| row.kind == crate::rows::EntryKind::Request)
         .count() as u64;
     let entries = in_window
         .drain(cut..)

@@ -2,7 +2,7 @@
 //! last one (from the store's committed rows, or from the frames in memory), so a view that
 //! refreshes every few seconds does not scan a long session again each time.
 
-use crate::rows::{FrameKind, RowBuilder};
+use crate::rows::{EntryKind, RowBuilder};
 use crate::store::StoreError;
 use crate::store::timeline::LatencyRow;
 use crate::traffic::Traffic;
@@ -63,10 +63,10 @@ impl LatencyTracker {
                 frames.truncate(end.saturating_sub(from));
                 for frame in &frames {
                     let row = self.rows.paired(frame, traffic.round_of(frame.seq));
-                    let error = row.kind == FrameKind::ErrorResponse;
+                    let error = row.kind == EntryKind::ErrorResponse;
                     // App frames are the host's talk with an MCP App, not the server's latency.
                     if row.direction.is_app()
-                        || !matches!(row.kind, FrameKind::Response | FrameKind::ErrorResponse)
+                        || !matches!(row.kind, EntryKind::Response | EntryKind::ErrorResponse)
                     {
                         continue;
                     }

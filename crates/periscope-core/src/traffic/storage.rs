@@ -1,0 +1,220 @@
+//! Where a record goes besides memory: the JSON Lines record file (owner-only) and the
+//! session's store, each written in record order under the record's lock. A file or store
+//! that fails is let go and the failure told once, at [`Traffic::flush`].
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::record::{FlagRecord, RecordLine};
+use crate::store::{Entry, Store};
+
+use super::{Inner, MEMORY_BUDGET, Traffic, wall_now_us};
+
+impl Traffic {
+    /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
+    /// server (without secrets) for the header line. The file is owner-only (0600): it holds
+    /// everything the server and the user sent.
+    pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
+        let mut file = BufWriter::new(crate::private_file::create(path)?);
+        let header = RecordLine::Session {
+            format_version: Some(crate::record::FormatVersion::CURRENT),
+            periscope_version: env!("CARGO_PKG_VERSION").to_string(),
+            started_wall_us: wall_now_us() - self.started.elapsed().as_micros() as u64,
+            target,
+        };
+        serde_json::to_writer(&mut file, &header)?;
+        file.write_all(b"\n")?;
+        file.flush()?;
+        self.lock().file = Some(file);
+        Ok(())
+    }
+
+    /// Sends every entry, from now on, to `store` too (through its bounded queue: see
+    /// docs/store.md for what happens when its writer falls behind).
+    pub fn attach_store(&self, store: Arc<Store>) {
+        self.attach_store_keeping(store, MEMORY_BUDGET);
+    }
+
+    /// Like [`Traffic::attach_store`], keeping `budget` entries of each kind in memory.
+    /// What memory already holds goes to the store first, in seq order (raw first: a host
+    /// attaches right after the session started, and a server may have written before).
+    pub fn attach_store_keeping(&self, store: Arc<Store>, budget: usize) {
+        let mut inner = self.lock();
+        inner.store = Some(store);
+        inner.budget = Some(budget.max(1));
+        inner.backfill_store();
+    }
+
+    /// The attached store, if any and still working: what a host's window queries go to.
+    pub fn store(&self) -> Option<Arc<Store>> {
+        self.lock().store.clone()
+    }
+
+    /// Flushes the record file and waits for the store to commit what it was sent; the first
+    /// write error of either, if any, is reported here.
+    pub fn flush(&self) -> io::Result<()> {
+        let store = self.lock().store.clone();
+        if let Some(store) = store
+            && let Err(e) = store.sync()
+        {
+            let mut inner = self.lock();
+            inner.store_error.get_or_insert(e.to_string());
+            inner.let_store_go();
+        }
+        let mut inner = self.lock();
+        if let Some(err) = inner.file_error.take() {
+            return Err(io::Error::other(err));
+        }
+        if let Some(err) = inner.store_error.take() {
+            return Err(io::Error::other(err));
+        }
+        match inner.file.as_mut() {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Inner {
+    /// Queues an entry for the store, in record order (the lock is held). A store that failed
+    /// is let go: the record goes on in memory and the failure is told at flush.
+    pub(super) fn store_send(&mut self, entry: Entry) {
+        let Some(store) = self.store.as_ref() else {
+            return;
+        };
+        if let Err(e) = store.send(entry) {
+            self.store_error.get_or_insert(e.to_string());
+            self.let_store_go();
+        }
+    }
+
+    /// Sends what memory holds to a store just attached: frames, stderr lines and exchanges in
+    /// seq order, then flags and decisions. Past the budget, the oldest leave memory now.
+    fn backfill_store(&mut self) {
+        let mut entries: Vec<(u64, Entry)> = Vec::new();
+        for frame in &self.frames.entries {
+            let call = self.rounds.get(&frame.seq).copied();
+            entries.push((frame.seq, Entry::Frame(frame.clone(), call)));
+        }
+        for line in &self.stderr.entries {
+            entries.push((line.seq, Entry::Stderr(line.clone())));
+        }
+        for exchange in &self.exchanges.entries {
+            entries.push((exchange.seq, Entry::Http(exchange.clone())));
+        }
+        entries.sort_by_key(|(seq, _)| *seq);
+        let flags: Vec<FlagRecord> = self.flags.entries.iter().cloned().collect();
+        let decisions = self.decisions.clone();
+        for (_, entry) in entries {
+            self.store_send(entry);
+        }
+        for flag in flags {
+            self.store_send(Entry::Flag(flag));
+        }
+        for decision in decisions {
+            self.store_send(Entry::Decision(decision));
+        }
+        if let Some(budget) = self.budget {
+            self.frames.trim(budget);
+            self.stderr.trim(budget);
+            self.exchanges.trim(budget);
+            let leaving = self.flags.entries.len().saturating_sub(budget);
+            if let Some(max) = self.flags.entries.iter().take(leaving).map(|f| f.seq).max() {
+                self.flags_evicted_to = self.flags_evicted_to.max(max);
+            }
+            self.flags.trim(budget);
+        }
+    }
+
+    /// A failed store is let go, and memory keeps everything from then on (raw first: what
+    /// the store did not take must not leave memory too).
+    fn let_store_go(&mut self) {
+        self.store = None;
+        self.budget = None;
+    }
+
+    pub(super) fn write(&mut self, line: &RecordLine) {
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        let result = serde_json::to_writer(&mut *file, line)
+            .map_err(io::Error::from)
+            .and_then(|()| file.write_all(b"\n"));
+        if let Err(e) = result {
+            // Keep recording in memory; tell the user once, at flush.
+            self.file_error.get_or_insert(e.to_string());
+            self.file = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::broadcast;
+
+    use super::*;
+    use crate::event::Event;
+    use crate::record::Flag;
+    use crate::wire::Direction;
+
+    #[test]
+    fn frames_and_stderr_share_one_sequence_and_reach_the_file_in_order() {
+        let (tx, mut rx) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let dir = std::env::temp_dir().join(format!("periscope-traffic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        traffic
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        let f1 = traffic.append_frame(
+            Direction::Out,
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
+            None,
+        );
+        traffic.append_stderr("hello".into());
+        let f2 = traffic.append_frame(Direction::In, b"\xffbanner".to_vec(), None);
+        traffic.flag(f2.seq, Flag::UnknownResponseId { id: None });
+        traffic.flush().unwrap();
+        assert_eq!((f1.seq, f2.seq), (1, 3));
+        assert!(matches!(rx.try_recv().unwrap(), Event::FrameAppended(_)));
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5);
+        let kinds: Vec<String> = lines
+            .iter()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(kinds, ["session", "frame", "stderr", "frame", "flag"]);
+        let RecordLine::Frame(back) = serde_json::from_str(lines[3]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(&*back.bytes, b"\xffbanner");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_record_file_is_owner_only_even_over_a_looser_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let (tx, _rx) = broadcast::channel(16);
+        let dir = std::env::temp_dir().join(format!("periscope-rec-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        std::fs::write(&path, "someone else's").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        Traffic::new(tx)
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
