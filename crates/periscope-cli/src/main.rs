@@ -49,7 +49,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Parser;
 use periscope_core::config::{EraChoice, HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
@@ -80,7 +79,7 @@ fn main() -> ExitCode {
         Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
         None => (argv, Vec::new()),
     };
-    let mut cli = Cli::parse_from(ours);
+    let (mut cli, verbose) = parse(ours);
     if let Err(e) = secrets::read_into(&mut cli) {
         eprintln!("periscope: {e}");
         return Exit::Usage.into();
@@ -163,7 +162,28 @@ fn main() -> ExitCode {
         .enable_all()
         .build()
         .expect("the tokio runtime starts");
-    runtime.block_on(run(cli, target)).into()
+    runtime.block_on(run(cli, target, verbose)).into()
+}
+
+/// `-v`, `--verbose`: also say what is normal but worth knowing (auto's fallback to
+/// `initialize`). Added here, beside the derived options, so the flag's one use sits with it.
+const VERBOSE: &str = "verbose";
+
+/// The command line, and whether `-v` was given.
+fn parse(argv: Vec<String>) -> (Cli, bool) {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command().arg(
+        clap::Arg::new(VERBOSE)
+            .short('v')
+            .long(VERBOSE)
+            .global(true)
+            .action(clap::ArgAction::SetTrue)
+            .help("Also say what is normal but worth knowing (e.g. the fallback to initialize)"),
+    );
+    let mut matches = command.get_matches_from(argv);
+    let verbose = matches.get_flag(VERBOSE);
+    let cli = Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.exit());
+    (cli, verbose)
 }
 
 /// What to connect to: a local command or a URL.
@@ -181,7 +201,7 @@ impl Target {
     }
 }
 
-async fn run(cli: Cli, target: Target) -> Exit {
+async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     let mut options = SessionOptions {
         request_timeout: Duration::from_secs_f64(cli.timeout),
         handler: Arc::new(answers::AnswersByFlags::from_cli(&cli)),
@@ -235,7 +255,11 @@ async fn run(cli: Cli, target: Target) -> Exit {
             return Exit::Connect;
         }
     };
-    let mut printer = tokio::spawn(print_events(session.subscribe_from_start(), cli.quiet));
+    let mut printer = tokio::spawn(print_events(
+        session.subscribe_from_start(),
+        cli.quiet,
+        verbose,
+    ));
     let exit = match session.handshake().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
@@ -499,8 +523,9 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
 }
 
 /// Shows, on stderr, what the server says along the way: log messages and other
-/// notifications (unless `--quiet`), and always every frame that breaks the protocol.
-async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
+/// notifications (unless `--quiet`), what is normal but worth knowing (with `-v`), and always
+/// every frame that breaks the protocol.
+async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbose: bool) {
     loop {
         let event = match events.recv().await {
             Ok(event) => event,
@@ -523,6 +548,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                 );
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),
+            Event::Info(text) if verbose => tell!("periscope: {text}"),
             Event::FromCache {
                 method, left_ms, ..
             } if !quiet => tell!(

@@ -86,6 +86,34 @@ pub enum RequestError {
     },
 }
 
+impl RequestError {
+    /// The method the request was for.
+    pub fn method(&self) -> &str {
+        match self {
+            RequestError::Rpc { method, .. }
+            | RequestError::TimedOut { method, .. }
+            | RequestError::Cancelled { method }
+            | RequestError::Closed { method, .. }
+            | RequestError::Send { method, .. }
+            | RequestError::SessionExpired { method, .. }
+            | RequestError::Transport { method, .. }
+            | RequestError::StreamBroke { method, .. }
+            | RequestError::Protocol { method, .. }
+            | RequestError::Refused { method, .. } => method,
+        }
+    }
+
+    /// The error in words without the method in front, for a sentence that names the method
+    /// itself (so no message says "server/discover: server/discover: …").
+    pub fn reason(&self) -> String {
+        let text = self.to_string();
+        match text.strip_prefix(&format!("{}: ", self.method())) {
+            Some(rest) => rest.to_string(),
+            None => text,
+        }
+    }
+}
+
 /// Why a request whose response stream broke was not sent again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NotReissued {
