@@ -62,9 +62,14 @@ pub enum RequestError {
     /// The HTTP server forgot our session (404); `exchange` is the seq of that answer.
     #[error("{method}: the server no longer knows this session (HTTP 404)")]
     SessionExpired { method: String, exchange: u64 },
-    /// The transport could not deliver the answer (e.g. a broken HTTP stream).
+    /// The transport could not deliver the answer (e.g. a broken HTTP stream). `problem`:
+    /// what the HTTP server did, typed, when a host can advise on it (`doctor.rs`).
     #[error("{method}: {reason}")]
-    Transport { method: String, reason: String },
+    Transport {
+        method: String,
+        reason: String,
+        problem: Option<crate::transport::HttpProblem>,
+    },
     /// 2026-07-28 over HTTP: the request's response stream ended before its answer (streams
     /// are not resumed in this era). `seq`: the request's frame. `not_reissued`: why Periscope
     /// did not send it again as a new request (none: nobody asked).
