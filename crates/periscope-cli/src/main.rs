@@ -33,6 +33,7 @@ mod browser;
 mod conformance;
 mod diff_command;
 mod exit;
+mod hints;
 mod host_command;
 mod listen;
 mod open_app;
@@ -50,6 +51,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use periscope_core::config::{EraChoice, HttpTarget, ServerTarget, StdioTarget};
+use periscope_core::doctor::{self, Scene};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
@@ -199,6 +201,20 @@ impl Target {
             Target::Http(t) => periscope_core::redact::url(&t.url),
         }
     }
+
+    /// What the doctor reads a failure against (the server's identity once known).
+    fn scene(&self) -> Scene {
+        match self {
+            Target::Stdio(t) => Scene::Stdio {
+                target: t.clone(),
+                identity: None,
+            },
+            Target::Http(t) => Scene::Http {
+                url: t.url.clone(),
+                identity: None,
+            },
+        }
+    }
 }
 
 async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
@@ -252,6 +268,20 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
         Ok(s) => s,
         Err(e) => {
             tell!("periscope: {e}");
+            let found = match &target {
+                Target::Stdio(t) => doctor::after_start(&e, t),
+                Target::Http(_) => Vec::new(),
+            };
+            hints::tell_all(&found);
+            if cli.format == Format::Json && !found.is_empty() {
+                say!(
+                    "{}",
+                    output::pretty(&serde_json::json!({
+                        "error": {"message": e.to_string()},
+                        "diagnoses": found,
+                    }))
+                );
+            }
             return Exit::Connect;
         }
     };
@@ -269,13 +299,20 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
                     identity.transport
                 );
             }
-            act(&cli, &session).await
+            let scene = target.scene().with_identity(Some(identity));
+            act(&cli, &session, scene).await
         }
         Err(e) => {
             tell!(
                 "periscope: could not initialize `{}`: {e}",
                 target.display()
             );
+            let mut found = doctor::after_failure(&e, &target.scene());
+            doctor::probe_paths(&mut found).await;
+            hints::tell_all(&found);
+            if cli.format == Format::Json {
+                output::print_failure(&e, &found);
+            }
             match output::exit_for(&e) {
                 Exit::Timeout => Exit::Timeout,
                 Exit::Protocol => Exit::Protocol,
@@ -312,8 +349,8 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     exit
 }
 
-async fn act(cli: &Cli, session: &Session) -> Exit {
-    let out = output::Output::new(cli.format);
+async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
+    let out = output::Output::new(cli.format).with_scene(scene);
     match &cli.action {
         // Listed as the server sent them; a tool Periscope will not call is named, with the
         // reason, in a warning (printed by the event printer).
@@ -464,7 +501,7 @@ async fn call_tool(
     // The call is over and its progress sender dropped: print what is still queued, then go on.
     let _ = progress_printer.await;
     let is_error = matches!(&result, Ok(r) if r.get("isError") == Some(&Value::Bool(true)));
-    let exit = out.result(result, output::print_tool_result);
+    let exit = out.tool_result(result, output::print_tool_result);
     if exit == Exit::Ok && is_error {
         return Exit::ToolError;
     }
