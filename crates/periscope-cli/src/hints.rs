@@ -52,16 +52,13 @@ pub fn words(diagnosis: &Diagnosis) -> Vec<String> {
                 (None, Some(signal)) => format!("was killed by signal {signal}"),
                 (None, None) => "ended".to_string(),
             };
-            let mut line = format!("the server {how} before it answered");
-            match stderr_tail.last() {
-                Some(last) => line.push_str(&format!(
-                    "; its last stderr line was {last:?}: run the command by hand to see all it says"
-                )),
-                None => line.push_str(
-                    " and wrote nothing to stderr: run the command by hand, and check its arguments and environment",
-                ),
-            }
-            vec![line]
+            // The error above already quotes the last stderr lines; the hint does not repeat them.
+            let next = if stderr_tail.is_empty() {
+                " and wrote nothing to stderr: run the command by hand, and check its arguments and environment"
+            } else {
+                "; its last stderr lines are quoted above: run the command by hand to see all it says"
+            };
+            vec![format!("the server {how} before it answered{next}")]
         }
         Diagnosis::WrongPath {
             url,
