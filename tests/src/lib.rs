@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod chaos;
+pub mod http_fixture;
 pub mod locale;
 pub mod modern;
 

@@ -33,6 +33,7 @@ mod browser;
 mod conformance;
 mod diff_command;
 mod exit;
+mod hints;
 mod host_command;
 mod listen;
 mod open_app;
@@ -49,8 +50,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Parser;
 use periscope_core::config::{EraChoice, HttpTarget, ServerTarget, StdioTarget};
+use periscope_core::doctor::{self, Scene};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
         Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
         None => (argv, Vec::new()),
     };
-    let mut cli = Cli::parse_from(ours);
+    let (mut cli, verbose) = parse(ours);
     if let Err(e) = secrets::read_into(&mut cli) {
         eprintln!("periscope: {e}");
         return Exit::Usage.into();
@@ -163,7 +164,28 @@ fn main() -> ExitCode {
         .enable_all()
         .build()
         .expect("the tokio runtime starts");
-    runtime.block_on(run(cli, target)).into()
+    runtime.block_on(run(cli, target, verbose)).into()
+}
+
+/// `-v`, `--verbose`: also say what is normal but worth knowing (auto's fallback to
+/// `initialize`). Added here, beside the derived options, so the flag's one use sits with it.
+const VERBOSE: &str = "verbose";
+
+/// The command line, and whether `-v` was given.
+fn parse(argv: Vec<String>) -> (Cli, bool) {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = Cli::command().arg(
+        clap::Arg::new(VERBOSE)
+            .short('v')
+            .long(VERBOSE)
+            .global(true)
+            .action(clap::ArgAction::SetTrue)
+            .help("Also say what is normal but worth knowing (e.g. the fallback to initialize)"),
+    );
+    let mut matches = command.get_matches_from(argv);
+    let verbose = matches.get_flag(VERBOSE);
+    let cli = Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.exit());
+    (cli, verbose)
 }
 
 /// What to connect to: a local command or a URL.
@@ -179,9 +201,23 @@ impl Target {
             Target::Http(t) => periscope_core::redact::url(&t.url),
         }
     }
+
+    /// What the doctor reads a failure against (the server's identity once known).
+    fn scene(&self) -> Scene {
+        match self {
+            Target::Stdio(t) => Scene::Stdio {
+                target: t.clone(),
+                identity: None,
+            },
+            Target::Http(t) => Scene::Http {
+                url: t.url.clone(),
+                identity: None,
+            },
+        }
+    }
 }
 
-async fn run(cli: Cli, target: Target) -> Exit {
+async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     let mut options = SessionOptions {
         request_timeout: Duration::from_secs_f64(cli.timeout),
         handler: Arc::new(answers::AnswersByFlags::from_cli(&cli)),
@@ -232,10 +268,28 @@ async fn run(cli: Cli, target: Target) -> Exit {
         Ok(s) => s,
         Err(e) => {
             tell!("periscope: {e}");
+            let found = match &target {
+                Target::Stdio(t) => doctor::after_start(&e, t),
+                Target::Http(_) => Vec::new(),
+            };
+            hints::tell_all(&found);
+            if cli.format == Format::Json && !found.is_empty() {
+                say!(
+                    "{}",
+                    output::pretty(&serde_json::json!({
+                        "error": {"message": e.to_string()},
+                        "diagnoses": found,
+                    }))
+                );
+            }
             return Exit::Connect;
         }
     };
-    let mut printer = tokio::spawn(print_events(session.subscribe_from_start(), cli.quiet));
+    let mut printer = tokio::spawn(print_events(
+        session.subscribe_from_start(),
+        cli.quiet,
+        verbose,
+    ));
     let exit = match session.handshake().await {
         Ok(identity) => {
             // Warnings (e.g. an unknown protocol version) arrive as events: printed there.
@@ -245,13 +299,20 @@ async fn run(cli: Cli, target: Target) -> Exit {
                     identity.transport
                 );
             }
-            act(&cli, &session).await
+            let scene = target.scene().with_identity(Some(identity));
+            act(&cli, &session, scene).await
         }
         Err(e) => {
             tell!(
                 "periscope: could not initialize `{}`: {e}",
                 target.display()
             );
+            let mut found = doctor::after_failure(&e, &target.scene());
+            doctor::probe_paths(&mut found).await;
+            hints::tell_all(&found);
+            if cli.format == Format::Json {
+                output::print_failure(&e, &found);
+            }
             match output::exit_for(&e) {
                 Exit::Timeout => Exit::Timeout,
                 Exit::Protocol => Exit::Protocol,
@@ -288,8 +349,8 @@ async fn run(cli: Cli, target: Target) -> Exit {
     exit
 }
 
-async fn act(cli: &Cli, session: &Session) -> Exit {
-    let out = output::Output::new(cli.format);
+async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
+    let out = output::Output::new(cli.format).with_scene(scene);
     match &cli.action {
         // Listed as the server sent them; a tool Periscope will not call is named, with the
         // reason, in a warning (printed by the event printer).
@@ -440,7 +501,7 @@ async fn call_tool(
     // The call is over and its progress sender dropped: print what is still queued, then go on.
     let _ = progress_printer.await;
     let is_error = matches!(&result, Ok(r) if r.get("isError") == Some(&Value::Bool(true)));
-    let exit = out.result(result, output::print_tool_result);
+    let exit = out.tool_result(result, output::print_tool_result);
     if exit == Exit::Ok && is_error {
         return Exit::ToolError;
     }
@@ -499,8 +560,9 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
 }
 
 /// Shows, on stderr, what the server says along the way: log messages and other
-/// notifications (unless `--quiet`), and always every frame that breaks the protocol.
-async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
+/// notifications (unless `--quiet`), what is normal but worth knowing (with `-v`), and always
+/// every frame that breaks the protocol.
+async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbose: bool) {
     loop {
         let event = match events.recv().await {
             Ok(event) => event,
@@ -523,6 +585,7 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool) {
                 );
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),
+            Event::Info(text) if verbose => tell!("periscope: {text}"),
             Event::FromCache {
                 method, left_ms, ..
             } if !quiet => tell!(

@@ -1,5 +1,6 @@
 //! Printing results as text for people or JSON for scripts, and mapping errors to exit codes.
 
+use periscope_core::doctor::{self, Diagnosis, Scene};
 use periscope_core::event::Progress;
 use periscope_core::record::{Cut, Flag, GaveUp};
 use periscope_core::session::RequestError;
@@ -11,11 +12,58 @@ use crate::exit::Exit;
 
 pub struct Output {
     pub format: Format,
+    /// The server and what it said of itself: what the doctor reads a failure against.
+    pub scene: Option<Scene>,
 }
 
 impl Output {
     pub fn new(format: Format) -> Output {
-        Output { format }
+        Output {
+            format,
+            scene: None,
+        }
+    }
+
+    pub fn with_scene(self, scene: Scene) -> Output {
+        Output {
+            scene: Some(scene),
+            ..self
+        }
+    }
+
+    /// What the doctor makes of a failure (nothing without a scene).
+    fn diagnoses(&self, e: &RequestError) -> Vec<Diagnosis> {
+        self.scene
+            .as_ref()
+            .map(|scene| doctor::after_failure(e, scene))
+            .unwrap_or_default()
+    }
+
+    /// A tool's result: like [`Output::result`], and when it is an error the doctor can
+    /// explain (a tool that needs the legacy era), the hint, in JSON as `diagnoses` beside the
+    /// result's own members.
+    pub fn tool_result(&self, result: Result<Value, RequestError>, text: impl Fn(&Value)) -> Exit {
+        let found = match (&result, &self.scene) {
+            (Ok(v), Some(scene)) => doctor::after_tool_error(v, scene),
+            _ => Vec::new(),
+        };
+        if found.is_empty() {
+            return self.result(result, text);
+        }
+        let mut v = result.expect("diagnosed results are results");
+        match self.format {
+            Format::Json => {
+                if let Some(object) = v.as_object_mut() {
+                    object.insert("diagnoses".into(), serde_json::json!(found));
+                }
+                say!("{}", pretty(&v));
+            }
+            Format::Text => {
+                text(&v);
+                crate::hints::tell_all(&found);
+            }
+        }
+        Exit::Ok
     }
 
     /// Prints a list: one line per item as text, or a JSON array.
@@ -47,13 +95,30 @@ impl Output {
             }
             Err(e) => {
                 tell!("periscope: {e}");
-                if let (Format::Json, RequestError::Rpc { error, .. }) = (self.format, &e) {
-                    say!("{}", pretty(&serde_json::json!({"error": error})));
+                let found = self.diagnoses(&e);
+                crate::hints::tell_all(&found);
+                if self.format == Format::Json {
+                    print_failure(&e, &found);
                 }
                 exit_for(&e)
             }
         }
     }
+}
+
+/// A failure in JSON on stdout: an error response's error object, with the doctor's
+/// `diagnoses` when it has any; another failure only when it has some (its words are on
+/// stderr), as `{"error": {"message": …}, "diagnoses": […]}`.
+pub fn print_failure(e: &RequestError, found: &[Diagnosis]) {
+    let mut out = match e {
+        RequestError::Rpc { error, .. } => serde_json::json!({"error": error}),
+        _ if found.is_empty() => return,
+        _ => serde_json::json!({"error": {"message": e.to_string()}}),
+    };
+    if !found.is_empty() {
+        out["diagnoses"] = serde_json::json!(found);
+    }
+    say!("{}", pretty(&out));
 }
 
 pub fn exit_for(e: &RequestError) -> Exit {

@@ -205,6 +205,9 @@ pub enum Event {
     },
     /// Something the user should see that is not an error, e.g. an unknown protocol version.
     Warning(String),
+    /// Something normal but worth knowing, e.g. auto's fallback to `initialize` for a legacy
+    /// server: hosts show it on request (the CLI with `-v`), never as a warning.
+    Info(String),
     /// Modern era: the listen stream opened, was acknowledged, broke and is re-opening, or
     /// gave up.
     Listen(crate::subscription::ListenState),

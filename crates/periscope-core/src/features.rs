@@ -289,6 +289,7 @@ impl Session {
                     reason: format!(
                         "the server left {uri} out of its acknowledgement: it does not send updates for it"
                     ),
+                    problem: None,
                 });
             }
             return Ok(());

@@ -19,6 +19,7 @@ pub mod auth;
 pub mod cache_hint;
 pub mod config;
 pub mod diff;
+pub mod doctor;
 pub mod era;
 pub mod event;
 pub mod export;

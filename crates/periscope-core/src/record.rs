@@ -385,6 +385,9 @@ pub enum DecisionKind {
     AppMessageAccepted,
     /// An MCP App's `ui/message` the user declined.
     AppMessageDeclined,
+    /// Periscope's own choice, not the user's: auto's `server/discover` said the server is
+    /// legacy, so the session fell back to `initialize` (`detail`: what the probe got).
+    EraFallback,
 }
 
 #[cfg(test)]
@@ -457,6 +460,7 @@ mod tests {
             DecisionKind::AppLinkDeclined,
             DecisionKind::AppMessageAccepted,
             DecisionKind::AppMessageDeclined,
+            DecisionKind::EraFallback,
         ]
         .iter()
         .map(|k| {
@@ -484,7 +488,8 @@ mod tests {
                 "app_link_opened",
                 "app_link_declined",
                 "app_message_accepted",
-                "app_message_declined"
+                "app_message_declined",
+                "era_fallback"
             ]
         );
     }

@@ -17,12 +17,16 @@
 //!   session; everything after that works.
 //! - `legacy-elsewhere URL`: a legacy HTTP+SSE server whose `endpoint` event names URL (another
 //!   origin); the stream then stays open.
+//! - `wrong-path`: only `/mcp` is the endpoint (all of it works there); any other path gets
+//!   404 with an HTML page, as a web server's catch-all would.
+//! - `no-challenge`: every request gets 401 without a `WWW-Authenticate` header.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use periscope_tests::http_fixture::read_request;
 use serde_json::{Value, json};
 
 fn main() {
@@ -36,36 +40,6 @@ fn main() {
             let _ = serve(stream, &mode);
         });
     }
-}
-
-struct Request {
-    method: String,
-    body: Vec<u8>,
-}
-
-fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Request>> {
-    let mut line = String::new();
-    if reader.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    let method = line.split_whitespace().next().unwrap_or("").to_string();
-    let mut length = 0;
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header)?;
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = header.split_once(':')
-            && k.eq_ignore_ascii_case("content-length")
-        {
-            length = v.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    Ok(Some(Request { method, body }))
 }
 
 fn respond(
@@ -97,6 +71,17 @@ fn serve(stream: TcpStream, mode: &str) -> std::io::Result<()> {
     let Some(req) = read_request(&mut reader)? else {
         return Ok(());
     };
+    if mode == "no-challenge" {
+        return respond(&mut out, "401 Unauthorized", "text/plain", b"who are you?");
+    }
+    if mode == "wrong-path" && req.path != "/mcp" {
+        return respond(
+            &mut out,
+            "404 Not Found",
+            "text/html",
+            b"<!doctype html><html><body>Not found</body></html>",
+        );
+    }
     match req.method.as_str() {
         "GET" if mode == "legacy-elsewhere" => {
             let endpoint = std::env::args().nth(2).unwrap_or_default();

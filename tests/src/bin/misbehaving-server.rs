@@ -27,6 +27,9 @@
 //!   screen clearing, an 8-bit CSI, a carriage return) in everything a terminal could print:
 //!   a log notification, the tool list, and `tools/call` of `echo` (a result), `fail` (a
 //!   JSON-RPC error) and `die` (last words on stderr, then exit 3).
+//! - `modern-elicit`: a server of both eras (`server/discover` lists 2025-11-25 and
+//!   2026-07-28) whose tool `confirm` fails on a 2026-07-28 request the way FastMCP's
+//!   `ctx.elicit()` does there (a result with `isError`), and works on a legacy connection.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -168,6 +171,30 @@ fn main() {
                         json!({"content": [{"type": "text", "text": format!("result {ESCAPES} end")}]}),
                     ),
                 }
+            }
+            ("server/discover", Some(id)) if mode == "modern-elicit" => respond(
+                &mut out,
+                &id,
+                json!({
+                    "supportedVersions": ["2025-11-25", "2026-07-28"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "misbehaving-server", "version": "1.0.0"},
+                }),
+            ),
+            ("tools/call", Some(id)) if mode == "modern-elicit" => {
+                let modern = msg
+                    .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                    .is_some();
+                let text = if modern {
+                    "Error calling tool 'confirm': elicitation via server-initiated requests is unavailable on 2026-07-28 connections."
+                } else {
+                    "confirmed"
+                };
+                respond(
+                    &mut out,
+                    &id,
+                    json!({"content": [{"type": "text", "text": text}], "isError": modern}),
+                );
             }
             ("ping", Some(id)) => respond(&mut out, &id, json!({})),
             ("tools/list", Some(id)) => tools_list(&mode, &mut out, &id),

@@ -3,4 +3,4 @@
 /**
  * What was decided, as the record names it.
  */
-export type DecisionKind = "accept" | "decline" | "cancel" | "open" | "accept_without_opening" | "open_failed" | "reply" | "reject" | "auto_reply" | "sign_in" | "cancel_sign_in" | "model_reply" | "auto_model_reply" | "tool_approved" | "tool_rejected" | "app_link_opened" | "app_link_declined" | "app_message_accepted" | "app_message_declined";
+export type DecisionKind = "accept" | "decline" | "cancel" | "open" | "accept_without_opening" | "open_failed" | "reply" | "reject" | "auto_reply" | "sign_in" | "cancel_sign_in" | "model_reply" | "auto_model_reply" | "tool_approved" | "tool_rejected" | "app_link_opened" | "app_link_declined" | "app_message_accepted" | "app_message_declined" | "era_fallback";

@@ -62,9 +62,14 @@ pub enum RequestError {
     /// The HTTP server forgot our session (404); `exchange` is the seq of that answer.
     #[error("{method}: the server no longer knows this session (HTTP 404)")]
     SessionExpired { method: String, exchange: u64 },
-    /// The transport could not deliver the answer (e.g. a broken HTTP stream).
+    /// The transport could not deliver the answer (e.g. a broken HTTP stream). `problem`:
+    /// what the HTTP server did, typed, when a host can advise on it (`doctor.rs`).
     #[error("{method}: {reason}")]
-    Transport { method: String, reason: String },
+    Transport {
+        method: String,
+        reason: String,
+        problem: Option<crate::transport::HttpProblem>,
+    },
     /// 2026-07-28 over HTTP: the request's response stream ended before its answer (streams
     /// are not resumed in this era). `seq`: the request's frame. `not_reissued`: why Periscope
     /// did not send it again as a new request (none: nobody asked).
@@ -84,6 +89,34 @@ pub enum RequestError {
         method: String,
         refusal: crate::era::ModernRefusal,
     },
+}
+
+impl RequestError {
+    /// The method the request was for.
+    pub fn method(&self) -> &str {
+        match self {
+            RequestError::Rpc { method, .. }
+            | RequestError::TimedOut { method, .. }
+            | RequestError::Cancelled { method }
+            | RequestError::Closed { method, .. }
+            | RequestError::Send { method, .. }
+            | RequestError::SessionExpired { method, .. }
+            | RequestError::Transport { method, .. }
+            | RequestError::StreamBroke { method, .. }
+            | RequestError::Protocol { method, .. }
+            | RequestError::Refused { method, .. } => method,
+        }
+    }
+
+    /// The error in words without the method in front, for a sentence that names the method
+    /// itself (so no message says "server/discover: server/discover: …").
+    pub fn reason(&self) -> String {
+        let text = self.to_string();
+        match text.strip_prefix(&format!("{}: ", self.method())) {
+            Some(rest) => rest.to_string(),
+            None => text,
+        }
+    }
 }
 
 /// Why a request whose response stream broke was not sent again.

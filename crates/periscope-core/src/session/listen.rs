@@ -89,6 +89,7 @@ impl Session {
             return Err(RequestError::Transport {
                 method: METHOD.into(),
                 reason: "subscriptions/listen is the 2026-07-28 era's; a legacy server sends list changes unasked, and resources/subscribe subscribes to a resource".into(),
+                problem: None,
             });
         }
         let mut state = s.listen.state.subscribe();
@@ -144,6 +145,7 @@ impl Session {
         Err(RequestError::Transport {
             method: METHOD.into(),
             reason,
+            problem: None,
         })
     }
 

@@ -14,6 +14,7 @@ use crate::era::{
     pick_modern_version, result_kind,
 };
 use crate::event::{Event, SessionState};
+use crate::record::{Decision, DecisionKind};
 use crate::request_headers::{self, HeaderAnnotationError};
 use crate::revision;
 use crate::transport::{MirrorHeaders, TransportKind};
@@ -38,15 +39,30 @@ impl Session {
                 Ok(identity) => Ok(identity),
                 Err(Probe::Legacy(answer)) => {
                     self.shared.speak(None);
-                    let _ = self.shared.events.send(Event::Warning(format!(
-                        "server/discover: {answer}; the server speaks the legacy era, so Periscope falls back to initialize"
-                    )));
+                    self.fell_back(&answer);
                     self.initialize_because(EraReason::ProbeFailed { answer })
                         .await
                 }
                 Err(Probe::Failed(e)) => Err(e),
             },
         }
+    }
+
+    /// Auto found a legacy server: normal, so an info line (never a warning), and a decision in
+    /// the record, since the frames alone do not say why `initialize` followed.
+    fn fell_back(&self, answer: &str) {
+        let s = &self.shared;
+        let _ = s.events.send(Event::Info(format!(
+            "server/discover: {answer}; the server speaks the legacy era, so Periscope falls back to initialize"
+        )));
+        s.traffic.decide(Decision {
+            wall_us: crate::traffic::wall_now_us(),
+            request_id: None,
+            method: "server/discover".into(),
+            decision: DecisionKind::EraFallback,
+            detail: Some(answer.to_string()),
+            elicitation_id: None,
+        });
     }
 
     /// `server/discover`, retried once with a version the server names when it refuses ours.
@@ -100,7 +116,8 @@ impl Session {
         }
         let latency_us = started.elapsed().as_micros() as u64;
         let (result, _seq) = answer.map_err(|e| match e {
-            e if auto && is_legacy_answer(&e) => Probe::Legacy(e.to_string()),
+            // Without the method: the fallback's words name `server/discover` once.
+            e if auto && is_legacy_answer(&e) => Probe::Legacy(e.reason()),
             e => Probe::Failed(e),
         })?;
         // A result without `supportedVersions` is not a DiscoverResult: some legacy servers

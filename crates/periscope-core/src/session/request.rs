@@ -14,7 +14,7 @@ use crate::cache_hint::CacheReuse;
 use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
-use crate::transport::{SendError, Unanswered};
+use crate::transport::{HttpProblem, SendError, Unanswered};
 use crate::wire::{self, RequestId};
 
 /// When a request started and how long it took to its outcome (result, error, timeout, …).
@@ -327,7 +327,8 @@ impl Session {
                         Ok(Reply::Response { message, seq }) => response_result(method, message).map(|v| (v, seq)),
                         Ok(Reply::Closed(report)) => Err(RequestError::Closed { method: method.into(), report }),
                         Ok(Reply::Undeliverable(Unanswered::StreamBroke { reason, request_seq })) => Err(RequestError::StreamBroke { method: method.into(), reason, seq: request_seq, not_reissued: None }),
-                        Ok(Reply::Undeliverable(Unanswered::Other(reason))) => Err(RequestError::Transport { method: method.into(), reason }),
+                        Ok(Reply::Undeliverable(Unanswered::Other(reason))) => Err(RequestError::Transport { method: method.into(), reason, problem: None }),
+                        Ok(Reply::Undeliverable(Unanswered::Problem { reason, problem })) => Err(RequestError::Transport { method: method.into(), reason, problem: Some(problem) }),
                         Err(_) => Err(RequestError::Closed { method: method.into(), report: s.close_report().unwrap_or_default() }),
                     };
                 }
@@ -453,6 +454,12 @@ impl Shared {
             SendError::Http(reason) => RequestError::Transport {
                 method: method.into(),
                 reason,
+                problem: None,
+            },
+            SendError::HttpProblem { text, problem } => RequestError::Transport {
+                method: method.into(),
+                reason: text,
+                problem: Some(problem),
             },
             SendError::SessionExpired { exchange } => RequestError::SessionExpired {
                 method: method.into(),
@@ -474,6 +481,7 @@ impl Shared {
                         "; sign in to this server (OAuth) to use it"
                     }
                 ),
+                problem: Some(HttpProblem::Unauthorized { challenge }),
             },
             source => RequestError::Send {
                 method: method.into(),

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::Shared;
 use crate::event::Event;
-use crate::transport::SendError;
+use crate::transport::{HttpProblem, SendError};
 
 /// Sign-ins one request may trigger before Periscope gives up on it.
 const MAX_SIGN_INS: u32 = 3;
@@ -73,10 +73,10 @@ impl Shared {
                             if let Some(refused) = why.refused {
                                 self.traffic.flag(exchange, refused.into());
                             }
-                            return Err(SendError::Http(format!(
-                                "sign-in failed: {}",
-                                why.message
-                            )));
+                            return Err(SendError::HttpProblem {
+                                text: format!("sign-in failed: {}", why.message),
+                                problem: HttpProblem::Unauthorized { challenge },
+                            });
                         }
                     }
                 }
@@ -297,7 +297,7 @@ mod tests {
             .await
             .unwrap_err();
         assert!(
-            matches!(&err, SendError::Http(why) if why == "sign-in failed: the user closed the browser"),
+            matches!(&err, SendError::HttpProblem { text, .. } if text == "sign-in failed: the user closed the browser"),
             "{err}"
         );
     }

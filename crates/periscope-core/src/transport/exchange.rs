@@ -41,8 +41,12 @@ pub(super) struct HttpConnection {
 /// Why an HTTP request got no response.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum ExchangeError {
-    /// It failed (refused, reset, TLS, …); the text says how.
-    Failed(String),
+    /// It failed (refused, reset, TLS, …); the text says how, `tls` why when it was the
+    /// handshake.
+    Failed {
+        text: String,
+        tls: Option<super::failure::TlsProblem>,
+    },
     /// No response headers within this time.
     NoHeaders(Duration),
 }
@@ -50,7 +54,7 @@ pub(super) enum ExchangeError {
 impl fmt::Display for ExchangeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExchangeError::Failed(why) => f.write_str(why),
+            ExchangeError::Failed { text, .. } => f.write_str(text),
             ExchangeError::NoHeaders(waited) => {
                 write!(f, "no response headers within {}", human_duration(*waited))
             }
@@ -190,7 +194,10 @@ impl HttpConnection {
                 }
                 Ok(response)
             }
-            Ok(Err(e)) => Err(ExchangeError::Failed(describe(&e))),
+            Ok(Err(e)) => Err(ExchangeError::Failed {
+                text: describe(&e),
+                tls: super::failure::tls_problem(&e),
+            }),
             Err(_) => Err(ExchangeError::NoHeaders(patience)),
         };
         let header_pairs = |h: &HeaderMap| {

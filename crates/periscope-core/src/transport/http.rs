@@ -11,34 +11,26 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
-use reqwest::{Method, Response};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::event_stream::{EventStream, Next, StreamEnd, read_body};
+use super::event_stream::{StreamEnd, read_body};
 use super::exchange::{ExchangeError, HttpConnection, headers_of, lock};
 use super::legacy_sse::LegacySse;
+use super::response::{DEFAULT_RETRY, MAX_RESUMES, STREAM_OPEN_WAIT, response_ids};
 use super::{
-    CloseCause, CloseReport, Delivery, Inbound, MirrorHeaders, SendError, SessionEnd, Stall,
-    Transport, TransportKind, Unanswered,
+    CloseCause, CloseReport, Delivery, HttpProblem, Inbound, MirrorHeaders, SendError, SessionEnd,
+    Stall, Transport, TransportKind,
 };
 use crate::config::HttpTarget;
 use crate::limits::Limits;
-use crate::record::Flag;
 use crate::traffic::Traffic;
 use crate::wire::{Frame, RequestId, Verdict};
 
-/// How long to wait before reconnecting a broken stream when the server gave no `retry`.
-const DEFAULT_RETRY: Duration = Duration::from_secs(1);
-/// The longest `retry` a server may ask for before a reconnection.
-const MAX_RETRY: Duration = Duration::from_secs(30);
-/// Reconnections of one stream before giving up.
-const MAX_RESUMES: usize = 5;
 /// How long closing waits for the server to answer DELETE.
 const DELETE_WAIT: Duration = Duration::from_secs(3);
-/// How long opening the standalone GET stream (or resuming one) waits for response headers.
-const STREAM_OPEN_WAIT: Duration = Duration::from_secs(10);
 /// How long reading an error answer's body may take.
 const ERROR_BODY_WAIT: Duration = Duration::from_secs(5);
 /// Bytes of an error body quoted in a message.
@@ -187,10 +179,9 @@ impl Inner {
                 url: crate::redact::url(&connection.target.url),
                 waited,
             }),
-            ExchangeError::Failed(e) => SendError::Http(format!(
-                "POST {} failed: {e}",
-                crate::redact::url(&connection.target.url)
-            )),
+            failed @ ExchangeError::Failed { .. } => {
+                super::legacy_sse::stalled_or_failed("POST", &connection.target.url, failed)
+            }
         })?;
         let status = response.status();
         if !modern
@@ -208,7 +199,23 @@ impl Inner {
             && matches!(status.as_u16(), 400 | 404 | 405)
         {
             // A 2024-11-05 server: the same frame goes again, over the legacy transport.
-            return self.send_legacy(&frame, patience).await;
+            return match self.send_legacy(&frame, patience).await {
+                // Neither transport is there: what the user's URL answered to the POST is the
+                // cause to name (the path is wrong), with both answers in words.
+                Err(SendError::HttpProblem {
+                    text,
+                    problem: HttpProblem::Status { method, .. },
+                }) if method == "GET" => Err(SendError::HttpProblem {
+                    text: format!("the server answered the POST with HTTP {status}, and {text}"),
+                    problem: HttpProblem::Status {
+                        method: "POST".into(),
+                        url: crate::redact::url(&connection.target.url),
+                        status: status.as_u16(),
+                        content_type: super::failure::content_type_of(response.headers()),
+                    },
+                }),
+                other => other,
+            };
         }
         if status.is_success() {
             self.spoke_streamable.store(true, Ordering::SeqCst);
@@ -235,6 +242,7 @@ impl Inner {
             }
         }
         if !status.is_success() {
+            let content_type = super::failure::content_type_of(response.headers());
             let body = read_body(
                 response,
                 connection.limits.max_error_body_bytes,
@@ -268,14 +276,22 @@ impl Inner {
                     .chars()
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
-            return Err(SendError::Http(format!(
-                "the server answered HTTP {status}{}",
-                if quote.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", quote.trim())
-                }
-            )));
+            return Err(SendError::HttpProblem {
+                text: format!(
+                    "the server answered HTTP {status}{}",
+                    if quote.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", quote.trim())
+                    }
+                ),
+                problem: HttpProblem::Status {
+                    method: "POST".into(),
+                    url: crate::redact::url(&connection.target.url),
+                    status: status.as_u16(),
+                    content_type,
+                },
+            });
         }
         let waiting = request_ids(&frame.verdict);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -317,241 +333,6 @@ fn request_ids(verdict: &Verdict) -> HashSet<RequestId> {
 /// Whether the frame opens a 2026-07-28 listen stream (`subscriptions/listen`).
 fn is_listen(verdict: &Verdict) -> bool {
     matches!(verdict, Verdict::Request { method, .. } if method == crate::subscription::LISTEN_METHOD)
-}
-
-fn response_ids(verdict: &Verdict) -> Vec<RequestId> {
-    match verdict {
-        Verdict::Response { id: Some(id), .. } => vec![id.clone()],
-        Verdict::Batch { items } => items.iter().flat_map(response_ids).collect(),
-        _ => Vec::new(),
-    }
-}
-
-impl HttpConnection {
-    /// Reads an SSE body: each event's data is a frame. Keeps the last event id and retry, and
-    /// says how the stream ended.
-    async fn read_sse(
-        &self,
-        response: Response,
-        exchange: u64,
-        idle: Option<Duration>,
-        waiting: &mut HashSet<RequestId>,
-        last_id: &mut Option<String>,
-        retry: &mut Duration,
-    ) -> StreamEnd {
-        let mut events = EventStream::new(response, &self.limits, idle);
-        loop {
-            let (event, end) = match events.next().await {
-                Next::Event(event) => (event, None),
-                Next::End {
-                    why,
-                    partial: Some(event),
-                } => {
-                    let cut = why.cut();
-                    (event, Some((why, cut)))
-                }
-                Next::End { why, partial: None } => return why,
-            };
-            if let Some(id) = &event.id {
-                *last_id = Some(id.clone());
-            }
-            if let Some(ms) = event.retry {
-                *retry = Duration::from_millis(ms).min(MAX_RETRY);
-            }
-            // A priming event carries an id and empty data: nothing to deliver.
-            if !event.data.is_empty() {
-                let (_, verdict) = self
-                    .deliver(
-                        event.data,
-                        event.data_truncated_from,
-                        end.as_ref().map(|(_, cut)| *cut),
-                        exchange,
-                    )
-                    .await;
-                for id in response_ids(&verdict) {
-                    waiting.remove(&id);
-                }
-            }
-            if let Some((why, _)) = end {
-                return why;
-            }
-        }
-    }
-
-    /// Reads a POST's response body, resuming with GET + `Last-Event-ID` when an SSE stream
-    /// ends before all the requests it carried were answered. `patience`: the request's
-    /// timeout, which bounds a JSON body's arrival; `idle`: an SSE stream's longest silence.
-    async fn read_response(
-        self: Arc<Self>,
-        response: Response,
-        exchange: u64,
-        request_seq: u64,
-        mut waiting: HashSet<RequestId>,
-        patience: Duration,
-        idle: Option<Duration>,
-    ) {
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if content_type.starts_with("text/event-stream") {
-            let mut last_id = None;
-            let mut retry = DEFAULT_RETRY;
-            let mut response = response;
-            let mut exchange = exchange;
-            for _ in 0..=MAX_RESUMES {
-                let end = self
-                    .read_sse(
-                        response,
-                        exchange,
-                        idle,
-                        &mut waiting,
-                        &mut last_id,
-                        &mut retry,
-                    )
-                    .await;
-                if waiting.is_empty() {
-                    return;
-                }
-                if self.modern.load(Ordering::SeqCst) {
-                    // 2026-07-28 streams cannot be resumed; the session decides whether to send
-                    // the request again. A stream cut by a limit is not worth a new request:
-                    // the same server would do it again.
-                    let why = match end {
-                        StreamEnd::Idle(_) | StreamEnd::EventTooSlow(_) => Unanswered::Other(
-                            format!("{end} (2026-07-28 streams are not resumed)"),
-                        ),
-                        StreamEnd::Closed => Unanswered::StreamBroke {
-                            reason: "the server closed the response stream before answering (2026-07-28 streams are not resumed)".into(),
-                            request_seq,
-                        },
-                        StreamEnd::Broke(_) => Unanswered::StreamBroke {
-                            reason: format!("{end} (2026-07-28 streams are not resumed)"),
-                            request_seq,
-                        },
-                    };
-                    self.fail_with(&waiting, why).await;
-                    return;
-                }
-                let resume_from = match (&end, last_id.clone()) {
-                    // Cut by a limit: resuming would let the same server do it again.
-                    (StreamEnd::Idle(_) | StreamEnd::EventTooSlow(_), _) => {
-                        self.fail_waiting(&waiting, end.to_string()).await;
-                        return;
-                    }
-                    (_, Some(id)) => id,
-                    (StreamEnd::Closed, None) => {
-                        self.fail_waiting(
-                            &waiting,
-                            "the server closed the event stream before answering, without an event id to resume from".into(),
-                        )
-                        .await;
-                        return;
-                    }
-                    (_, None) => {
-                        self.fail_waiting(&waiting, end.to_string()).await;
-                        return;
-                    }
-                };
-                tokio::time::sleep(retry).await;
-                let mut extra = headers_of(&[(ACCEPT, "text/event-stream")]);
-                if let Ok(v) = resume_from.parse() {
-                    extra.insert("last-event-id", v);
-                }
-                let (seq, resumed) = self
-                    .exchange(Method::GET, extra, None, None, None, STREAM_OPEN_WAIT)
-                    .await;
-                match resumed {
-                    Ok(r) if r.status().is_success() => {
-                        response = r;
-                        exchange = seq;
-                    }
-                    Ok(r) => {
-                        let why = format!("resuming the event stream got HTTP {}", r.status());
-                        self.fail_waiting(&waiting, why).await;
-                        return;
-                    }
-                    Err(e) => {
-                        self.fail_waiting(
-                            &waiting,
-                            format!("resuming the event stream failed: {e}"),
-                        )
-                        .await;
-                        return;
-                    }
-                }
-            }
-            self.fail_waiting(
-                &waiting,
-                format!("the event stream broke {MAX_RESUMES} times"),
-            )
-            .await;
-        } else {
-            // JSON (or anything else: recorded as it is, and the verdict says what it is).
-            let body = read_body(response, self.limits.max_frame_bytes, patience).await;
-            if body.bytes.is_empty() && body.truncated_from.is_none() {
-                if !waiting.is_empty() {
-                    let why = match body.cut {
-                        Some((_, why)) => why,
-                        None => "the server answered 200 with an empty body".into(),
-                    };
-                    self.fail_waiting(&waiting, why).await;
-                }
-                return;
-            }
-            let cut = body.cut.as_ref().map(|(cut, _)| *cut);
-            let (seq, verdict) = self
-                .deliver(body.bytes, body.truncated_from, cut, exchange)
-                .await;
-            if !content_type.starts_with("application/json") {
-                self.traffic.flag(
-                    seq,
-                    Flag::UnexpectedContentType {
-                        content_type: content_type.clone(),
-                    },
-                );
-            }
-            for id in response_ids(&verdict) {
-                waiting.remove(&id);
-            }
-            if !waiting.is_empty() {
-                let why = match (&body.cut, &verdict) {
-                    (Some((_, why)), _) => why.clone(),
-                    (None, v) if v.is_valid() => {
-                        "the server's answer did not include the response".to_string()
-                    }
-                    (None, v) => format!(
-                        "the server answered with {} that is {}",
-                        if content_type.is_empty() {
-                            "a body".to_string()
-                        } else {
-                            content_type.clone()
-                        },
-                        v.summary()
-                    ),
-                };
-                self.fail_waiting(&waiting, why).await;
-            }
-        }
-    }
-
-    /// Tells the session that requests carried by a broken exchange will get no answer. No
-    /// error response is invented (raw first): the session fails those calls with `reason`.
-    async fn fail_waiting(&self, waiting: &HashSet<RequestId>, reason: String) {
-        self.fail_with(waiting, Unanswered::Other(reason)).await;
-    }
-
-    async fn fail_with(&self, waiting: &HashSet<RequestId>, why: Unanswered) {
-        let _ = self
-            .inbound
-            .send(Inbound::Undeliverable {
-                ids: waiting.iter().cloned().collect(),
-                why,
-            })
-            .await;
-    }
 }
 
 #[async_trait]
@@ -702,7 +483,7 @@ impl Transport for StreamableHttp {
                     SessionEnd::DeleteNotAllowed
                 }
                 Ok(r) => SessionEnd::DeleteStatus { status: r.status() },
-                Err(ExchangeError::Failed(error)) => SessionEnd::DeleteFailed { error },
+                Err(ExchangeError::Failed { text, .. }) => SessionEnd::DeleteFailed { error: text },
             });
         }
         CloseReport::new(CloseCause::Disconnected { session }, Vec::new())

@@ -13,7 +13,8 @@ use tokio::task::JoinHandle;
 
 use super::event_stream::{EventStream, Next};
 use super::exchange::{ExchangeError, HttpConnection, headers_of};
-use super::{CloseCause, CloseReport, SendError, Stall};
+use super::failure::content_type_of;
+use super::{CloseCause, CloseReport, HttpProblem, SendError, Stall};
 use crate::net_guard::{UrlRole, check_same_origin};
 use crate::wire::Frame;
 
@@ -37,10 +38,15 @@ impl LegacySse {
             .await;
         let response = result.map_err(|e| stalled_or_failed("GET", &shared.target.url, e))?;
         if !response.status().is_success() {
-            return Err(SendError::Http(format!(
-                "the legacy HTTP+SSE stream got HTTP {}",
-                response.status()
-            )));
+            return Err(SendError::HttpProblem {
+                text: format!("the legacy HTTP+SSE stream got HTTP {}", response.status()),
+                problem: HttpProblem::Status {
+                    method: "GET".into(),
+                    url: crate::redact::url(&shared.target.url),
+                    status: response.status().as_u16(),
+                    content_type: content_type_of(response.headers()),
+                },
+            });
         }
         let base = response.url().clone();
         let (endpoint_tx, mut endpoint_rx) = watch::channel(None::<Result<String, String>>);
@@ -128,11 +134,19 @@ impl LegacySse {
             .await;
         let response = result.map_err(|e| stalled_or_failed("POST", &self.endpoint, e))?;
         if !response.status().is_success() {
-            return Err(SendError::Http(format!(
-                "the server answered the POST to {} with HTTP {}",
-                self.endpoint,
-                response.status()
-            )));
+            return Err(SendError::HttpProblem {
+                text: format!(
+                    "the server answered the POST to {} with HTTP {}",
+                    self.endpoint,
+                    response.status()
+                ),
+                problem: HttpProblem::Status {
+                    method: "POST".into(),
+                    url: crate::redact::url(&self.endpoint),
+                    status: response.status().as_u16(),
+                    content_type: content_type_of(response.headers()),
+                },
+            });
         }
         Ok(())
     }
@@ -143,16 +157,23 @@ impl LegacySse {
     }
 }
 
-/// The send error for an exchange that got no response.
-fn stalled_or_failed(method: &str, url: &str, error: ExchangeError) -> SendError {
+/// The send error for an exchange that got no response (a failed TLS handshake named).
+pub(super) fn stalled_or_failed(method: &str, url: &str, error: ExchangeError) -> SendError {
     match error {
         ExchangeError::NoHeaders(waited) => SendError::Stalled(Stall::NoResponseHeaders {
             method: method.into(),
             url: crate::redact::url(url),
             waited,
         }),
-        ExchangeError::Failed(e) => {
-            SendError::Http(format!("{method} {} failed: {e}", crate::redact::url(url)))
+        ExchangeError::Failed { text, tls } => {
+            let text = format!("{method} {} failed: {text}", crate::redact::url(url));
+            match tls {
+                Some(tls) => SendError::HttpProblem {
+                    text,
+                    problem: HttpProblem::Tls(tls),
+                },
+                None => SendError::Http(text),
+            }
         }
     }
 }

@@ -5,8 +5,10 @@ mod child_env;
 mod child_lifetime;
 mod event_stream;
 mod exchange;
+mod failure;
 pub mod http;
 mod legacy_sse;
+mod response;
 pub mod sse;
 pub mod stdio;
 
@@ -18,6 +20,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use crate::wire::Frame;
+
+pub use failure::{HttpProblem, TlsProblem, content_type_of};
 
 /// What a transport hands to the session, in wire order.
 #[derive(Debug)]
@@ -39,6 +43,11 @@ pub enum Inbound {
 /// Why requests will get no answer on a transport.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Unanswered {
+    /// The answer was of a kind a host can name (e.g. an HTML page); the text says what.
+    Problem {
+        reason: String,
+        problem: HttpProblem,
+    },
     /// 2026-07-28 over HTTP: the request's response stream ended before its answer. Streams
     /// are not resumed in this era, but the session may send the request again, as a new one.
     /// `request_seq`: the seq of the request's frame.
@@ -51,9 +60,9 @@ pub enum Unanswered {
 impl fmt::Display for Unanswered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unanswered::StreamBroke { reason, .. } | Unanswered::Other(reason) => {
-                f.write_str(reason)
-            }
+            Unanswered::StreamBroke { reason, .. }
+            | Unanswered::Other(reason)
+            | Unanswered::Problem { reason, .. } => f.write_str(reason),
         }
     }
 }
@@ -256,6 +265,10 @@ pub enum SendError {
     /// The HTTP server refused or failed the request; the text says how.
     #[error("{0}")]
     Http(String),
+    /// Like `Http`, for a failure a host can name and advise on (a status, a TLS failure, a
+    /// sign-in that could not go on).
+    #[error("{text}")]
+    HttpProblem { text: String, problem: HttpProblem },
     /// The HTTP server answered 404 to a request carrying our session id: the session is gone.
     #[error("the server no longer knows this session (HTTP 404)")]
     SessionExpired { exchange: u64 },
