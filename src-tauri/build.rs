@@ -36,6 +36,8 @@ const COMMANDS: &[&str] = &[
     "connect",
     "disconnect",
     "forget_era",
+    "reconnect_legacy",
+    "diagnose_tool_result",
     "traffic_summary",
     "traffic_count",
     "traffic_window",

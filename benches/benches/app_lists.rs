@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use periscope_tests::app::{Harness, Launch};
 
+// Only `processes` of the shared process helpers is needed here.
 #[path = "support/procs.rs"]
+#[allow(dead_code)]
 mod procs;
 #[path = "support/stats.rs"]
 mod stats;

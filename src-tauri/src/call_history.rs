@@ -185,6 +185,7 @@ mod tests {
             message: "bad params".into(),
             code: Some(-32602),
             data: None,
+            diagnoses: Vec::new(),
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
         assert_eq!(entry.outcome, CallOutcome::ProtocolError);

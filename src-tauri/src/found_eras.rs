@@ -97,6 +97,19 @@ impl FoundEras {
         }
     }
 
+    /// Remembers the legacy era for an entry the user moved there (the doctor's **Reconnect in
+    /// the legacy era**), as a failed probe would have.
+    pub fn remember_legacy(&self, entry: &ServerEntry) {
+        let found = Found {
+            target: target_digest(entry),
+            era: Era::Legacy,
+        };
+        let changed = self.lock().insert(entry.id.clone(), found.clone()) != Some(found);
+        if changed {
+            self.save();
+        }
+    }
+
     /// Forgets a server's era (it failed when remembered, the user asked to probe again, or
     /// the entry is gone).
     pub fn forget(&self, id: &str) {

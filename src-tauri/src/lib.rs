@@ -110,6 +110,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::connection::connect,
             commands::connection::disconnect,
             commands::connection::forget_era,
+            commands::connection::reconnect_legacy,
+            commands::tools::diagnose_tool_result,
             // The record: traffic, HTTP exchanges, stderr.
             commands::traffic::traffic_summary,
             commands::traffic::traffic_count,

@@ -162,3 +162,44 @@ async fn a_server_found_to_speak_legacy_is_spoken_to_in_legacy_at_once_until_ask
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(discover).await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_that_needs_the_legacy_era_says_so_and_reconnects_there_on_a_click() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start_with("eras-doctor", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        // Both eras; its `confirm` fails on a 2026-07-28 connection as FastMCP's ctx.elicit()
+        // does there, and works on a legacy one.
+        let catalog = serde_json::json!({"servers": [
+            {"id": "fast", "name": "FastMCP-like", "era": "auto", "target": {"transport": "stdio",
+                "command": periscope_tests::bin_str("misbehaving-server"),
+                "args": ["modern-elicit"], "env": [], "cwd": null}},
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    h.click(r#"[data-testid="server-item"][data-server-id="fast"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.call_tool("confirm").await;
+    let hint = h
+        .text_containing(
+            r#"[data-testid="diagnosis"][data-kind="needs_legacy_era"]"#,
+            "legacy era (2025-11-25)",
+        )
+        .await;
+    assert!(hint.contains("elicitation"), "{hint}");
+    h.shot("needs-legacy-era").await;
+
+    // One click: reconnected in the legacy era, which is remembered, and the tool works.
+    h.click(r#"[data-testid="reconnect-legacy"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    h.text_containing(
+        r#"[data-testid="overview-era"]"#,
+        "remembered from an earlier connection",
+    )
+    .await;
+    h.call_tool("confirm").await;
+    h.result_saying("confirmed").await;
+}

@@ -178,6 +178,12 @@ async fn a_command_that_cannot_start_opens_selected_with_its_failure_and_nothing
     .await;
     let failure = h.text(r#"[data-testid="connection-error"]"#).await;
     assert!(failure.contains("/nonexistent/mcp-server"), "{failure}");
+    // What to do next, in Chinese: the command was not found.
+    h.text_containing(
+        r#"[data-testid="diagnosis"][data-kind="command_not_found"]"#,
+        "未找到 `/nonexistent/mcp-server`",
+    )
+    .await;
     // Its failure is the only problem said: no banner about traffic it never had.
     h.count_is(".server-view .error-box", 1).await;
     h.shot("missing-command-selected").await;

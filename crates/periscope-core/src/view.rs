@@ -94,6 +94,9 @@ pub enum ConnectionStatus {
     Failed {
         error: String,
         stderr_tail: Vec<String>,
+        /// What to do next, from the connection doctor (`doctor::Diagnosis`); the UI words it.
+        #[serde(default)]
+        diagnoses: Vec<crate::doctor::Diagnosis>,
     },
 }
 
@@ -207,6 +210,9 @@ pub struct CallError {
     pub message: String,
     pub code: Option<i64>,
     pub data: Option<Value>,
+    /// What to do next, from the connection doctor (e.g. reconnect in the legacy era).
+    #[serde(default)]
+    pub diagnoses: Vec<crate::doctor::Diagnosis>,
 }
 
 impl From<crate::session::RequestError> for CallError {
@@ -221,6 +227,7 @@ impl From<crate::session::RequestError> for CallError {
             message: error.to_string(),
             code,
             data,
+            diagnoses: Vec::new(),
         }
     }
 }
@@ -231,6 +238,7 @@ impl From<String> for CallError {
             message,
             code: None,
             data: None,
+            diagnoses: Vec::new(),
         }
     }
 }

@@ -37,3 +37,12 @@ pub async fn disconnect(state: State<'_, AppState>, server_id: String) -> Result
 pub fn forget_era(state: State<'_, AppState>, server_id: String) {
     state.forget_era(&server_id);
 }
+
+/// Reconnects in the legacy era, where the doctor said what failed works.
+#[tauri::command]
+pub async fn reconnect_legacy(
+    state: State<'_, AppState>,
+    server_id: String,
+) -> Result<ServerIdentity, String> {
+    state.reconnect_legacy(&server_id).await
+}

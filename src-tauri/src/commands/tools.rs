@@ -2,6 +2,7 @@
 //! each known by a call id the UI chooses (the session keeps the cancel tokens). Every call
 //! goes into the history with the engine's timing.
 
+use periscope_core::doctor::{self, Diagnosis};
 use periscope_core::event::Progress;
 use periscope_core::saved_calls::CallKind;
 use periscope_core::schema_check::SchemaReport;
@@ -92,7 +93,35 @@ async fn call_tool_followed(
         .call_tool_tracked(name, arguments, call_id, progress)
         .await
     {
-        Ok((result, timing)) => (result.map_err(CallError::from), timing),
+        Ok((result, timing)) => {
+            let result = result.map_err(|e| {
+                // What to do next (e.g. the legacy era, for a tool that needs a request the
+                // 2026-07-28 era removed), from the doctor.
+                let diagnoses = state
+                    .scene(server_id)
+                    .map(|scene| doctor::after_failure(&e, &scene))
+                    .unwrap_or_default();
+                CallError {
+                    diagnoses,
+                    ..CallError::from(e)
+                }
+            });
+            (result, timing)
+        }
         Err(in_use) => timed(async { Err(CallError::from(in_use.to_string())) }).await,
     }
+}
+
+/// What the doctor says of a tool's `isError` result (e.g. that the tool works in the legacy
+/// era); nothing for any other result.
+#[tauri::command]
+pub fn diagnose_tool_result(
+    state: State<'_, AppState>,
+    server_id: String,
+    result: Value,
+) -> Vec<Diagnosis> {
+    state
+        .scene(&server_id)
+        .map(|scene| doctor::after_tool_error(&result, &scene))
+        .unwrap_or_default()
 }

@@ -102,6 +102,7 @@ pub(super) async fn forward(
                     let status = ConnectionStatus::Failed {
                         error: format!("the connection ended: {reason}"),
                         stderr_tail: traffic.stderr_tail(STDERR_TAIL),
+                        diagnoses: Vec::new(),
                     };
                     *lock(&conn.status) = status.clone();
                     hub.send(AppEvent::Status {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use periscope_core::auth::{LoopbackBrowser, OAuthClient, OAuthConfig};
 use periscope_core::config::ServerTarget;
+use periscope_core::doctor::{self, Scene};
 use periscope_core::era::EraReason;
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
 use periscope_core::view::{AppEvent, ConnectionStatus};
@@ -60,6 +61,28 @@ impl AppState {
     /// Forgets the era a server was found to speak: its next connection probes again.
     pub fn forget_era(&self, server_id: &str) {
         self.found_eras.forget(server_id);
+    }
+
+    /// Reconnects in the legacy era (the doctor said a tool works there): remembered for the
+    /// server as if its probe had failed, so Overview says so and **Probe again** undoes it.
+    pub async fn reconnect_legacy(&self, server_id: &str) -> Result<ServerIdentity, String> {
+        let entry = self
+            .catalog()
+            .into_iter()
+            .find(|e| e.id == server_id)
+            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+        self.found_eras.remember_legacy(&entry);
+        self.connect(server_id).await
+    }
+
+    /// What a failure of this server's happened with, for the doctor: its target and what it
+    /// said of itself.
+    pub fn scene(&self, server_id: &str) -> Option<Scene> {
+        let entry = self.catalog().into_iter().find(|e| e.id == server_id)?;
+        let identity = lock(&self.conns)
+            .get(server_id)
+            .and_then(|c| lock(&c.identity).clone());
+        Some(scene_of(&entry.target, identity))
     }
 
     /// Connects unless the server already has a connection in any state (the first-launch
@@ -172,12 +195,17 @@ impl AppState {
             Ok(session) => session,
             Err(e) => {
                 let error = e.to_string();
+                let diagnoses = match &target {
+                    ServerTarget::Stdio(t) => doctor::after_start(&e, t),
+                    ServerTarget::Http { .. } => Vec::new(),
+                };
                 self.set_status(
                     server_id,
                     &conn,
                     ConnectionStatus::Failed {
                         error: error.clone(),
                         stderr_tail: Vec::new(),
+                        diagnoses,
                     },
                 );
                 return Err(Attempt::Failed(error));
@@ -226,12 +254,15 @@ impl AppState {
                 let error = e.to_string();
                 conn.user_closed.store(true, Ordering::SeqCst);
                 session.close().await;
+                let mut diagnoses = doctor::after_failure(&e, &scene_of(&target, None));
+                doctor::probe_paths(&mut diagnoses).await;
                 self.set_status(
                     server_id,
                     &conn,
                     ConnectionStatus::Failed {
                         error: error.clone(),
                         stderr_tail: session.traffic().stderr_tail(STDERR_TAIL),
+                        diagnoses,
                     },
                 );
                 Err(Attempt::Failed(error))
@@ -279,5 +310,19 @@ impl Attempt {
 impl From<String> for Attempt {
     fn from(message: String) -> Self {
         Attempt::Failed(message)
+    }
+}
+
+/// The doctor's view of a target.
+fn scene_of(target: &ServerTarget, identity: Option<ServerIdentity>) -> Scene {
+    match target {
+        ServerTarget::Stdio(t) => Scene::Stdio {
+            target: t.clone(),
+            identity,
+        },
+        ServerTarget::Http { target, .. } => Scene::Http {
+            url: target.url.clone(),
+            identity,
+        },
     }
 }

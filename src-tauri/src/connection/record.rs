@@ -72,10 +72,15 @@ impl AppState {
         }))
     }
 
+    /// What was decided about the server's requests (the Requests tab's history). The era
+    /// fallback is a decision of the record's too, but about the connection: Overview says it.
     pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, String> {
         Ok(self
             .maybe_traffic(server_id)?
-            .map_or_else(Vec::new, |t| t.decisions()))
+            .map_or_else(Vec::new, |t| t.decisions())
+            .into_iter()
+            .filter(|d| d.decision != DecisionKind::EraFallback)
+            .collect())
     }
 
     /// Records a consent decision about a URL the server named outside an elicitation request

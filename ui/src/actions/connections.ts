@@ -1,5 +1,6 @@
 // Connecting to servers and keeping up with them: connect, disconnect, reconnect, every
 // connection's status, and what a connection recorded before the UI was there to hear it.
+import type { ServerIdentity } from "../bindings/ServerIdentity";
 import i18n from "../i18n";
 import { errorMessage, ipc } from "../ipc";
 import {
@@ -55,9 +56,18 @@ export async function catchUp(serverId: string): Promise<void> {
 }
 
 export async function connect(id: string): Promise<void> {
+  return connectThrough(id, () => ipc.connect(id));
+}
+
+/** Reconnects in the legacy era, where the doctor said what failed works. */
+export async function reconnectLegacy(id: string): Promise<void> {
+  return connectThrough(id, () => ipc.reconnectLegacy(id));
+}
+
+async function connectThrough(id: string, open: () => Promise<ServerIdentity>): Promise<void> {
   beginConnect(id);
   try {
-    const identity = await ipc.connect(id);
+    const identity = await open();
     const session = serverState(id)?.session ?? 0;
     setIdentity(id, session, identity);
     updateServer(id, (s) => ({ ...s, busy: null }));
@@ -68,7 +78,7 @@ export async function connect(id: string): Promise<void> {
       if (s.status.state === "ready") return { ...s, busy: null, actionError: i18n.t("state:connectFailed", { error: message }) };
       // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
       // it comes (or if it never does), the rejection's message is the failure.
-      const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: message, stderr_tail: [] };
+      const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: message, stderr_tail: [], diagnoses: [] };
       return { ...s, busy: null, status };
     });
   }

@@ -63,7 +63,7 @@ describe("toasts for events", () => {
     const failed = (stderr_tail: string[]) => ({
       type: "status" as const,
       server_id: "demo",
-      status: { state: "failed" as const, error: "exited with status 1", stderr_tail },
+      status: { state: "failed" as const, error: "exited with status 1", stderr_tail, diagnoses: [] },
     });
     expect(toastsForEvents([failed(["panic: out of cheese"])], () => ready, name)[0]).toEqual({
       kind: "error",

@@ -17,6 +17,8 @@ export const connectionsIpc = {
   disconnect: (serverId: string) => invoke<void>("disconnect", { serverId }),
   /** Forgets the era the server was found to speak: the next connection probes again. */
   forgetEra: (serverId: string) => invoke<void>("forget_era", { serverId }),
+  /** Reconnects in the legacy era (remembered for the server until Probe again). */
+  reconnectLegacy: (serverId: string) => invoke<ServerIdentity>("reconnect_legacy", { serverId }),
 };
 
 /** The Overview's server utilities. */

@@ -2,6 +2,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import type { Completion } from "../bindings/Completion";
 import type { CompletionRef } from "../bindings/CompletionRef";
+import type { Diagnosis } from "../bindings/Diagnosis";
 import type { Listed } from "../bindings/Listed";
 import type { ListPage } from "../bindings/ListPage";
 import type { ResourceRead } from "../bindings/ResourceRead";
@@ -14,6 +15,9 @@ export const requestsIpc = {
   /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
   callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
     invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
+  /** What the connection doctor says of a tool's `isError` result (nothing for another). */
+  diagnoseToolResult: (serverId: string, result: JsonValue) =>
+    invoke<Diagnosis[]>("diagnose_tool_result", { serverId, result }),
   readResource: (serverId: string, uri: string) =>
     invoke<ResourceRead>("read_resource", { serverId, uri }).then((read) => read.result),
   /** The read with its caching hints (how long it stays fresh, whether it came from the cache). */

@@ -1,4 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { reconnectLegacy } from "../actions/connections";
+import { DiagnosisHints } from "../common/DiagnosisHints";
 import { ErrorBox } from "../common/ErrorBox";
 import type { ServerState } from "../state/connections";
 
@@ -18,6 +20,7 @@ export function ConnectionError({ server }: { server: ServerState }) {
               <pre className="code-block stderr-tail">{failed.stderr_tail.join("\n")}</pre>
             </>
           )}
+          <DiagnosisHints diagnoses={failed.diagnoses} onLegacy={() => void reconnectLegacy(server.id)} />
         </ErrorBox>
       )}
       {extra && <ErrorBox message={extra} />}

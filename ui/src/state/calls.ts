@@ -7,6 +7,8 @@ import type { CacheHint } from "../bindings/CacheHint";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
+import type { CallError } from "../bindings/CallError";
+import type { Diagnosis } from "../bindings/Diagnosis";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
 /** One request the user made (a tool call, a resource read, a prompt get) and how it ended. */
@@ -20,6 +22,8 @@ export interface RequestState {
   startedAt?: number;
   /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
   rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
+  /** What the connection doctor says to do about the failure (the engine's diagnoses). */
+  diagnoses?: Diagnosis[];
   /** For a resource read: its caching hints, from the engine. */
   cache?: CacheHint | null;
 }
@@ -88,10 +92,14 @@ export async function track(
       error: errorMessage(error),
       durationMs: performance.now() - started,
     };
-    // A CallError from Rust: a JSON-RPC error answer keeps its code and data.
+    // A CallError from Rust: a JSON-RPC error answer keeps its code and data; any failure
+    // may come with the doctor's diagnoses.
     if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
       const e = error as JsonObject;
       failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
+    }
+    if (isObject(error as JsonValue) && Array.isArray((error as JsonObject).diagnoses)) {
+      failed.diagnoses = (error as unknown as CallError).diagnoses;
     }
     saveState(failed);
   }

@@ -15,6 +15,7 @@ import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { RemoteIcons } from "../common/RemoteIcons";
+import { ToolDiagnoses } from "./ToolDiagnoses";
 import { ToolResult } from "./ToolResult";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
 import { loadArgs, saveArgs } from "./remembered";
@@ -186,6 +187,7 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
           {t("tab.noResult")}
         </EmptyState>
       )}
+      {call && <ToolDiagnoses serverId={server.id} call={call} />}
       {call && (
         <ToolResult
           key={tool.name}
