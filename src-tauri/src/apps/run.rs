@@ -29,6 +29,8 @@ use super::{
 };
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
+use periscope_core::vocabulary::method::names;
+use periscope_core::wire::error_code;
 
 /// The largest message a view may post that is still read (it is recorded cut at this).
 pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
@@ -378,7 +380,7 @@ async fn ask_user<R: Runtime>(
                         decide(
                             &state,
                             live,
-                            "ui/open-link",
+                            names::UI_OPEN_LINK,
                             DecisionKind::AppLinkOpened,
                             url,
                         );
@@ -388,12 +390,12 @@ async fn ask_user<R: Runtime>(
                         decide(
                             &state,
                             live,
-                            "ui/open-link",
+                            names::UI_OPEN_LINK,
                             DecisionKind::OpenFailed,
                             format!("{url}: {e}"),
                         );
                         Err(AppError::new(
-                            -32000,
+                            error_code::SERVER_ERROR,
                             format!("could not open the link: {e}"),
                         ))
                     }
@@ -404,7 +406,7 @@ async fn ask_user<R: Runtime>(
                     decide(
                         &state,
                         live,
-                        "ui/open-link",
+                        names::UI_OPEN_LINK,
                         DecisionKind::AppLinkOpened,
                         format!("{url} (accepted; the user opens it)"),
                     );
@@ -414,7 +416,7 @@ async fn ask_user<R: Runtime>(
                     decide(
                         &state,
                         live,
-                        "ui/open-link",
+                        names::UI_OPEN_LINK,
                         DecisionKind::AppLinkDeclined,
                         url,
                     );
@@ -435,7 +437,7 @@ async fn ask_user<R: Runtime>(
                 decide(
                     &state,
                     live,
-                    "ui/message",
+                    names::UI_MESSAGE,
                     DecisionKind::AppMessageAccepted,
                     live.title.clone(),
                 );
@@ -444,7 +446,7 @@ async fn ask_user<R: Runtime>(
                 decide(
                     &state,
                     live,
-                    "ui/message",
+                    names::UI_MESSAGE,
                     DecisionKind::AppMessageDeclined,
                     live.title.clone(),
                 );

@@ -22,6 +22,7 @@ use crate::AppState;
 use crate::playground::approval::AskTheUser;
 use crate::playground::tools::RecordedTools;
 use crate::playground::{self, Attachment, ChatSummary, Playground};
+use periscope_core::vocabulary::method::names;
 
 /// What a turn says as it goes: the engine's events, and the calls waiting for the user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -245,7 +246,7 @@ fn record_decision<R: Runtime>(
     let decision = Decision {
         wall_us: wall_now_us(),
         request_id: None,
-        method: "tools/call".into(),
+        method: names::TOOLS_CALL.into(),
         decision: kind,
         detail: Some(format!(
             "{tool} {} asked by the model in the playground ({title:?}): {how}",

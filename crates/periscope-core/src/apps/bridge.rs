@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::meta::visibility_of;
+use crate::vocabulary::method::names;
 use crate::wire::{self, RequestId, error_code};
 
 /// How long the host waits for the view to answer `ui/resource-teardown`.
@@ -137,7 +138,7 @@ impl AppError {
 
     /// What the spec answers when the user says no (`ui/open-link`, `ui/message`).
     pub fn declined() -> AppError {
-        AppError::new(-32000, "the user declined")
+        AppError::new(error_code::SERVER_ERROR, "the user declined")
     }
 }
 
@@ -237,14 +238,11 @@ impl AppView {
         }
         self.input_sent = true;
         let mut out = self.send(wire::notification(
-            "ui/notifications/tool-input",
+            names::UI_TOOL_INPUT,
             Some(json!({"arguments": arguments})),
         ));
         if let Some(result) = self.held_result.take() {
-            out.extend(self.send(wire::notification(
-                "ui/notifications/tool-result",
-                Some(result),
-            )));
+            out.extend(self.send(wire::notification(names::UI_TOOL_RESULT, Some(result))));
         }
         out
     }
@@ -255,17 +253,14 @@ impl AppView {
             self.held_result = Some(result);
             return Vec::new();
         }
-        self.send(wire::notification(
-            "ui/notifications/tool-result",
-            Some(result),
-        ))
+        self.send(wire::notification(names::UI_TOOL_RESULT, Some(result)))
     }
 
     /// `ui/notifications/tool-cancelled`.
     pub fn tool_cancelled(&mut self, reason: &str) -> Vec<BridgeAction> {
         self.held_result = None;
         self.send(wire::notification(
-            "ui/notifications/tool-cancelled",
+            names::UI_TOOL_CANCELLED,
             Some(json!({"reason": reason})),
         ))
     }
@@ -290,7 +285,7 @@ impl AppView {
             }
         }
         self.send(wire::notification(
-            "ui/notifications/host-context-changed",
+            names::UI_HOST_CONTEXT_CHANGED,
             Some(partial),
         ))
     }
@@ -306,7 +301,7 @@ impl AppView {
         self.host_requests.insert(id, HostRequest::Teardown);
         let message = wire::request(
             &RequestId::Number(id),
-            "ui/resource-teardown",
+            names::UI_RESOURCE_TEARDOWN,
             Some(json!({"reason": reason})),
         );
         self.torn_down = true;
@@ -453,7 +448,7 @@ impl AppView {
 
     fn on_notification(&mut self, method: &str, params: Value) -> Vec<BridgeAction> {
         match method {
-            "ui/notifications/initialized" => {
+            names::UI_INITIALIZED => {
                 if self.initialized {
                     return vec![BridgeAction::Problem(
                         "initialized twice: the second is ignored".into(),
@@ -465,7 +460,7 @@ impl AppView {
                     .map(BridgeAction::Post)
                     .collect()
             }
-            "ui/notifications/size-changed" => {
+            names::UI_SIZE_CHANGED => {
                 let number = |key: &str| params.get(key).and_then(Value::as_f64);
                 let bad = ["width", "height"]
                     .iter()
@@ -481,8 +476,8 @@ impl AppView {
                 }
                 out
             }
-            "ui/notifications/request-teardown" => vec![BridgeAction::RequestTeardown],
-            "notifications/message" => vec![BridgeAction::Log(params)],
+            names::UI_REQUEST_TEARDOWN => vec![BridgeAction::RequestTeardown],
+            names::MESSAGE => vec![BridgeAction::Log(params)],
             other => vec![BridgeAction::Problem(format!(
                 "unknown notification {other:?} (ignored)"
             ))],
@@ -510,7 +505,7 @@ impl AppView {
         };
         let str_param = |key: &str| params.get(key).and_then(Value::as_str).map(str::to_string);
         match method {
-            "ui/initialize" => {
+            names::UI_INITIALIZE => {
                 if let Some(modes) = params
                     .pointer("/appCapabilities/availableDisplayModes")
                     .and_then(Value::as_array)
@@ -529,8 +524,8 @@ impl AppView {
                 });
                 vec![Self::respond(&id, Ok(result))]
             }
-            "ping" => vec![Self::respond(&id, Ok(json!({})))],
-            "tools/call" => {
+            names::PING => vec![Self::respond(&id, Ok(json!({})))],
+            names::TOOLS_CALL => {
                 let Some(name) = str_param("name") else {
                     return bad("name must be a string".into());
                 };
@@ -552,15 +547,15 @@ impl AppView {
                     Some(_) => self.proxy(id, ProxyRequest::CallTool { name, arguments }),
                 }
             }
-            "resources/read" => match str_param("uri") {
+            names::RESOURCES_READ => match str_param("uri") {
                 Some(uri) => self.proxy(id, ProxyRequest::ReadResource { uri }),
                 None => bad("uri must be a string".into()),
             },
-            "ui/open-link" => match str_param("url") {
+            names::UI_OPEN_LINK => match str_param("url") {
                 Some(url) => self.ask(id, AppAsk::OpenLink { url }),
                 None => bad("url must be a string".into()),
             },
-            "ui/message" => {
+            names::UI_MESSAGE => {
                 if params.get("role").and_then(Value::as_str) != Some("user") {
                     return bad("role must be \"user\"".into());
                 }
@@ -574,7 +569,7 @@ impl AppView {
                 };
                 self.ask(id, AppAsk::Message { content })
             }
-            "ui/request-display-mode" => {
+            names::UI_REQUEST_DISPLAY_MODE => {
                 let Some(word) = str_param("mode") else {
                     return bad("mode must be a string".into());
                 };
@@ -589,7 +584,7 @@ impl AppView {
                 out.push(Self::respond(&id, Ok(json!({"mode": self.mode.as_str()}))));
                 out
             }
-            "ui/update-model-context" => vec![
+            names::UI_UPDATE_MODEL_CONTEXT => vec![
                 BridgeAction::ModelContext(params),
                 Self::respond(&id, Ok(json!({}))),
             ],

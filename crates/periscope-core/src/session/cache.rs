@@ -7,16 +7,17 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use crate::vocabulary::method::names;
 use serde_json::Value;
 
 /// The methods whose results carry caching hints.
 const CACHEABLE: &[&str] = &[
-    "server/discover",
-    "tools/list",
-    "prompts/list",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
+    names::SERVER_DISCOVER,
+    names::TOOLS_LIST,
+    names::PROMPTS_LIST,
+    names::RESOURCES_LIST,
+    names::RESOURCE_TEMPLATES_LIST,
+    names::RESOURCES_READ,
 ];
 
 /// Entries kept at most (the oldest goes first): a server cannot make the cache grow by
@@ -144,7 +145,7 @@ impl ResultCache {
     /// A resource changed: its reads are stale.
     pub(super) fn resource_updated(&mut self, uri: &str) {
         self.entries
-            .retain(|_, e| !(e.method == "resources/read" && e.uri.as_deref() == Some(uri)));
+            .retain(|_, e| !(e.method == names::RESOURCES_READ && e.uri.as_deref() == Some(uri)));
     }
 }
 

@@ -12,6 +12,7 @@ use crate::answering::form_schema::check_schema;
 use crate::event::{Event, RequestOutcome, ServerNotification};
 use crate::record::Flag;
 use crate::transport::Inbound;
+use crate::vocabulary::method::names;
 use crate::wire::{self, Envelope, Frame, RequestId, Verdict, error_code};
 
 pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
@@ -228,14 +229,16 @@ impl Shared {
             }
             // A change makes cached results stale before anyone hears of it (a host that
             // re-lists on the notification must get the new list).
-            ServerNotification::ToolsListChanged => self.lock_cache().list_changed("tools/list"),
+            ServerNotification::ToolsListChanged => {
+                self.lock_cache().list_changed(names::TOOLS_LIST)
+            }
             ServerNotification::PromptsListChanged => {
-                self.lock_cache().list_changed("prompts/list")
+                self.lock_cache().list_changed(names::PROMPTS_LIST)
             }
             ServerNotification::ResourcesListChanged => {
                 let mut cache = self.lock_cache();
-                cache.list_changed("resources/list");
-                cache.list_changed("resources/templates/list");
+                cache.list_changed(names::RESOURCES_LIST);
+                cache.list_changed(names::RESOURCE_TEMPLATES_LIST);
             }
             ServerNotification::ResourceUpdated { uri } => self.lock_cache().resource_updated(uri),
             _ => {}
@@ -291,7 +294,7 @@ impl Shared {
         seq: u64,
     ) -> Result<Value, RpcError> {
         match req.kind() {
-            _ if req.method == "ping" => Ok(json!({})),
+            _ if req.method == names::PING => Ok(json!({})),
             ServerRequestKind::Other => Err(RpcError::method_not_found(&req.method)),
             kind => {
                 let capability = match kind {

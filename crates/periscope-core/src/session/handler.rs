@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::error::RpcError;
 use crate::answering::{Answer, ElicitAction, UrlDecision};
 use crate::record::DecisionKind;
+use crate::vocabulary::method::names;
 use crate::wire::{RequestId, error_code};
 
 /// A request from the server that only the host can answer.
@@ -33,11 +34,11 @@ pub enum ServerRequestKind {
 impl ServerRequest {
     pub fn kind(&self) -> ServerRequestKind {
         match self.method.as_str() {
-            "sampling/createMessage" => ServerRequestKind::Sampling,
-            "elicitation/create" => ServerRequestKind::Elicitation {
+            names::SAMPLING_CREATE_MESSAGE => ServerRequestKind::Sampling,
+            names::ELICITATION_CREATE => ServerRequestKind::Elicitation {
                 url: self.param_str("mode") == Some("url"),
             },
-            "roots/list" => ServerRequestKind::Roots,
+            names::ROOTS_LIST => ServerRequestKind::Roots,
             _ => ServerRequestKind::Other,
         }
     }

@@ -23,10 +23,11 @@ use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::subscription::{ListenFilter, ListenState};
 use crate::transport::{SendError, TransportKind};
+use crate::vocabulary::method::names;
 use crate::wire::{self, RequestId};
 
 const METHOD: &str = crate::subscription::LISTEN_METHOD;
-const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+const ACKNOWLEDGED: &str = names::SUBSCRIPTIONS_ACKNOWLEDGED;
 /// Opens in a row without an acknowledgement before Periscope stops re-opening the stream.
 pub const MAX_ATTEMPTS: u32 = 5;
 /// The first wait before re-opening; it doubles on each failed attempt, up to [`MAX_BACKOFF`].
@@ -412,7 +413,7 @@ async fn cancel(s: &Arc<Shared>, id: &RequestId) {
     s.transport.abandon(id);
     if s.transport.name().await == TransportKind::Stdio {
         let message = wire::notification(
-            "notifications/cancelled",
+            names::CANCELLED,
             Some(json!({"requestId": id.to_value(), "reason": "the listen filter changed"})),
         );
         let bytes = serde_json::to_vec(&message).expect("JSON values serialize");

@@ -18,6 +18,7 @@ use crate::record::{Decision, DecisionKind};
 use crate::request_headers::{self, HeaderAnnotationError};
 use crate::revision;
 use crate::transport::{MirrorHeaders, TransportKind};
+use crate::vocabulary::method::names;
 use crate::wire::{Frame, RequestId, Verdict, error_code};
 
 /// Rounds of `input_required` one call may go through before Periscope stops answering: a
@@ -58,7 +59,7 @@ impl Session {
         s.traffic.decide(Decision {
             wall_us: crate::traffic::wall_now_us(),
             request_id: None,
-            method: "server/discover".into(),
+            method: names::SERVER_DISCOVER.into(),
             decision: DecisionKind::EraFallback,
             detail: Some(answer.to_string()),
             elicitation_id: None,
@@ -82,7 +83,7 @@ impl Session {
         };
         let started = Instant::now();
         let mut answer = self
-            .request_with_seq("server/discover", None, options.clone())
+            .request_with_seq(names::SERVER_DISCOVER, None, options.clone())
             .await;
         if let Err(RequestError::Rpc { error, .. }) = &answer
             && error.code == error_code::UNSUPPORTED_PROTOCOL_VERSION
@@ -103,7 +104,7 @@ impl Session {
                     )));
                     s.speak(Some(&version));
                     answer = self
-                        .request_with_seq("server/discover", None, options)
+                        .request_with_seq(names::SERVER_DISCOVER, None, options)
                         .await;
                 }
                 _ if auto && pick_legacy_version(&supported).is_some() => {
@@ -280,7 +281,7 @@ impl From<Probe> for RequestError {
         match p {
             Probe::Failed(e) => e,
             Probe::Legacy(answer) => RequestError::Protocol {
-                method: "server/discover".into(),
+                method: names::SERVER_DISCOVER.into(),
                 detail: format!("{answer}: the server does not speak the modern era"),
             },
         }
@@ -383,7 +384,7 @@ impl Shared {
         if let Some(why) = era::removed_in_modern(method) {
             return Some(ModernRefusal::RemovedMethod(why));
         }
-        if method != "tools/call" || self.transport.name().await == TransportKind::Stdio {
+        if method != names::TOOLS_CALL || self.transport.name().await == TransportKind::Stdio {
             return None;
         }
         let tool = params?.get("name")?.as_str()?;
@@ -411,7 +412,7 @@ impl Shared {
         };
         let params = message.get("params");
         let mut headers = request_headers::standard_headers(&method, params);
-        if method == "tools/call"
+        if method == names::TOOLS_CALL
             && let Some(tool) = params.and_then(|p| p.get("name")).and_then(Value::as_str)
             && let Some(Ok(bindings)) = self.lock_tool_headers().get(tool)
         {

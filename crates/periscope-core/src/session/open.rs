@@ -20,6 +20,7 @@ use crate::traffic::Traffic;
 use crate::transport::http::{HttpMode, HttpTargetError, StreamableHttp};
 use crate::transport::stdio::{SpawnError, StdioTransport};
 use crate::transport::{Inbound, Transport};
+use crate::vocabulary::method::names;
 
 /// The event bus, with the receiver that has heard everything from the start (what the
 /// server says may be recorded before a host gets to subscribe).
@@ -184,10 +185,10 @@ impl Session {
         });
         let started = Instant::now();
         let (result, seq) = self
-            .request_with_seq("initialize", Some(params), CallOptions::default())
+            .request_with_seq(names::INITIALIZE, Some(params), CallOptions::default())
             .await?;
         let latency_us = started.elapsed().as_micros() as u64;
-        let method = "initialize";
+        let method = names::INITIALIZE;
         let protocol_error = |detail: &str| RequestError::Protocol {
             method: method.into(),
             detail: detail.into(),
@@ -228,10 +229,10 @@ impl Session {
             transport: s.transport.name().await,
         };
         *s.lock_identity() = Some(identity.clone());
-        self.notify("notifications/initialized", None)
+        self.notify(names::INITIALIZED, None)
             .await
             .map_err(|source| RequestError::Send {
-                method: "notifications/initialized".into(),
+                method: names::INITIALIZED.into(),
                 source,
             })?;
         // Only now may an HTTP transport open its standalone stream.

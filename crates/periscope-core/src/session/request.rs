@@ -15,6 +15,7 @@ use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
 use crate::transport::{HttpProblem, SendError, Unanswered};
+use crate::vocabulary::method::names;
 use crate::wire::{self, RequestId};
 
 /// When a request started and how long it took to its outcome (result, error, timeout, …).
@@ -165,7 +166,7 @@ impl Session {
                 }
                 other => other?,
             };
-            if s.modern_version().is_some() && method == "tools/list" {
+            if s.modern_version().is_some() && method == names::TOOLS_LIST {
                 s.learn_tools(&result).await;
             }
             if s.modern_version().is_none() || !super::modern::needs_input(method, &result) {
@@ -355,7 +356,7 @@ impl Session {
             // The spec forbids cancelling initialize; for it, giving up is all we do. Nobody
             // waits for the cancellation to reach a server that may not be reading.
             let message = wire::notification(
-                "notifications/cancelled",
+                names::CANCELLED,
                 Some(json!({"requestId": id.to_value(), "reason": reason})),
             );
             let bytes = serde_json::to_vec(&message).expect("JSON values serialize");
@@ -410,7 +411,7 @@ impl Session {
 /// came before `initialize`), and not over HTTP in the modern era, where the request's own
 /// stream is the only channel and closing it is the cancellation.
 async fn tells_the_server_on_giving_up(method: &str, s: &Shared) -> bool {
-    if matches!(method, "initialize" | "server/discover") {
+    if matches!(method, names::INITIALIZE | names::SERVER_DISCOVER) {
         return false;
     }
     s.modern_version().is_none()
