@@ -124,7 +124,10 @@ pub fn history_entry(
             preview.insert("error".into(), Value::String(error.message.clone()));
             if let Some(code) = error.code {
                 preview.insert("code".into(), Value::from(code));
-                preview.insert("data".into(), error.data.clone().unwrap_or(Value::Null));
+                preview.insert(
+                    "data".into(),
+                    error.data.as_deref().cloned().unwrap_or(Value::Null),
+                );
             }
             (CallOutcome::ProtocolError, Value::Object(preview))
         }

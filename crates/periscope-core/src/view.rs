@@ -209,7 +209,8 @@ pub enum AskOutcome {
 pub struct CallError {
     pub message: String,
     pub code: Option<i64>,
-    pub data: Option<Value>,
+    /// Boxed: a JSON value is large, and a command's error travels by value.
+    pub data: Option<Box<Value>>,
     /// What to do next, from the connection doctor (e.g. reconnect in the legacy era).
     #[serde(default)]
     pub diagnoses: Vec<crate::doctor::Diagnosis>,
@@ -219,7 +220,7 @@ impl From<crate::session::RequestError> for CallError {
     fn from(error: crate::session::RequestError) -> CallError {
         let (code, data) = match &error {
             crate::session::RequestError::Rpc { error, .. } => {
-                (Some(error.code), error.data.clone())
+                (Some(error.code), error.data.clone().map(Box::new))
             }
             _ => (None, None),
         };

@@ -267,7 +267,7 @@ fn app_error(error: CallError) -> AppError {
             .code
             .unwrap_or(periscope_core::wire::error_code::INTERNAL_ERROR),
         message: error.message,
-        data: error.data,
+        data: error.data.map(|data| *data),
     }
 }
 

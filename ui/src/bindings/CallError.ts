@@ -6,7 +6,11 @@ import type { JsonValue } from "./serde_json/JsonValue";
  * A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
  * (e.g. -32042 carries the URL elicitations to complete before retrying).
  */
-export type CallError = { message: string, code: number | null, data: JsonValue | null, 
+export type CallError = { message: string, code: number | null, 
+/**
+ * Boxed: a JSON value is large, and a command's error travels by value.
+ */
+data: JsonValue | null, 
 /**
  * What to do next, from the connection doctor (e.g. reconnect in the legacy era).
  */
