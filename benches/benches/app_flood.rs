@@ -20,12 +20,15 @@ use std::time::{Duration, Instant};
 
 use periscope_tests::app::{Harness, Launch};
 
+#[path = "support/input.rs"]
+mod input;
 #[path = "support/procs.rs"]
 mod procs;
 #[path = "support/stats.rs"]
 mod stats;
+use input::set_input;
 use periscope_tests::bin_str;
-use procs::{newest_app, processes, rss_kib, rss_mib};
+use procs::{newest_app, processes, rss_kib, rss_mib, written};
 use stats::{median, percentile};
 
 const RUNS: usize = 3;
@@ -53,15 +56,6 @@ fn server_pid() -> Option<u32> {
         .filter(|(_, _, n)| n.starts_with("misbehaving-ser"))
         .map(|(p, _, _)| p)
         .max()
-}
-
-fn written(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/io"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("wchar:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// Bytes the server writes for the flood (its notifications and their newlines).
@@ -109,23 +103,6 @@ async fn wait_count(h: &Harness, want: &str, within: Duration) -> Instant {
         );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-}
-
-/// Sets a React-controlled input's value with one input event; the time it was set.
-async fn set_input(h: &Harness, test_id: &str, value: &str) -> Instant {
-    let script = format!(
-        "const el = document.querySelector('[data-testid=\"{test_id}\"]');
-         const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-         set.call(el, {value:?});
-         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
-         return true;"
-    );
-    let at = Instant::now();
-    h.client
-        .execute(&script, vec![])
-        .await
-        .expect("the page runs it");
-    at
 }
 
 /// `requestAnimationFrame` deltas (ms) in the page for 3 s, and for each frame how long after

@@ -19,13 +19,16 @@ use std::time::{Duration, Instant};
 use periscope_tests::app::{Harness, Launch};
 
 // Only `processes` of the shared process helpers is needed here.
+#[path = "support/input.rs"]
+mod input;
 #[path = "support/procs.rs"]
 #[allow(dead_code)]
 mod procs;
 #[path = "support/stats.rs"]
 mod stats;
+use input::set_input;
 use periscope_tests::bin_str;
-use procs::processes;
+use procs::{processes, written};
 use stats::{median, percentile};
 
 const RUNS: usize = 3;
@@ -60,15 +63,6 @@ fn server_pid() -> Option<u32> {
         .max()
 }
 
-fn written(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/io"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("wchar:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// The text of `css`, digits only kept with their words ("20,000" reads "20000").
 async fn text_of(h: &Harness, css: &str) -> String {
     match h.client.find(fantoccini::Locator::Css(css)).await {
@@ -94,23 +88,6 @@ async fn wait_text(h: &Harness, css: &str, want: &str, within: Duration) -> Inst
         );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-}
-
-/// Sets a React-controlled input's value with one input event; the time it was set.
-async fn set_input(h: &Harness, test_id: &str, value: &str) -> Instant {
-    let script = format!(
-        "const el = document.querySelector('[data-testid=\"{test_id}\"]');
-         const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-         set.call(el, {value:?});
-         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
-         return true;"
-    );
-    let at = Instant::now();
-    h.client
-        .execute(&script, vec![])
-        .await
-        .expect("the page runs it");
-    at
 }
 
 /// `requestAnimationFrame` deltas (ms) for 3 s; with `scroll`, the tools list scrolls 120 px a

@@ -366,14 +366,19 @@ impl Harness {
     }
 
     /// Whether `element` got the click it was watched for. An element the click removed (a
-    /// dialog's button) or replaced (a page that moved on) counts as clicked. A click the
+    /// dialog's button) or replaced (a page that moved on) counts as clicked, and so does an
+    /// `<option>` now selected. A click the
     /// driver already sent may still be on its way: asked twice, 200 ms apart.
     async fn clicked(&self, element: &Element) -> bool {
         for _ in 0..2 {
             let got = self
                 .client
                 .execute(
-                    "const el = arguments[0]; return !el.isConnected || el.__periscopeClicked === true;",
+                    // An <option> is chosen, not clicked: WebKit sends its select a change
+                    // event and the option no click, so for an option its being selected is
+                    // the click's effect.
+                    "const el = arguments[0]; return !el.isConnected || el.__periscopeClicked === true
+                       || (el instanceof HTMLOptionElement && el.selected);",
                     vec![serde_json::to_value(element).expect("an element as JSON")],
                 )
                 .await;

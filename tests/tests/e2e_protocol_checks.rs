@@ -35,8 +35,19 @@ async fn a_tool_list_off_the_schema_is_shown_with_its_path_counted_and_filtered(
         "1 frame off the schema",
     )
     .await;
-    let all = h.count(r#"[data-testid="traffic-row"]"#).await;
-    assert!(all >= 5, "the handshake and the listing: {all} rows");
+    // The rows come in a window fetched after the count: wait for them, not just the count.
+    let deadline = std::time::Instant::now() + periscope_tests::app::WAIT;
+    let all = loop {
+        let rows = h.count(r#"[data-testid="traffic-row"]"#).await;
+        if rows >= 5 {
+            break rows;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the handshake and the listing: {rows} rows"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
 
     // The status filter keeps only that frame: the response to tools/list.
     h.click(r#"[data-testid="traffic-status"] option[value="schema_violation"]"#)

@@ -71,3 +71,15 @@ pub fn rss_mib(procs: &[(u32, String)], prefix: &str) -> f64 {
         .sum::<u64>() as f64
         / 1024.0
 }
+
+/// Bytes a process has written so far (`wchar` of `/proc/PID/io`): when it stops growing, a
+/// server has sent all it will.
+#[allow(dead_code)] // the benches that watch a server's output (app_flood, app_lists) read it
+pub fn written(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/io"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("wchar:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}

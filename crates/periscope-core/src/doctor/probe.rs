@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
+use crate::net_guard::{AddressClass, classify_ip, classify_name};
+
 /// How long the whole probe may take.
 pub(super) const DEADLINE: Duration = Duration::from_secs(3);
 
@@ -24,6 +26,11 @@ pub(super) async fn answering(given: &str) -> Vec<String> {
     let Ok(base) = reqwest::Url::parse(given) else {
         return Vec::new();
     };
+    // The probe is Periscope's idea, not the user's: it never asks a cloud metadata service
+    // anything, whatever URL the user gave (such a service answers with credentials).
+    if is_metadata_service(&base) {
+        return Vec::new();
+    }
     let Ok(client) = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(DEADLINE)
@@ -71,4 +78,38 @@ async fn answers(client: &reqwest::Client, url: reqwest::Url, ask: Ask) -> bool 
         .as_deref()
         .is_some_and(|t| t.starts_with("application/json") || t.starts_with("text/event-stream"));
     !matches!(status, 404 | 405) && (mcp_type || matches!(status, 401 | 403))
+}
+
+/// Whether the URL's host is a cloud metadata service, by its address or its name.
+fn is_metadata_service(url: &reqwest::Url) -> bool {
+    let class = match url.host() {
+        Some(url::Host::Domain(name)) => classify_name(name),
+        Some(url::Host::Ipv4(ip)) => Some(classify_ip(ip.into())),
+        Some(url::Host::Ipv6(ip)) => Some(classify_ip(ip.into())),
+        None => None,
+    };
+    class == Some(AddressClass::MetadataService)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_metadata_service_is_never_probed() {
+        for url in [
+            "http://169.254.169.254/periscope-control/mcp",
+            "http://metadata.google.internal/x",
+            "http://[fd00:ec2::254]/x",
+        ] {
+            assert!(
+                is_metadata_service(&reqwest::Url::parse(url).unwrap()),
+                "{url}"
+            );
+            assert_eq!(answering(url).await, Vec::<String>::new());
+        }
+        assert!(!is_metadata_service(
+            &reqwest::Url::parse("http://127.0.0.1:1/mcp").unwrap()
+        ));
+    }
 }
