@@ -167,10 +167,13 @@ async fn main() {
     let (mut frames, mut idle) = (Vec::new(), Vec::new());
     for run in 0..RUNS {
         cli_ms.push(cli_listing(n));
-        let h = Harness::start_launch(&format!("bench-lists-{run}"), Launch::default(), |d| {
-            catalog(d, n)
-        })
-        .await;
+        // WebKit's compositing as the app chooses it (off with no GPU), as app_flood runs it.
+        let launch = Launch {
+            env: vec![("WEBKIT_DISABLE_COMPOSITING_MODE".into(), String::new())],
+            ..Launch::default()
+        };
+        let h =
+            Harness::start_launch(&format!("bench-lists-{run}"), launch, |d| catalog(d, n)).await;
         h.click(r#"[data-testid="server-item"][data-server-id="many"]"#)
             .await;
         h.click(r#"[data-testid="connect-button"]"#).await;
