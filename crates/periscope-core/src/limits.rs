@@ -51,6 +51,14 @@ pub const OAUTH_REQUEST_DEADLINE: Duration = Duration::from_secs(30);
 /// How long connecting to an OAuth or metadata server may take.
 pub const OAUTH_CONNECT_DEADLINE: Duration = Duration::from_secs(10);
 
+/// How long an idle kept-alive HTTP connection stays in the pool. Below the 5 s that Node's
+/// HTTP server (Express, the SDKs' servers, the conformance suite's mocks) keeps an idle
+/// connection: a connection reused after the server's own timer fired is reset by the peer
+/// as the request goes out, and the request fails though the server is fine. The default (90 s)
+/// made that race reachable whenever two requests were over 5 s apart, as when a sign-in sits
+/// between a 401 and its retry.
+pub const HTTP_POOL_IDLE: Duration = Duration::from_secs(4);
+
 /// A byte count as people read it: "512 B", "3.0 MB".
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];

@@ -75,6 +75,7 @@ impl OAuthClient {
                 .redirect(reqwest::redirect::Policy::none())
                 .connect_timeout(OAUTH_CONNECT_DEADLINE)
                 .timeout(OAUTH_REQUEST_DEADLINE)
+                .pool_idle_timeout(crate::limits::HTTP_POOL_IDLE)
                 .dns_resolver(guard.resolver())
                 .build()
                 .expect("an HTTP client builds"),

@@ -92,6 +92,7 @@ impl StreamableHttp {
             // Redirects are followed by hand so each hop is recorded.
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
+            .pool_idle_timeout(crate::limits::HTTP_POOL_IDLE)
             .build()
             .map_err(|e| error(e.to_string()))?;
         Ok(StreamableHttp {
