@@ -4,6 +4,7 @@
 //! Kept with the app's files, not in the web view's storage, so they survive a reinstall of the
 //! web view and are read before the window exists.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -77,10 +78,13 @@ impl AppSettings {
     }
 
     /// Why the settings cannot be saved, in words a user reads.
-    pub fn problem(&self) -> Option<String> {
+    pub fn problem(&self) -> Option<Problem> {
         let (low, high) = TIMEOUT_RANGE_S;
-        (!(low..=high).contains(&self.request_timeout_s))
-            .then(|| format!("the request timeout must be between {low} and {high} seconds"))
+        (!(low..=high).contains(&self.request_timeout_s)).then(|| Problem::OutOfRange {
+            field: periscope_core::vocabulary::problem::Field::RequestTimeoutSeconds,
+            low: low.into(),
+            high: high.into(),
+        })
     }
 }
 
@@ -143,10 +147,11 @@ pub fn load<R: Runtime>(app: &AppHandle<R>) -> AppSettings {
     serde_json::from_value(json_file::read_key(&path, KEY)).unwrap_or_default()
 }
 
-pub fn save<R: Runtime>(app: &AppHandle<R>, settings: &AppSettings) -> Result<(), String> {
+pub fn save<R: Runtime>(app: &AppHandle<R>, settings: &AppSettings) -> Result<(), Problem> {
     let path = json_file::path(app, FILE)?;
-    let value = serde_json::to_value(settings).map_err(|e| e.to_string())?;
-    json_file::write_key(&path, KEY, value).map_err(|e| format!("could not save the settings: {e}"))
+    let value = serde_json::to_value(settings).map_err(Problem::internal)?;
+    json_file::write_key(&path, KEY, value)
+        .map_err(|e| Problem::not_saved(periscope_core::vocabulary::problem::Stored::Settings, e))
 }
 
 #[cfg(test)]
@@ -206,8 +211,8 @@ mod tests {
             ..AppSettings::default()
         };
         assert_eq!(
-            zero.problem().as_deref(),
-            Some("the request timeout must be between 1 and 3600 seconds")
+            zero.problem().map(|p| p.to_string()).as_deref(),
+            Some("the request timeout in seconds must be between 1 and 3600")
         );
         assert_eq!(AppSettings::default().problem(), None);
     }

@@ -2,6 +2,7 @@
 //! rule when the user set one, and everything else by asking the user (a panel in the UI) and
 //! waiting for the answer. Every decision goes into the session's record.
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -51,10 +52,11 @@ impl Asks {
         let _ = self.models.set(models);
     }
 
-    pub fn models(&self) -> Result<&Arc<crate::models::Models>, String> {
-        self.models
-            .get()
-            .ok_or_else(|| "the model settings are not open".to_string())
+    pub fn models(&self) -> Result<&Arc<crate::models::Models>, Problem> {
+        self.models.get().ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::ModelSettings,
+            detail: None,
+        })
     }
 
     /// The pending ask `ask_id`, if it still waits.
@@ -72,9 +74,15 @@ impl Asks {
     }
 
     /// Opens `url` after the user's click: http(s) only, as the URL parser writes it back out.
-    pub fn open(&self, url: &str) -> Result<(), String> {
-        let url = browser_url(url).map_err(|e| format!("refusing to open {url:?}: {e}"))?;
-        let opener = self.opener.get().ok_or("no browser opener is set up")?;
+    pub fn open(&self, url: &str) -> Result<(), Problem> {
+        let url = browser_url(url).map_err(|_| Problem::UrlRefused {
+            url: url.into(),
+            reason: periscope_core::vocabulary::problem::UrlRefusal::NotOpenable,
+        })?;
+        let opener = self.opener.get().ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::BrowserOpener,
+            detail: None,
+        })?;
         opener(&url)
     }
 
@@ -88,14 +96,18 @@ impl Asks {
     }
 
     /// Hands the user's answer to the waiting request.
-    pub fn answer(&self, ask_id: u64, answer: Answer) -> Result<(), String> {
+    pub fn answer(&self, ask_id: u64, answer: Answer) -> Result<(), Problem> {
         let waiting = lock(&self.waiting)
             .remove(&ask_id)
-            .ok_or("this request is no longer waiting (answered, or its server went away)")?;
+            .ok_or(Problem::NoLongerWaiting {
+                what: periscope_core::vocabulary::problem::Waiting::ServerRequest,
+            })?;
         waiting
             .answer
             .send(answer)
-            .map_err(|_| "the server's request ended before the answer".to_string())
+            .map_err(|_| Problem::NoLongerWaiting {
+                what: periscope_core::vocabulary::problem::Waiting::ServerRequest,
+            })
     }
 
     /// Drops what a server's closing connection leaves waiting; each wait ends at once.
@@ -196,9 +208,7 @@ impl AppAnswerer {
             Err(e) => {
                 self.hub.send(AppEvent::Warning {
                     server_id: self.server_id.clone(),
-                    message: format!(
-                        "the model could not answer the sampling request by itself, so you are asked: {e}"
-                    ),
+                    problem: Problem::AutoAnswerFailed { cause: Box::new(e) },
                 });
                 None
             }
@@ -366,7 +376,7 @@ impl HostHandler for AppAnswerer {
                 );
                 self.hub.send(AppEvent::Warning {
                     server_id: self.server_id.clone(),
-                    message: format!("could not open the browser: {e}"),
+                    problem: e.clone(),
                 });
                 return response;
             }

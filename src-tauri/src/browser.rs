@@ -1,9 +1,10 @@
 //! The web browser, the only way the app opens a URL a server (or a sign-in) names.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::Arc;
 
 /// Opens a URL in the web browser (never through a shell). A seam: tests observe it.
-pub type Opener = Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
+pub type Opener = Arc<dyn Fn(&str) -> Result<(), Problem> + Send + Sync>;
 
 /// The user's web browser through the `webbrowser` crate (`hardened`: http and https only),
 /// never a generic file or URL handler. Callers hand it the URL as
@@ -13,7 +14,12 @@ pub fn opener() -> Opener {
     if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
         return log_instead(log);
     }
-    Arc::new(|url: &str| webbrowser::open(url).map_err(|e| e.to_string()))
+    Arc::new(|url: &str| {
+        webbrowser::open(url).map_err(|e| Problem::ProgramFailed {
+            program: "the web browser".into(),
+            detail: e.to_string(),
+        })
+    })
 }
 
 /// The test seam (`--features test-seams` only): when `PERISCOPE_OPEN_URL_LOG` names a file,
@@ -26,15 +32,15 @@ fn log_instead(log: std::ffi::OsString) -> Opener {
             .create(true)
             .append(true)
             .open(&log)
-            .map_err(|e| e.to_string())?;
-        writeln!(file, "{url}").map_err(|e| e.to_string())
+            .map_err(|e| Problem::io(std::path::Path::new(&log), e))?;
+        writeln!(file, "{url}").map_err(|e| Problem::io(std::path::Path::new(&log), e))
     })
 }
 
 /// Opens a folder of the app's own (its data folder) in the desktop's file manager: the path is
 /// an argument of the platform's opener, never a shell string. In test builds,
 /// `PERISCOPE_OPEN_URL_LOG` gets a line `folder:PATH` instead.
-pub fn open_folder(path: &std::path::Path) -> Result<(), String> {
+pub fn open_folder(path: &std::path::Path) -> Result<(), Problem> {
     #[cfg(feature = "test-seams")]
     if let Some(log) = std::env::var_os("PERISCOPE_OPEN_URL_LOG") {
         return log_instead(log)(&format!("folder:{}", path.display()));
@@ -53,5 +59,8 @@ pub fn open_folder(path: &std::path::Path) -> Result<(), String> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .map(drop)
-        .map_err(|e| format!("could not start {opener}: {e}"))
+        .map_err(|e| Problem::ProgramFailed {
+            program: opener.into(),
+            detail: e.to_string(),
+        })
 }

@@ -3,6 +3,7 @@
 //! kept in `history.json` (`saved_store`), and handed to the UI as `AppEvent::History`. The UI
 //! never sends a result back to be recorded.
 
+use periscope_core::vocabulary::Problem;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,7 +52,9 @@ pub fn record<R: Runtime>(app: &AppHandle<R>, state: &AppState, entry: HistoryEn
         Ok(entry) => state.hub.send(AppEvent::History { server_id, entry }),
         Err(error) => state.hub.send(AppEvent::Warning {
             server_id,
-            message: format!("could not record the call in the history: {error}"),
+            problem: Problem::NotRecorded {
+                cause: Box::new(error),
+            },
         }),
     }
 }
@@ -189,6 +192,12 @@ mod tests {
             code: Some(-32602),
             data: None,
             diagnoses: Vec::new(),
+            problem: Problem::RequestFailed {
+                method: "tools/call".into(),
+                code: -32602,
+                message: "bad params".into(),
+                data: None,
+            },
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
         assert_eq!(entry.outcome, CallOutcome::ProtocolError);
@@ -196,7 +205,9 @@ mod tests {
             entry.result_preview,
             json!({"error": "bad params", "code": -32602, "data": null})
         );
-        let lost = Err(CallError::from("not connected".to_string()));
+        let lost = Err(CallError::from(Problem::NotConnected {
+            server: "s".into(),
+        }));
         let entry = history_entry(&call(CallKind::Resource), "h".into(), 0, 0, &lost);
         assert_eq!(entry.result_preview, json!({"error": "not connected"}));
     }

@@ -6,6 +6,7 @@
 
 use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
 use periscope_core::era::EraChoice;
+use periscope_core::vocabulary::Problem;
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
 
@@ -71,7 +72,7 @@ pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
     let back_up = |issues: &mut LoadIssues, what: String| {
         let kept = match json_file::back_up(path) {
             Ok(backup) => format!("a copy is in {}", backup.display()),
-            Err(e) => e,
+            Err(e) => e.to_string(),
         };
         issues.problems.push(format!("{what} ({kept})."));
     };
@@ -154,7 +155,7 @@ pub fn save<R: Runtime>(
     app: &AppHandle<R>,
     state: &AppState,
     entries: &[ServerEntry],
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let path = json_file::path(app, STORE)?;
     // Servers opened from the command line stay out of the file until the user saves them.
     let temporary = app.try_state::<Temporary>();
@@ -162,19 +163,27 @@ pub fn save<R: Runtime>(
         .iter()
         .filter(|e| !temporary.as_ref().is_some_and(|t| t.contains(&e.id)))
         .collect();
-    let Value::Array(mut list) = serde_json::to_value(entries).map_err(|e| e.to_string())? else {
-        return Err("the catalog did not encode as a list".into());
+    let Value::Array(mut list) = serde_json::to_value(entries).map_err(Problem::internal)? else {
+        return Err(Problem::internal("the catalog did not encode as a list"));
     };
     list.extend(state.unreadable_entries());
-    json_file::write_key(&path, KEY, Value::Array(list))
-        .map_err(|e| format!("could not save the server catalog: {e}"))
+    json_file::write_key(&path, KEY, Value::Array(list)).map_err(|e| {
+        Problem::not_saved(
+            periscope_core::vocabulary::problem::Stored::ServerCatalog,
+            e,
+        )
+    })
 }
 
-pub fn save_host_settings<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> Result<(), String> {
+pub fn save_host_settings<R: Runtime>(app: &AppHandle<R>, state: &AppState) -> Result<(), Problem> {
     let path = json_file::path(app, STORE)?;
-    let settings = serde_json::to_value(state.asks.all_settings()).map_err(|e| e.to_string())?;
-    json_file::write_key(&path, HOST_KEY, settings)
-        .map_err(|e| format!("could not save the server settings: {e}"))
+    let settings = serde_json::to_value(state.asks.all_settings()).map_err(Problem::internal)?;
+    json_file::write_key(&path, HOST_KEY, settings).map_err(|e| {
+        Problem::not_saved(
+            periscope_core::vocabulary::problem::Stored::ServerSettings,
+            e,
+        )
+    })
 }
 
 #[cfg(test)]

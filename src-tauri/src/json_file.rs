@@ -4,6 +4,7 @@
 //! `private_file`, so no other local user reads server commands, header names or call results,
 //! and a crash mid-write never leaves half a catalog.
 
+use periscope_core::vocabulary::Problem;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -26,11 +27,16 @@ pub enum Contents {
 }
 
 /// `name` in the app's data folder.
-pub fn path<R: Runtime>(app: &AppHandle<R>, name: &str) -> Result<PathBuf, String> {
-    app.path()
-        .app_data_dir()
-        .map(|dir| dir.join(name))
-        .map_err(|e| format!("the app's data folder is unknown: {e}"))
+pub fn path<R: Runtime>(app: &AppHandle<R>, name: &str) -> Result<PathBuf, Problem> {
+    data_dir(app).map(|dir| dir.join(name))
+}
+
+/// The app's data folder.
+pub fn data_dir<R: Runtime>(app: &AppHandle<R>) -> Result<PathBuf, Problem> {
+    app.path().app_data_dir().map_err(|e| Problem::Unavailable {
+        what: periscope_core::vocabulary::problem::Facility::DataFolder,
+        detail: Some(e.to_string()),
+    })
 }
 
 /// Reads a data file, making it owner-only first if it was looser (written by an older
@@ -69,7 +75,7 @@ pub fn read_key(path: &Path, key: &str) -> Value {
 
 /// Sets `key` to `value` in the file, keeping its other keys. An unreadable file is copied to a
 /// backup before it is replaced, so nothing a user had is lost to a write.
-pub fn write_key(path: &Path, key: &str, value: Value) -> Result<(), String> {
+pub fn write_key(path: &Path, key: &str, value: Value) -> Result<(), Problem> {
     let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     let mut map = match read(path) {
         Contents::Object(map) => map,
@@ -80,15 +86,15 @@ pub fn write_key(path: &Path, key: &str, value: Value) -> Result<(), String> {
         }
     };
     map.insert(key.to_string(), value);
-    let mut bytes = serde_json::to_vec_pretty(&Value::Object(map))
-        .map_err(|e| format!("could not encode {}: {e}", path.display()))?;
+    let mut bytes =
+        serde_json::to_vec_pretty(&Value::Object(map)).map_err(|e| Problem::io(path, e))?;
     bytes.push(b'\n');
-    private_file::write_atomically(path, &bytes).map_err(|e| e.to_string())
+    private_file::write_atomically(path, &bytes).map_err(|e| Problem::io(path, e))
 }
 
 /// Copies the file beside itself as `NAME.bak-<unix seconds>` (owner-only) and returns the
 /// copy's path; an existing copy of the same second is kept.
-pub fn back_up(path: &Path) -> Result<PathBuf, String> {
+pub fn back_up(path: &Path) -> Result<PathBuf, Problem> {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -98,8 +104,7 @@ pub fn back_up(path: &Path) -> Result<PathBuf, String> {
         .unwrap_or_default();
     let backup = path.with_file_name(format!("{name}.bak-{seconds}"));
     if !backup.exists() {
-        private_file::copy(path, &backup)
-            .map_err(|e| format!("could not back up {}: {e}", path.display()))?;
+        private_file::copy(path, &backup).map_err(|e| Problem::io(&backup, e))?;
     }
     Ok(backup)
 }

@@ -4,6 +4,7 @@
 //! talks to a server. Their ids start with [`ID_PREFIX`], so the record reads of
 //! `connection/record.rs` serve them by the same commands as a live server's.
 
+use periscope_core::vocabulary::Problem;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -107,8 +108,8 @@ impl Recordings {
 
     /// Reads the record file at `path` (bounded: `Recording::read`) and keeps it open. The
     /// same file opened again is the same recording, read afresh.
-    pub fn open(&self, path: &Path) -> Result<RecordingInfo, String> {
-        let recording = Recording::read(path).map_err(|e| e.to_string())?;
+    pub fn open(&self, path: &Path) -> Result<RecordingInfo, Problem> {
+        let recording = Recording::read(path).map_err(|e| Problem::io(path, e))?;
         let shown = path.display().to_string();
         let mut opened = self.lock();
         let id = match opened.iter().position(|o| o.info.path == shown) {
@@ -119,9 +120,11 @@ impl Recordings {
             ),
         };
         if opened.len() >= MAX_OPEN {
-            return Err(format!(
-                "{MAX_OPEN} recordings are open already: close one first"
-            ));
+            return Err(Problem::LimitHit {
+                what: periscope_core::vocabulary::problem::Limit::OpenRecordings,
+                limit: MAX_OPEN as u64,
+                asked: None,
+            });
         }
         let name = path
             .file_name()
@@ -228,7 +231,7 @@ mod tests {
         assert_eq!(recordings.list().len(), 1);
 
         std::fs::write(&path, "not json\n").unwrap();
-        let error = recordings.open(&path).unwrap_err();
+        let error = recordings.open(&path).unwrap_err().to_string();
         assert!(error.contains("line 1"), "{error}");
         recordings.close(&info.id);
         assert!(recordings.traffic(&info.id).is_none());

@@ -3,6 +3,7 @@
 //! in the web view's storage, which the app does not control (no bound, no file permissions,
 //! lost with the web view's data). Bounded: 500 tools, 256 KB of JSON each.
 
+use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Runtime};
@@ -35,14 +36,14 @@ pub fn all<R: Runtime>(app: &AppHandle<R>) -> Vec<RememberedArgs> {
 }
 
 /// Keeps `args` as the tool's latest arguments (or forgets them when they are too big).
-pub fn put<R: Runtime>(app: &AppHandle<R>, entry: RememberedArgs) -> Result<(), String> {
+pub fn put<R: Runtime>(app: &AppHandle<R>, entry: RememberedArgs) -> Result<(), Problem> {
     let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     let mut entries = all(app);
     remember(&mut entries, entry);
     let path = json_file::path(app, FILE)?;
-    let value = serde_json::to_value(&entries).map_err(|e| e.to_string())?;
+    let value = serde_json::to_value(&entries).map_err(Problem::internal)?;
     json_file::write_key(&path, KEY, value)
-        .map_err(|e| format!("could not remember the arguments: {e}"))
+        .map_err(|e| Problem::not_saved(periscope_core::vocabulary::problem::Stored::Arguments, e))
 }
 
 /// The list after saving `entry`: its older copy removed, it last, at most [`CAP`].

@@ -3,6 +3,7 @@
 //! write into `PERISCOPE_SAVE_DIR` instead of showing the dialog, so end-to-end tests see the
 //! file.
 
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime};
 
 /// `raw` made safe as a file name: letters, digits, `.`, `-` and `_` kept, the rest `_`, no
@@ -33,12 +34,12 @@ pub async fn save_bytes<R: Runtime>(
     title: &str,
     file_name: &str,
     bytes: &[u8],
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     #[cfg(feature = "test-seams")]
     if let Some(dir) = std::env::var_os("PERISCOPE_SAVE_DIR") {
         let path = std::path::Path::new(&dir).join(file_name);
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&dir).map_err(|e| Problem::io(std::path::Path::new(&dir), e))?;
+        std::fs::write(&path, bytes).map_err(|e| Problem::io(&path, e))?;
         return Ok(Some(path.display().to_string()));
     }
     use tauri_plugin_dialog::DialogExt;
@@ -50,14 +51,15 @@ pub async fn save_bytes<R: Runtime>(
         .save_file(move |picked| {
             let _ = tx.send(picked);
         });
-    let picked = rx.await.map_err(|_| "the save dialog closed".to_string())?;
+    let picked = rx.await.map_err(|_| Problem::DialogClosed)?;
     let Some(path) = picked else {
         return Ok(None);
     };
-    let path = path
-        .into_path()
-        .map_err(|e| format!("not a local file: {e}"))?;
-    std::fs::write(&path, bytes).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+    let path = path.into_path().map_err(|e| Problem::InvalidInput {
+        field: periscope_core::vocabulary::problem::Field::LocalFile,
+        detail: Some(e.to_string()),
+    })?;
+    std::fs::write(&path, bytes).map_err(|e| Problem::io(&path, e))?;
     Ok(Some(path.display().to_string()))
 }
 

@@ -2,6 +2,7 @@
 //! the catalog like any other, but are left out of `catalog.json` until the user saves them, so
 //! trying a server once leaves nothing behind.
 
+use periscope_core::vocabulary::Problem;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -71,7 +72,7 @@ fn open<R: Runtime>(
     app: &AppHandle<R>,
     request: &LaunchRequest,
     cwd: Option<PathBuf>,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let state = app.state::<AppState>();
     let catalog = state.catalog();
     let id = (1..)

@@ -69,6 +69,7 @@ use args::{
 use exit::Exit;
 use periscope_core::transport::TransportKind;
 use periscope_core::transport::http::HttpMode;
+use periscope_core::vocabulary::Problem;
 
 // mimalloc: under a flood, glibc malloc's arena locks took a third of the engine's CPU
 // (docs/engine.md, "Allocator").
@@ -589,8 +590,11 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbo
             Event::FromCache {
                 method, left_ms, ..
             } if !quiet => tell!(
-                "periscope: {method}: from cache, {} s left",
-                left_ms.div_ceil(1000)
+                "periscope: {}",
+                Problem::FromCache {
+                    method: method.to_string(),
+                    left_s: left_ms.div_ceil(1000),
+                }
             ),
             Event::InputRound {
                 method,

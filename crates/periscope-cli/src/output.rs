@@ -5,6 +5,7 @@ use periscope_core::event::Progress;
 use periscope_core::record::{Cut, Flag, GaveUp};
 use periscope_core::session::RequestError;
 use periscope_core::transport::SendError;
+use periscope_core::vocabulary::Problem;
 use serde_json::Value;
 
 use crate::args::Format;
@@ -94,7 +95,8 @@ impl Output {
                 Exit::Ok
             }
             Err(e) => {
-                tell!("periscope: {e}");
+                // The same sentence the app words in its languages, from the same kind.
+                tell!("periscope: {}", Problem::from(&e));
                 let found = self.diagnoses(&e);
                 crate::hints::tell_all(&found);
                 if self.format == Format::Json {
@@ -113,7 +115,7 @@ pub fn print_failure(e: &RequestError, found: &[Diagnosis]) {
     let mut out = match e {
         RequestError::Rpc { error, .. } => serde_json::json!({"error": error}),
         _ if found.is_empty() => return,
-        _ => serde_json::json!({"error": {"message": e.to_string()}}),
+        _ => serde_json::json!({"error": {"message": Problem::from(e).to_string()}}),
     };
     if !found.is_empty() {
         out["diagnoses"] = serde_json::json!(found);

@@ -199,7 +199,7 @@ pub struct TaskEntry {
     /// Whether Periscope is still polling it.
     pub following: bool,
     /// Why following it stopped early (a failed poll, the deadline).
-    pub error: Option<String>,
+    pub error: Option<crate::vocabulary::Problem>,
 }
 
 /// What "Run as task" gave back: the task, or the result when the server answered at once.

@@ -90,9 +90,9 @@ pub enum ConnectionStatus {
     Ready {
         protocol_version: String,
     },
-    /// Could not connect, or the connection broke; `error` says why in words a user can act on.
+    /// Could not connect, or the connection broke; `error` says why, typed (hosts word it).
     Failed {
-        error: String,
+        error: crate::vocabulary::Problem,
         stderr_tail: Vec<String>,
         /// What to do next, from the connection doctor (`doctor::Diagnosis`); the UI words it.
         #[serde(default)]
@@ -167,7 +167,10 @@ pub enum AppEvent {
         decision: Decision,
     },
     /// Something the user should know, e.g. a request the client refused and why.
-    Warning { server_id: String, message: String },
+    Warning {
+        server_id: String,
+        problem: crate::vocabulary::Problem,
+    },
     /// `notifications/progress` for a tool call the UI started with a call id.
     CallProgress {
         server_id: String,
@@ -207,7 +210,10 @@ pub enum AskOutcome {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CallError {
+    /// `problem` in English, for the history and the CLI.
     pub message: String,
+    /// Why the call failed, typed: hosts word it in the user's language.
+    pub problem: crate::vocabulary::Problem,
     pub code: Option<i64>,
     /// Boxed: a JSON value is large, and a command's error travels by value.
     pub data: Option<Box<Value>>,
@@ -218,28 +224,22 @@ pub struct CallError {
 
 impl From<crate::session::RequestError> for CallError {
     fn from(error: crate::session::RequestError) -> CallError {
-        let (code, data) = match &error {
-            crate::session::RequestError::Rpc { error, .. } => {
-                (Some(error.code), error.data.clone().map(Box::new))
-            }
-            _ => (None, None),
-        };
-        CallError {
-            message: error.to_string(),
-            code,
-            data,
-            diagnoses: Vec::new(),
-        }
+        CallError::from(crate::vocabulary::Problem::from(error))
     }
 }
 
-impl From<String> for CallError {
-    fn from(message: String) -> CallError {
+impl From<crate::vocabulary::Problem> for CallError {
+    fn from(problem: crate::vocabulary::Problem) -> CallError {
+        let data = match &problem {
+            crate::vocabulary::Problem::RequestFailed { data, .. } => data.clone(),
+            _ => None,
+        };
         CallError {
-            message,
-            code: None,
-            data: None,
+            message: problem.to_string(),
+            code: problem.code(),
+            data,
             diagnoses: Vec::new(),
+            problem,
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod protocol;
 pub mod run;
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -182,11 +183,10 @@ impl McpApps {
         lock(&self.views).insert(view.view, view);
     }
 
-    pub fn get(&self, view: u32) -> Result<Arc<LiveView>, String> {
-        lock(&self.views)
-            .get(&view)
-            .cloned()
-            .ok_or_else(|| format!("no app view {view} is open"))
+    pub fn get(&self, view: u32) -> Result<Arc<LiveView>, Problem> {
+        lock(&self.views).get(&view).cloned().ok_or_else(|| {
+            Problem::not_found(periscope_core::vocabulary::problem::Thing::AppView, view)
+        })
     }
 
     /// Forgets a view and frees its token (its page 404s from now on).

@@ -4,6 +4,7 @@
 //! a view's `tools/call` and `resources/read` go to its own server through the session and
 //! into the History (origin: the app); links and messages ask the user first.
 
+use periscope_core::vocabulary::Problem;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -72,7 +73,7 @@ pub async fn open<R: Runtime>(
     resource_uri: String,
     source: McpAppSource,
     out: Channel<McpAppOut>,
-) -> Result<McpAppOpened, String> {
+) -> Result<McpAppOpened, Problem> {
     let state = app.state::<AppState>();
     let apps = app.state::<McpApps>();
     let session = state.session(&server_id)?;
@@ -84,9 +85,12 @@ pub async fn open<R: Runtime>(
     let read = session
         .read_resource(&resource_uri)
         .await
-        .map_err(|e| format!("could not read {resource_uri}: {e}"))?;
-    let page = resource::from_read(&resource_uri, &read, listed)
-        .map_err(|e| format!("{resource_uri} cannot be shown: {e}"))?;
+        .map_err(Problem::from)?;
+    let page =
+        resource::from_read(&resource_uri, &read, listed).map_err(|e| Problem::ProtocolBroken {
+            method: periscope_core::vocabulary::method::names::RESOURCES_READ.into(),
+            detail: format!("{resource_uri}: {e}"),
+        })?;
     let policy = csp::build(page.meta.csp.as_ref());
     let (tool_name, expects_input) = match &source {
         McpAppSource::ToolCall { tool, .. } => (Some(tool.clone()), true),
@@ -295,8 +299,13 @@ async fn proxy<R: Runtime>(
             {
                 Ok((result, timing)) => (result.map_err(CallError::from), timing),
                 Err(e) => {
-                    periscope_core::session::timed(async { Err(CallError::from(e.to_string())) })
-                        .await
+                    periscope_core::session::timed(async {
+                        Err(CallError::from(Problem::InvalidInput {
+                            field: periscope_core::vocabulary::problem::Field::CallId,
+                            detail: Some(e.to_string()),
+                        }))
+                    })
+                    .await
                 }
             }
         }
@@ -457,7 +466,7 @@ async fn ask_user<R: Runtime>(
 }
 
 /// A message the view posted, as text.
-pub fn from_view<R: Runtime>(app: &AppHandle<R>, view: u32, text: String) -> Result<(), String> {
+pub fn from_view<R: Runtime>(app: &AppHandle<R>, view: u32, text: String) -> Result<(), Problem> {
     let live = app.state::<McpApps>().get(view)?;
     let seq = record(&live, Direction::FromApp, &text);
     let text = if text.len() > MAX_MESSAGE_BYTES {
@@ -480,7 +489,7 @@ pub fn host_event<R: Runtime>(
     app: &AppHandle<R>,
     view: u32,
     event: impl FnOnce(&mut AppView) -> Vec<BridgeAction>,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let live = app.state::<McpApps>().get(view)?;
     let actions = event(&mut lock_bridge(&live));
     act(app, &live, 0, actions);
@@ -511,7 +520,7 @@ pub fn context_partial(change: &McpAppContextChange) -> Value {
 
 /// Tears the view down: `ui/resource-teardown`, at most [`TEARDOWN_DEADLINE`] for its answer,
 /// then its token is freed and the UI removes the frame. Closing a closed view is fine.
-pub async fn close<R: Runtime>(app: &AppHandle<R>, view: u32, reason: &str) -> Result<(), String> {
+pub async fn close<R: Runtime>(app: &AppHandle<R>, view: u32, reason: &str) -> Result<(), Problem> {
     let apps = app.state::<McpApps>();
     let Ok(live) = apps.get(view) else {
         return Ok(());
@@ -536,8 +545,8 @@ pub async fn close<R: Runtime>(app: &AppHandle<R>, view: u32, reason: &str) -> R
 
 /// The server's UI resources: `resources/list` entries with an app's MIME type or named by a
 /// tool, and every `ui://` URI a tool names, each with its tools.
-pub async fn resources(session: &Session) -> Result<Vec<McpAppResource>, String> {
-    let tools = session.list_tools().await.map_err(|e| e.to_string())?;
+pub async fn resources(session: &Session) -> Result<Vec<McpAppResource>, Problem> {
+    let tools = session.list_tools().await.map_err(Problem::from)?;
     let listing = session.list_resources().await.unwrap_or_default();
     let mut out: Vec<McpAppResource> = Vec::new();
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);

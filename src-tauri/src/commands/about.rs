@@ -5,6 +5,7 @@ use periscope_core::era::Era;
 use periscope_core::revision::{
     LATEST_MODERN, LATEST_STATEFUL, MODERN_VERSIONS, STATEFUL_VERSIONS,
 };
+use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
 use tauri::State;
 
@@ -112,7 +113,7 @@ pub fn about() -> AboutInfo {
 /// Opens one of the About dialog's links after the user's click, through the app's one
 /// browser path (http(s) only, never a shell).
 #[tauri::command]
-pub fn open_about_link(state: State<'_, AppState>, link: AboutLink) -> Result<(), String> {
+pub fn open_about_link(state: State<'_, AppState>, link: AboutLink) -> Result<(), Problem> {
     state.asks.open(&link.url())
 }
 

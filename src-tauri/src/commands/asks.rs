@@ -4,6 +4,7 @@
 
 use periscope_core::answering::{Answer, PendingAsk, Root, UrlAnalysis, UrlDecision};
 use periscope_core::record::Decision;
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
@@ -14,7 +15,7 @@ pub fn pending_asks(state: State<'_, AppState>) -> Vec<PendingAsk> {
 }
 
 #[tauri::command]
-pub fn answer_ask(state: State<'_, AppState>, ask_id: u64, answer: Answer) -> Result<(), String> {
+pub fn answer_ask(state: State<'_, AppState>, ask_id: u64, answer: Answer) -> Result<(), Problem> {
     state.asks.answer(ask_id, answer)
 }
 
@@ -34,28 +35,30 @@ pub fn consent_url(
     url: String,
     elicitation_id: String,
     decision: UrlDecision,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     state.consent_url(&server_id, &url, &elicitation_id, decision)
 }
 
 #[tauri::command]
-pub fn decisions(state: State<'_, AppState>, server_id: String) -> Result<Vec<Decision>, String> {
+pub fn decisions(state: State<'_, AppState>, server_id: String) -> Result<Vec<Decision>, Problem> {
     state.decisions(&server_id)
 }
 
 /// A root for a folder path the user typed or picked.
 #[tauri::command]
-pub fn root_of_path(path: String) -> Result<Root, String> {
+pub fn root_of_path(path: String) -> Result<Root, Problem> {
     let path = std::path::PathBuf::from(path.trim());
     if path.as_os_str().is_empty() {
-        return Err("type a folder path".into());
+        return Err(Problem::invalid(
+            periscope_core::vocabulary::problem::Field::FolderPath,
+        ));
     }
     Ok(Root::of_path(&path))
 }
 
 /// The native folder picker; None when the user cancels.
 #[tauri::command]
-pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<Root>, String> {
+pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<Root>, Problem> {
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
@@ -64,16 +67,15 @@ pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<Root>, 
         .pick_folder(move |picked| {
             let _ = tx.send(picked);
         });
-    let picked = rx
-        .await
-        .map_err(|_| "the folder picker closed".to_string())?;
+    let picked = rx.await.map_err(|_| Problem::DialogClosed)?;
     Ok(match picked {
         None => None,
-        Some(path) => Some(Root::of_path(
-            &path
-                .into_path()
-                .map_err(|e| format!("not a local folder: {e}"))?,
-        )),
+        Some(path) => Some(Root::of_path(&path.into_path().map_err(|e| {
+            Problem::InvalidInput {
+                field: periscope_core::vocabulary::problem::Field::LocalFolder,
+                detail: Some(e.to_string()),
+            }
+        })?)),
     })
 }
 
@@ -83,7 +85,10 @@ mod tests {
 
     #[test]
     fn a_typed_path_becomes_a_root_and_an_empty_one_is_refused() {
-        assert_eq!(root_of_path("  ".into()).unwrap_err(), "type a folder path");
+        assert_eq!(
+            root_of_path("  ".into()).unwrap_err(),
+            Problem::invalid(periscope_core::vocabulary::problem::Field::FolderPath)
+        );
         assert!(root_of_path("/tmp".into()).is_ok());
     }
 }

@@ -4,6 +4,7 @@
 
 use periscope_core::config::ServerEntry;
 use periscope_core::server_secrets::SecretSlot;
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::temporary::{Temporary, TemporaryEntry};
@@ -29,7 +30,7 @@ pub fn catalog_save<R: Runtime>(
     state: State<'_, AppState>,
     temporary: State<'_, Temporary>,
     entry: ServerEntry,
-) -> Result<Vec<ServerEntry>, String> {
+) -> Result<Vec<ServerEntry>, Problem> {
     let id = entry.id.clone();
     let entries = state.save_entry(entry)?;
     // Saving a temporary entry from the form is the user's choice to keep it.
@@ -44,7 +45,7 @@ pub async fn catalog_remove<R: Runtime>(
     state: State<'_, AppState>,
     temporary: State<'_, Temporary>,
     id: String,
-) -> Result<Vec<ServerEntry>, String> {
+) -> Result<Vec<ServerEntry>, Problem> {
     state.disconnect(&id).await?;
     let entries = state.remove_entry(&id)?;
     temporary.forget(&id);
@@ -66,7 +67,7 @@ pub fn catalog_keep<R: Runtime>(
     state: State<'_, AppState>,
     temporary: State<'_, Temporary>,
     id: String,
-) -> Result<Vec<ServerEntry>, String> {
+) -> Result<Vec<ServerEntry>, Problem> {
     temporary.forget(&id);
     let entries = state.catalog();
     catalog_store::save(&app, &state, &entries)?;
@@ -88,6 +89,6 @@ pub fn catalog_secret(
     server_id: String,
     slot: SecretSlot,
     name: String,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     state.reveal_secret(&server_id, slot, &name)
 }

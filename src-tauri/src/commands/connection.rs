@@ -2,6 +2,7 @@
 
 use periscope_core::session::ServerIdentity;
 use periscope_core::view::{AppEvent, ConnectionInfo};
+use periscope_core::vocabulary::Problem;
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -22,12 +23,12 @@ pub fn connections(state: State<'_, AppState>) -> Vec<ConnectionInfo> {
 pub async fn connect(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<ServerIdentity, String> {
+) -> Result<ServerIdentity, Problem> {
     state.connect(&server_id).await
 }
 
 #[tauri::command]
-pub async fn disconnect(state: State<'_, AppState>, server_id: String) -> Result<(), String> {
+pub async fn disconnect(state: State<'_, AppState>, server_id: String) -> Result<(), Problem> {
     state.disconnect(&server_id).await
 }
 
@@ -43,6 +44,6 @@ pub fn forget_era(state: State<'_, AppState>, server_id: String) {
 pub async fn reconnect_legacy(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<ServerIdentity, String> {
+) -> Result<ServerIdentity, Problem> {
     state.reconnect_legacy(&server_id).await
 }

@@ -3,6 +3,7 @@
 
 use periscope_core::export::{self, Recording};
 use periscope_core::store::TrafficFilter;
+use periscope_core::vocabulary::Problem;
 use serde::Deserialize;
 use tauri::{AppHandle, Runtime, State};
 
@@ -42,7 +43,7 @@ pub async fn export_traffic<R: Runtime>(
     server_id: String,
     format: TrafficExport,
     filter: TrafficFilter,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     let traffic = state.traffic_of(&server_id)?;
     let name = state
         .catalog()
@@ -54,7 +55,7 @@ pub async fn export_traffic<R: Runtime>(
     let seqs: Vec<u64> = match format {
         TrafficExport::Markdown => traffic
             .window_rows(&filter, 0, MARKDOWN_MAX_FRAMES as u64 + 1)
-            .map_err(|e| e.to_string())?
+            .map_err(Problem::record)?
             .iter()
             .filter(|r| r.kind.is_frame())
             .map(|r| r.seq)
@@ -65,20 +66,22 @@ pub async fn export_traffic<R: Runtime>(
     let bytes = match format {
         TrafficExport::Har => {
             let mut b =
-                serde_json::to_vec_pretty(&export::har(&recording)).map_err(|e| e.to_string())?;
+                serde_json::to_vec_pretty(&export::har(&recording)).map_err(Problem::internal)?;
             b.push(b'\n');
             b
         }
         TrafficExport::Jsonl => {
             let mut b = Vec::new();
-            export::write_jsonl(&recording, &mut b).map_err(|e| e.to_string())?;
+            export::write_jsonl(&recording, &mut b).map_err(Problem::internal)?;
             b
         }
         TrafficExport::Markdown => {
             if seqs.len() > MARKDOWN_MAX_FRAMES {
-                return Err(format!(
-                    "a Markdown report takes at most {MARKDOWN_MAX_FRAMES} frames: filter the view first, or export JSON Lines"
-                ));
+                return Err(Problem::LimitHit {
+                    what: periscope_core::vocabulary::problem::Limit::MarkdownFrames,
+                    limit: MARKDOWN_MAX_FRAMES as u64,
+                    asked: None,
+                });
             }
             export::markdown(&recording, &format!("{name}: Periscope traffic"), &seqs).into_bytes()
         }

@@ -6,6 +6,7 @@ use periscope_core::config::{ServerEntry, validate_entry};
 use periscope_core::host_config::{
     self, Dialect, ImportContext, ImportPreview, ImportSource, locations, locations::HostFile,
 };
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::{AppState, catalog_store};
@@ -20,33 +21,41 @@ pub fn import_host_files() -> Vec<HostFile> {
 
 /// What importing pasted text (a host's config, one server's JSON, or a command line) would add.
 #[tauri::command]
-pub fn import_preview(text: String, dialect: Option<Dialect>) -> Result<ImportPreview, String> {
+pub fn import_preview(text: String, dialect: Option<Dialect>) -> Result<ImportPreview, Problem> {
     let source = ImportSource {
         text: &text,
         file_name: None,
         dialect,
     };
-    host_config::import(source, &ImportContext::of_this_process(None)).map_err(|e| e.to_string())
+    host_config::import(source, &ImportContext::of_this_process(None)).map_err(host_config_problem)
 }
 
 /// What importing one of the files [`import_host_files`] found would add. Only those files:
 /// the UI never names an arbitrary path to read.
 #[tauri::command]
-pub fn import_preview_file(path: String) -> Result<ImportPreview, String> {
+pub fn import_preview_file(path: String) -> Result<ImportPreview, Problem> {
     let found = import_host_files();
     let Some(file) = found.iter().find(|f| f.path.to_string_lossy() == path) else {
-        return Err(format!(
-            "{path} is not one of the host config files found here"
+        return Err(Problem::not_found(
+            periscope_core::vocabulary::problem::Thing::HostConfigFile,
+            path,
         ));
     };
-    let text = host_config::read_config_file(&file.path)?;
+    let text = host_config::read_config_file(&file.path).map_err(|e| Problem::io(&file.path, e))?;
     let source = ImportSource {
         text: &text,
         file_name: Some(&path),
         dialect: Some(file.dialect),
     };
     let context = ImportContext::of_this_process(locations::workspace_folder(&file.path));
-    host_config::import(source, &context).map_err(|e| e.to_string())
+    host_config::import(source, &context).map_err(host_config_problem)
+}
+
+fn host_config_problem(error: impl std::fmt::Display) -> Problem {
+    Problem::InvalidInput {
+        field: periscope_core::vocabulary::problem::Field::HostConfig,
+        detail: Some(error.to_string()),
+    }
 }
 
 /// Adds the entries the user confirmed, each with an id no catalog entry has; their secret
@@ -57,9 +66,12 @@ pub fn import_save<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     entries: Vec<ServerEntry>,
-) -> Result<Vec<ServerEntry>, String> {
+) -> Result<Vec<ServerEntry>, Problem> {
     for entry in &entries {
-        validate_entry(entry).map_err(|e| format!("{:?}: {e}", entry.name))?;
+        validate_entry(entry).map_err(|e| Problem::InvalidInput {
+            field: periscope_core::vocabulary::problem::Field::ServerEntry,
+            detail: Some(format!("{:?}: {e}", entry.name)),
+        })?;
     }
     let mut taken: Vec<String> = state.catalog().into_iter().map(|e| e.id).collect();
     let mut catalog = state.catalog();
@@ -70,10 +82,11 @@ pub fn import_save<R: Runtime>(
         match state.save_entry(entry.clone()) {
             Ok(saved) => catalog = saved,
             Err(e) => {
-                failure = Some(format!(
-                    "could not import {:?} ({done} imported before it): {e}",
-                    entry.name
-                ));
+                failure = Some(Problem::NotImported {
+                    name: entry.name.clone(),
+                    imported: done as u64,
+                    cause: Box::new(e),
+                });
                 break;
             }
         }

@@ -2,6 +2,8 @@
 //! only when the user asks, without cookies or credentials, size-capped, and handed to the
 //! page as a `data:` URL (the CSP keeps the page from loading remote content itself).
 
+use periscope_core::vocabulary::Problem;
+use periscope_core::vocabulary::problem::{Limit, UrlRefusal};
 use std::time::Duration;
 
 use base64::Engine;
@@ -21,22 +23,30 @@ const IMAGE_TYPES: &[&str] = &[
 ];
 
 /// Why an icon URL is refused before anything is fetched.
-pub fn check_icon_url(url: &str) -> Result<tauri::Url, String> {
-    let parsed = tauri::Url::parse(url).map_err(|e| format!("not a URL: {e}"))?;
+pub fn check_icon_url(url: &str) -> Result<tauri::Url, Problem> {
+    let refused = |reason| Problem::UrlRefused {
+        url: url.into(),
+        reason,
+    };
+    let parsed = tauri::Url::parse(url).map_err(|_| refused(UrlRefusal::NotAUrl))?;
     if parsed.scheme() != "https" {
-        return Err(format!(
-            "only https: icons are fetched, not {}:",
-            parsed.scheme()
-        ));
+        return Err(refused(UrlRefusal::NotHttps));
     }
     if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err("an icon URL with credentials in it is not fetched".into());
+        return Err(refused(UrlRefusal::Credentials));
     }
     Ok(parsed)
 }
 
+fn fetch_failed(url: &str, error: impl std::fmt::Display) -> Problem {
+    Problem::FetchFailed {
+        url: url.into(),
+        detail: error.to_string(),
+    }
+}
+
 /// The media type to accept, from a Content-Type header.
-pub fn icon_type(content_type: Option<&str>) -> Result<String, String> {
+pub fn icon_type(content_type: Option<&str>) -> Result<String, Problem> {
     let media = content_type
         .unwrap_or("")
         .split(';')
@@ -47,37 +57,29 @@ pub fn icon_type(content_type: Option<&str>) -> Result<String, String> {
     if IMAGE_TYPES.contains(&media.as_str()) {
         Ok(media)
     } else {
-        Err(format!(
-            "not an image ({})",
-            if media.is_empty() {
-                "no content type"
-            } else {
-                &media
-            }
-        ))
+        Err(Problem::NotAnImage {
+            content_type: media,
+        })
     }
 }
 
 /// Fetches an https: icon without cookies, credentials or redirects, at most 256 KiB, and
 /// returns it as a data: URL.
 #[tauri::command]
-pub async fn fetch_icon(url: String) -> Result<String, String> {
+pub async fn fetch_icon(url: String) -> Result<String, Problem> {
     let parsed = check_icon_url(&url)?;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(5))
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(Problem::internal)?;
     let response = client
         .get(parsed)
         .send()
         .await
-        .map_err(|e| format!("could not fetch the icon: {e}"))?;
+        .map_err(|e| fetch_failed(&url, e))?;
     if !response.status().is_success() {
-        return Err(format!(
-            "the icon's server answered HTTP {}",
-            response.status()
-        ));
+        return Err(fetch_failed(&url, format!("HTTP {}", response.status())));
     }
     let media = icon_type(
         response
@@ -88,12 +90,13 @@ pub async fn fetch_icon(url: String) -> Result<String, String> {
     let mut bytes = Vec::new();
     let mut stream = response.bytes_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| format!("the icon download broke off: {e}"))?;
+        let chunk = chunk.map_err(|e| fetch_failed(&url, e))?;
         if bytes.len() + chunk.len() > MAX_ICON_BYTES {
-            return Err(format!(
-                "the icon is larger than {} KiB",
-                MAX_ICON_BYTES / 1024
-            ));
+            return Err(Problem::LimitHit {
+                what: Limit::IconKib,
+                limit: (MAX_ICON_BYTES / 1024) as u64,
+                asked: None,
+            });
         }
         bytes.extend_from_slice(&chunk);
     }

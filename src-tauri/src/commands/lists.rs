@@ -2,6 +2,7 @@
 //! a time.
 
 use periscope_core::features::{ListPage, Listed};
+use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
 use tauri::State;
 
@@ -24,7 +25,7 @@ pub async fn list_items(
     state: State<'_, AppState>,
     server_id: String,
     kind: ListKind,
-) -> Result<Listed, String> {
+) -> Result<Listed, Problem> {
     let session = state.session(&server_id)?;
     let (method, key) = match kind {
         ListKind::Tools => (names::TOOLS_LIST, "tools"),
@@ -35,7 +36,7 @@ pub async fn list_items(
     session
         .list_all_cached(method, key)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(Problem::from)
 }
 
 /// The lists that can be paged from the UI.
@@ -63,13 +64,13 @@ pub async fn list_page(
     server_id: String,
     kind: PagedKind,
     cursor: Option<String>,
-) -> Result<ListPage, String> {
+) -> Result<ListPage, Problem> {
     let session = state.session(&server_id)?;
     let (method, key) = kind.method_and_key();
     session
         .list_page(method, key, cursor.as_deref())
         .await
-        .map_err(|e| e.to_string())
+        .map_err(Problem::from)
 }
 
 #[cfg(test)]

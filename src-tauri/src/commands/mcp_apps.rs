@@ -3,6 +3,7 @@
 //! engine's `periscope_core::apps::bridge`).
 
 use periscope_core::apps::bridge::AppView;
+use periscope_core::vocabulary::Problem;
 use serde_json::Value;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -21,7 +22,7 @@ pub async fn mcp_app_open<R: Runtime>(
     resource_uri: String,
     source: McpAppSource,
     on_out: Channel<McpAppOut>,
-) -> Result<McpAppOpened, String> {
+) -> Result<McpAppOpened, Problem> {
     run::open(&app, server_id, resource_uri, source, on_out).await
 }
 
@@ -31,7 +32,7 @@ pub fn mcp_app_from_view<R: Runtime>(
     app: AppHandle<R>,
     view: u32,
     text: String,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     run::from_view(&app, view, text)
 }
 
@@ -41,7 +42,7 @@ pub fn mcp_app_context<R: Runtime>(
     app: AppHandle<R>,
     view: u32,
     change: McpAppContextChange,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let partial = run::context_partial(&change);
     run::host_event(&app, view, |b: &mut AppView| b.context_changed(partial))
 }
@@ -52,7 +53,7 @@ pub fn mcp_app_tool_result<R: Runtime>(
     app: AppHandle<R>,
     view: u32,
     result: Value,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     run::host_event(&app, view, |b: &mut AppView| b.tool_result(result))
 }
 
@@ -62,7 +63,7 @@ pub fn mcp_app_tool_cancelled<R: Runtime>(
     app: AppHandle<R>,
     view: u32,
     reason: String,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     run::host_event(&app, view, |b: &mut AppView| b.tool_cancelled(&reason))
 }
 
@@ -72,7 +73,7 @@ pub async fn mcp_app_close<R: Runtime>(
     app: AppHandle<R>,
     view: u32,
     reason: String,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     run::close(&app, view, &reason).await
 }
 
@@ -81,7 +82,7 @@ pub async fn mcp_app_close<R: Runtime>(
 pub async fn mcp_app_resources(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<Vec<McpAppResource>, String> {
+) -> Result<Vec<McpAppResource>, Problem> {
     let session = state.session(&server_id)?;
     run::resources(&session).await
 }

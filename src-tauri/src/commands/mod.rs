@@ -1,6 +1,8 @@
 //! The commands the UI invokes, one file per concern. Each is a thin call into the app state
-//! or the engine; errors are user-readable strings (or a `CallError` where the UI needs the
-//! JSON-RPC code).
+//! or the engine; errors are typed `Problem`s the UI words (or a `CallError`, which carries
+//! one beside the JSON-RPC code, data and the doctor's diagnoses).
+
+use periscope_core::vocabulary::Problem;
 
 pub mod about;
 pub mod asks;
@@ -30,9 +32,9 @@ pub mod utilities;
 /// (or one waiting for the store's writer to commit) must not freeze it or stall the sessions.
 pub(crate) async fn off_main<T: Send + 'static>(
     what: &str,
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
+    work: impl FnOnce() -> Result<T, Problem> + Send + 'static,
+) -> Result<T, Problem> {
     tauri::async_runtime::spawn_blocking(work)
         .await
-        .map_err(|e| format!("the {what} could not be read: {e}"))?
+        .map_err(|e| Problem::internal(format!("{what}: {e}")))?
 }

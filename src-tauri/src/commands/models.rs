@@ -2,6 +2,7 @@
 //! by a configured model. No command returns or logs a key: the UI only learns whether a
 //! provider has one.
 
+use periscope_core::vocabulary::Problem;
 use std::time::Duration;
 
 use periscope_core::answering::Ask;
@@ -18,7 +19,7 @@ use crate::models::{KeyChange, ProviderView};
 const TEST_LIMIT: Duration = Duration::from_secs(120);
 
 #[tauri::command]
-pub fn models_list(state: State<'_, AppState>) -> Result<Vec<ProviderView>, String> {
+pub fn models_list(state: State<'_, AppState>) -> Result<Vec<ProviderView>, Problem> {
     Ok(state.asks.models()?.views())
 }
 
@@ -27,28 +28,29 @@ pub fn models_save(
     state: State<'_, AppState>,
     provider: Provider,
     key: KeyChange,
-) -> Result<Vec<ProviderView>, String> {
+) -> Result<Vec<ProviderView>, Problem> {
     state.asks.models()?.save(provider, key)
 }
 
 #[tauri::command]
-pub fn models_remove(state: State<'_, AppState>, id: String) -> Result<Vec<ProviderView>, String> {
+pub fn models_remove(state: State<'_, AppState>, id: String) -> Result<Vec<ProviderView>, Problem> {
     state.asks.models()?.remove(&id)
 }
 
 /// One tiny request: which model answered, and how fast.
 #[tauri::command]
-pub async fn models_test(state: State<'_, AppState>, id: String) -> Result<Probe, String> {
+pub async fn models_test(state: State<'_, AppState>, id: String) -> Result<Probe, Problem> {
     let client = state.asks.models()?.client(&id)?;
     let cancel = CancellationToken::new();
     match tokio::time::timeout(TEST_LIMIT, client.probe(&cancel)).await {
-        Ok(probe) => probe.map_err(|e| e.to_string()),
+        Ok(probe) => probe.map_err(Problem::model),
         Err(_) => {
             cancel.cancel();
-            Err(format!(
-                "the provider did not answer within {} s",
-                TEST_LIMIT.as_secs()
-            ))
+            Err(Problem::LimitHit {
+                what: periscope_core::vocabulary::problem::Limit::ModelAnswerSeconds,
+                limit: TEST_LIMIT.as_secs(),
+                asked: None,
+            })
         }
     }
 }
@@ -60,13 +62,17 @@ pub async fn sampling_draft(
     state: State<'_, AppState>,
     ask_id: u64,
     on_event: Channel<DraftEvent>,
-) -> Result<Draft, String> {
+) -> Result<Draft, Problem> {
     let pending = state
         .asks
         .pending_ask(ask_id)
-        .ok_or("this request is no longer waiting (answered, or its server went away)")?;
+        .ok_or(Problem::NoLongerWaiting {
+            what: periscope_core::vocabulary::problem::Waiting::ServerRequest,
+        })?;
     let Ask::Sampling { params } = &pending.ask else {
-        return Err("only a sampling request can be drafted by a model".into());
+        return Err(Problem::invalid(
+            periscope_core::vocabulary::problem::Field::AskKind,
+        ));
     };
     let rule = state.asks.settings(&pending.server_id).sampling_model;
     let models = state.asks.models()?;
@@ -93,7 +99,9 @@ pub async fn sampling_draft(
         drafted = drafting => drafted?,
         () = gone => {
             cancel.cancel();
-            return Err("the request was answered or went away, so the draft stopped".into());
+            return Err(Problem::NoLongerWaiting {
+                what: periscope_core::vocabulary::problem::Waiting::Draft,
+            });
         }
     };
     state.asks.note_draft(

@@ -2,6 +2,7 @@
 //! secret.
 
 use periscope_core::auth::AuthReport;
+use periscope_core::vocabulary::Problem;
 use tauri::State;
 
 use crate::AppState;
@@ -12,12 +13,12 @@ use crate::AppState;
 pub async fn oauth_report(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<Option<AuthReport>, String> {
+) -> Result<Option<AuthReport>, Problem> {
     state.oauth_report(&server_id).await
 }
 
 #[tauri::command]
-pub async fn sign_out(state: State<'_, AppState>, server_id: String) -> Result<(), String> {
+pub async fn sign_out(state: State<'_, AppState>, server_id: String) -> Result<(), Problem> {
     state.sign_out(&server_id).await
 }
 
@@ -28,7 +29,7 @@ pub fn set_client_secret(
     state: State<'_, AppState>,
     server_id: String,
     secret: Option<String>,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     state.set_client_secret(&server_id, secret)
 }
 

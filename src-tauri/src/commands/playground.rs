@@ -2,6 +2,7 @@
 //! turn, each tool call shown to the user before it runs; saved in the data folder, exported
 //! as Markdown.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use periscope_core::model::agent::{AgentEvent, Approval, ToolCall, run_turn};
@@ -15,7 +16,7 @@ use periscope_core::traffic::wall_now_us;
 use periscope_core::view::AppEvent;
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager, Runtime, State};
+use tauri::{AppHandle, Runtime, State};
 use tokio::sync::mpsc;
 
 use crate::AppState;
@@ -41,11 +42,8 @@ pub enum ChatEvent {
     },
 }
 
-fn folder<R: Runtime>(app: &AppHandle<R>) -> Result<std::path::PathBuf, String> {
-    app.path()
-        .app_data_dir()
-        .map(|d| playground::folder(&d))
-        .map_err(|e| format!("the app's data folder is unknown: {e}"))
+fn folder<R: Runtime>(app: &AppHandle<R>) -> Result<std::path::PathBuf, Problem> {
+    crate::json_file::data_dir(app).map(|d| playground::folder(&d))
 }
 
 /// A new conversation about `server_ids` with the provider `provider_id` (the default one
@@ -56,16 +54,19 @@ pub fn chat_new(
     playground: State<'_, Playground>,
     server_ids: Vec<String>,
     provider_id: Option<String>,
-) -> Result<Conversation, String> {
+) -> Result<Conversation, Problem> {
     if server_ids.is_empty() {
-        return Err("pick at least one connected server".into());
+        return Err(Problem::invalid(
+            periscope_core::vocabulary::problem::Field::Servers,
+        ));
     }
     let models = state.asks.models()?;
     let provider = match provider_id {
         Some(id) => models.provider(&id)?,
-        None => models
-            .default_provider()
-            .ok_or("no model is configured: add one in Settings → Models")?,
+        None => models.default_provider().ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::Model,
+            detail: None,
+        })?,
     };
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let id = format!(
@@ -79,7 +80,7 @@ pub fn chat_new(
 }
 
 #[tauri::command]
-pub fn chat_list<R: Runtime>(app: AppHandle<R>) -> Result<Vec<ChatSummary>, String> {
+pub fn chat_list<R: Runtime>(app: AppHandle<R>) -> Result<Vec<ChatSummary>, Problem> {
     Ok(playground::list(&folder(&app)?))
 }
 
@@ -88,7 +89,7 @@ pub async fn chat_load<R: Runtime>(
     app: AppHandle<R>,
     playground: State<'_, Playground>,
     id: String,
-) -> Result<Conversation, String> {
+) -> Result<Conversation, Problem> {
     let chat = playground.get(&folder(&app)?, &id)?;
     let conversation = chat.lock().await.clone();
     Ok(conversation)
@@ -105,15 +106,13 @@ pub async fn chat_send<R: Runtime>(
     text: String,
     attachments: Vec<Attachment>,
     on_event: Channel<ChatEvent>,
-) -> Result<TurnStats, String> {
+) -> Result<TurnStats, Problem> {
     let dir = folder(&app)?;
     let chat = playground.get(&dir, &id)?;
     let mut conversation = chat.lock().await;
     let mut servers = Vec::new();
     for server_id in &conversation.server_ids {
-        let session = state
-            .session(server_id)
-            .map_err(|e| format!("{server_id}: {e}"))?;
+        let session = state.session(server_id)?;
         servers.push((server_id.clone(), session));
     }
     // Attachments are read now, from the conversation's servers (each read is in Traffic).
@@ -128,13 +127,15 @@ pub async fn chat_send<R: Runtime>(
             .iter()
             .find(|(s, _)| s == server_id)
             .map(|(_, session)| session.clone())
-            .ok_or_else(|| format!("{server_id} is not one of this conversation's servers"))?;
+            .ok_or_else(|| {
+                Problem::not_found(
+                    periscope_core::vocabulary::problem::Thing::ConversationServer,
+                    server_id,
+                )
+            })?;
         match &attachment {
             Attachment::Resource { uri, .. } => {
-                let read = session
-                    .read_resource(uri)
-                    .await
-                    .map_err(|e| format!("reading {uri} failed: {e}"))?;
+                let read = session.read_resource(uri).await.map_err(Problem::from)?;
                 resource_blocks.extend(resource_blocks_of(&read));
             }
             Attachment::Prompt {
@@ -143,8 +144,8 @@ pub async fn chat_send<R: Runtime>(
                 let got = session
                     .get_prompt(name, arguments.clone())
                     .await
-                    .map_err(|e| format!("getting the prompt {name} failed: {e}"))?;
-                prompt_messages.extend(prompt_messages_of(&got)?);
+                    .map_err(Problem::from)?;
+                prompt_messages.extend(prompt_messages_of(&got).map_err(Problem::model)?);
             }
         }
     }
@@ -211,8 +212,10 @@ pub async fn chat_send<R: Runtime>(
     playground.end_turn(&id);
     // Kept whatever happened: the messages so far are the user's.
     let saved = playground::save(&dir, &conversation);
-    let stats = stats.map_err(|e| e.to_string())?;
-    saved.map_err(|e| format!("the answer came, but the conversation was not saved: {e}"))?;
+    let stats = stats.map_err(Problem::model)?;
+    saved.map_err(|e| {
+        Problem::not_saved(periscope_core::vocabulary::problem::Stored::Conversation, e)
+    })?;
     Ok(stats)
 }
 
@@ -268,7 +271,7 @@ pub fn chat_approve(
     id: String,
     call_id: String,
     approval: Approval,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     playground.approvals.answer(&id, &call_id, approval)
 }
 
@@ -284,7 +287,7 @@ pub async fn chat_save<R: Runtime>(
     app: AppHandle<R>,
     playground: State<'_, Playground>,
     id: String,
-) -> Result<String, String> {
+) -> Result<String, Problem> {
     let dir = folder(&app)?;
     let chat = playground.get(&dir, &id)?;
     let conversation = chat.lock().await.clone();
@@ -298,7 +301,7 @@ pub async fn chat_export_markdown<R: Runtime>(
     app: AppHandle<R>,
     playground: State<'_, Playground>,
     id: String,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     let chat = playground.get(&folder(&app)?, &id)?;
     let conversation = chat.lock().await.clone();
     let name = if conversation.title.is_empty() {

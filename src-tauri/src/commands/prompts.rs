@@ -1,6 +1,7 @@
 //! Prompts: getting one (recorded in the history), and completion of a prompt argument or a
 //! resource template variable.
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 
 use periscope_core::features::{Completion, CompletionRef};
@@ -21,7 +22,7 @@ pub async fn get_prompt<R: Runtime>(
     server_id: String,
     name: String,
     arguments: HashMap<String, String>,
-) -> Result<Value, String> {
+) -> Result<Value, Problem> {
     let arguments: Map<String, Value> = arguments
         .into_iter()
         .map(|(k, v)| (k, Value::String(v)))
@@ -41,7 +42,7 @@ pub async fn get_prompt<R: Runtime>(
     });
     call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.message)
+        .map_err(|e| e.problem)
 }
 
 /// `completion/complete` for a prompt argument or a template variable.
@@ -53,10 +54,10 @@ pub async fn complete(
     argument: String,
     value: String,
     context: Option<Map<String, Value>>,
-) -> Result<Completion, String> {
+) -> Result<Completion, Problem> {
     let session = state.session(&server_id)?;
     session
         .complete(&reference, &argument, &value, context)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(Problem::from)
 }

@@ -2,6 +2,7 @@
 //! read-only (File → Open), closed again. The views read a reopened recording through the same
 //! record commands as a live server (`connection/record.rs` asks `recordings.rs` first).
 
+use periscope_core::vocabulary::Problem;
 use std::path::PathBuf;
 
 use periscope_core::config::ServerTarget;
@@ -18,7 +19,7 @@ pub async fn save_session<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     let traffic = state.traffic_of(&server_id)?;
     let entry = state.catalog().into_iter().find(|e| e.id == server_id);
     let name = entry
@@ -35,7 +36,7 @@ pub async fn save_session<R: Runtime>(
     }
     let recording = Recording::from_traffic(&traffic);
     let mut bytes = Vec::new();
-    export::write_record(&recording, target, &mut bytes).map_err(|e| e.to_string())?;
+    export::write_record(&recording, target, &mut bytes).map_err(Problem::internal)?;
     let file_name = crate::save_file::safe_file_name(&format!("{name}-session.jsonl"), "session");
     crate::save_file::save_bytes(&app, "Save session", &file_name, &bytes).await
 }
@@ -47,7 +48,7 @@ pub async fn open_recording<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     path: Option<String>,
-) -> Result<Option<RecordingInfo>, String> {
+) -> Result<Option<RecordingInfo>, Problem> {
     let path = match path {
         Some(path) => PathBuf::from(path),
         None => match pick_record_file(&app).await? {
@@ -72,7 +73,7 @@ pub fn close_recording(state: State<'_, AppState>, id: String) {
 }
 
 /// The file the user picks in the native open dialog.
-async fn pick_record_file<R: Runtime>(app: &AppHandle<R>) -> Result<Option<PathBuf>, String> {
+async fn pick_record_file<R: Runtime>(app: &AppHandle<R>) -> Result<Option<PathBuf>, Problem> {
     #[cfg(feature = "test-seams")]
     if let Some(path) = std::env::var_os("PERISCOPE_OPEN_FILE") {
         return Ok(Some(PathBuf::from(path)));
@@ -86,9 +87,14 @@ async fn pick_record_file<R: Runtime>(app: &AppHandle<R>) -> Result<Option<PathB
         .pick_file(move |picked| {
             let _ = tx.send(picked);
         });
-    let picked = rx.await.map_err(|_| "the open dialog closed".to_string())?;
+    let picked = rx.await.map_err(|_| Problem::DialogClosed)?;
     picked
-        .map(|p| p.into_path().map_err(|e| format!("not a local file: {e}")))
+        .map(|p| {
+            p.into_path().map_err(|e| Problem::InvalidInput {
+                field: periscope_core::vocabulary::problem::Field::LocalFile,
+                detail: Some(e.to_string()),
+            })
+        })
         .transpose()
 }
 
@@ -113,13 +119,16 @@ pub async fn resend_frame(
     state: State<'_, AppState>,
     server_id: String,
     text: String,
-) -> Result<ResendOutcome, String> {
+) -> Result<ResendOutcome, Problem> {
     let session = state.session(&server_id)?;
     let wait = state.settings.get().request_timeout();
     let exchange = session
         .send_raw(text.into_bytes(), wait)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Problem::Transport {
+            method: "raw".into(),
+            detail: e.to_string(),
+        })?;
     Ok(ResendOutcome {
         sent_seq: exchange.sent.seq,
         responses: exchange.responses,
@@ -135,11 +144,13 @@ pub async fn replay_recording(
     recording_id: String,
     server_id: String,
     ignore: Vec<String>,
-) -> Result<periscope_core::replay::ReplayReport, String> {
+) -> Result<periscope_core::replay::ReplayReport, Problem> {
     let opened = state
         .recordings
         .get(&recording_id)
-        .ok_or("this recording is not open any more")?;
+        .ok_or(Problem::NoLongerWaiting {
+            what: periscope_core::vocabulary::problem::Waiting::Recording,
+        })?;
     let session = state.session(&server_id)?;
     let options = periscope_core::replay::ReplayOptions {
         wait: state.settings.get().request_timeout(),
@@ -172,9 +183,9 @@ pub fn compare_sessions(
     state: State<'_, AppState>,
     before: CompareSide,
     after: CompareSide,
-) -> Result<periscope_core::diff::SurfaceDiff, String> {
+) -> Result<periscope_core::diff::SurfaceDiff, Problem> {
     use periscope_core::diff::{Moment, Surface, compare};
-    let surface = |side: &CompareSide| -> Result<Surface, String> {
+    let surface = |side: &CompareSide| -> Result<Surface, Problem> {
         let moment = match side.moment {
             CompareMoment::First => Moment::First,
             CompareMoment::Last => Moment::Last,

@@ -6,6 +6,7 @@ use periscope_core::features::ResourceRead;
 use periscope_core::saved_calls::CallKind;
 use periscope_core::session::timed;
 use periscope_core::view::CallError;
+use periscope_core::vocabulary::Problem;
 use serde_json::json;
 use tauri::{AppHandle, Runtime, State};
 
@@ -19,7 +20,7 @@ pub async fn read_resource<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
     uri: String,
-) -> Result<ResourceRead, String> {
+) -> Result<ResourceRead, Problem> {
     let call = CallTarget {
         server_id: &server_id,
         kind: CallKind::Resource,
@@ -38,7 +39,7 @@ pub async fn read_resource<R: Runtime>(
     });
     let result = call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.message)?;
+        .map_err(|e| e.problem)?;
     Ok(ResourceRead { result, cache })
 }
 
@@ -47,12 +48,12 @@ pub async fn subscribe_resource(
     state: State<'_, AppState>,
     server_id: String,
     uri: String,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let session = state.session(&server_id)?;
     session
         .subscribe_resource(&uri)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(Problem::from)
 }
 
 #[tauri::command]
@@ -60,12 +61,12 @@ pub async fn unsubscribe_resource(
     state: State<'_, AppState>,
     server_id: String,
     uri: String,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let session = state.session(&server_id)?;
     session
         .unsubscribe_resource(&uri)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(Problem::from)
 }
 
 /// A file name to suggest for a resource: the last path segment of its URI, made safe.
@@ -85,10 +86,13 @@ pub async fn save_blob<R: Runtime>(
     app: AppHandle<R>,
     uri: String,
     blob: String,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Problem> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(blob.trim())
-        .map_err(|e| format!("the blob is not valid base64: {e}"))?;
+        .map_err(|e| Problem::InvalidInput {
+            field: periscope_core::vocabulary::problem::Field::Blob,
+            detail: Some(e.to_string()),
+        })?;
     crate::save_file::save_bytes(
         &app,
         &format!("Save {uri}"),

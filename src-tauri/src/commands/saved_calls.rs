@@ -2,6 +2,7 @@
 //! by the call commands themselves (`call_history`); here they are only listed and cleared.
 
 use periscope_core::saved_calls::{HistoryEntry, SavedCall};
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime};
 
 use crate::saved_store;
@@ -10,17 +11,20 @@ use crate::saved_store;
 pub fn saved_list<R: Runtime>(
     app: AppHandle<R>,
     server_id: Option<String>,
-) -> Result<Vec<SavedCall>, String> {
+) -> Result<Vec<SavedCall>, Problem> {
     saved_store::list(&app, server_id.as_deref())
 }
 
 #[tauri::command]
-pub fn saved_put<R: Runtime>(app: AppHandle<R>, call: SavedCall) -> Result<Vec<SavedCall>, String> {
+pub fn saved_put<R: Runtime>(
+    app: AppHandle<R>,
+    call: SavedCall,
+) -> Result<Vec<SavedCall>, Problem> {
     saved_store::put(&app, call)
 }
 
 #[tauri::command]
-pub fn saved_remove<R: Runtime>(app: AppHandle<R>, id: String) -> Result<Vec<SavedCall>, String> {
+pub fn saved_remove<R: Runtime>(app: AppHandle<R>, id: String) -> Result<Vec<SavedCall>, Problem> {
     saved_store::remove(&app, &id)
 }
 
@@ -28,11 +32,11 @@ pub fn saved_remove<R: Runtime>(app: AppHandle<R>, id: String) -> Result<Vec<Sav
 pub fn history_list<R: Runtime>(
     app: AppHandle<R>,
     server_id: String,
-) -> Result<Vec<HistoryEntry>, String> {
+) -> Result<Vec<HistoryEntry>, Problem> {
     saved_store::history(&app, &server_id)
 }
 
 #[tauri::command]
-pub fn history_clear<R: Runtime>(app: AppHandle<R>, server_id: String) -> Result<(), String> {
+pub fn history_clear<R: Runtime>(app: AppHandle<R>, server_id: String) -> Result<(), Problem> {
     saved_store::clear_history(&app, &server_id)
 }

@@ -4,6 +4,7 @@
 //! history and the saved sign-ins.
 
 use periscope_core::answering::HostSettings;
+use periscope_core::vocabulary::Problem;
 use tauri::{AppHandle, Runtime, State};
 
 use periscope_core::auth::store::StoreBackend;
@@ -11,7 +12,6 @@ use periscope_core::config::ServerTarget;
 use serde::Serialize;
 
 use crate::app_settings::{self, AppSettings};
-use tauri::Manager;
 
 use crate::remembered_args::{self, RememberedArgs};
 use crate::{AppState, browser, catalog_store, saved_store};
@@ -28,7 +28,7 @@ pub async fn save_host_settings<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
     settings: HostSettings,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let roots_changed = state.asks.settings(&server_id).roots != settings.roots;
     state.asks.set_settings(&server_id, settings);
     catalog_store::save_host_settings(&app, &state)?;
@@ -55,7 +55,7 @@ pub fn app_settings_save<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     settings: AppSettings,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     if let Some(problem) = settings.problem() {
         return Err(problem);
     }
@@ -82,7 +82,7 @@ pub struct DataPlaces {
 pub fn data_places<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<DataPlaces, String> {
+) -> Result<DataPlaces, Problem> {
     let folder = data_folder(&app)?;
     let store = state.secrets.get();
     Ok(DataPlaces {
@@ -95,30 +95,28 @@ pub fn data_places<R: Runtime>(
     })
 }
 
-fn data_folder<R: Runtime>(app: &AppHandle<R>) -> Result<std::path::PathBuf, String> {
-    app.path()
-        .app_data_dir()
-        .map_err(|e| format!("the app's data folder is unknown: {e}"))
+fn data_folder<R: Runtime>(app: &AppHandle<R>) -> Result<std::path::PathBuf, Problem> {
+    crate::json_file::data_dir(app)
 }
 
 /// Opens the data folder in the file manager (the user clicked "Open folder").
 #[tauri::command]
-pub fn open_data_folder<R: Runtime>(app: AppHandle<R>) -> Result<(), String> {
+pub fn open_data_folder<R: Runtime>(app: AppHandle<R>) -> Result<(), Problem> {
     let folder = data_folder(&app)?;
-    std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&folder).map_err(|e| Problem::io(&folder, e))?;
     browser::open_folder(&folder)
 }
 
 /// Forgets every server's call history; returns how many entries went.
 #[tauri::command]
-pub fn clear_all_history<R: Runtime>(app: AppHandle<R>) -> Result<usize, String> {
+pub fn clear_all_history<R: Runtime>(app: AppHandle<R>) -> Result<usize, Problem> {
     saved_store::clear_all_history(&app)
 }
 
 /// Forgets the stored sign-ins (tokens) of every remote server in the catalog; returns how
 /// many. A connected server keeps the token it holds until it disconnects.
 #[tauri::command]
-pub fn clear_sign_ins(state: State<'_, AppState>) -> Result<usize, String> {
+pub fn clear_sign_ins(state: State<'_, AppState>) -> Result<usize, Problem> {
     let Some(store) = state.secrets.get() else {
         return Ok(0);
     };
@@ -127,11 +125,15 @@ pub fn clear_sign_ins(state: State<'_, AppState>) -> Result<usize, String> {
         let ServerTarget::Http { target, .. } = &entry.target else {
             continue;
         };
-        let issuers = store.issuers(&target.url).map_err(|e| e.to_string())?;
+        let forgotten = |e| {
+            Problem::not_saved(
+                periscope_core::vocabulary::problem::Stored::SignIns,
+                Problem::internal(e),
+            )
+        };
+        let issuers = store.issuers(&target.url).map_err(forgotten)?;
         for issuer in issuers {
-            store
-                .delete(&target.url, &issuer)
-                .map_err(|e| e.to_string())?;
+            store.delete(&target.url, &issuer).map_err(forgotten)?;
             cleared += 1;
         }
     }
@@ -149,6 +151,6 @@ pub fn remembered_args_all<R: Runtime>(app: AppHandle<R>) -> Vec<RememberedArgs>
 pub fn remembered_args_put<R: Runtime>(
     app: AppHandle<R>,
     entry: RememberedArgs,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     remembered_args::put(&app, entry)
 }

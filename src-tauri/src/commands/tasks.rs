@@ -3,6 +3,7 @@
 //! `AppEvent::Task`; the list of a server's tasks; and Cancel (`tasks/cancel`). The task's
 //! questions reach the user through the session's host handler, i.e. the Requests panels.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::Arc;
 
 use periscope_core::saved_calls::CallKind;
@@ -55,7 +56,9 @@ pub async fn call_tool_as_task<R: Runtime>(
         .await
         .map_err(|e| match e {
             TaskCallError::Request(e) => CallError::from(e),
-            e @ TaskCallError::NotOffered => CallError::from(e.to_string()),
+            TaskCallError::NotOffered => CallError::from(Problem::TasksNotOffered {
+                method: periscope_core::vocabulary::method::names::TOOLS_CALL.into(),
+            }),
         });
     match outcome {
         Err(error) => {
@@ -87,16 +90,12 @@ fn task_outcome(ended: &Result<tasks::TaskEnd, RequestError>) -> Result<Value, C
     match ended {
         Ok(end) => match &end.result {
             Some(result) => Ok(result.clone()),
-            None => {
-                let status = &end.task.status;
-                let message = match &end.task.status_message {
-                    Some(message) => format!("the task ended {status}: {message}"),
-                    None => format!("the task ended {status}"),
-                };
-                Err(CallError::from(message))
-            }
+            None => Err(CallError::from(Problem::TaskEnded {
+                status: end.task.status.to_string(),
+                message: end.task.status_message.clone(),
+            })),
         },
-        Err(error) => Err(CallError::from(error.to_string())),
+        Err(error) => Err(CallError::from(Problem::from(error))),
     }
 }
 
@@ -110,8 +109,12 @@ pub async fn follow_task<R: Runtime>(
     handle: Value,
 ) -> Result<TaskEntry, CallError> {
     let session = state.session(&server_id).map_err(CallError::from)?;
-    let task = Task::from_wire(&handle)
-        .map_err(|why| CallError::from(format!("the answer is not a task: {why}")))?;
+    let task = Task::from_wire(&handle).map_err(|why| {
+        CallError::from(Problem::ProtocolBroken {
+            method: periscope_core::vocabulary::method::names::TASKS_GET.into(),
+            detail: why.to_string(),
+        })
+    })?;
     // The call that answered with this task is in the history already.
     Ok(follow(&app, &server_id, session, tool, task, None))
 }
@@ -123,7 +126,7 @@ pub async fn task_list(
     state: State<'_, AppState>,
     board: State<'_, TaskBoard>,
     server_id: String,
-) -> Result<Vec<TaskEntry>, String> {
+) -> Result<Vec<TaskEntry>, Problem> {
     let mut known = board.list(&server_id);
     let Ok(session) = state.session(&server_id) else {
         return Ok(known);
@@ -132,9 +135,7 @@ pub async fn task_list(
         .identity()
         .is_some_and(|i| i.capabilities.pointer("/tasks/list").is_some());
     if flavour_of(&session) == TaskFlavour::Legacy && offers_list {
-        let (listed, _next) = tasks::list(&session, None)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (listed, _next) = tasks::list(&session, None).await.map_err(Problem::from)?;
         for task in listed {
             if !known.iter().any(|e| e.task.task_id == task.task_id) {
                 known.push(TaskEntry {
@@ -239,7 +240,7 @@ fn follow<R: Runtime>(
                         e.task.result = end.result;
                     }
                 }
-                Err(error) => e.error = Some(error.to_string()),
+                Err(error) => e.error = Some(Problem::from(error)),
             }
         });
         if let Some(entry) = entry {

@@ -1,6 +1,7 @@
 //! The Timeline tab: a server's spans and ticks in a window, and latency per method (the
 //! engine's `timeline`), for one server or several side by side.
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -20,7 +21,7 @@ pub const MAX_SERVERS: usize = 32;
 pub struct ServerTimeline {
     pub server_id: String,
     pub timeline: Option<Timeline>,
-    pub error: Option<String>,
+    pub error: Option<Problem>,
 }
 
 /// One server's latency report in an across-servers view, or why it has none.
@@ -29,7 +30,7 @@ pub struct ServerTimeline {
 pub struct ServerLatency {
     pub server_id: String,
     pub latency: Option<LatencyReport>,
-    pub error: Option<String>,
+    pub error: Option<Problem>,
 }
 
 /// Each server's latency, kept up to date (the tab asks every few seconds while a session
@@ -59,7 +60,7 @@ impl LatencyTrackers {
         &self,
         server_id: &str,
         traffic: &Arc<Traffic>,
-    ) -> impl FnOnce() -> Result<LatencyReport, String> + Send + use<> {
+    ) -> impl FnOnce() -> Result<LatencyReport, Problem> + Send + use<> {
         let traffic = traffic.clone();
         let tracker = self.of(server_id, &traffic);
         move || {
@@ -67,20 +68,20 @@ impl LatencyTrackers {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .update(&traffic)
-                .map_err(|e| e.to_string())
+                .map_err(Problem::record)
         }
     }
 }
 
 /// The record the timeline reads (a disconnected server's stays; a reopened recording's too).
-fn session(state: &AppState, server_id: &str) -> Result<Arc<Traffic>, String> {
+fn session(state: &AppState, server_id: &str) -> Result<Arc<Traffic>, Problem> {
     state.traffic_of(server_id)
 }
 
 /// Reads off the main thread and the async runtime (with a store, a read waits for its writer).
 async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
+    work: impl FnOnce() -> Result<T, Problem> + Send + 'static,
+) -> Result<T, Problem> {
     super::off_main("timeline", work).await
 }
 
@@ -89,9 +90,9 @@ pub async fn timeline(
     state: State<'_, AppState>,
     server_id: String,
     window: TimelineWindow,
-) -> Result<Timeline, String> {
+) -> Result<Timeline, Problem> {
     let session = session(&state, &server_id)?;
-    blocking(move || timeline::timeline(&session, &window).map_err(|e| e.to_string())).await
+    blocking(move || timeline::timeline(&session, &window).map_err(Problem::record)).await
 }
 
 #[tauri::command]
@@ -99,7 +100,7 @@ pub async fn latency(
     state: State<'_, AppState>,
     trackers: State<'_, LatencyTrackers>,
     server_id: String,
-) -> Result<LatencyReport, String> {
+) -> Result<LatencyReport, Problem> {
     let session = session(&state, &server_id)?;
     blocking(trackers.report(&server_id, &session)).await
 }
@@ -109,14 +110,14 @@ pub async fn timeline_all(
     state: State<'_, AppState>,
     server_ids: Vec<String>,
     window: TimelineWindow,
-) -> Result<Vec<ServerTimeline>, String> {
+) -> Result<Vec<ServerTimeline>, Problem> {
     let sessions = sessions(&state, server_ids)?;
     blocking(move || {
         Ok(sessions
             .into_iter()
             .map(|(server_id, session)| {
-                let read = session
-                    .and_then(|s| timeline::timeline(&s, &window).map_err(|e| e.to_string()));
+                let read =
+                    session.and_then(|s| timeline::timeline(&s, &window).map_err(Problem::record));
                 ServerTimeline {
                     server_id,
                     error: read.as_ref().err().cloned(),
@@ -133,7 +134,7 @@ pub async fn latency_all(
     state: State<'_, AppState>,
     trackers: State<'_, LatencyTrackers>,
     server_ids: Vec<String>,
-) -> Result<Vec<ServerLatency>, String> {
+) -> Result<Vec<ServerLatency>, Problem> {
     let reads: Vec<_> = sessions(&state, server_ids)?
         .into_iter()
         .map(|(server_id, session)| {
@@ -157,14 +158,15 @@ pub async fn latency_all(
     .await
 }
 
-type Sessions = Vec<(String, Result<Arc<Traffic>, String>)>;
+type Sessions = Vec<(String, Result<Arc<Traffic>, Problem>)>;
 
-fn sessions(state: &AppState, server_ids: Vec<String>) -> Result<Sessions, String> {
+fn sessions(state: &AppState, server_ids: Vec<String>) -> Result<Sessions, Problem> {
     if server_ids.len() > MAX_SERVERS {
-        return Err(format!(
-            "a timeline across servers shows at most {MAX_SERVERS} servers ({} asked)",
-            server_ids.len()
-        ));
+        return Err(Problem::LimitHit {
+            what: periscope_core::vocabulary::problem::Limit::TimelineServers,
+            limit: MAX_SERVERS as u64,
+            asked: Some(server_ids.len() as u64),
+        });
     }
     Ok(server_ids
         .into_iter()

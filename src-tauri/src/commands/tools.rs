@@ -9,6 +9,7 @@ use periscope_core::schema_check::SchemaReport;
 use periscope_core::schema_worker;
 use periscope_core::session::{Timing, timed};
 use periscope_core::view::{AppEvent, CallError};
+use periscope_core::vocabulary::Problem;
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Runtime, State};
 use tokio::sync::mpsc;
@@ -24,9 +25,11 @@ const PROGRESS_BACKLOG: usize = 256;
 /// this program in its validator mode (main.rs), killed at the time limit: a hostile schema
 /// costs at most that, never a thread left spinning.
 #[tauri::command]
-pub async fn validate_json(schema: Value, instance: Value) -> Result<SchemaReport, String> {
-    let program =
-        std::env::current_exe().map_err(|e| format!("the validator cannot start: {e}"))?;
+pub async fn validate_json(schema: Value, instance: Value) -> Result<SchemaReport, Problem> {
+    let program = std::env::current_exe().map_err(|e| Problem::ProgramFailed {
+        program: "the validator".into(),
+        detail: e.to_string(),
+    })?;
     Ok(schema_worker::validate(&program, &schema, &instance, schema_worker::TIME_LIMIT).await)
 }
 
@@ -108,7 +111,15 @@ async fn call_tool_followed(
             });
             (result, timing)
         }
-        Err(in_use) => timed(async { Err(CallError::from(in_use.to_string())) }).await,
+        Err(in_use) => {
+            timed(async {
+                Err(CallError::from(Problem::InvalidInput {
+                    field: periscope_core::vocabulary::problem::Field::CallId,
+                    detail: Some(in_use.to_string()),
+                }))
+            })
+            .await
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
 use periscope_core::traffic::Traffic;
 use periscope_core::traffic_window::TrafficSummary;
 use periscope_core::view::FrameDetail;
+use periscope_core::vocabulary::Problem;
 use tauri::State;
 
 use super::off_main;
@@ -18,9 +19,9 @@ async fn read_record<T: Send + 'static, E: std::fmt::Display>(
     state: &AppState,
     server_id: &str,
     read: impl FnOnce(&Traffic) -> Result<T, E> + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, Problem> {
     let traffic = state.traffic_of(server_id)?;
-    off_main("record", move || read(&traffic).map_err(|e| e.to_string())).await
+    off_main("record", move || read(&traffic).map_err(Problem::record)).await
 }
 
 /// Most rows one window query returns (a list asks for what it shows, plus a margin).
@@ -31,7 +32,7 @@ const MAX_WINDOW: u64 = 2_000;
 pub fn traffic_summary(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<TrafficSummary, String> {
+) -> Result<TrafficSummary, Problem> {
     state.traffic_summary(&server_id)
 }
 
@@ -41,7 +42,7 @@ pub async fn traffic_count(
     state: State<'_, AppState>,
     server_id: String,
     filter: TrafficFilter,
-) -> Result<u64, String> {
+) -> Result<u64, Problem> {
     read_record(&state, &server_id, move |traffic| {
         traffic.window_count(&filter)
     })
@@ -58,7 +59,7 @@ pub async fn traffic_window(
     offset: u64,
     limit: u64,
     count: Option<u64>,
-) -> Result<Vec<TrafficRow>, String> {
+) -> Result<Vec<TrafficRow>, Problem> {
     read_record(&state, &server_id, move |traffic| {
         traffic.window_rows_counted(&filter, offset, limit.min(MAX_WINDOW), count)
     })
@@ -72,7 +73,7 @@ pub async fn traffic_position(
     server_id: String,
     seq: u64,
     filter: TrafficFilter,
-) -> Result<Option<u64>, String> {
+) -> Result<Option<u64>, Problem> {
     read_record(&state, &server_id, move |traffic| {
         traffic.window_position(seq, &filter)
     })
@@ -88,7 +89,7 @@ pub async fn traffic_search(
     query: String,
     after_seq: u64,
     limit: u64,
-) -> Result<Vec<SearchHit>, String> {
+) -> Result<Vec<SearchHit>, Problem> {
     read_record(&state, &server_id, move |traffic| {
         traffic.window_search(&query, after_seq, limit.min(MAX_WINDOW))
     })
@@ -100,7 +101,7 @@ pub fn frame_detail(
     state: State<'_, AppState>,
     server_id: String,
     seq: u64,
-) -> Result<FrameDetail, String> {
+) -> Result<FrameDetail, Problem> {
     state.frame_detail(&server_id, seq)
 }
 
@@ -110,7 +111,7 @@ pub fn frame_raw_command(
     state: State<'_, AppState>,
     server_id: String,
     seq: u64,
-) -> Result<String, String> {
+) -> Result<String, Problem> {
     state.raw_command(&server_id, seq)
 }
 
@@ -118,7 +119,7 @@ pub fn frame_raw_command(
 pub fn http_exchanges(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<Vec<HttpExchange>, String> {
+) -> Result<Vec<HttpExchange>, Problem> {
     state.http_exchanges(&server_id)
 }
 
@@ -126,6 +127,6 @@ pub fn http_exchanges(
 pub fn stderr_lines(
     state: State<'_, AppState>,
     server_id: String,
-) -> Result<Vec<StderrLine>, String> {
+) -> Result<Vec<StderrLine>, Problem> {
     state.stderr_lines(&server_id)
 }

@@ -1,5 +1,6 @@
 //! The server utilities of the Overview tab: the server's log level and ping.
 
+use periscope_core::vocabulary::Problem;
 use std::time::Instant;
 
 use periscope_core::features::LogLevel;
@@ -14,20 +15,20 @@ pub async fn set_log_level(
     state: State<'_, AppState>,
     server_id: String,
     level: String,
-) -> Result<(), String> {
-    let level: LogLevel = level.parse()?;
+) -> Result<(), Problem> {
+    let level: LogLevel = level.parse().map_err(|e| Problem::InvalidInput {
+        field: periscope_core::vocabulary::problem::Field::LogLevel,
+        detail: Some(e),
+    })?;
     let session = state.session(&server_id)?;
-    session
-        .set_log_level(level)
-        .await
-        .map_err(|e| format!("the server refused the log level: {e}"))
+    session.set_log_level(level).await.map_err(Problem::from)
 }
 
 /// Pings the server; returns the round trip in microseconds.
 #[tauri::command]
-pub async fn ping_server(state: State<'_, AppState>, server_id: String) -> Result<u64, String> {
+pub async fn ping_server(state: State<'_, AppState>, server_id: String) -> Result<u64, Problem> {
     let session = state.session(&server_id)?;
     let started = Instant::now();
-    session.ping().await.map_err(|e| e.to_string())?;
+    session.ping().await.map_err(Problem::from)?;
     Ok(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX))
 }

@@ -2,6 +2,7 @@
 //! times a second, never a row: the Traffic list asks for the rows it shows), and passes on
 //! stderr lines, HTTP exchanges and the session's other events.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -84,23 +85,25 @@ pub(super) async fn forward(
             }),
             Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
-                message,
+                problem: Problem::note(message),
             }),
             // Said where warnings are said: what is shown did not come from the server just now.
             Ok(Event::FromCache {
                 method, left_ms, ..
             }) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
-                message: format!(
-                    "{method}: from cache, {} s left (the server said the result stays fresh that long)",
-                    left_ms.div_ceil(1000)
-                ),
+                problem: Problem::FromCache {
+                    method: method.to_string(),
+                    left_s: left_ms.div_ceil(1000),
+                },
             }),
             Ok(Event::StateChanged(SessionState::Closed { reason })) => {
                 tell_held(&server_id, logs.held_now(), &hub);
                 if !conn.user_closed.load(Ordering::SeqCst) {
                     let status = ConnectionStatus::Failed {
-                        error: format!("the connection ended: {reason}"),
+                        error: Problem::ConnectionEnded {
+                            reason: reason.to_string(),
+                        },
                         stderr_tail: traffic.stderr_tail(STDERR_TAIL),
                         diagnoses: Vec::new(),
                     };

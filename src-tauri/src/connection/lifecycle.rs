@@ -1,6 +1,7 @@
 //! Connecting (one attempt at a time per server) and disconnecting, with the status the UI
 //! shows at each step.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -48,7 +49,7 @@ impl AppState {
     /// Starts the server and performs the handshake. A connection already open is closed first
     /// (reconnect). If another connect to this server is in flight, waits for it and returns
     /// its result when it succeeded, rather than starting the server twice.
-    pub async fn connect(&self, server_id: &str) -> Result<ServerIdentity, String> {
+    pub async fn connect(&self, server_id: &str) -> Result<ServerIdentity, Problem> {
         let gate = self.connect_lock(server_id);
         let in_flight = gate.try_lock().is_err();
         let _turn = gate.lock().await;
@@ -65,12 +66,14 @@ impl AppState {
 
     /// Reconnects in the legacy era (the doctor said a tool works there): remembered for the
     /// server as if its probe had failed, so Overview says so and **Probe again** undoes it.
-    pub async fn reconnect_legacy(&self, server_id: &str) -> Result<ServerIdentity, String> {
+    pub async fn reconnect_legacy(&self, server_id: &str) -> Result<ServerIdentity, Problem> {
         let entry = self
             .catalog()
             .into_iter()
             .find(|e| e.id == server_id)
-            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+            .ok_or_else(|| Problem::ServerNotFound {
+                id: server_id.into(),
+            })?;
         self.found_eras.remember_legacy(&entry);
         self.connect(server_id).await
     }
@@ -87,7 +90,7 @@ impl AppState {
 
     /// Connects unless the server already has a connection in any state (the first-launch
     /// connect must not undo what the user did meanwhile).
-    pub async fn connect_if_idle(&self, server_id: &str) -> Result<(), String> {
+    pub async fn connect_if_idle(&self, server_id: &str) -> Result<(), Problem> {
         let gate = self.connect_lock(server_id);
         let _turn = gate.lock().await;
         if lock(&self.conns).contains_key(server_id) {
@@ -96,7 +99,7 @@ impl AppState {
         self.connect_now(server_id).await.map(|_| ())
     }
 
-    async fn connect_now(&self, server_id: &str) -> Result<ServerIdentity, String> {
+    async fn connect_now(&self, server_id: &str) -> Result<ServerIdentity, Problem> {
         let result = self.connect_once(server_id).await;
         match result {
             // The era remembered for the server failed (it now speaks the modern era, or
@@ -105,9 +108,9 @@ impl AppState {
                 self.found_eras.forget(server_id);
                 self.connect_once(server_id)
                     .await
-                    .map_err(Attempt::into_message)
+                    .map_err(Attempt::into_problem)
             }
-            other => other.map_err(Attempt::into_message),
+            other => other.map_err(Attempt::into_problem),
         }
     }
 
@@ -116,7 +119,9 @@ impl AppState {
             .catalog()
             .into_iter()
             .find(|e| e.id == server_id)
-            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+            .ok_or_else(|| Problem::ServerNotFound {
+                id: server_id.into(),
+            })?;
         // Secret values come from the secret store now, as the client secret below does.
         let target = self.resolved_target(&entry)?;
         self.disconnect(server_id).await?;
@@ -194,7 +199,10 @@ impl AppState {
         let session = match spawned {
             Ok(session) => session,
             Err(e) => {
-                let error = e.to_string();
+                let error = Problem::StartFailed {
+                    server: server_id.into(),
+                    detail: e.to_string(),
+                };
                 let diagnoses = match &target {
                     ServerTarget::Stdio(t) => doctor::after_start(&e, t),
                     ServerTarget::Http { .. } => Vec::new(),
@@ -251,11 +259,11 @@ impl AppState {
                 Err(Attempt::RememberedEraFailed)
             }
             Err(e) => {
-                let error = e.to_string();
                 conn.user_closed.store(true, Ordering::SeqCst);
                 session.close().await;
                 let mut diagnoses = doctor::after_failure(&e, &scene_of(&target, None));
                 doctor::probe_paths(&mut diagnoses).await;
+                let error = Problem::from(e);
                 self.set_status(
                     server_id,
                     &conn,
@@ -271,7 +279,7 @@ impl AppState {
     }
 
     /// Shuts the server down politely. Disconnecting what is not connected is fine.
-    pub async fn disconnect(&self, server_id: &str) -> Result<(), String> {
+    pub async fn disconnect(&self, server_id: &str) -> Result<(), Problem> {
         let conn = lock(&self.conns).get(server_id).cloned();
         let Some(conn) = conn else { return Ok(()) };
         conn.user_closed.store(true, Ordering::SeqCst);
@@ -291,25 +299,25 @@ impl AppState {
     }
 }
 
-/// Why one connection attempt failed: a message for the user, or the remembered era failing
+/// Why one connection attempt failed: a problem for the user, or the remembered era failing
 /// (the caller probes again before saying anything).
 enum Attempt {
-    Failed(String),
+    Failed(Problem),
     RememberedEraFailed,
 }
 
 impl Attempt {
-    fn into_message(self) -> String {
+    fn into_problem(self) -> Problem {
         match self {
-            Attempt::Failed(message) => message,
-            Attempt::RememberedEraFailed => "the server failed in the era remembered for it".into(),
+            Attempt::Failed(problem) => problem,
+            Attempt::RememberedEraFailed => Problem::RememberedEraFailed,
         }
     }
 }
 
-impl From<String> for Attempt {
-    fn from(message: String) -> Self {
-        Attempt::Failed(message)
+impl From<Problem> for Attempt {
+    fn from(problem: Problem) -> Self {
+        Attempt::Failed(problem)
     }
 }
 

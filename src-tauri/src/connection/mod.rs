@@ -10,6 +10,7 @@ mod record;
 mod sign_in;
 mod store_files;
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -100,14 +101,22 @@ impl AppState {
 
     /// Adds the entry, or replaces the one with its id; its secret values go to the secret
     /// store and the catalog keeps only their names. Returns the new catalog.
-    pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, String> {
-        validate_entry(&entry).map_err(|e| e.to_string())?;
+    pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, Problem> {
+        validate_entry(&entry).map_err(|e| Problem::InvalidInput {
+            field: periscope_core::vocabulary::problem::Field::ServerEntry,
+            detail: Some(e.to_string()),
+        })?;
         let previous = lock(&self.catalog)
             .iter()
             .find(|e| e.id == entry.id)
             .cloned();
-        let entry = server_secrets::keep(self.secret_store(), &entry, previous.as_ref())
-            .map_err(|e| e.to_string())?;
+        let entry =
+            server_secrets::keep(self.secret_store(), &entry, previous.as_ref()).map_err(|e| {
+                Problem::not_saved(
+                    periscope_core::vocabulary::problem::Stored::Secrets,
+                    Problem::internal(e),
+                )
+            })?;
         let mut catalog = lock(&self.catalog);
         match catalog.iter_mut().find(|e| e.id == entry.id) {
             Some(existing) => *existing = entry,
@@ -132,10 +141,15 @@ impl AppState {
     }
 
     /// Removes the entry and forgets its secret values.
-    pub fn remove_entry(&self, id: &str) -> Result<Vec<ServerEntry>, String> {
+    pub fn remove_entry(&self, id: &str) -> Result<Vec<ServerEntry>, Problem> {
         let removed = lock(&self.catalog).iter().find(|e| e.id == id).cloned();
         if let Some(entry) = &removed {
-            server_secrets::forget(self.secret_store(), entry).map_err(|e| e.to_string())?;
+            server_secrets::forget(self.secret_store(), entry).map_err(|e| {
+                Problem::not_saved(
+                    periscope_core::vocabulary::problem::Stored::Secrets,
+                    Problem::internal(e),
+                )
+            })?;
         }
         let mut catalog = lock(&self.catalog);
         catalog.retain(|e| e.id != id);
@@ -148,39 +162,54 @@ impl AppState {
         server_id: &str,
         slot: SecretSlot,
         name: &str,
-    ) -> Result<Option<String>, String> {
-        let store = self.secret_store().ok_or("the secret store is not open")?;
-        server_secrets::reveal(store, server_id, slot, name).map_err(|e| e.to_string())
+    ) -> Result<Option<String>, Problem> {
+        let store = self.secret_store().ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::SecretStore,
+            detail: None,
+        })?;
+        server_secrets::reveal(store, server_id, slot, name).map_err(|e| Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::SecretStore,
+            detail: Some(e.to_string()),
+        })
     }
 
     /// The entry's target with its secret values filled in, to start a session with.
-    fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, String> {
-        server_secrets::resolve(self.secret_store(), entry)
-            .map_err(|e| format!("cannot start {}: {e}", entry.name))
+    fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, Problem> {
+        server_secrets::resolve(self.secret_store(), entry).map_err(|e| Problem::StartFailed {
+            server: entry.id.clone(),
+            detail: format!("{}: {e}", entry.name),
+        })
     }
 
     /// The session of a ready connection.
-    pub fn session(&self, server_id: &str) -> Result<Arc<Session>, String> {
+    pub fn session(&self, server_id: &str) -> Result<Arc<Session>, Problem> {
         let conn = lock(&self.conns).get(server_id).cloned();
-        let conn = conn.ok_or_else(|| "not connected: connect to the server first".to_string())?;
+        let conn = conn.ok_or_else(|| Problem::NotConnected {
+            server: server_id.into(),
+        })?;
         match (&*lock(&conn.status), &conn.session) {
             (ConnectionStatus::Ready { .. }, Some(session)) => Ok(session.clone()),
-            (ConnectionStatus::Connecting, _) => {
-                Err("still connecting; try again in a moment".into())
-            }
-            (ConnectionStatus::Failed { error, .. }, _) => {
-                Err(format!("the connection failed: {error}"))
-            }
-            _ => Err("not connected: connect to the server first".into()),
+            (ConnectionStatus::Connecting, _) => Err(Problem::StillConnecting {
+                server: server_id.into(),
+            }),
+            (ConnectionStatus::Failed { error, .. }, _) => Err(Problem::ConnectionFailed {
+                server: server_id.into(),
+                cause: Box::new(error.clone()),
+            }),
+            _ => Err(Problem::NotConnected {
+                server: server_id.into(),
+            }),
         }
     }
 
     /// The record of a connection, whatever its state (a failed one keeps its traffic).
-    fn recorded(&self, server_id: &str) -> Result<Arc<Conn>, String> {
+    fn recorded(&self, server_id: &str) -> Result<Arc<Conn>, Problem> {
         lock(&self.conns)
             .get(server_id)
             .cloned()
-            .ok_or_else(|| "this server has not been connected yet".to_string())
+            .ok_or_else(|| Problem::NotConnected {
+                server: server_id.into(),
+            })
     }
 
     pub fn connections(&self) -> Vec<ConnectionInfo> {
@@ -195,13 +224,16 @@ impl AppState {
     }
 
     /// Tells a connected server its roots changed (`notifications/roots/list_changed`).
-    pub async fn roots_changed(&self, server_id: &str) -> Result<(), String> {
+    pub async fn roots_changed(&self, server_id: &str) -> Result<(), Problem> {
         let Ok(session) = self.session(server_id) else {
             return Ok(()); // not connected: it will ask when it connects
         };
         session
             .notify(names::ROOTS_LIST_CHANGED, None)
             .await
-            .map_err(|e| format!("could not tell the server its roots changed: {e}"))
+            .map_err(|e| Problem::Transport {
+                method: names::ROOTS_LIST_CHANGED.into(),
+                detail: e.to_string(),
+            })
     }
 }

@@ -5,24 +5,25 @@
 
 use periscope_core::config::{ServerEntry, ServerTarget};
 use periscope_core::era::EraChoice;
+use periscope_core::vocabulary::Problem;
 
 use super::AppState;
 
 impl AppState {
     /// The `periscope raw` command line that sends frame `seq` of `server_id` again.
-    pub fn raw_command(&self, server_id: &str, seq: u64) -> Result<String, String> {
-        let frame = self
-            .traffic_of(server_id)?
-            .frame(seq)
-            .ok_or_else(|| format!("no frame {seq} in the record"))?;
-        let text = std::str::from_utf8(&frame.bytes).map_err(|_| {
-            "the frame is not UTF-8 text: a command line cannot carry it".to_string()
+    pub fn raw_command(&self, server_id: &str, seq: u64) -> Result<String, Problem> {
+        let frame = self.traffic_of(server_id)?.frame(seq).ok_or_else(|| {
+            Problem::not_found(periscope_core::vocabulary::problem::Thing::Frame, seq)
         })?;
+        let text = std::str::from_utf8(&frame.bytes)
+            .map_err(|_| Problem::invalid(periscope_core::vocabulary::problem::Field::Frame))?;
         let entry = self
             .catalog()
             .into_iter()
             .find(|e| e.id == server_id)
-            .ok_or_else(|| format!("no server with id {server_id:?} in the catalog"))?;
+            .ok_or_else(|| Problem::ServerNotFound {
+                id: server_id.into(),
+            })?;
         Ok(command_line(text, &entry))
     }
 }

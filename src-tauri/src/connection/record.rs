@@ -2,6 +2,7 @@
 //! exchanges, stderr, decisions), and the URL consent decisions the user adds to it. Every read
 //! goes through [`AppState::traffic_of`]: the one door to a record, whoever holds it.
 
+use periscope_core::vocabulary::Problem;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,13 +17,17 @@ use super::{AppState, lock};
 impl AppState {
     /// The record of a server, live or ended, or of a reopened recording (`recordings.rs`):
     /// the one door the record reads below go through.
-    pub fn traffic_of(&self, server_id: &str) -> Result<Arc<Traffic>, String> {
-        self.maybe_traffic(server_id)?
-            .ok_or_else(|| "no traffic was recorded".to_string())
+    pub fn traffic_of(&self, server_id: &str) -> Result<Arc<Traffic>, Problem> {
+        self.maybe_traffic(server_id)?.ok_or_else(|| {
+            Problem::not_found(
+                periscope_core::vocabulary::problem::Thing::Record,
+                server_id,
+            )
+        })
     }
 
     /// Like [`AppState::traffic_of`]; None for a server that could not even be started.
-    fn maybe_traffic(&self, server_id: &str) -> Result<Option<Arc<Traffic>>, String> {
+    fn maybe_traffic(&self, server_id: &str) -> Result<Option<Arc<Traffic>>, Problem> {
         if let Some(traffic) = self.recordings.traffic(server_id) {
             return Ok(Some(traffic));
         }
@@ -41,17 +46,17 @@ impl AppState {
 
     /// How far a server's record goes; nothing (an empty summary) for a server that never
     /// started, which has no record and is not a failure to read one.
-    pub fn traffic_summary(&self, server_id: &str) -> Result<TrafficSummary, String> {
+    pub fn traffic_summary(&self, server_id: &str) -> Result<TrafficSummary, Problem> {
         Ok(self
             .maybe_traffic(server_id)?
             .map_or_else(TrafficSummary::default, |t| t.summary()))
     }
 
-    pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, String> {
+    pub fn frame_detail(&self, server_id: &str, seq: u64) -> Result<FrameDetail, Problem> {
         let traffic = self.traffic_of(server_id)?;
-        let frame = traffic
-            .frame(seq)
-            .ok_or_else(|| format!("no frame {seq} in the record"))?;
+        let frame = traffic.frame(seq).ok_or_else(|| {
+            Problem::not_found(periscope_core::vocabulary::problem::Thing::Frame, seq)
+        })?;
         Ok(
             FrameDetail::of(&frame, traffic.flags_of(seq), traffic.call_of(seq))
                 .with_partner(traffic.partner_of(seq)),
@@ -59,14 +64,14 @@ impl AppState {
     }
 
     /// The HTTP exchanges memory holds (the Network tab lists the newest).
-    pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, String> {
+    pub fn http_exchanges(&self, server_id: &str) -> Result<Vec<HttpExchange>, Problem> {
         Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
             t.exchanges().iter().map(|e| (**e).clone()).collect()
         }))
     }
 
     /// The stderr lines memory holds (the Console lists the newest).
-    pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, String> {
+    pub fn stderr_lines(&self, server_id: &str) -> Result<Vec<StderrLine>, Problem> {
         Ok(self.maybe_traffic(server_id)?.map_or_else(Vec::new, |t| {
             t.stderr().iter().map(|l| (**l).clone()).collect()
         }))
@@ -74,7 +79,7 @@ impl AppState {
 
     /// What was decided about the server's requests (the Requests tab's history). The era
     /// fallback is a decision of the record's too, but about the connection: Overview says it.
-    pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, String> {
+    pub fn decisions(&self, server_id: &str) -> Result<Vec<Decision>, Problem> {
         Ok(self
             .maybe_traffic(server_id)?
             .map_or_else(Vec::new, |t| t.decisions())
@@ -91,7 +96,7 @@ impl AppState {
         url: &str,
         elicitation_id: &str,
         decision: UrlDecision,
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         let word = match decision {
             UrlDecision::Open => DecisionKind::Open,
             UrlDecision::AcceptWithoutOpening => DecisionKind::AcceptWithoutOpening,

@@ -1,6 +1,7 @@
 //! Signing in to remote servers: the dialog before the browser opens, a pre-registered
 //! client's secret in the secret store, the OAuth report and signing out.
 
+use periscope_core::vocabulary::Problem;
 use std::sync::{Arc, OnceLock};
 
 use periscope_core::answering::{Answer, Ask};
@@ -30,9 +31,16 @@ impl AppState {
     }
 
     /// Keeps (or with None, forgets) a pre-registered client's secret for a remote server.
-    pub fn set_client_secret(&self, server_id: &str, secret: Option<String>) -> Result<(), String> {
+    pub fn set_client_secret(
+        &self,
+        server_id: &str,
+        secret: Option<String>,
+    ) -> Result<(), Problem> {
         let url = self.http_url(server_id)?;
-        let store = self.secrets.get().ok_or("the secret store is not open")?;
+        let store = self.secrets.get().ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::SecretStore,
+            detail: None,
+        })?;
         match secret.filter(|s| !s.is_empty()) {
             Some(secret) => store
                 .save(&StoredCredentials {
@@ -41,10 +49,18 @@ impl AppState {
                     client_secret: Some(secret),
                     ..StoredCredentials::default()
                 })
-                .map_err(|e| e.to_string()),
-            None => store
-                .delete(&url, PRE_REGISTERED)
-                .map_err(|e| e.to_string()),
+                .map_err(|e| {
+                    Problem::not_saved(
+                        periscope_core::vocabulary::problem::Stored::Secrets,
+                        Problem::internal(e),
+                    )
+                }),
+            None => store.delete(&url, PRE_REGISTERED).map_err(|e| {
+                Problem::not_saved(
+                    periscope_core::vocabulary::problem::Stored::Secrets,
+                    Problem::internal(e),
+                )
+            }),
         }
     }
 
@@ -55,7 +71,7 @@ impl AppState {
             .is_some()
     }
 
-    fn http_url(&self, server_id: &str) -> Result<String, String> {
+    fn http_url(&self, server_id: &str) -> Result<String, Problem> {
         match self
             .catalog()
             .into_iter()
@@ -63,13 +79,18 @@ impl AppState {
             .map(|e| e.target)
         {
             Some(ServerTarget::Http { target, .. }) => Ok(target.url),
-            Some(_) => Err("only remote servers sign in".into()),
-            None => Err(format!("no server with id {server_id:?} in the catalog")),
+            Some(_) => Err(Problem::SignIn {
+                server: server_id.into(),
+                what: periscope_core::vocabulary::problem::SignIn::NotRemote,
+            }),
+            None => Err(Problem::ServerNotFound {
+                id: server_id.into(),
+            }),
         }
     }
 
     /// The OAuth view: the last sign-in's steps and its token (masked), and where tokens live.
-    pub async fn oauth_report(&self, server_id: &str) -> Result<Option<AuthReport>, String> {
+    pub async fn oauth_report(&self, server_id: &str) -> Result<Option<AuthReport>, Problem> {
         let conn = lock(&self.conns).get(server_id).cloned();
         let Some(oauth) = conn.and_then(|c| c.oauth.clone()) else {
             return Ok(None);
@@ -78,12 +99,20 @@ impl AppState {
     }
 
     /// Deletes the server's tokens (the registration is kept) and disconnects it.
-    pub async fn sign_out(&self, server_id: &str) -> Result<(), String> {
+    pub async fn sign_out(&self, server_id: &str) -> Result<(), Problem> {
         let conn = lock(&self.conns).get(server_id).cloned();
         let Some(oauth) = conn.and_then(|c| c.oauth.clone()) else {
-            return Err("this server has no sign-in to end".into());
+            return Err(Problem::SignIn {
+                server: server_id.into(),
+                what: periscope_core::vocabulary::problem::SignIn::NoneToEnd,
+            });
         };
-        oauth.sign_out().await?;
+        oauth.sign_out().await.map_err(|e| {
+            Problem::not_saved(
+                periscope_core::vocabulary::problem::Stored::SignIns,
+                Problem::internal(e),
+            )
+        })?;
         self.disconnect(server_id).await
     }
 }
@@ -136,7 +165,7 @@ pub(super) fn sign_in_opener(
                 if !proceed {
                     return Err("sign-in cancelled".to_string());
                 }
-                asks.open(&url)
+                asks.open(&url).map_err(|e| e.to_string())
             })
         },
     )

@@ -8,6 +8,7 @@ use periscope_core::answering::settings::ModelRule;
 use periscope_core::model::chat::{StreamEvent, TurnTiming, Usage};
 use periscope_core::model::sampling::{self, PickReason};
 use periscope_core::model::{ModelClient, Provider};
+use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -63,13 +64,16 @@ pub fn choose(
     models: &Models,
     rule: Option<&ModelRule>,
     params: &Value,
-) -> Result<(Provider, DraftReason), String> {
+) -> Result<(Provider, DraftReason), Problem> {
     if let Some(rule) = rule {
         return Ok((models.provider(&rule.provider_id)?, DraftReason::ServerRule));
     }
     let providers = models.providers();
-    let (provider, pick) = sampling::pick(&providers, params.get("modelPreferences"))
-        .ok_or("no model is configured: add one in Settings → Models")?;
+    let (provider, pick) =
+        sampling::pick(&providers, params.get("modelPreferences")).ok_or(Problem::Unavailable {
+            what: periscope_core::vocabulary::problem::Facility::Model,
+            detail: None,
+        })?;
     Ok((provider.clone(), DraftReason::Picked { pick }))
 }
 
@@ -80,14 +84,14 @@ pub async fn draft(
     params: &Value,
     events: impl Fn(DraftEvent),
     cancel: &CancellationToken,
-) -> Result<Draft, String> {
+) -> Result<Draft, Problem> {
     let (provider, reason) = choose(models, rule, params)?;
     let client: ModelClient = models.client(&provider.id)?;
     events(DraftEvent::Chosen {
         provider: provider.clone(),
         reason: reason.clone(),
     });
-    let request = sampling::to_chat(params).map_err(|e| e.to_string())?;
+    let request = sampling::to_chat(params).map_err(Problem::model)?;
     let turn = client
         .stream_each(&request, cancel, |event| {
             match event {
@@ -98,7 +102,7 @@ pub async fn draft(
             std::future::ready(())
         })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(Problem::model)?;
     Ok(Draft {
         result: sampling::to_result(&turn),
         model: turn.model.clone(),

@@ -6,6 +6,7 @@
 
 pub mod draft;
 
+use periscope_core::vocabulary::Problem;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -70,11 +71,16 @@ impl Models {
             .collect()
     }
 
-    pub fn provider(&self, id: &str) -> Result<Provider, String> {
+    pub fn provider(&self, id: &str) -> Result<Provider, Problem> {
         self.providers()
             .into_iter()
             .find(|p| p.id == id)
-            .ok_or_else(|| format!("there is no model provider {id:?} (was it removed?)"))
+            .ok_or_else(|| {
+                Problem::not_found(
+                    periscope_core::vocabulary::problem::Thing::ModelProvider,
+                    id,
+                )
+            })
     }
 
     fn key(&self, id: &str) -> Option<ApiKey> {
@@ -86,34 +92,40 @@ impl Models {
             .filter(|k| !k.expose().is_empty())
     }
 
-    fn write(&self, providers: &[Provider]) -> Result<(), String> {
-        let value = serde_json::to_value(providers).map_err(|e| e.to_string())?;
+    fn write(&self, providers: &[Provider]) -> Result<(), Problem> {
+        let value = serde_json::to_value(providers).map_err(Problem::internal)?;
         json_file::write_key(&self.file, PROVIDERS_KEY, value)
     }
 
     /// Adds the provider or replaces the one with its id, and applies the key change. The
     /// provider must make a client (an http(s) URL; a key only over https or to this machine),
     /// so a saved provider can always be asked. Exactly one provider is the default.
-    pub fn save(&self, provider: Provider, key: KeyChange) -> Result<Vec<ProviderView>, String> {
+    pub fn save(&self, provider: Provider, key: KeyChange) -> Result<Vec<ProviderView>, Problem> {
         let mut provider = provider;
         provider.name = provider.name.trim().to_string();
         provider.base_url = provider.base_url.trim().trim_end_matches('/').to_string();
         provider.model = provider.model.trim().to_string();
         if provider.id.trim().is_empty() {
-            return Err("a provider needs an id".into());
+            return Err(Problem::invalid(
+                periscope_core::vocabulary::problem::Field::ProviderId,
+            ));
         }
         if provider.name.is_empty() {
-            return Err("give the provider a name".into());
+            return Err(Problem::invalid(
+                periscope_core::vocabulary::problem::Field::ProviderName,
+            ));
         }
         if provider.model.is_empty() {
-            return Err("name the model to ask (e.g. llama3.2, gpt-4o-mini)".into());
+            return Err(Problem::invalid(
+                periscope_core::vocabulary::problem::Field::ModelName,
+            ));
         }
         let new_key = match &key {
             KeyChange::Set { key } => Some(ApiKey::new(key.clone())),
             KeyChange::Keep => self.key(&provider.id),
             KeyChange::Clear => None,
         };
-        ModelClient::new(provider.clone(), new_key).map_err(|e| e.to_string())?;
+        ModelClient::new(provider.clone(), new_key).map_err(Problem::model)?;
         let name = key_name(&provider.id);
         match key {
             KeyChange::Keep => {}
@@ -124,12 +136,19 @@ impl Models {
                 } else {
                     self.secrets.save_value(&name, key.expose())
                 }
-                .map_err(|e| format!("could not keep the API key: {e}"))?
+                .map_err(|e| {
+                    Problem::not_saved(
+                        periscope_core::vocabulary::problem::Stored::ApiKey,
+                        Problem::internal(e),
+                    )
+                })?
             }
-            KeyChange::Clear => self
-                .secrets
-                .delete_value(&name)
-                .map_err(|e| format!("could not forget the API key: {e}"))?,
+            KeyChange::Clear => self.secrets.delete_value(&name).map_err(|e| {
+                Problem::not_saved(
+                    periscope_core::vocabulary::problem::Stored::ApiKey,
+                    Problem::internal(e),
+                )
+            })?,
         }
         let mut providers = self.providers();
         match providers.iter_mut().find(|p| p.id == provider.id) {
@@ -145,10 +164,13 @@ impl Models {
     }
 
     /// Removes the provider and forgets its key.
-    pub fn remove(&self, id: &str) -> Result<Vec<ProviderView>, String> {
-        self.secrets
-            .delete_value(&key_name(id))
-            .map_err(|e| format!("could not forget the API key: {e}"))?;
+    pub fn remove(&self, id: &str) -> Result<Vec<ProviderView>, Problem> {
+        self.secrets.delete_value(&key_name(id)).map_err(|e| {
+            Problem::not_saved(
+                periscope_core::vocabulary::problem::Stored::ApiKey,
+                Problem::internal(e),
+            )
+        })?;
         let mut providers = self.providers();
         providers.retain(|p| p.id != id);
         one_default(&mut providers, None);
@@ -157,9 +179,9 @@ impl Models {
     }
 
     /// A client for the provider, with its key.
-    pub fn client(&self, id: &str) -> Result<ModelClient, String> {
+    pub fn client(&self, id: &str) -> Result<ModelClient, Problem> {
         let provider = self.provider(id)?;
-        ModelClient::new(provider, self.key(id)).map_err(|e| e.to_string())
+        ModelClient::new(provider, self.key(id)).map_err(Problem::model)
     }
 
     /// The default provider, else the first (the playground's choice when none is named).
@@ -262,7 +284,8 @@ mod tests {
                     key: "sk-abc".into(),
                 },
             )
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("in clear"), "{error}");
         assert!(!error.contains("sk-abc"));
         assert!(!dir.join("models.json").exists());

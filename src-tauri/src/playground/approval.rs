@@ -2,6 +2,7 @@
 //! runs: the turn waits on a one-shot channel per call until the UI answers (approve once,
 //! always for this tool, reject) or the turn is stopped.
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -32,17 +33,20 @@ impl Approvals {
         conversation: &str,
         call_id: &str,
         approval: Approval,
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         if approval == Approval::Remembered {
-            return Err(
-                "\"remembered\" is the engine's word for a call it did not ask about".into(),
-            );
+            return Err(Problem::invalid(
+                periscope_core::vocabulary::problem::Field::Approval,
+            ));
         }
         let tx = lock(&self.waiting)
             .remove(&(conversation.to_string(), call_id.to_string()))
-            .ok_or("this tool call is no longer waiting (answered, or the turn stopped)")?;
-        tx.send(approval)
-            .map_err(|_| "the turn ended before the answer".to_string())
+            .ok_or(Problem::NoLongerWaiting {
+                what: periscope_core::vocabulary::problem::Waiting::ToolCall,
+            })?;
+        tx.send(approval).map_err(|_| Problem::NoLongerWaiting {
+            what: periscope_core::vocabulary::problem::Waiting::Turn,
+        })
     }
 
     /// Drops the waits of a conversation (its turn is stopped): each ends as a rejection.

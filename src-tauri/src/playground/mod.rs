@@ -7,6 +7,7 @@
 pub mod approval;
 pub mod tools;
 
+use periscope_core::vocabulary::Problem;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -54,7 +55,7 @@ impl Playground {
         &self,
         dir: &Path,
         id: &str,
-    ) -> Result<Arc<tokio::sync::Mutex<Conversation>>, String> {
+    ) -> Result<Arc<tokio::sync::Mutex<Conversation>>, Problem> {
         if let Some(chat) = lock(&self.chats).get(id).cloned() {
             return Ok(chat);
         }
@@ -63,10 +64,10 @@ impl Playground {
     }
 
     /// A new cancel token for a turn of `id`; refused while one runs.
-    pub fn start_turn(&self, id: &str) -> Result<CancellationToken, String> {
+    pub fn start_turn(&self, id: &str) -> Result<CancellationToken, Problem> {
         let mut running = lock(&self.running);
         if running.contains_key(id) {
-            return Err("the model is still answering; wait, or stop it first".into());
+            return Err(Problem::Busy);
         }
         let token = CancellationToken::new();
         running.insert(id.to_string(), token.clone());
@@ -95,39 +96,38 @@ pub fn folder(data: &Path) -> PathBuf {
 
 /// A conversation id as a file name: the ids are ours (`chat-<hex>`), anything else is refused
 /// so no id reaches outside the folder.
-fn file_of(dir: &Path, id: &str) -> Result<PathBuf, String> {
+fn file_of(dir: &Path, id: &str) -> Result<PathBuf, Problem> {
     let ok = !id.is_empty()
         && id.len() <= 64
         && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !ok {
-        return Err(format!("{id:?} is not a conversation id"));
+        return Err(Problem::not_found(
+            periscope_core::vocabulary::problem::Thing::Conversation,
+            id,
+        ));
     }
     Ok(dir.join(format!("{id}.json")))
 }
 
 /// Writes the conversation (owner-only, atomically: no half a conversation after a crash).
-pub fn save(dir: &Path, conversation: &Conversation) -> Result<PathBuf, String> {
+pub fn save(dir: &Path, conversation: &Conversation) -> Result<PathBuf, Problem> {
     let path = file_of(dir, &conversation.id)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
-    let mut bytes = serde_json::to_vec_pretty(conversation).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(dir).map_err(|e| Problem::io(dir, e))?;
+    let mut bytes = serde_json::to_vec_pretty(conversation).map_err(Problem::internal)?;
     bytes.push(b'\n');
-    private_file::write_atomically(&path, &bytes).map_err(|e| e.to_string())?;
+    private_file::write_atomically(&path, &bytes).map_err(|e| Problem::io(&path, e))?;
     Ok(path)
 }
 
-pub fn load(dir: &Path, id: &str) -> Result<Conversation, String> {
+pub fn load(dir: &Path, id: &str) -> Result<Conversation, Problem> {
     let path = file_of(dir, id)?;
-    let bytes = std::fs::read(&path).map_err(|_| format!("there is no conversation {id:?}"))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        format!(
-            "the conversation file {} cannot be read (line {}, column {})",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })
+    let bytes = std::fs::read(&path).map_err(|_| {
+        Problem::not_found(periscope_core::vocabulary::problem::Thing::Conversation, id)
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Problem::io(&path, format!("line {}, column {}", e.line(), e.column())))
 }
 
 /// The saved conversations, newest file first; unreadable files are skipped.
@@ -186,7 +186,7 @@ pub fn assemble(
     text: &str,
     mut prompt_messages: Vec<ChatMessage>,
     resource_blocks: Vec<Block>,
-) -> Result<(Vec<ChatMessage>, Vec<Block>), String> {
+) -> Result<(Vec<ChatMessage>, Vec<Block>), Problem> {
     let mut user = Vec::new();
     if !text.trim().is_empty() {
         user.push(Block::text(text.trim()));
@@ -198,7 +198,9 @@ pub fn assemble(
     }
     user.extend(resource_blocks);
     if user.is_empty() {
-        return Err("write a message, or pick a prompt that ends with one".into());
+        return Err(Problem::invalid(
+            periscope_core::vocabulary::problem::Field::Message,
+        ));
     }
     Ok((prompt_messages, user))
 }

@@ -8,6 +8,7 @@ use periscope_core::model::chat::ToolSpec;
 use periscope_core::model::tool_host::{SessionTools, ToolHost, ToolOutcome};
 use periscope_core::saved_calls::{CallKind, CallOrigin};
 use periscope_core::view::CallError;
+use periscope_core::vocabulary::Problem;
 use serde_json::{Value, json};
 use tauri::{AppHandle, Manager, Runtime};
 
@@ -32,7 +33,7 @@ impl<R: Runtime> ToolHost for RecordedTools<R> {
         if let Some(ran) = &outcome.ran {
             let result = match &outcome.raw {
                 Some(raw) => Ok(raw.clone()),
-                None => Err(CallError::from(
+                None => Err(CallError::from(Problem::note(
                     outcome
                         .content
                         .iter()
@@ -42,7 +43,7 @@ impl<R: Runtime> ToolHost for RecordedTools<R> {
                         })
                         .collect::<Vec<_>>()
                         .join("\n"),
-                )),
+                ))),
             };
             let target = CallTarget {
                 server_id: &ran.server_id,

@@ -51,7 +51,7 @@ pub enum RequestError {
     TimedOut { method: String, after: Duration },
     #[error("{method}: cancelled; sent notifications/cancelled")]
     Cancelled { method: String },
-    #[error("{} before answering {method}{}", report.reason, tail(report))]
+    #[error("{} before answering {method}{}", report.reason, stderr_tail(&report.stderr_tail))]
     Closed { method: String, report: CloseReport },
     #[error("{method}: {source}")]
     Send {
@@ -139,8 +139,9 @@ fn humanize(d: Duration) -> String {
     }
 }
 
-fn tail(report: &CloseReport) -> String {
-    match report.stderr_tail.as_slice() {
+/// The server's last stderr lines, as said after a close ("; last stderr line: …").
+pub(crate) fn stderr_tail(lines: &[String]) -> String {
+    match lines {
         [] => "; it wrote nothing to stderr".to_string(),
         [line] => format!("; last stderr line: {line}"),
         lines => format!("; last stderr lines:\n  {}", lines.join("\n  ")),

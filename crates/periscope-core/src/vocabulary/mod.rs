@@ -2,9 +2,12 @@
 //! its wire names as constants in [`method::names`]) and the named JSON-RPC and MCP error codes
 //! ([`ErrorCode`]). The engine matches and builds messages with these, never with a string
 //! or a number of its own; the hosts and the UI read the same types (exported with ts-rs).
+//! Why something failed is said the same way: a [`Problem`] of a named kind, worded by each host.
 
 pub mod error_code;
 pub mod method;
+pub mod problem;
 
 pub use error_code::ErrorCode;
 pub use method::Method;
+pub use problem::Problem;

@@ -1,0 +1,648 @@
+//! Why something Periscope was asked to do did not happen, as a value: a [`Problem`] names
+//! its kind and carries its parameters (the server's code and message as sent, the limit that
+//! was hit, the file, a library's own words as `detail`). Hosts word it: the UI in the user's
+//! language (`ui/src/common/problem.ts`), the CLI in English through `Display`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::session::RequestError;
+
+/// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
+/// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
+/// system or a library); every other word comes from the kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Problem {
+    /// No catalog entry has this id.
+    #[error("no server with id {id:?} in the catalog")]
+    ServerNotFound { id: String },
+    /// The server is not connected (or never was).
+    #[error("not connected: connect to the server first")]
+    NotConnected { server: String },
+    /// The server is still connecting.
+    #[error("still connecting; try again in a moment")]
+    StillConnecting { server: String },
+    /// The server's connection failed earlier; `cause` says how.
+    #[error("the connection failed: {cause}")]
+    ConnectionFailed { server: String, cause: Box<Problem> },
+    /// The server could not be started or reached (`detail`: the engine's account, with the
+    /// exit status and stderr when there were some).
+    #[error("{detail}")]
+    StartFailed { server: String, detail: String },
+    /// The connection ended while it was in use.
+    #[error("the connection ended: {reason}")]
+    ConnectionEnded { reason: String },
+    /// The server failed in the protocol era remembered for it, and answered in no other.
+    #[error("the server failed in the era remembered for it")]
+    RememberedEraFailed,
+    /// The server answered a request with a JSON-RPC error: its code, message and data as sent.
+    #[error("{method}: the server answered with error {code}{}: {message}", code_name(*code))]
+    RequestFailed {
+        method: String,
+        code: i64,
+        message: String,
+        data: Option<Box<Value>>,
+    },
+    /// No answer came in time (`after_ms`); Periscope sent `notifications/cancelled`.
+    #[error("{method}: no answer within {} s; sent notifications/cancelled", seconds(*after_ms))]
+    TimedOut { method: String, after_ms: u64 },
+    /// The request was cancelled (by the user, or as its caller went away).
+    #[error("{method}: cancelled; sent notifications/cancelled")]
+    Cancelled { method: String },
+    /// The connection closed before the answer: how, and the server's last stderr lines.
+    #[error(
+        "{reason} before answering {method}{}",
+        crate::session::error::stderr_tail(stderr_tail)
+    )]
+    ClosedBeforeAnswer {
+        method: String,
+        reason: String,
+        stderr_tail: Vec<String>,
+    },
+    /// The HTTP server forgot the session (404).
+    #[error("{method}: the server no longer knows this session (HTTP 404)")]
+    SessionExpired { method: String },
+    /// The transport could not carry the request or its answer.
+    #[error("{method}: {detail}")]
+    Transport { method: String, detail: String },
+    /// The answer does not have the shape the protocol requires (or is not what was asked,
+    /// e.g. a task where none came).
+    #[error("{method}: the server's answer breaks the protocol: {detail}")]
+    ProtocolBroken { method: String, detail: String },
+    /// Periscope did not send the request: the protocol era's rules forbid it.
+    #[error("{method}: {detail}")]
+    NotSent { method: String, detail: String },
+    /// Something Periscope keeps (a frame, a model provider, a conversation, an app view, a
+    /// host config file) does not exist.
+    #[error("there is no {what} {id:?}")]
+    NotFound { what: Thing, id: String },
+    /// Something that was waiting (a server's request, a tool call, a draft) is not any more.
+    #[error("{what} is no longer waiting (answered, or it went away)")]
+    NoLongerWaiting { what: Waiting },
+    /// A part of the app is not ready (the secret store, the model settings, the data folder).
+    #[error("{what} is not available{}", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
+    Unavailable {
+        what: Facility,
+        detail: Option<String>,
+    },
+    /// Something the user typed or picked is not usable.
+    #[error("{field} {}{}", field.requirement(), detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
+    InvalidInput {
+        field: Field,
+        detail: Option<String>,
+    },
+    /// A number the user set is outside what is allowed.
+    #[error("{field} must be between {low} and {high}")]
+    OutOfRange { field: Field, low: u64, high: u64 },
+    /// A limit was hit: at most `limit` (`asked`: how many were asked, when known).
+    #[error("{what}: at most {limit}{}", asked.map(|a| format!(" ({a} asked)")).unwrap_or_default())]
+    LimitHit {
+        what: Limit,
+        limit: u64,
+        asked: Option<u64>,
+    },
+    /// Reading or writing a file failed.
+    #[error("could not use {path}: {detail}")]
+    Io { path: String, detail: String },
+    /// What Periscope keeps could not be saved; `cause` says why.
+    #[error("could not save the {what}: {cause}")]
+    NotSaved { what: Stored, cause: Box<Problem> },
+    /// A record (live, ended or reopened) could not be read.
+    #[error("the record could not be read: {detail}")]
+    RecordUnreadable { detail: String },
+    /// A fetched icon is not an image (`content_type`: what its server said it is).
+    #[error("not an image ({content_type})")]
+    NotAnImage { content_type: String },
+    /// A file or folder dialog closed without a choice.
+    #[error("the dialog closed without a choice")]
+    DialogClosed,
+    /// A URL was refused before anything was opened or fetched.
+    #[error("refusing {url:?}: {reason}")]
+    UrlRefused { url: String, reason: UrlRefusal },
+    /// A fetch (an icon) got something other than what it asked for.
+    #[error("{url}: {detail}")]
+    FetchFailed { url: String, detail: String },
+    /// A program Periscope starts (the browser, the file manager, the validator) did not.
+    #[error("could not start {program}: {detail}")]
+    ProgramFailed { program: String, detail: String },
+    /// A model provider failed (`detail`: its answer or the library's words).
+    #[error("the model failed: {detail}")]
+    ModelFailed { detail: String },
+    /// The model is still answering in this conversation.
+    #[error("the model is still answering; wait, or stop it first")]
+    Busy,
+    /// Sign-in does not apply to this server (a local one, or one never signed in to).
+    #[error("{what}")]
+    SignIn { server: String, what: SignIn },
+    /// The server does not run tools as tasks.
+    #[error("{method}: the server does not offer tasks for this")]
+    TasksNotOffered { method: String },
+    /// A task ended without a result: its status, and the server's status message as sent.
+    #[error("the task ended {status}{}", message.as_deref().map(|m| format!(": {m}")).unwrap_or_default())]
+    TaskEnded {
+        status: String,
+        message: Option<String>,
+    },
+    /// Importing stopped at a server entry (`imported`: how many went in before it).
+    #[error("could not import {name:?} ({imported} imported before it): {cause}")]
+    NotImported {
+        name: String,
+        imported: u64,
+        cause: Box<Problem>,
+    },
+    /// Something inside Periscope failed (an encoding, a worker thread); `detail` as said.
+    #[error("an internal step failed: {detail}")]
+    Internal { detail: String },
+    /// What the engine said in its own words, not yet typed (its warnings).
+    #[error("{text}")]
+    Note { text: String },
+    /// A result shown came from the cache, fresh for `left_s` more seconds.
+    #[error(
+        "{method}: from cache, {left_s} s left (the server said the result stays fresh that long)"
+    )]
+    FromCache { method: String, left_s: u64 },
+    /// The model could not answer a sampling request by itself, so the user is asked.
+    #[error("the model could not answer the sampling request by itself, so you are asked: {cause}")]
+    AutoAnswerFailed { cause: Box<Problem> },
+    /// A call could not go into the history.
+    #[error("could not record the call in the history: {cause}")]
+    NotRecorded { cause: Box<Problem> },
+}
+
+macro_rules! words {
+    ($( $(#[$doc:meta])* $name:ident { $( $variant:ident => $english:literal, )* } )*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name { $( $variant, )* }
+
+        impl $name {
+            /// Every value, for the tests that walk them all.
+            pub const ALL: &'static [$name] = &[$( $name::$variant, )*];
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(match self { $( $name::$variant => $english, )* })
+            }
+        }
+    )*};
+}
+
+words! {
+    /// What [`Problem::NotFound`] looked for.
+    Thing {
+        Frame => "frame",
+        ModelProvider => "model provider",
+        Conversation => "conversation",
+        ConversationServer => "server in this conversation",
+        AppView => "app view",
+        HostConfigFile => "host config file here named",
+        Record => "record of server",
+    }
+    /// What [`Problem::NoLongerWaiting`] was about.
+    Waiting {
+        ServerRequest => "this request",
+        ToolCall => "this tool call",
+        Turn => "the turn",
+        Draft => "the request being drafted",
+        SavedCall => "that saved call",
+        Recording => "this recording",
+    }
+    /// What [`Problem::Unavailable`] names.
+    Facility {
+        SecretStore => "the secret store",
+        ModelSettings => "the model settings",
+        BrowserOpener => "the browser opener",
+        DataFolder => "the app's data folder",
+        Model => "a model (add one in Settings → Models)",
+    }
+    /// The input [`Problem::InvalidInput`] is about.
+    Field {
+        SavedCallName => "a saved call's name",
+        Arguments => "the arguments",
+        ProviderId => "the provider's id",
+        ProviderName => "the provider's name",
+        ModelName => "the model's name",
+        FolderPath => "the folder path",
+        Message => "the message",
+        Servers => "the servers",
+        ConversationId => "the conversation id",
+        ServerEntry => "the server entry",
+        Blob => "the blob",
+        Frame => "the frame",
+        LogLevel => "the log level",
+        Recording => "the recording",
+        AskKind => "the request",
+        Conversation => "the conversation file",
+        LocalFile => "the chosen file",
+        LocalFolder => "the chosen folder",
+        RequestTimeoutSeconds => "the request timeout in seconds",
+        HostConfig => "the host config",
+        CallId => "the call id",
+        Approval => "the approval",
+    }
+    /// What [`Problem::LimitHit`] counts.
+    Limit {
+        OpenRecordings => "open recordings",
+        MarkdownFrames => "frames in a Markdown report",
+        TimelineServers => "servers in a timeline",
+        IconKib => "KiB in an icon",
+        ModelAnswerSeconds => "seconds for the provider to answer",
+    }
+    /// What [`Problem::NotSaved`] names.
+    Stored {
+        Settings => "settings",
+        ServerCatalog => "server catalog",
+        ServerSettings => "server settings",
+        SavedCalls => "saved calls",
+        History => "history",
+        Arguments => "arguments",
+        ModelProviders => "model providers",
+        ApiKey => "API key",
+        Secrets => "secret values",
+        Conversation => "conversation",
+        SignIns => "sign-ins",
+    }
+    /// Why [`Problem::UrlRefused`] refused.
+    UrlRefusal {
+        NotAUrl => "not a URL",
+        NotHttps => "only https: is fetched",
+        Credentials => "a URL with credentials in it is not fetched",
+        NotOpenable => "only http: and https: URLs open in the browser",
+    }
+    /// Why [`Problem::SignIn`] does not apply.
+    SignIn {
+        NotRemote => "only remote servers sign in",
+        NoneToEnd => "this server has no sign-in to end",
+    }
+}
+
+impl Field {
+    /// What the field must be, in English (the UI has its own words for each).
+    fn requirement(self) -> &'static str {
+        match self {
+            Field::SavedCallName
+            | Field::ProviderId
+            | Field::ProviderName
+            | Field::ModelName
+            | Field::FolderPath
+            | Field::Message
+            | Field::Servers => "is missing",
+            Field::Arguments => "must be a JSON object",
+            Field::LocalFile | Field::LocalFolder => "is not on this computer",
+            Field::Frame => "is not UTF-8 text: a command line cannot carry it",
+            _ => "cannot be used",
+        }
+    }
+}
+
+/// " (MethodNotFound)" for a code a spec names, else nothing.
+fn code_name(code: i64) -> String {
+    crate::wire::error_code::name(code)
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default()
+}
+
+fn seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{:.1}", ms as f64 / 1000.0)
+    }
+}
+
+impl Problem {
+    /// The server's JSON-RPC error code, when the server answered with one.
+    pub fn code(&self) -> Option<i64> {
+        match self {
+            Problem::RequestFailed { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    /// A file operation on `path` that failed.
+    pub fn io(path: &std::path::Path, error: impl fmt::Display) -> Problem {
+        Problem::Io {
+            path: path.display().to_string(),
+            detail: error.to_string(),
+        }
+    }
+
+    /// What Periscope keeps, not saved.
+    pub fn not_saved(what: Stored, cause: Problem) -> Problem {
+        Problem::NotSaved {
+            what,
+            cause: Box::new(cause),
+        }
+    }
+
+    /// A record read that failed, in the words of what failed.
+    pub fn record(error: impl fmt::Display) -> Problem {
+        Problem::RecordUnreadable {
+            detail: error.to_string(),
+        }
+    }
+
+    /// Words from elsewhere (the engine's warnings, a tool's error content), quoted.
+    pub fn note(text: impl Into<String>) -> Problem {
+        Problem::Note { text: text.into() }
+    }
+
+    /// A model provider's failure.
+    pub fn model(error: impl fmt::Display) -> Problem {
+        Problem::ModelFailed {
+            detail: error.to_string(),
+        }
+    }
+
+    /// An internal step that failed, in the words of what failed.
+    pub fn internal(error: impl fmt::Display) -> Problem {
+        Problem::Internal {
+            detail: error.to_string(),
+        }
+    }
+
+    /// Input the user gave that cannot be used, with nothing more to say.
+    pub fn invalid(field: Field) -> Problem {
+        Problem::InvalidInput {
+            field,
+            detail: None,
+        }
+    }
+
+    /// A thing that is not there.
+    pub fn not_found(what: Thing, id: impl fmt::Display) -> Problem {
+        Problem::NotFound {
+            what,
+            id: id.to_string(),
+        }
+    }
+}
+
+impl From<RequestError> for Problem {
+    fn from(error: RequestError) -> Problem {
+        Problem::from(&error)
+    }
+}
+
+impl From<&RequestError> for Problem {
+    fn from(error: &RequestError) -> Problem {
+        let method = error.method().to_string();
+        match error {
+            RequestError::Rpc { error, .. } => Problem::RequestFailed {
+                method,
+                code: error.code,
+                message: error.message.clone(),
+                data: error.data.clone().map(Box::new),
+            },
+            RequestError::TimedOut { after, .. } => Problem::TimedOut {
+                method,
+                after_ms: after.as_millis() as u64,
+            },
+            RequestError::Cancelled { .. } => Problem::Cancelled { method },
+            RequestError::Closed { report, .. } => Problem::ClosedBeforeAnswer {
+                method,
+                reason: report.reason.to_string(),
+                stderr_tail: report.stderr_tail.clone(),
+            },
+            RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
+            RequestError::Send { .. }
+            | RequestError::Transport { .. }
+            | RequestError::StreamBroke { .. } => Problem::Transport {
+                method,
+                detail: error.reason(),
+            },
+            RequestError::Protocol { detail, .. } => Problem::ProtocolBroken {
+                method,
+                detail: detail.clone(),
+            },
+            RequestError::Refused { .. } => Problem::NotSent {
+                method,
+                detail: error.reason(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of every kind, with every parameter set to a value that shows in the wording.
+    pub fn samples() -> Vec<Problem> {
+        let cause = Box::new(Problem::NotConnected {
+            server: "srv-1".into(),
+        });
+        let mut all = vec![
+            Problem::ServerNotFound { id: "srv-1".into() },
+            Problem::NotConnected {
+                server: "srv-1".into(),
+            },
+            Problem::StillConnecting {
+                server: "srv-1".into(),
+            },
+            Problem::ConnectionFailed {
+                server: "srv-1".into(),
+                cause: cause.clone(),
+            },
+            Problem::StartFailed {
+                server: "srv-1".into(),
+                detail: "exited with status 4".into(),
+            },
+            Problem::ConnectionEnded {
+                reason: "exited with status 3".into(),
+            },
+            Problem::RememberedEraFailed,
+            Problem::RequestFailed {
+                method: "tools/call".into(),
+                code: -32601,
+                message: "no such tool".into(),
+                data: None,
+            },
+            Problem::TimedOut {
+                method: "tools/call".into(),
+                after_ms: 30_000,
+            },
+            Problem::Cancelled {
+                method: "tools/call".into(),
+            },
+            Problem::ClosedBeforeAnswer {
+                method: "tools/call".into(),
+                reason: "exited with status 3".into(),
+                stderr_tail: vec!["out of cheese".into()],
+            },
+            Problem::SessionExpired {
+                method: "tools/call".into(),
+            },
+            Problem::Transport {
+                method: "tools/call".into(),
+                detail: "connection reset".into(),
+            },
+            Problem::ProtocolBroken {
+                method: "tools/call".into(),
+                detail: "no content".into(),
+            },
+            Problem::NotSent {
+                method: "tools/call".into(),
+                detail: "removed in this era".into(),
+            },
+            Problem::NoLongerWaiting {
+                what: Waiting::ToolCall,
+            },
+            Problem::Unavailable {
+                what: Facility::SecretStore,
+                detail: Some("locked".into()),
+            },
+            Problem::InvalidInput {
+                field: Field::Blob,
+                detail: Some("bad padding".into()),
+            },
+            Problem::OutOfRange {
+                field: Field::RequestTimeoutSeconds,
+                low: 1,
+                high: 3600,
+            },
+            Problem::LimitHit {
+                what: Limit::OpenRecordings,
+                limit: 8,
+                asked: Some(9),
+            },
+            Problem::Io {
+                path: "/tmp/a.json".into(),
+                detail: "permission denied".into(),
+            },
+            Problem::NotSaved {
+                what: Stored::Settings,
+                cause: Box::new(Problem::Io {
+                    path: "/tmp/a.json".into(),
+                    detail: "disk full".into(),
+                }),
+            },
+            Problem::RecordUnreadable {
+                detail: "EOF".into(),
+            },
+            Problem::NotAnImage {
+                content_type: "text/html".into(),
+            },
+            Problem::DialogClosed,
+            Problem::UrlRefused {
+                url: "ftp://x".into(),
+                reason: UrlRefusal::NotHttps,
+            },
+            Problem::FetchFailed {
+                url: "https://x/icon.png".into(),
+                detail: "HTTP 500".into(),
+            },
+            Problem::ProgramFailed {
+                program: "xdg-open".into(),
+                detail: "not found".into(),
+            },
+            Problem::ModelFailed {
+                detail: "HTTP 401".into(),
+            },
+            Problem::Busy,
+            Problem::SignIn {
+                server: "srv-1".into(),
+                what: SignIn::NotRemote,
+            },
+            Problem::TasksNotOffered {
+                method: "tools/call".into(),
+            },
+            Problem::TaskEnded {
+                status: "failed".into(),
+                message: Some("out of cheese".into()),
+            },
+            Problem::NotImported {
+                name: "fs".into(),
+                imported: 2,
+                cause: Box::new(Problem::Busy),
+            },
+            Problem::Internal {
+                detail: "EOF".into(),
+            },
+            Problem::Note {
+                text: "a note".into(),
+            },
+            Problem::FromCache {
+                method: "tools/list".into(),
+                left_s: 12,
+            },
+            Problem::AutoAnswerFailed {
+                cause: cause.clone(),
+            },
+            Problem::NotRecorded { cause },
+        ];
+        all.extend(Thing::ALL.iter().map(|&what| Problem::NotFound {
+            what,
+            id: "x-1".into(),
+        }));
+        all
+    }
+
+    /// The parameters a sample's wording must show: every string and number it carries
+    /// (enums are worded by their own Display, which the sentence includes).
+    fn shown_parameters(problem: &Problem) -> Vec<String> {
+        let Value::Object(fields) = serde_json::to_value(problem).unwrap() else {
+            unreachable!()
+        };
+        fields
+            .into_iter()
+            .filter(|(k, _)| k != "kind" && k != "server" && k != "data")
+            .filter_map(|(_, v)| match v {
+                Value::String(s) => Some(s),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_has_an_english_sentence_that_names_its_parameters() {
+        for problem in samples() {
+            let text = problem.to_string();
+            assert!(!text.trim().is_empty(), "{problem:?}");
+            for shown in shown_parameters(&problem) {
+                let shown = match problem {
+                    // Said in seconds.
+                    Problem::TimedOut { .. } => "30".to_string(),
+                    _ => shown,
+                };
+                assert!(text.contains(&shown), "{text:?} does not name {shown:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_problem_travels_as_a_kind_beside_its_parameters() {
+        let json = serde_json::to_value(Problem::ServerNotFound { id: "a".into() }).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "server_not_found", "id": "a"})
+        );
+        for problem in samples() {
+            let back: Problem =
+                serde_json::from_value(serde_json::to_value(&problem).unwrap()).unwrap();
+            assert_eq!(back, problem);
+        }
+    }
+
+    #[test]
+    fn a_json_rpc_error_keeps_the_servers_code_and_words() {
+        let error = RequestError::Rpc {
+            method: "tools/call".into(),
+            error: crate::session::RpcError::new(-32601, "nope"),
+        };
+        let problem = Problem::from(error);
+        assert_eq!(problem.code(), Some(-32601));
+        assert_eq!(
+            problem.to_string(),
+            "tools/call: the server answered with error -32601 (MethodNotFound): nope"
+        );
+    }
+}
