@@ -209,7 +209,10 @@ mod tests {
             server: "s".into(),
         }));
         let entry = history_entry(&call(CallKind::Resource), "h".into(), 0, 0, &lost);
-        assert_eq!(entry.result_preview, json!({"error": "not connected"}));
+        assert_eq!(
+            entry.result_preview,
+            json!({"error": "not connected: connect to the server first"})
+        );
     }
 
     #[test]

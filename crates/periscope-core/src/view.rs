@@ -149,9 +149,8 @@ pub enum AppEvent {
     /// given up).
     Listen {
         server_id: String,
+        /// Worded by each host (the UI in its languages, the CLI with `describe`).
         state: crate::subscription::ListenState,
-        /// The state in words, for the Overview line.
-        text: String,
     },
     /// A server request waits for the user.
     Ask { ask: PendingAsk },

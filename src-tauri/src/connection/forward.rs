@@ -80,7 +80,6 @@ pub(super) async fn forward(
             }
             Ok(Event::Listen(state)) => hub.send(AppEvent::Listen {
                 server_id: server_id.clone(),
-                text: state.describe(),
                 state,
             }),
             Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {

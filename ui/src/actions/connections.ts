@@ -1,7 +1,9 @@
 // Connecting to servers and keeping up with them: connect, disconnect, reconnect, every
 // connection's status, and what a connection recorded before the UI was there to hear it.
 import type { ServerIdentity } from "../bindings/ServerIdentity";
+import type { Problem } from "../bindings/Problem";
 import i18n from "../i18n";
+import { isProblem } from "../i18n/problem";
 import { errorMessage, ipc } from "../ipc";
 import {
   addAppError,
@@ -78,7 +80,8 @@ async function connectThrough(id: string, open: () => Promise<ServerIdentity>): 
       if (s.status.state === "ready") return { ...s, busy: null, actionError: i18n.t("state:connectFailed", { error: message }) };
       // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
       // it comes (or if it never does), the rejection's message is the failure.
-      const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: message, stderr_tail: [], diagnoses: [] };
+      const problem: Problem = isProblem(error) ? error : { kind: "note", text: message };
+      const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: problem, stderr_tail: [], diagnoses: [] };
       return { ...s, busy: null, status };
     });
   }

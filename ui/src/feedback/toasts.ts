@@ -6,6 +6,7 @@
 import { toast } from "sonner";
 import type { AppEvent } from "../bindings/AppEvent";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
+import { problemText } from "../i18n/problem";
 import { ALL_FRAMES } from "../traffic/filter";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { ServerEntry } from "../bindings/ServerEntry";
@@ -115,7 +116,7 @@ export function toastsForEvents(
         out.push({
           kind: "error",
           message: i18n.t("feedback:dropped", { server: name(event.server_id) }),
-          detail: event.status.state === "failed" ? event.status.error : undefined,
+          detail: event.status.state === "failed" ? problemText(event.status.error) : undefined,
           // Its last words: on stderr when it wrote any, else the last frames it exchanged.
           link: stderr ? { to: "console", serverId: event.server_id } : { to: "lastFrame", serverId: event.server_id },
         });

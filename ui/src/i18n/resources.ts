@@ -1,5 +1,6 @@
 // Every string of the UI, per language and namespace (one namespace per area of the UI, named
-// after its folder under src/; `app` for App.tsx and main.tsx, `onboarding` for the first run).
+// after its folder under src/; `app` for App.tsx and main.tsx, `onboarding` for the first run,
+// `problems` for the engine's typed failures, worded by problem.ts).
 // English is the source: its files define the keys, and the types (i18next.d.ts) make a key
 // missing from English a compile error. locales.test.ts fails when another language misses a
 // key, a plural form or a placeholder.
@@ -22,6 +23,7 @@ import enOnboarding from "./locales/en/onboarding.json";
 import enOverview from "./locales/en/overview.json";
 import enPlayground from "./locales/en/playground.json";
 import enPrompts from "./locales/en/prompts.json";
+import enProblems from "./locales/en/problems.json";
 import enRecordings from "./locales/en/recordings.json";
 import enRequests from "./locales/en/requests.json";
 import enResources from "./locales/en/resources.json";
@@ -53,6 +55,7 @@ import zhOnboarding from "./locales/zh-Hans/onboarding.json";
 import zhOverview from "./locales/zh-Hans/overview.json";
 import zhPlayground from "./locales/zh-Hans/playground.json";
 import zhPrompts from "./locales/zh-Hans/prompts.json";
+import zhProblems from "./locales/zh-Hans/problems.json";
 import zhRecordings from "./locales/zh-Hans/recordings.json";
 import zhRequests from "./locales/zh-Hans/requests.json";
 import zhResources from "./locales/zh-Hans/resources.json";
@@ -87,6 +90,7 @@ export const resources = {
     overview: enOverview,
     playground: enPlayground,
     prompts: enPrompts,
+    problems: enProblems,
     recordings: enRecordings,
     requests: enRequests,
     resources: enResources,
@@ -120,6 +124,7 @@ export const resources = {
     overview: zhOverview,
     playground: zhPlayground,
     prompts: zhPrompts,
+    problems: zhProblems,
     recordings: zhRecordings,
     requests: zhRequests,
     resources: zhResources,

@@ -1,9 +1,14 @@
-// Commands reject with a user-readable string; `errorMessage` turns whatever was thrown into
-// words to show.
+// Commands reject with a typed `Problem` (or a `CallError` that carries one); `errorMessage`
+// turns whatever was thrown into words to show, in the UI's language (i18n/problem.ts).
 import i18n from "../i18n";
+import { isProblem, problemText } from "../i18n/problem";
 
-/** Turns a rejection (a string from Rust, an Error from the JS side) into a sentence. */
+/** Turns a rejection (a Problem or CallError from Rust, an Error from the JS side) into a sentence. */
 export function errorMessage(error: unknown): string {
+  if (isProblem(error)) return problemText(error);
+  if (error && typeof error === "object" && "problem" in error && isProblem(error.problem)) {
+    return problemText(error.problem);
+  }
   if (typeof error === "string") return error || i18n.t("common:unknownError");
   if (error instanceof Error) return error.message || error.name;
   if (error && typeof error === "object" && "message" in error) {

@@ -1,5 +1,5 @@
 // The IPC layer: every call into the Rust side of the app goes through this folder, one file
-// per concern. Commands reject with a user-readable string (see errors.ts).
+// per concern. Commands reject with a typed Problem, worded by errors.ts.
 import { asksIpc } from "./asks";
 import { catalogIpc } from "./catalog";
 import { hostImportIpc } from "./hostImport";

@@ -13,6 +13,7 @@ import { CapabilityList } from "./CapabilityList";
 import { Instructions } from "./Instructions";
 import { ServerIcons } from "./ServerIcons";
 import { ServerUtilities } from "./ServerUtilities";
+import { listenText } from "./listenText";
 import type { ServerState } from "../state/connections";
 import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
@@ -135,7 +136,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
               <>
                 <dt>{t("fact.listen")}</dt>
                 <dd data-testid="overview-listen" className={`listen-${server.listen.state}`}>
-                  {server.listen.text}
+                  {listenText(server.listen)}
                 </dd>
               </>
             )}

@@ -9,6 +9,7 @@ import type { HostSettings } from "../bindings/HostSettings";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import i18n from "../i18n";
+import { problemText } from "../i18n/problem";
 import { errorMessage, ipc } from "../ipc";
 import { loadProviders, useProviders } from "../models/state";
 import type { ServerState } from "../state/connections";
@@ -277,7 +278,7 @@ function History({ server }: { server: ServerState }) {
       )}
       {warnings.map((w, i) => (
         <div key={i} className="request-warning" data-testid="request-warning">
-          <TriangleAlert size={14} aria-hidden /> {w.message}
+          <TriangleAlert size={14} aria-hidden /> {problemText(w.problem)}
         </div>
       ))}
       {decisions.length > 0 && (

@@ -4,6 +4,7 @@
 import type { Decision } from "../bindings/Decision";
 import type { HostSettings } from "../bindings/HostSettings";
 import type { PendingAsk } from "../bindings/PendingAsk";
+import type { Problem } from "../bindings/Problem";
 import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 import { PendingAsks } from "./pendingAsks";
@@ -12,7 +13,8 @@ import { PendingAsks } from "./pendingAsks";
 export interface RequestsState {
   decisions: Decision[];
   /** Refusals and other things the engine warned about, newest last. */
-  warnings: Array<{ message: string; wallUs: number }>;
+  /** Warnings as the app sent them (typed), worded where they are shown. */
+  warnings: Array<{ problem: Problem; wallUs: number }>;
   /** URL elicitations the server said are complete (notifications/elicitation/complete). */
   completed: string[];
   /** Roots and reply rule; null until loaded. */
@@ -64,8 +66,8 @@ export function addDecision(id: string, decision: Decision): void {
   updateSoon(id, (s) => ({ ...s, decisions: [...s.decisions, decision] }));
 }
 
-export function addWarning(id: string, message: string, wallUs: number): void {
-  updateSoon(id, (s) => ({ ...s, warnings: [...s.warnings, { message, wallUs }] }));
+export function addWarning(id: string, problem: Problem, wallUs: number): void {
+  updateSoon(id, (s) => ({ ...s, warnings: [...s.warnings, { problem, wallUs }] }));
 }
 
 export function addCompleted(id: string, elicitationId: string): void {

@@ -58,8 +58,8 @@ export interface ServerState {
     selected: string | null;
     args: Record<string, Record<string, string>>;
   };
-  /** Modern era: the listen stream's state, in words (AppEvent "listen"). */
-  listen?: { state: ListenState["state"]; text: string };
+  /** Modern era: the listen stream's state (AppEvent "listen"), worded where it is shown. */
+  listen?: ListenState;
 }
 
 export interface ConnectionsState {

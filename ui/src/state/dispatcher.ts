@@ -62,12 +62,12 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
         addLogsHeld(event.server_id, event.count, event.per_second, nowUs);
         break;
       case "listen": {
-        const listen = { state: event.state.state, text: event.text };
+        const listen = event.state;
         updateServerSoon(event.server_id, (server) => ({ ...server, listen }));
         break;
       }
       case "warning":
-        addWarning(event.server_id, event.message, nowUs);
+        addWarning(event.server_id, event.problem, nowUs);
         break;
       case "call_progress":
         noteCallProgress(event.server_id, event.call_id, event.progress, event.total, event.message);

@@ -10,6 +10,7 @@ import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
+import { problemText } from "../i18n/problem";
 import { ipc } from "../ipc";
 import { isObject } from "../json";
 import type { ServerState } from "../state/connections";
@@ -103,7 +104,7 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
       )}
       {entry.cancel_sent && <p className="muted small">{t("card.cancelSent")}</p>}
       {task.status === "input_required" && <InputNote entry={entry} />}
-      {entry.error && <ErrorBox title={t("card.stopped")} message={entry.error} />}
+      {entry.error && <ErrorBox title={t("card.stopped")} message={problemText(entry.error)} />}
       {task.status === "failed" && task.error !== null && (
         <ErrorBox title={t("card.failed")} message={JSON.stringify(task.error)} />
       )}

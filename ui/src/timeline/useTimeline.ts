@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LatencyReport } from "../bindings/LatencyReport";
 import type { Timeline } from "../bindings/Timeline";
+import { problemText } from "../i18n/problem";
 import { errorMessage, timelineIpc } from "../ipc";
 import { useTraffic } from "../state/traffic";
 
@@ -52,7 +53,7 @@ export function useTimelineLanes(serverIds: readonly string[], live: boolean): {
       const lanes = timelines.map((t, i): Lane => {
         const previous = latest.current.find((l) => l.serverId === t.server_id);
         const latency = latencies ? (latencies[i]?.latency ?? null) : (previous?.latency ?? null);
-        return { serverId: t.server_id, timeline: t.timeline, latency, error: t.error };
+        return { serverId: t.server_id, timeline: t.timeline, latency, error: t.error === null ? null : problemText(t.error) };
       });
       latest.current = lanes;
       setState({ key, lanes });

@@ -1,0 +1,123 @@
+import { createInstance, type TFunction } from "i18next";
+import { describe, expect, it } from "vitest";
+import type { Problem } from "../bindings/Problem";
+import { problemText } from "./problem";
+import { resources } from "./resources";
+
+const cause: Problem = { kind: "not_connected", server: "srv-1" };
+
+// One of every kind: a kind added in Rust without a sample here fails `tsc`.
+const samples: Record<Problem["kind"], Problem> = {
+  server_not_found: { kind: "server_not_found", id: "srv-1" },
+  not_connected: cause,
+  still_connecting: { kind: "still_connecting", server: "srv-1" },
+  connection_failed: { kind: "connection_failed", server: "srv-1", cause },
+  start_failed: { kind: "start_failed", server: "srv-1", detail: "server exited with status 4" },
+  connection_ended: { kind: "connection_ended", reason: "the server closed its end" },
+  remembered_era_failed: { kind: "remembered_era_failed" },
+  request_failed: { kind: "request_failed", method: "tools/call", code: -32601, message: "no such tool here", data: null },
+  timed_out: { kind: "timed_out", method: "tools/call", after_ms: 30000 },
+  cancelled: { kind: "cancelled", method: "tools/call" },
+  closed_before_answer: {
+    kind: "closed_before_answer",
+    method: "tools/list",
+    reason: "server exited with status 3",
+    stderr_tail: ["out of cheese"],
+  },
+  session_expired: { kind: "session_expired", method: "tools/call" },
+  transport: { kind: "transport", method: "tools/call", detail: "connection reset by peer" },
+  protocol_broken: { kind: "protocol_broken", method: "tools/call", detail: "result has no content" },
+  not_sent: { kind: "not_sent", method: "sampling/createMessage", detail: "removed in this era" },
+  not_found: { kind: "not_found", what: "frame", id: "42" },
+  no_longer_waiting: { kind: "no_longer_waiting", what: "tool_call" },
+  unavailable: { kind: "unavailable", what: "secret_store", detail: "the keyring is locked" },
+  invalid_input: { kind: "invalid_input", field: "blob", detail: "Invalid padding" },
+  out_of_range: { kind: "out_of_range", field: "request_timeout_seconds", low: 1, high: 3600 },
+  limit_hit: { kind: "limit_hit", what: "timeline_servers", limit: 8, asked: 9 },
+  io: { kind: "io", path: "/tmp/catalog.json", detail: "Permission denied (os error 13)" },
+  not_saved: { kind: "not_saved", what: "settings", cause: { kind: "io", path: "/tmp/s.json", detail: "No space left" } },
+  record_unreadable: { kind: "record_unreadable", detail: "database is locked" },
+  not_an_image: { kind: "not_an_image", content_type: "text/html" },
+  dialog_closed: { kind: "dialog_closed" },
+  url_refused: { kind: "url_refused", url: "ftp://example.com/icon", reason: "not_https" },
+  fetch_failed: { kind: "fetch_failed", url: "https://example.com/icon.png", detail: "HTTP 500 Internal Server Error" },
+  program_failed: { kind: "program_failed", program: "xdg-open", detail: "No such file or directory" },
+  model_failed: { kind: "model_failed", detail: "invalid api key given" },
+  busy: { kind: "busy" },
+  sign_in: { kind: "sign_in", server: "srv-1", what: "not_remote" },
+  tasks_not_offered: { kind: "tasks_not_offered", method: "tools/call" },
+  task_ended: { kind: "task_ended", status: "failed", message: "the job ran out of time" },
+  not_imported: { kind: "not_imported", name: "filesystem", imported: 2, cause: { kind: "busy" } },
+  internal: { kind: "internal", detail: "task was cancelled" },
+  note: { kind: "note", text: "the server sent a frame that is not JSON" },
+  from_cache: { kind: "from_cache", method: "tools/list", left_s: 12 },
+  auto_answer_failed: { kind: "auto_answer_failed", cause },
+  not_recorded: { kind: "not_recorded", cause },
+};
+
+/** Every string a problem carries (its parameters, a nested cause's too), except the kinds. */
+function parameters(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value === "number") return [String(value)];
+  if (Array.isArray(value)) return value.flatMap(parameters);
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, v]) => (key === "kind" ? [] : parameters(v)));
+  }
+  return [];
+}
+
+/** Words a problem in `lng` with no fallback language; any key it asked for and missed is kept. */
+function worder(lng: "en" | "zh-Hans") {
+  const missing: string[] = [];
+  const i18n = createInstance();
+  void i18n.init({
+    resources,
+    lng,
+    fallbackLng: false,
+    ns: Object.keys(resources.en),
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    parseMissingKeyHandler: (key: string) => {
+      missing.push(key);
+      return key;
+    },
+  });
+  const t = i18n.getFixedT(lng, "problems") as TFunction<"problems">;
+  return { word: (problem: Problem) => problemText(problem, t), missing };
+}
+
+describe("every problem kind, in every language", () => {
+  for (const lng of ["en", "zh-Hans"] as const) {
+    it(`has words in ${lng}, with no key missing and what was sent kept as sent`, () => {
+      const { word, missing } = worder(lng);
+      for (const problem of Object.values(samples)) {
+        const text = word(problem);
+        expect(text.trim(), problem.kind).not.toBe("");
+        expect(text, problem.kind).not.toContain(`kind.${problem.kind}`);
+        for (const sent of ["message", "detail", "reason", "text"] as const) {
+          const value = (problem as Partial<Record<string, unknown>>)[sent];
+          if (typeof value === "string") expect(text, problem.kind).toContain(value);
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+  }
+
+  it("says no English sentence of Periscope's own in the Chinese UI", () => {
+    const { word } = worder("zh-Hans");
+    // Three or more English words in a row, once the parameters (quoted as sent) are taken out.
+    const englishRun = /[A-Za-z]+(?:[\s,'’-]+[A-Za-z]+){2,}/;
+    for (const problem of Object.values(samples)) {
+      let text = word(problem);
+      for (const value of parameters(problem).sort((a, b) => b.length - a.length)) text = text.split(value).join(" ");
+      expect(text, `${problem.kind}: ${word(problem)}`).not.toMatch(englishRun);
+    }
+  });
+
+  it("quotes a server's error message and names its code", () => {
+    const { word } = worder("en");
+    expect(word(samples.request_failed)).toBe(
+      "tools/call: the server answered with error -32601 (MethodNotFound): “no such tool here”",
+    );
+  });
+});

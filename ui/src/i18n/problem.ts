@@ -1,0 +1,129 @@
+// A `Problem` (the engine's typed failure, bindings/Problem.ts) in the UI's language: the
+// sentence comes from the `problems` namespace by its kind; what a server, the system or a
+// library said (a message, a detail, stderr) is interpolated as it came, quoted by the sentence.
+import type { TFunction } from "i18next";
+import type { Problem } from "../bindings/Problem";
+import i18n from "./index";
+
+type T = TFunction<"problems">;
+
+/** Names the JSON-RPC and MCP error codes as the engine's English does ("MethodNotFound"). */
+const CODE_NAMES: Record<number, string> = {
+  [-32700]: "ParseError",
+  [-32600]: "InvalidRequest",
+  [-32601]: "MethodNotFound",
+  [-32602]: "InvalidParams",
+  [-32603]: "InternalError",
+};
+
+/** True for a value that has a Problem's shape (a command's rejection, an event's problem). */
+export function isProblem(value: unknown): value is Problem {
+  return typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
+}
+
+/** `problem` in the UI's current language (or with `t`, in that one's). */
+export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "problems")): string {
+  const cause = (inner: Problem) => problemText(inner, t);
+  switch (problem.kind) {
+    case "server_not_found":
+      return t("kind.server_not_found", { id: problem.id });
+    case "not_connected":
+    case "still_connecting":
+    case "remembered_era_failed":
+    case "dialog_closed":
+    case "busy":
+      return t(`kind.${problem.kind}`);
+    case "connection_failed":
+      return t("kind.connection_failed", { cause: cause(problem.cause) });
+    case "start_failed":
+      return t("kind.start_failed", { detail: problem.detail });
+    case "connection_ended":
+      return t("kind.connection_ended", { reason: problem.reason });
+    case "request_failed": {
+      const name = CODE_NAMES[problem.code];
+      return t("kind.request_failed", {
+        method: problem.method,
+        code: problem.code,
+        codeName: name ? ` (${name})` : "",
+        message: problem.message,
+      });
+    }
+    case "timed_out":
+      return t("kind.timed_out", { method: problem.method, seconds: problem.after_ms / 1000 });
+    case "cancelled":
+    case "session_expired":
+    case "tasks_not_offered":
+      return t(`kind.${problem.kind}`, { method: problem.method });
+    case "closed_before_answer":
+      return problem.stderr_tail.length > 0
+        ? t("kind.closed_before_answer_stderr", {
+            method: problem.method,
+            reason: problem.reason,
+            stderr: problem.stderr_tail.join("\n"),
+          })
+        : t("kind.closed_before_answer", { method: problem.method, reason: problem.reason });
+    case "transport":
+    case "protocol_broken":
+    case "not_sent":
+      return t(`kind.${problem.kind}`, { method: problem.method, detail: problem.detail });
+    case "not_found":
+      return t("kind.not_found", { what: t(`thing.${problem.what}`), id: problem.id });
+    case "no_longer_waiting":
+      return t("kind.no_longer_waiting", { what: t(`waiting.${problem.what}`) });
+    case "unavailable": {
+      const what = t(`facility.${problem.what}`);
+      return problem.detail === null
+        ? t("kind.unavailable", { what })
+        : t("kind.unavailable_detail", { what, detail: problem.detail });
+    }
+    case "invalid_input": {
+      const field = t(`field.${problem.field}`);
+      return problem.detail === null
+        ? t("kind.invalid_input", { field })
+        : t("kind.invalid_input_detail", { field, detail: problem.detail });
+    }
+    case "out_of_range":
+      return t("kind.out_of_range", { field: t(`field.${problem.field}`), low: problem.low, high: problem.high });
+    case "limit_hit": {
+      const head = { what: t(`limit.${problem.what}`), limit: problem.limit };
+      return problem.asked === null
+        ? t("kind.limit_hit", head)
+        : t("kind.limit_hit_asked", { ...head, asked: problem.asked });
+    }
+    case "io":
+      return t("kind.io", { path: problem.path, detail: problem.detail });
+    case "not_saved":
+      return t("kind.not_saved", { what: t(`stored.${problem.what}`), cause: cause(problem.cause) });
+    case "record_unreadable":
+    case "internal":
+    case "model_failed":
+      return t(`kind.${problem.kind}`, { detail: problem.detail });
+    case "not_an_image":
+      return t("kind.not_an_image", { contentType: problem.content_type });
+    case "url_refused":
+      return t("kind.url_refused", { url: problem.url, reason: t(`urlRefusal.${problem.reason}`) });
+    case "fetch_failed":
+      return t("kind.fetch_failed", { url: problem.url, detail: problem.detail });
+    case "program_failed": {
+      // Periscope's own names for what it starts are worded; a program's name stays as it is.
+      const key = `program.${problem.program}`;
+      const program = i18n.exists(`problems:${key}`) ? t(key as "program.the validator") : problem.program;
+      return t("kind.program_failed", { program, detail: problem.detail });
+    }
+    case "sign_in":
+      return t("kind.sign_in", { what: t(`signIn.${problem.what}`) });
+    case "task_ended":
+      return problem.message === null
+        ? t("kind.task_ended", { status: problem.status })
+        : t("kind.task_ended_message", { status: problem.status, message: problem.message });
+    case "not_imported":
+      return t("kind.not_imported", { name: problem.name, imported: problem.imported, cause: cause(problem.cause) });
+    case "note":
+      return t("kind.note", { text: problem.text });
+    case "from_cache":
+      return t("kind.from_cache", { method: problem.method, seconds: problem.left_s });
+    case "auto_answer_failed":
+    case "not_recorded":
+      return t(`kind.${problem.kind}`, { cause: cause(problem.cause) });
+  }
+}
