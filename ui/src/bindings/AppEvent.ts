@@ -6,6 +6,7 @@ import type { HistoryEntry } from "./HistoryEntry";
 import type { HttpExchange } from "./HttpExchange";
 import type { ListenState } from "./ListenState";
 import type { PendingAsk } from "./PendingAsk";
+import type { Problem } from "./Problem";
 import type { ServerNotification } from "./ServerNotification";
 import type { StderrLine } from "./StderrLine";
 import type { TaskEntry } from "./TaskEntry";
@@ -14,8 +15,8 @@ import type { TrafficSummary } from "./TrafficSummary";
 /**
  * What the app pushes to the UI, in batches.
  */
-export type AppEvent = { "type": "traffic_changed", server_id: string, summary: TrafficSummary, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "logs_held", server_id: string, count: number, per_second: number, } | { "type": "listen", server_id: string, state: ListenState, 
+export type AppEvent = { "type": "traffic_changed", server_id: string, summary: TrafficSummary, } | { "type": "status", server_id: string, status: ConnectionStatus, } | { "type": "stderr", server_id: string, lines: Array<StderrLine>, } | { "type": "http", server_id: string, exchange: HttpExchange, } | { "type": "notification", server_id: string, notification: ServerNotification, } | { "type": "logs_held", server_id: string, count: number, per_second: number, } | { "type": "listen", server_id: string, 
 /**
- * The state in words, for the Overview line.
+ * Worded by each host (the UI in its languages, the CLI with `describe`).
  */
-text: string, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, message: string, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "task", server_id: string, entry: TaskEntry, } | { "type": "history", server_id: string, entry: HistoryEntry, } | { "type": "catalog" };
+state: ListenState, } | { "type": "ask", ask: PendingAsk, } | { "type": "ask_closed", server_id: string, ask_id: number, outcome: AskOutcome, } | { "type": "decision", server_id: string, decision: Decision, } | { "type": "warning", server_id: string, problem: Problem, } | { "type": "call_progress", server_id: string, call_id: string, progress: number, total: number | null, message: string | null, } | { "type": "task", server_id: string, entry: TaskEntry, } | { "type": "history", server_id: string, entry: HistoryEntry, } | { "type": "catalog" };

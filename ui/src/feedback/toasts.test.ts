@@ -63,12 +63,17 @@ describe("toasts for events", () => {
     const failed = (stderr_tail: string[]) => ({
       type: "status" as const,
       server_id: "demo",
-      status: { state: "failed" as const, error: "exited with status 1", stderr_tail, diagnoses: [] },
+      status: {
+        state: "failed" as const,
+        error: { kind: "connection_ended" as const, reason: "exited with status 1" },
+        stderr_tail,
+        diagnoses: [],
+      },
     });
     expect(toastsForEvents([failed(["panic: out of cheese"])], () => ready, name)[0]).toEqual({
       kind: "error",
       message: "Demo server: the connection dropped",
-      detail: "exited with status 1",
+      detail: "The connection ended: “exited with status 1”",
       link: { to: "console", serverId: "demo" },
     });
     expect(toastsForEvents([failed([])], () => ready, name)[0]?.link).toEqual({ to: "lastFrame", serverId: "demo" });

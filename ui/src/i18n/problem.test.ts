@@ -95,6 +95,8 @@ describe("every problem kind, in every language", () => {
         expect(text.trim(), problem.kind).not.toBe("");
         expect(text, problem.kind).not.toContain(`kind.${problem.kind}`);
         for (const sent of ["message", "detail", "reason", "text"] as const) {
+          // A refused URL's reason is Periscope's own (an enum), worded like the kind.
+          if (problem.kind === "url_refused" && sent === "reason") continue;
           const value = (problem as Partial<Record<string, unknown>>)[sent];
           if (typeof value === "string") expect(text, problem.kind).toContain(value);
         }
