@@ -192,12 +192,12 @@ mod tests {
             code: Some(-32602),
             data: None,
             diagnoses: Vec::new(),
-            problem: Problem::RequestFailed {
+            problem: Box::new(Problem::RequestFailed {
                 method: "tools/call".into(),
                 code: -32602,
                 message: "bad params".into(),
                 data: None,
-            },
+            }),
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
         assert_eq!(entry.outcome, CallOutcome::ProtocolError);

@@ -211,8 +211,8 @@ pub enum AskOutcome {
 pub struct CallError {
     /// `problem` in English, for the history and the CLI.
     pub message: String,
-    /// Why the call failed, typed: hosts word it in the user's language.
-    pub problem: crate::vocabulary::Problem,
+    /// Why the call failed, typed: hosts word it in the user's language. Boxed, as `data` is.
+    pub problem: Box<crate::vocabulary::Problem>,
     pub code: Option<i64>,
     /// Boxed: a JSON value is large, and a command's error travels by value.
     pub data: Option<Box<Value>>,
@@ -238,7 +238,7 @@ impl From<crate::vocabulary::Problem> for CallError {
             code: problem.code(),
             data,
             diagnoses: Vec::new(),
-            problem,
+            problem: Box::new(problem),
         }
     }
 }

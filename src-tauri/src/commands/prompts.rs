@@ -42,7 +42,7 @@ pub async fn get_prompt<R: Runtime>(
     });
     call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.problem)
+        .map_err(|e| *e.problem)
 }
 
 /// `completion/complete` for a prompt argument or a template variable.

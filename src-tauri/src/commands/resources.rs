@@ -39,7 +39,7 @@ pub async fn read_resource<R: Runtime>(
     });
     let result = call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| e.problem)?;
+        .map_err(|e| *e.problem)?;
     Ok(ResourceRead { result, cache })
 }
 
