@@ -13,7 +13,7 @@ export type CallError = {
  */
 message: string, 
 /**
- * Why the call failed, typed: hosts word it in the user's language.
+ * Why the call failed, typed: hosts word it in the user's language. Boxed, as `data` is.
  */
 problem: Problem, code: number | null, 
 /**
