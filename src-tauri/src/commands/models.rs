@@ -65,7 +65,7 @@ pub async fn sampling_draft(
         .asks
         .pending_ask(ask_id)
         .ok_or("this request is no longer waiting (answered, or its server went away)")?;
-    let Ask::Sampling { params } = &pending.ask else {
+    let Ask::Sampling { params, .. } = &pending.ask else {
         return Err("only a sampling request can be drafted by a model".into());
     };
     let rule = state.asks.settings(&pending.server_id).sampling_model;

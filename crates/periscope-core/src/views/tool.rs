@@ -4,10 +4,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::read::{Problem, Reader};
 use crate::apps::meta;
 use crate::request_headers::{self, HeaderAnnotationError};
 use crate::tasks::{self, TaskSupport};
+use crate::vocabulary::views::icon::{IconView, icons};
+use crate::vocabulary::views::read::{Problem, Reader};
 
 /// The behaviour hints a tool's `annotations` state (each as the server said it, or absent).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -21,18 +22,6 @@ pub struct ToolAnnotations {
     /// Every annotation ending in `Hint` that is `true`, named without the suffix
     /// (`readOnly`, `destructive`, a server's own), in the server's order.
     pub true_hints: Vec<String>,
-}
-
-/// One of an item's `icons` (tools, prompts, resources, templates).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct IconView {
-    pub src: String,
-    pub mime_type: Option<String>,
-    /// `sizes`: a list since 2025-11-25; a single string (older drafts) is read as one size.
-    pub sizes: Vec<String>,
-    /// `light` or `dark`, when the server says which theme the icon is for.
-    pub theme: Option<String>,
 }
 
 /// A tool's link to its MCP App (`_meta.ui`, see `apps::meta`).
@@ -81,31 +70,6 @@ pub struct ToolView {
     pub header_error: Option<HeaderAnnotationError>,
     pub problems: Vec<Problem>,
     pub raw: Value,
-}
-
-/// Reads an item's `icons` (at most 16: a server can send any number).
-pub(crate) fn icons(reader: &mut Reader<'_>) -> Vec<IconView> {
-    let mut out = Vec::new();
-    for icon in reader.list("icons").iter().take(16) {
-        let mut r = Reader::new(icon);
-        let Some(src) = r.text("src") else { continue };
-        let sizes = match r.get("sizes") {
-            Some(Value::String(s)) => vec![s.clone()],
-            Some(Value::Array(list)) => list
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
-            _ => Vec::new(),
-        };
-        out.push(IconView {
-            src,
-            mime_type: r.text("mimeType"),
-            sizes,
-            theme: r.text("theme"),
-        });
-    }
-    out
 }
 
 fn annotations(reader: &mut Reader<'_>) -> ToolAnnotations {

@@ -5,6 +5,7 @@
 
 pub mod error_code;
 pub mod method;
+pub mod views;
 
 pub use error_code::ErrorCode;
 pub use method::Method;

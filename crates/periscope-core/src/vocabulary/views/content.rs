@@ -481,6 +481,19 @@ mod tests {
     }
 
     #[test]
+    fn one_block_reads_as_a_list_of_one() {
+        let one = ContentBlock::read_all(&json!({"type": "text", "text": "single"}));
+        assert_eq!(one.len(), 1);
+        assert_eq!(
+            one[0].kind,
+            BlockKind::Text {
+                text: "single".into()
+            }
+        );
+        assert_eq!(ContentBlock::read_all(&json!([])), vec![]);
+    }
+
+    #[test]
     fn a_block_serializes_flat_with_its_type_and_raw() {
         let raw = json!({"type": "text", "text": "hi"});
         let out = serde_json::to_value(ContentBlock::read(&raw)).unwrap();

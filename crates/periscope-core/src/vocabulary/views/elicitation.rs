@@ -437,6 +437,172 @@ mod tests {
         );
     }
 
+    /// The schema the UI's form tests use (ui/src/answering/formSchema.test.ts), read here as
+    /// the UI read it before the engine did.
+    fn every_kind() -> Value {
+        json!({"type": "object", "properties": {
+            "name": {"type": "string", "title": "Your name", "description": "As on your passport", "minLength": 2, "maxLength": 5},
+            "email": {"type": "string", "format": "email"},
+            "site": {"type": "string", "format": "uri"},
+            "born": {"type": "string", "format": "date"},
+            "meeting": {"type": "string", "format": "date-time"},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "age": {"type": "integer", "minimum": 18, "maximum": 99, "default": 30},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+            "agree": {"type": "boolean", "default": true},
+            "colour": {"type": "string", "enum": ["r", "g"], "enumNames": ["Red", "Green"], "default": "g"},
+            "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2, "default": ["b"]},
+            "pets": {"type": "array", "items": {"anyOf": [{"const": "cat", "title": "Cat"}, {"const": "dog", "title": "Dog"}]}}},
+            "required": ["name", "email", "tags"]})
+    }
+
+    fn kind_name(field: &FormField) -> &'static str {
+        match &field.field {
+            FieldKind::Text { format, .. } => match format {
+                TextFormat::Text => "text",
+                TextFormat::Email => "email",
+                TextFormat::Uri => "uri",
+                TextFormat::Date => "date",
+                TextFormat::Datetime => "datetime",
+            },
+            FieldKind::Number { integer: true, .. } => "integer",
+            FieldKind::Number { .. } => "number",
+            FieldKind::Boolean { .. } => "boolean",
+            FieldKind::Select { .. } => "select",
+            FieldKind::MultiSelect { .. } => "multiselect",
+        }
+    }
+
+    #[test]
+    fn every_kind_of_field_reads_in_order_with_labels_constraints_and_choices() {
+        let fields = fields_of(&every_kind());
+        let kinds: Vec<_> = fields
+            .iter()
+            .map(|f| (f.name.as_str(), kind_name(f)))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("name", "text"),
+                ("email", "email"),
+                ("site", "uri"),
+                ("born", "date"),
+                ("meeting", "datetime"),
+                ("code", "text"),
+                ("age", "integer"),
+                ("ratio", "number"),
+                ("agree", "boolean"),
+                ("colour", "select"),
+                ("size", "select"),
+                ("tags", "multiselect"),
+                ("pets", "multiselect"),
+            ]
+        );
+        let by = |name: &str| fields.iter().find(|f| f.name == name).unwrap();
+        let name = by("name");
+        assert_eq!(
+            (
+                name.label.as_str(),
+                name.description.as_deref(),
+                name.required
+            ),
+            ("Your name", Some("As on your passport"), true)
+        );
+        assert!(matches!(
+            name.field,
+            FieldKind::Text {
+                min_length: Some(2),
+                max_length: Some(5),
+                ..
+            }
+        ));
+        let email = by("email");
+        assert_eq!(
+            (
+                email.label.as_str(),
+                email.description.as_deref(),
+                email.required
+            ),
+            ("email", None, true)
+        );
+        assert!(matches!(
+            by("age").field,
+            FieldKind::Number {
+                minimum: Some(18.0),
+                maximum: Some(99.0),
+                default: Some(30.0),
+                ..
+            }
+        ));
+        assert!(
+            matches!(&by("tags").field, FieldKind::MultiSelect { min_items: Some(1), max_items: Some(2), default: Some(d), .. } if d == &["b"])
+        );
+        let choices = |name: &str| match &by(name).field {
+            FieldKind::Select { choices, .. } | FieldKind::MultiSelect { choices, .. } => choices
+                .iter()
+                .map(|c| (c.value.clone(), c.label.clone()))
+                .collect::<Vec<_>>(),
+            _ => panic!("{name} has no choices"),
+        };
+        let pairs = |l: &[(&str, &str)]| {
+            l.iter()
+                .map(|(v, l)| (v.to_string(), l.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(choices("colour"), pairs(&[("r", "Red"), ("g", "Green")]));
+        assert_eq!(choices("size"), pairs(&[("s", "Small"), ("l", "Large")]));
+        assert_eq!(
+            choices("tags"),
+            pairs(&[("a", "a"), ("b", "b"), ("c", "c")])
+        );
+        assert_eq!(choices("pets"), pairs(&[("cat", "Cat"), ("dog", "Dog")]));
+    }
+
+    /// The UI's form tests start from the fields the engine reads (ui/src/answering/fixtures/
+    /// forms.json: each schema beside its fields); they must be what `fields_of` gives.
+    /// `BLESS=1` writes them.
+    #[test]
+    fn the_ui_form_fixtures_are_what_the_engine_reads() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../ui/src/answering/fixtures/forms.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut forms: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+        let mut stale = Vec::new();
+        for (name, form) in forms.iter_mut() {
+            let fields = serde_json::to_value(fields_of(&form["schema"])).unwrap();
+            if form["fields"] != fields {
+                stale.push(name.clone());
+                form["fields"] = fields;
+            }
+        }
+        if std::env::var_os("BLESS").is_some() {
+            let out = serde_json::to_string_pretty(&forms).unwrap() + "\n";
+            std::fs::write(path, out).unwrap();
+        } else {
+            assert!(
+                stale.is_empty(),
+                "stale form fixtures {stale:?}: run with BLESS=1"
+            );
+        }
+    }
+
+    #[test]
+    fn a_schema_without_properties_has_no_fields() {
+        assert!(fields_of(&json!(null)).is_empty());
+        assert!(fields_of(&json!("nope")).is_empty());
+        assert!(fields_of(&json!({"type": "object"})).is_empty());
+        let odd =
+            fields_of(&json!({"properties": {"a": 3, "b": {"type": "object"}}, "required": "a"}));
+        assert_eq!(
+            odd.iter().map(kind_name).collect::<Vec<_>>(),
+            ["text", "text"]
+        );
+        assert!(!odd[0].required);
+    }
+
     #[test]
     fn a_malformed_form_still_yields_fields_with_notes() {
         let raw = json!({"requestedSchema": {"properties": {"a": 5, "b": {"type": "object"},

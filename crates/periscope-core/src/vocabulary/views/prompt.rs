@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::icon::{IconView, icons};
 use super::read::{Problem, Reader};
-use super::tool::{IconView, icons};
 
 /// One argument a prompt takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::icon::{IconView, icons};
 use super::read::{Problem, Reader};
-use super::tool::{IconView, icons};
 
 /// A resource as `resources/list` gave it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

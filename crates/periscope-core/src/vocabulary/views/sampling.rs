@@ -161,7 +161,7 @@ impl SamplingView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::views::content::BlockKind;
+    use crate::vocabulary::views::content::BlockKind;
     use serde_json::json;
 
     #[test]

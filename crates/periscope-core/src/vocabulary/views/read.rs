@@ -38,10 +38,7 @@ impl Problem {
 }
 
 /// The members of an item, or none (and the problem said) when it is not an object.
-pub(crate) fn members<'a>(
-    raw: &'a Value,
-    problems: &mut Vec<Problem>,
-) -> Option<&'a Map<String, Value>> {
+pub fn members<'a>(raw: &'a Value, problems: &mut Vec<Problem>) -> Option<&'a Map<String, Value>> {
     let object = raw.as_object();
     if object.is_none() {
         problems.push(Problem::NotAnObject);
@@ -50,7 +47,7 @@ pub(crate) fn members<'a>(
 }
 
 /// Reads the members of one object, noting what is off.
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     pub object: Option<&'a Map<String, Value>>,
     pub problems: Vec<Problem>,
 }
