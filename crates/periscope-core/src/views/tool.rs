@@ -99,11 +99,12 @@ fn annotations(reader: &mut Reader<'_>) -> ToolAnnotations {
 }
 
 fn app_link(raw: &Value) -> Option<AppLink> {
-    raw.get("_meta")?.as_object()?;
+    let meta = raw.get("_meta")?.as_object()?;
+    if !meta.contains_key("ui") && !meta.contains_key("ui/resourceUri") {
+        return None;
+    }
     let ui = meta::tool_ui(raw);
-    let declared =
-        raw.pointer("/_meta/ui").is_some() || raw.pointer("/_meta/ui~1resourceUri").is_some();
-    declared.then(|| AppLink {
+    Some(AppLink {
         resource_uri: ui.resource_uri,
         model_visible: ui.visibility.model,
         app_visible: ui.visibility.app,
