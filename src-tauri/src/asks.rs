@@ -15,6 +15,7 @@ use periscope_core::record::{Decision, DecisionKind};
 use periscope_core::session::{HostHandler, RpcError, ServerRequest, ServerRequestKind};
 use periscope_core::traffic::{Traffic, wall_now_us};
 use periscope_core::view::{AppEvent, AskOutcome};
+use periscope_core::views::{ElicitationView, SamplingView};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
@@ -331,10 +332,14 @@ impl HostHandler for AppAnswerer {
                 if let Some(result) = self.answer_by_model(&request, &params).await {
                     return Ok(result);
                 }
-                Ask::Sampling { params }
+                Ask::Sampling {
+                    view: Box::new(SamplingView::read(&params)),
+                    params,
+                }
             }
             ServerRequestKind::Elicitation { url: false } => Ask::ElicitForm {
                 message: text("message"),
+                view: Box::new(ElicitationView::read(&params)),
                 schema: params
                     .get("requestedSchema")
                     .cloned()

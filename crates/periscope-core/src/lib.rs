@@ -52,5 +52,6 @@ pub mod traffic;
 pub mod traffic_window;
 pub mod transport;
 pub mod view;
+pub mod views;
 pub mod vocabulary;
 pub mod wire;

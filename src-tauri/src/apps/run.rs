@@ -435,6 +435,7 @@ async fn ask_user<R: Runtime>(
         }
         AppAsk::Message { content } => {
             let asked = Ask::AppMessage {
+                blocks: periscope_core::views::ContentBlock::read_all(&content),
                 content,
                 app: label,
             };

@@ -1,9 +1,11 @@
 //! The server's lists (tools, resources, resource templates, prompts): whole, or one page at
 //! a time.
 
-use periscope_core::features::{ListPage, Listed};
+use periscope_core::cache_hint::CacheHint;
+use periscope_core::views::ListItems;
 use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tauri::State;
 
 use crate::AppState;
@@ -20,12 +22,47 @@ pub enum ListKind {
     Prompts,
 }
 
+/// A whole list, each item read as its view, with the caching hints of its pages as one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ListedViews {
+    pub list: ListItems,
+    pub cache: Option<CacheHint>,
+}
+
+/// One page of a list, each item read as its view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ViewPage {
+    pub list: ListItems,
+    pub next_cursor: Option<String>,
+    pub cache: Option<CacheHint>,
+}
+
+/// `items` of a `kind` list read as their views (tools need the server's capabilities).
+fn views_of(state: &AppState, server_id: &str, kind: ListKind, items: &[Value]) -> ListItems {
+    match kind {
+        ListKind::Tools => {
+            let capabilities = state
+                .session(server_id)
+                .ok()
+                .and_then(|s| s.identity())
+                .map(|i| i.capabilities)
+                .unwrap_or(Value::Null);
+            ListItems::tools(items, &capabilities)
+        }
+        ListKind::Resources => ListItems::resources(items),
+        ListKind::ResourceTemplates => ListItems::resource_templates(items),
+        ListKind::Prompts => ListItems::prompts(items),
+    }
+}
+
 #[tauri::command]
 pub async fn list_items(
     state: State<'_, AppState>,
     server_id: String,
     kind: ListKind,
-) -> Result<Listed, Problem> {
+) -> Result<ListedViews, Problem> {
     let session = state.session(&server_id)?;
     let (method, key) = match kind {
         ListKind::Tools => (names::TOOLS_LIST, "tools"),
@@ -33,10 +70,14 @@ pub async fn list_items(
         ListKind::ResourceTemplates => (names::RESOURCE_TEMPLATES_LIST, "resourceTemplates"),
         ListKind::Prompts => (names::PROMPTS_LIST, "prompts"),
     };
-    session
+    let listed = session
         .list_all_cached(method, key)
         .await
-        .map_err(Problem::from)
+        .map_err(Problem::from)?;
+    Ok(ListedViews {
+        list: views_of(&state, &server_id, kind, &listed.items),
+        cache: listed.cache,
+    })
 }
 
 /// The lists that can be paged from the UI.
@@ -49,6 +90,13 @@ pub enum PagedKind {
 }
 
 impl PagedKind {
+    fn list_kind(self) -> ListKind {
+        match self {
+            PagedKind::Resources => ListKind::Resources,
+            PagedKind::ResourceTemplates => ListKind::ResourceTemplates,
+        }
+    }
+
     fn method_and_key(self) -> (&'static str, &'static str) {
         match self {
             PagedKind::Resources => (names::RESOURCES_LIST, "resources"),
@@ -64,13 +112,18 @@ pub async fn list_page(
     server_id: String,
     kind: PagedKind,
     cursor: Option<String>,
-) -> Result<ListPage, Problem> {
+) -> Result<ViewPage, Problem> {
     let session = state.session(&server_id)?;
     let (method, key) = kind.method_and_key();
-    session
+    let page = session
         .list_page(method, key, cursor.as_deref())
         .await
-        .map_err(Problem::from)
+        .map_err(Problem::from)?;
+    Ok(ViewPage {
+        list: views_of(&state, &server_id, kind.list_kind(), &page.items),
+        next_cursor: page.next_cursor,
+        cache: page.cache,
+    })
 }
 
 #[cfg(test)]

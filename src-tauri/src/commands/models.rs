@@ -69,7 +69,7 @@ pub async fn sampling_draft(
         .ok_or(Problem::NoLongerWaiting {
             what: periscope_core::vocabulary::problem::Waiting::ServerRequest,
         })?;
-    let Ask::Sampling { params } = &pending.ask else {
+    let Ask::Sampling { params, .. } = &pending.ask else {
         return Err(Problem::invalid(
             periscope_core::vocabulary::problem::Field::AskKind,
         ));

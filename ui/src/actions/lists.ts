@@ -3,6 +3,7 @@
 import { errorMessage, ipc, type ListKind } from "../ipc";
 import { loadFirstPage } from "../resources/paging";
 import { serverState } from "../state/connections";
+import { itemsOf } from "../resources/paging";
 import { offers, serverLists, setList } from "../state/lists";
 
 /** Loads a list the first time its tab is shown while the server is ready. */
@@ -24,7 +25,7 @@ export async function loadList(id: string, kind: ListKind): Promise<void> {
   try {
     const listed = await ipc.listItems(id, kind);
     if (serverState(id)?.session !== session) return;
-    setList(id, kind, { status: "loaded", items: listed.items, error: null, cache: listed.cache });
+    setList(id, kind, { status: "loaded", items: itemsOf(listed.list, kind), error: null, cache: listed.cache });
   } catch (error) {
     if (serverState(id)?.session !== session) return;
     setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });

@@ -3,24 +3,23 @@
 import { MessageSquare } from "lucide-react";
 import { useId } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { ContentBlock } from "../bindings/ContentBlock";
 import { BlockView } from "../content/BlockView";
-import { parseBlock } from "../content/blocks";
+import { blockOf } from "../content/blocks";
 import type { McpAppLabel } from "../ipc/mcpApps";
 import "../styles/answering.css";
 
 interface Props {
   serverName: string;
   app: McpAppLabel;
-  /** The ContentBlock array (SDK apps), or one block (the spec's example). */
-  content: JsonValue;
+  /** The blocks the engine read from the message's content (an array, or one block). */
+  blocks: ContentBlock[];
   onAnswer: (accept: boolean) => void;
 }
 
-export function AppMessage({ serverName, app, content, onAnswer }: Props) {
+export function AppMessage({ serverName, app, blocks, onAnswer }: Props) {
   const { t } = useTranslation(["mcpApps", "common"]);
   const ids = useId();
-  const blocks = Array.isArray(content) ? content : [content];
   return (
     <section
       className="host-card"
@@ -49,7 +48,7 @@ export function AppMessage({ serverName, app, content, onAnswer }: Props) {
       <p className="host-message">{t("asks.messageBody")}</p>
       <div className="app-message-content" data-testid="app-message-content">
         {blocks.map((block, index) => (
-          <BlockView key={index} block={parseBlock(block)} />
+          <BlockView key={index} block={blockOf(block)} />
         ))}
       </div>
       <div className="host-actions">

@@ -1,30 +1,16 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { FormField } from "../bindings/FormField";
+import forms from "./fixtures/forms.json";
 import { ElicitForm } from "./ElicitForm";
 
 afterEach(cleanup);
 
-const schema: JsonValue = {
-  type: "object",
-  properties: {
-    name: { type: "string", title: "Your name", description: "Given name only", minLength: 2 },
-    email: { type: "string", format: "email" },
-    site: { type: "string", format: "uri" },
-    born: { type: "string", format: "date" },
-    meeting: { type: "string", format: "date-time" },
-    guests: { type: "integer", minimum: 1, maximum: 9, default: 2 },
-    budget: { type: "number" },
-    vegan: { type: "boolean" },
-    size: { type: "string", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
-    tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["b"] },
-  },
-  required: ["name", "email"],
-};
-
-function renderForm(s: JsonValue = schema, message = "Who are you?\nTell me.") {
+// The fields the engine reads from each schema (views::elicitation checks this file).
+function renderForm(form: keyof typeof forms = "dinner", message = "Who are you?\nTell me.") {
   const onAnswer = vi.fn();
-  render(<ElicitForm serverName="everything" message={message} schema={s} onAnswer={onAnswer} />);
+  const fields = forms[form].fields as FormField[];
+  render(<ElicitForm serverName="everything" message={message} fields={fields} onAnswer={onAnswer} />);
   return onAnswer;
 }
 
@@ -92,7 +78,7 @@ describe("ElicitForm", () => {
   });
 
   it("sends a date-time with an offset", () => {
-    const onAnswer = renderForm({ properties: { at: { type: "string", format: "date-time" } }, required: ["at"] });
+    const onAnswer = renderForm("at_required");
     type("at", "2025-03-01T09:30");
     fireEvent.click(screen.getByTestId("elicit-accept"));
     const sent = onAnswer.mock.calls[0]![1] as { at: string };
@@ -110,7 +96,7 @@ describe("ElicitForm", () => {
   });
 
   it("accepts an empty schema with an empty object", () => {
-    const onAnswer = renderForm({ type: "object", properties: {} });
+    const onAnswer = renderForm("empty");
     expect(screen.getByText(/asks for no information/)).toBeTruthy();
     fireEvent.click(screen.getByTestId("elicit-accept"));
     expect(onAnswer).toHaveBeenCalledWith("accept", {});

@@ -2,6 +2,7 @@ import { MessageSquareText } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type { ElicitAction } from "../bindings/ElicitAction";
+import type { FormField } from "../bindings/FormField";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { constraintHint, fieldsOf, initialValues, toContent, validate, type Field, type FormValues } from "./formSchema";
 import "../styles/answering.css";
@@ -9,8 +10,8 @@ import "../styles/answering.css";
 interface Props {
   serverName: string;
   message: string;
-  /** The request's `requestedSchema`. */
-  schema: JsonValue;
+  /** The fields the engine read from the request's `requestedSchema`, in order. */
+  fields: FormField[];
   onAnswer: (action: ElicitAction, content: JsonValue | null) => void;
 }
 
@@ -164,9 +165,9 @@ function FieldView({ field, id, value, error, onChange }: FieldProps) {
  * field of the requested schema, and the three answers. Key it by request so a new request
  * starts from a fresh form.
  */
-export function ElicitForm({ serverName, message, schema, onAnswer }: Props) {
+export function ElicitForm({ serverName, message, fields: read, onAnswer }: Props) {
   const { t } = useTranslation(["answering", "common"]);
-  const fields = useMemo(() => fieldsOf(schema), [schema]);
+  const fields = useMemo(() => fieldsOf(read), [read]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [tried, setTried] = useState(false);
   const ids = useId();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { FormField } from "../bindings/FormField";
+import forms from "./fixtures/forms.json";
 import { constraintHint, fieldsOf, initialValues, toContent, toLocalInput, toRfc3339, validate, type Field } from "./formSchema";
 
 // Node reads TZ afresh whenever it changes.
@@ -7,30 +8,14 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const schema: JsonValue = {
-  type: "object",
-  properties: {
-    name: { type: "string", title: "Your name", description: "As on your passport", minLength: 2, maxLength: 5 },
-    email: { type: "string", format: "email" },
-    site: { type: "string", format: "uri" },
-    born: { type: "string", format: "date" },
-    meeting: { type: "string", format: "date-time" },
-    code: { type: "string", pattern: "^[A-Z]{3}$" },
-    age: { type: "integer", minimum: 18, maximum: 99, default: 30 },
-    ratio: { type: "number", minimum: 0, maximum: 1 },
-    agree: { type: "boolean", default: true },
-    colour: { type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"], default: "g" },
-    size: { type: "string", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
-    tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2, default: ["b"] },
-    pets: { type: "array", items: { anyOf: [{ const: "cat", title: "Cat" }, { const: "dog", title: "Dog" }] } },
-  },
-  required: ["name", "email", "tags"],
-};
+// The fields the engine reads from each schema (views::elicitation checks this file).
+const read = (name: keyof typeof forms) => fieldsOf(forms[name].fields as FormField[]);
+const everyKind = () => read("every_kind");
 
 const byName = (fields: Field[], name: string) => fields.find((f) => f.name === name)!;
 
 describe("fieldsOf", () => {
-  const fields = fieldsOf(schema);
+  const fields = everyKind();
 
   it("reads every kind of field, in order", () => {
     expect(fields.map((f) => [f.name, f.kind])).toEqual([
@@ -91,10 +76,8 @@ describe("fieldsOf", () => {
   });
 
   it("never throws on a malformed schema", () => {
-    expect(fieldsOf(null)).toEqual([]);
-    expect(fieldsOf("nope")).toEqual([]);
-    expect(fieldsOf({ type: "object" })).toEqual([]);
-    const odd = fieldsOf({ properties: { a: 3, b: { type: "object" } }, required: "a" });
+    // null, "nope" and {type: "object"} give no fields: views::elicitation's tests.
+    const odd = read("odd");
     expect(odd.map((f) => f.kind)).toEqual(["text", "text"]);
     expect(odd[0]!.note).toMatch(/not an object/);
     expect(odd[1]!.note).toMatch(/type "object"/);
@@ -103,7 +86,7 @@ describe("fieldsOf", () => {
 
 describe("constraintHint", () => {
   it("puts constraints in words", () => {
-    const fields = fieldsOf(schema);
+    const fields = everyKind();
     const hint = (name: string) => constraintHint(byName(fields, name));
     expect(hint("name")).toBe("2 to 5 characters.");
     expect(hint("code")).toBe("Matching ^[A-Z]{3}$.");
@@ -117,7 +100,7 @@ describe("constraintHint", () => {
 
 describe("initialValues", () => {
   it("pre-fills every default and leaves the rest empty", () => {
-    const fields = fieldsOf(schema);
+    const fields = everyKind();
     expect(initialValues(fields)).toEqual({
       name: "",
       email: "",
@@ -137,14 +120,14 @@ describe("initialValues", () => {
 
   it("shows a date-time default in local time", () => {
     vi.stubEnv("TZ", "Asia/Kolkata");
-    const fields = fieldsOf({ properties: { at: { type: "string", format: "date-time", default: "2025-03-01T04:00:00Z" } } });
+    const fields = read("at_default");
     expect(initialValues(fields)).toEqual({ at: "2025-03-01T09:30" });
     expect(toLocalInput("not a date")).toBe("");
   });
 });
 
 describe("validate", () => {
-  const fields = fieldsOf(schema);
+  const fields = everyKind();
   const good = { ...initialValues(fields), name: "Ann", email: "ann@example.com" };
 
   it("accepts good values", () => {
@@ -201,13 +184,13 @@ describe("validate", () => {
   });
 
   it("ignores a pattern JavaScript cannot read", () => {
-    const f = fieldsOf({ properties: { a: { type: "string", pattern: "([" } } });
+    const f = read("bad_pattern");
     expect(validate(f, { a: "anything" })).toEqual({});
   });
 });
 
 describe("toContent", () => {
-  const fields = fieldsOf(schema);
+  const fields = everyKind();
 
   it("sends typed values and leaves out optional fields left empty", () => {
     const values = { ...initialValues(fields), name: "Ann", email: "ann@example.com", tags: ["c", "a"] };
@@ -227,7 +210,7 @@ describe("toContent", () => {
   });
 
   it("sends a date-time as RFC 3339 with the local offset", () => {
-    const f = fieldsOf({ properties: { at: { type: "string", format: "date-time" } } });
+    const f = read("at");
     vi.stubEnv("TZ", "Asia/Kolkata");
     expect(toContent(f, { at: "2025-03-01T09:30" })).toEqual({ at: "2025-03-01T09:30:00+05:30" });
     vi.stubEnv("TZ", "America/St_Johns");

@@ -1,12 +1,12 @@
-// MCP form elicitation: the `requestedSchema` a server sends (a flat object of primitive
-// properties) read into fields a form can show, checked by hand (no Ajv: the app's CSP forbids
-// the run-time code generation it needs), and turned back into the JSON object to send.
-// Nothing the server sends is trusted to have the right shape: whatever is off becomes a note
-// on the field instead of an exception.
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+// MCP form elicitation: the fields the engine read from the `requestedSchema` a server sends
+// (views::elicitation: whatever is off is a note on its field), as a form shows them, checked
+// by hand (no Ajv: the app's CSP forbids the run-time code generation it needs), and turned
+// back into the JSON object to send.
+import type { FieldNote } from "../bindings/FieldNote";
+import type { FormField } from "../bindings/FormField";
+import type { TextFormat } from "../bindings/TextFormat";
 import i18n from "../i18n";
 import type { JsonObject } from "../ipc";
-import { getArray, getString, isObject } from "../json";
 
 export interface Option {
   value: string;
@@ -65,112 +65,62 @@ export type Field = TextField | NumberField | BooleanField | SelectField | Multi
  */
 export type FormValues = Record<string, string | boolean | string[]>;
 
-const FORMATS: Record<string, TextKind> = { email: "email", uri: "uri", date: "date", "date-time": "datetime" };
+const TEXT_KINDS: Record<TextFormat, TextKind> = { text: "text", email: "email", uri: "uri", date: "date", datetime: "datetime" };
 
-function getNumber(object: JsonObject, key: string): number | undefined {
-  const value = object[key];
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-/** A non-negative integer constraint (`minLength`, `maxItems`…). */
-function getCount(object: JsonObject, key: string): number | undefined {
-  const value = getNumber(object, key);
-  return value !== undefined && Number.isInteger(value) && value >= 0 ? value : undefined;
-}
-
-function label(value: JsonValue | undefined): string {
-  return typeof value === "string" ? value : JSON.stringify(value ?? null);
-}
-
-/** `enum` (with the legacy `enumNames` as labels) or `oneOf` / `anyOf` of `{const, title}`. */
-function optionsOf(schema: JsonObject): Option[] | null {
-  if (Array.isArray(schema["enum"])) {
-    const names = getArray(schema, "enumNames");
-    return schema["enum"].map((value, index) => {
-      const name = names[index];
-      return { value: label(value), label: typeof name === "string" ? name : label(value) };
-    });
+/** What the form could not honour in a property's schema, in words. */
+function noteText(note: FieldNote): string {
+  switch (note.kind) {
+    case "not_object":
+      return i18n.t("answering:form.noteNotObject");
+    case "type":
+      return i18n.t("answering:form.noteType", { type: JSON.stringify(note.type ?? null) });
+    case "format":
+      return i18n.t("answering:form.noteFormat", { format: note.format });
   }
-  const choices = Array.isArray(schema["oneOf"]) ? schema["oneOf"] : schema["anyOf"];
-  if (Array.isArray(choices) && choices.length > 0 && choices.every((c) => isObject(c) && "const" in c)) {
-    return choices.map((choice) => {
-      const c = choice as JsonObject;
-      return { value: label(c["const"]), label: getString(c, "title") ?? label(c["const"]) };
-    });
-  }
-  return null;
 }
 
-function fieldOf(name: string, schema: JsonValue, required: boolean): Field {
-  const base = { name, label: name, description: null, required, note: null };
-  if (!isObject(schema)) {
-    return { ...base, kind: "text", constraints: {}, note: i18n.t("answering:form.noteNotObject") };
-  }
-  const common = {
-    ...base,
-    label: getString(schema, "title") || name,
-    description: getString(schema, "description") ?? null,
-  };
-  const type = getString(schema, "type");
-  const fallback = schema["default"];
+const defined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-  if (type === "array") {
-    const items = schema["items"];
-    const options = isObject(items) ? optionsOf(items) : null;
-    if (options) {
-      const defaults = Array.isArray(fallback) ? fallback.filter((v): v is string => typeof v === "string") : undefined;
-      return {
-        ...common,
-        kind: "multiselect",
-        options,
-        constraints: { minItems: getCount(schema, "minItems"), maxItems: getCount(schema, "maxItems") },
-        default: defaults,
-      };
+/** The form's fields, from the fields the engine read from the `requestedSchema` (in order). */
+export function fieldsOf(fields: FormField[]): Field[] {
+  return fields.map((f): Field => {
+    const base = {
+      name: f.name,
+      label: f.label,
+      description: f.description,
+      required: f.required,
+      note: f.notes.length > 0 ? f.notes.map(noteText).join(" ") : null,
+    };
+    const field = f.field;
+    switch (field.kind) {
+      case "text":
+        return {
+          ...base,
+          kind: TEXT_KINDS[field.format],
+          constraints: { minLength: defined(field.min_length), maxLength: defined(field.max_length), pattern: defined(field.pattern) },
+          default: defined(field.default),
+        };
+      case "number":
+        return {
+          ...base,
+          kind: field.integer ? "integer" : "number",
+          constraints: { minimum: defined(field.minimum), maximum: defined(field.maximum) },
+          default: defined(field.default),
+        };
+      case "boolean":
+        return { ...base, kind: "boolean", default: defined(field.default) };
+      case "select":
+        return { ...base, kind: "select", options: field.choices, default: defined(field.default) };
+      case "multi_select":
+        return {
+          ...base,
+          kind: "multiselect",
+          options: field.choices,
+          constraints: { minItems: defined(field.min_items), maxItems: defined(field.max_items) },
+          default: defined(field.default),
+        };
     }
-  }
-  const options = type === "array" ? null : optionsOf(schema);
-  if (options) {
-    return { ...common, kind: "select", options, default: typeof fallback === "string" ? fallback : undefined };
-  }
-  switch (type) {
-    case "number":
-    case "integer":
-      return {
-        ...common,
-        kind: type,
-        constraints: { minimum: getNumber(schema, "minimum"), maximum: getNumber(schema, "maximum") },
-        default: typeof fallback === "number" && Number.isFinite(fallback) ? fallback : undefined,
-      };
-    case "boolean":
-      return { ...common, kind: "boolean", default: typeof fallback === "boolean" ? fallback : undefined };
-    default: {
-      const format = getString(schema, "format");
-      const kind = format === undefined ? "text" : (FORMATS[format] ?? "text");
-      const notes: string[] = [];
-      if (type !== "string") {
-        notes.push(i18n.t("answering:form.noteType", { type: JSON.stringify(type ?? null) }));
-      }
-      if (format !== undefined && FORMATS[format] === undefined) notes.push(i18n.t("answering:form.noteFormat", { format }));
-      return {
-        ...common,
-        kind,
-        constraints: {
-          minLength: getCount(schema, "minLength"),
-          maxLength: getCount(schema, "maxLength"),
-          pattern: getString(schema, "pattern"),
-        },
-        default: typeof fallback === "string" ? fallback : undefined,
-        note: notes.length > 0 ? notes.join(" ") : null,
-      };
-    }
-  }
-}
-
-/** The fields of a `requestedSchema`, in the order of its `properties`. */
-export function fieldsOf(schema: JsonValue): Field[] {
-  if (!isObject(schema) || !isObject(schema["properties"])) return [];
-  const required = new Set(getArray(schema, "required").filter((r): r is string => typeof r === "string"));
-  return Object.entries(schema["properties"]).map(([name, property]) => fieldOf(name, property, required.has(name)));
+  });
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

@@ -65,7 +65,7 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
         <ElicitForm
           serverName={ask.server_name}
           message={a.message}
-          schema={a.schema}
+          fields={a.view.request.mode === "form" ? a.view.request.fields : []}
           onAnswer={(action, content) => send({ kind: "elicit", action, content })}
         />
       );
@@ -104,7 +104,7 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
         <AppMessage
           serverName={ask.server_name}
           app={a.app}
-          content={a.content}
+          blocks={a.blocks}
           onAnswer={(accept) => {
             send({ kind: "app_message", accept });
             if (accept) {

@@ -1,6 +1,9 @@
 // MCP content as the UI shows it: tool results, prompt messages and resource contents are read
 // defensively from the JSON the server sent; anything unexpected becomes an `unknown` block
 // that shows the raw JSON and says what was wrong, instead of disappearing.
+import type { ContentBlock } from "../bindings/ContentBlock";
+import type { ContentProblem } from "../bindings/ContentProblem";
+import type { ResourceContents } from "../bindings/ResourceContents";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { base64Size, dataUri } from "../format";
 import i18n from "../i18n";
@@ -31,6 +34,52 @@ export type Block =
   | { type: "unknown"; reason: string; raw: JsonValue };
 
 const unknown = (reason: string, raw: JsonValue): Block => ({ type: "unknown", reason, raw });
+
+/** What the engine found off in content, in the UI's language. */
+export function problemText(problem: ContentProblem): string {
+  return i18n.t(`content:problems.${problem.kind}`, { type: "type" in problem ? problem.type : "" });
+}
+
+/** A resource's contents the engine read, as the UI shows them. */
+export function bodyOf(contents: ResourceContents): ResourceBody {
+  const { uri, mime_type: mimeType, text, blob } = contents;
+  return {
+    uri,
+    mimeType,
+    text,
+    blob:
+      blob === null
+        ? null
+        : { size: blob.size, data: blob.data, imageSrc: mimeType?.startsWith("image/") ? dataUri(mimeType, blob.data) : null },
+  };
+}
+
+/** A content block the engine read, as the UI shows it. */
+export function blockOf(block: ContentBlock): Block {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "image":
+    case "audio":
+      return { type: block.type, mimeType: block.mime_type, src: dataUri(block.mime_type, block.data), size: block.size };
+    case "resource_link":
+      return {
+        type: "resource_link",
+        uri: block.uri,
+        name: block.name,
+        title: block.title,
+        description: block.description,
+        mimeType: block.mime_type,
+      };
+    case "resource":
+      return { type: "resource", resource: bodyOf(block.resource) };
+    case "unknown":
+      return unknown(problemText(block.problem), block.raw);
+    default:
+      // Sampling's tool use and tool result have no place in a message: shown as JSON.
+      return unknown(problemText({ kind: "unknownType", type: block.type }), block.raw);
+  }
+}
 
 /** Reads `{uri, mimeType, text | blob}`. */
 export function parseResourceBody(value: JsonValue): ResourceBody | string {

@@ -3,15 +3,15 @@ import { invoke } from "@tauri-apps/api/core";
 import type { Completion } from "../bindings/Completion";
 import type { CompletionRef } from "../bindings/CompletionRef";
 import type { Diagnosis } from "../bindings/Diagnosis";
-import type { Listed } from "../bindings/Listed";
-import type { ListPage } from "../bindings/ListPage";
+import type { ListedViews } from "../bindings/ListedViews";
+import type { ViewPage } from "../bindings/ViewPage";
 import type { ResourceRead } from "../bindings/ResourceRead";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { JsonObject, ListKind, PagedKind } from "./types";
 
 export const requestsIpc = {
-  listItems: (serverId: string, kind: ListKind) => invoke<Listed>("list_items", { serverId, kind }),
+  listItems: (serverId: string, kind: ListKind) => invoke<ListedViews>("list_items", { serverId, kind }),
   /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
   callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
     invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
@@ -39,7 +39,7 @@ export const toolsIpc = {
 export const resourcesIpc = {
   /** One page: the first with `cursor` null, the next with the last page's `next_cursor`. */
   listPage: (serverId: string, kind: PagedKind, cursor: string | null) =>
-    invoke<ListPage>("list_page", { serverId, kind, cursor }),
+    invoke<ViewPage>("list_page", { serverId, kind, cursor }),
   complete: (
     serverId: string,
     reference: CompletionRef,

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { ServerEntry } from "../bindings/ServerEntry";
 import { connections, resetConnections, select, setCatalog, updateServer } from "../state/connections";
 import { resetLists, setList } from "../state/lists";
+import { toolView } from "../testing/views";
 import { CommandPalette } from "./CommandPalette";
 import { ShortcutsSheet } from "./ShortcutsSheet";
 import { closeOverlay, openOverlay, overlays } from "./overlays";
@@ -27,14 +28,14 @@ beforeEach(() => {
   invoke.mockReset();
   // What the Rust side answers for the lists and saved calls the palette loads.
   invoke.mockImplementation((command: string) =>
-    Promise.resolve(command === "list_items" || command === "list_page" ? { items: [], next_cursor: null, cache: null } : []),
+    Promise.resolve(command === "list_items" || command === "list_page" ? { list: { kind: "tools", items: [] }, next_cursor: null, cache: null } : []),
   );
   resetConnections();
   resetLists();
   setCatalog([demo]);
   select("demo");
   updateServer("demo", (s) => ({ ...s, status: { state: "ready", protocol_version: "2025-11-25" } }));
-  setList("demo", "tools", { status: "loaded", items: [{ name: "add", inputSchema: { type: "object" } }], error: null });
+  setList("demo", "tools", { status: "loaded", items: [toolView({ name: "add" })], error: null });
 });
 afterEach(() => {
   act(() => closeOverlay());

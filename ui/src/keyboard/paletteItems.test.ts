@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerEntry } from "../bindings/ServerEntry";
+import { promptView, resourceView, toolView } from "../testing/views";
 import { filterPalette, paletteItems, VIEWS, type PaletteSource } from "./paletteItems";
 
 const entry = (id: string, name: string, url?: string): ServerEntry => ({
@@ -16,11 +17,11 @@ const source = (change: Partial<PaletteSource> = {}): PaletteSource => ({
   statuses: { demo: "ready", remote: "disconnected" },
   selectedId: "demo",
   tools: [
-    { name: "add", description: "Adds two numbers", inputSchema: { type: "object" } },
-    { name: "echo", title: "Echo", inputSchema: { type: "object" } },
+    toolView({ name: "add", description: "Adds two numbers" }),
+    toolView({ name: "echo", title: "Echo" }),
   ],
-  resources: [{ uri: "demo://readme", name: "readme" }],
-  prompts: [{ name: "greet", description: "Says hello" }],
+  resources: [resourceView({ uri: "demo://readme", name: "readme" })],
+  prompts: [promptView({ name: "greet", description: "Says hello" })],
   saved: [
     { id: "s1", server_id: "demo", name: "two plus three", kind: "tool", target: "add", arguments: { a: 2, b: 3 }, created_wall_us: 1 },
   ],

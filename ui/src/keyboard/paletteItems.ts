@@ -7,7 +7,9 @@ import { defaultFilter } from "cmdk";
 import type { SavedCall } from "../bindings/SavedCall";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ConnectionStatus } from "../bindings/ConnectionStatus";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { PromptView } from "../bindings/PromptView";
+import type { ResourceView } from "../bindings/ResourceView";
+import type { ToolView } from "../bindings/ToolView";
 import i18n from "../i18n";
 import { promptInfo } from "../prompts/prompts";
 import { resourceInfo } from "../resources/resources";
@@ -56,9 +58,9 @@ export interface PaletteSource {
   statuses: Readonly<Record<string, ConnectionStatus["state"] | undefined>>;
   selectedId: string | null;
   /** The selected server's lists (raw items, as listed) and saved calls. */
-  tools: readonly JsonValue[];
-  resources: readonly JsonValue[];
-  prompts: readonly JsonValue[];
+  tools: readonly ToolView[];
+  resources: readonly ResourceView[];
+  prompts: readonly PromptView[];
   saved: readonly SavedCall[];
   /** Whether the selected server is remote (its OAuth tab exists). */
   remote: boolean;
@@ -155,8 +157,8 @@ function serverItems(source: PaletteSource): PaletteItem[] {
 
 function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
   const items: PaletteItem[] = [];
-  for (const raw of source.tools) {
-    const tool = toolInfo(raw);
+  for (const view of source.tools) {
+    const tool = toolInfo(view);
     if (!tool) continue;
     items.push({
       id: `tool:${tool.name}`,
@@ -167,8 +169,8 @@ function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
       action: { type: "open-tool", serverId, name: tool.name },
     });
   }
-  for (const raw of source.resources) {
-    const resource = resourceInfo(raw);
+  for (const view of source.resources) {
+    const resource = resourceInfo(view);
     if (!resource) continue;
     items.push({
       id: `resource:${resource.uri}`,
@@ -179,8 +181,8 @@ function listItems(source: PaletteSource, serverId: string): PaletteItem[] {
       action: { type: "open-resource", serverId, uri: resource.uri },
     });
   }
-  for (const raw of source.prompts) {
-    const prompt = promptInfo(raw);
+  for (const view of source.prompts) {
+    const prompt = promptInfo(view);
     if (!prompt) continue;
     items.push({
       id: `prompt:${prompt.name}`,

@@ -1,10 +1,8 @@
 // A server's UI resources and the tools that link to them, as the engine found them
 // (`resources/list` ∪ the tools' `_meta.ui.resourceUri`): which tool shows an app panel.
 import { useEffect, useRef, useState } from "react";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage } from "../ipc";
 import { mcpAppsIpc, type McpAppResource } from "../ipc/mcpApps";
-import { isObject } from "../json";
 
 export interface AppResources {
   status: "idle" | "loading" | "loaded" | "error";
@@ -13,17 +11,6 @@ export interface AppResources {
 }
 
 const IDLE: AppResources = { status: "idle", resources: [], error: null };
-
-/**
- * Whether a tool's definition carries any `ui` metadata. Only a gate: a server none of whose
- * tools has any is not asked for its UI resources at all (no extra traffic for it); which
- * resource a tool links to is the engine's reading.
- */
-export function mayLinkToApp(tool: JsonValue): boolean {
-  if (!isObject(tool) || !isObject(tool._meta ?? null)) return false;
-  const meta = tool._meta as Record<string, JsonValue>;
-  return "ui" in meta || "ui/resourceUri" in meta;
-}
 
 /** The resource a tool's app panel shows, if the tool links to one. */
 export function resourceOfTool(resources: readonly McpAppResource[], tool: string): McpAppResource | null {

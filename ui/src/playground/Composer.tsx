@@ -7,28 +7,8 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ensureList } from "../actions/lists";
 import type { Attachment } from "../bindings/Attachment";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { isObject } from "../json";
+import { promptInfo, type PromptInfo } from "../prompts/prompts";
 import { useServerLists } from "../state/lists";
-
-interface PromptInfo {
-  name: string;
-  arguments: { name: string; required: boolean; description: string | null }[];
-}
-
-/** A listed prompt's name and arguments (what the arguments form needs). */
-export function promptInfo(item: JsonValue): PromptInfo | null {
-  if (!isObject(item) || typeof item.name !== "string") return null;
-  const args = Array.isArray(item.arguments) ? item.arguments : [];
-  return {
-    name: item.name,
-    arguments: args.filter(isObject).flatMap((a) =>
-      typeof a.name === "string"
-        ? [{ name: a.name, required: a.required === true, description: typeof a.description === "string" ? a.description : null }]
-        : [],
-    ),
-  };
-}
 
 /** The prompts whose names start with what follows the "/" (the whole text is "/…"). */
 export function matchingPrompts(text: string, prompts: PromptInfo[]): PromptInfo[] {
@@ -63,7 +43,7 @@ export function Composer({
     ensureList(serverId, "resources");
   }, [serverId]);
   const prompts = lists.prompts.items.map(promptInfo).filter((p): p is PromptInfo => p !== null);
-  const uris = lists.resources.items.flatMap((r) => (isObject(r) && typeof r.uri === "string" ? [r.uri] : []));
+  const uris = lists.resources.items.flatMap((r) => (r.uri === null ? [] : [r.uri]));
   const offered = matchingPrompts(text, prompts);
   const missing = prompt?.arguments.some((a) => a.required && (args[a.name] ?? "").trim() === "") ?? false;
   const canSend = !busy && !missing && (text.trim() !== "" || prompt !== null || resources.length > 0);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { Conversation } from "../bindings/Conversation";
-import { matchingPrompts, promptInfo } from "./Composer";
+import { matchingPrompts } from "./Composer";
+import { promptInfo } from "../prompts/prompts";
+import { promptView } from "../testing/views";
 import { applyEvent, itemsOf, type Item } from "./state";
 
 const call = { id: "c1", name: "add", input: { a: 2, b: 3 } };
@@ -75,8 +77,8 @@ describe("the playground transcript", () => {
 
 describe("prompts in the composer", () => {
   const prompts = [
-    promptInfo({ name: "review", arguments: [{ name: "code", required: true }] }),
-    promptInfo({ name: "greet" }),
+    promptInfo(promptView({ name: "review", arguments: [{ name: "code", title: null, description: null, required: true }] })),
+    promptInfo(promptView({ name: "greet" })),
   ].filter((p) => p !== null);
 
   it("offers the prompts whose names start with what follows the slash", () => {

@@ -1,6 +1,5 @@
-// Reading `prompts/list` items.
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { getArray, getString, isObject } from "../json";
+// The prompts the engine read from `prompts/list` (`PromptView`), and getting one.
+import type { PromptView } from "../bindings/PromptView";
 
 export interface PromptArgument {
   name: string;
@@ -15,20 +14,14 @@ export interface PromptInfo {
   arguments: PromptArgument[];
 }
 
-export function promptInfo(raw: JsonValue): PromptInfo | null {
-  if (!isObject(raw)) return null;
-  const name = getString(raw, "name");
-  if (name === undefined) return null;
+/** A prompt the engine read, when it has a name (one without cannot be got). */
+export function promptInfo(view: PromptView): PromptInfo | null {
+  if (view.name === null) return null;
   return {
-    name,
-    title: getString(raw, "title") ?? null,
-    description: getString(raw, "description") ?? null,
-    arguments: getArray(raw, "arguments").flatMap((a) => {
-      if (!isObject(a)) return [];
-      const argName = getString(a, "name");
-      if (argName === undefined) return [];
-      return [{ name: argName, description: getString(a, "description") ?? null, required: a["required"] === true }];
-    }),
+    name: view.name,
+    title: view.title,
+    description: view.description,
+    arguments: view.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
   };
 }
 

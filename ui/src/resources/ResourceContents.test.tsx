@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Pager } from "./Pager";
 import { ResourceContents } from "./ResourceContents";
+import { resourceView } from "../testing/views";
 
 afterEach(() => {
   cleanup();
@@ -21,7 +22,7 @@ describe("a resource read in progress", () => {
 
 describe("the pager", () => {
   it("counts what is shown with the right plural", () => {
-    const list = (n: number) => ({ status: "loaded" as const, items: Array.from({ length: n }, () => ({})), error: null, nextCursor: "c" });
+    const list = (n: number) => ({ status: "loaded" as const, items: Array.from({ length: n }, (_, i) => resourceView({ uri: `demo://${i}` })), error: null, nextCursor: "c" });
     const { rerender } = render(<Pager list={list(10)} kind="resources" testIdSuffix="" onMore={() => {}} onAll={() => {}} />);
     expect(screen.getByTestId("pager").textContent).toContain("10 resources shown; the server has more.");
     rerender(<Pager list={list(1)} kind="templates" testIdSuffix="" onMore={() => {}} onAll={() => {}} />);

@@ -1,19 +1,20 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ListPage } from "../bindings/ListPage";
+import type { ViewPage } from "../bindings/ViewPage";
+import { resourceView } from "../testing/views";
 import { resourcesIpc } from "../ipc";
 import { loadAll, loadFirstPage, loadMore } from "./paging";
 import { newServerState, updateServer } from "../state/connections";
 import { resetLists, serverLists } from "../state/lists";
 
 const ID = "paging-test";
-const resource = (n: number) => ({ uri: `demo://text/${n}` });
+const resource = (n: number) => resourceView({ uri: `demo://text/${n}` });
 /** 26 resources in pages of 10, cursors "c10" and "c20". */
-function page(cursor: string | null): ListPage {
+function page(cursor: string | null): ViewPage {
   const from = cursor === null ? 0 : Number(cursor.slice(1));
   const items = Array.from({ length: Math.min(10, 26 - from) }, (_, i) => resource(from + i + 1));
   // The engine's caching hints: the first page fresh from the server, later ones from its cache.
   const reused = cursor === null ? null : { age_ms: 1_000, left_ms: 29_000 };
-  return { items, next_cursor: from + 10 < 26 ? `c${from + 10}` : null, cache: { ttl_ms: 30_000, scope: "public", reused } };
+  return { list: { kind: "resources", items }, next_cursor: from + 10 < 26 ? `c${from + 10}` : null, cache: { ttl_ms: 30_000, scope: "public", reused } };
 }
 
 const list = () => serverLists(ID).resources;
@@ -47,7 +48,7 @@ describe("paging", () => {
 
   it("stops when the server repeats a cursor, keeping the pages so far", async () => {
     vi.spyOn(resourcesIpc, "listPage").mockImplementation((_id, _kind, cursor) =>
-      Promise.resolve({ items: [resource(cursor === null ? 1 : 2)], next_cursor: "same", cache: null }),
+      Promise.resolve({ list: { kind: "resources", items: [resource(cursor === null ? 1 : 2)] }, next_cursor: "same", cache: null }),
     );
     await loadFirstPage(ID, "resources");
     await loadAll(ID, "resources");

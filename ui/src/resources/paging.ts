@@ -5,12 +5,19 @@ import i18n from "../i18n";
 import { errorMessage } from "../ipc";
 import { resourcesIpc, type PagedKind } from "../ipc";
 import { serverState } from "../state/connections";
-import { serverLists, setList } from "../state/lists";
+import type { ListItems } from "../bindings/ListItems";
+import type { ListKind } from "../ipc";
+import { serverLists, setList, type ListItemOf } from "../state/lists";
 
 /** A server that never stops paging is a bug: Load all stops after this many pages. */
 export const MAX_PAGES = 1000;
 
 const server = serverState;
+
+/** The views of a list the engine sent, when it is the kind asked for (else none). */
+export function itemsOf<K extends ListKind>(list: ListItems, kind: K): ListItemOf[K][] {
+  return list.kind === kind ? (list.items as ListItemOf[K][]) : [];
+}
 
 /** Loads the first page, replacing what was listed. */
 export function loadFirstPage(id: string, kind: PagedKind): Promise<void> {
@@ -27,13 +34,13 @@ export function loadAll(id: string, kind: PagedKind): Promise<void> {
   return loadPages(id, kind, "all");
 }
 
-async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "all"): Promise<void> {
+async function loadPages<K extends PagedKind>(id: string, kind: K, how: "first" | "more" | "all"): Promise<void> {
   const start = server(id);
   if (!start) return;
   const session = start.session;
   const previous = serverLists(id)[kind];
   if (how !== "first" && (previous.status === "loading" || !previous.nextCursor)) return;
-  let items = how === "first" ? [] : previous.items;
+  let items: ListItemOf[K][] = how === "first" ? [] : previous.items;
   let cursor: string | null = how === "first" ? null : (previous.nextCursor ?? null);
   const seen = new Set<string>();
   setList(id, kind, { ...previous, status: "loading", error: null });
@@ -46,7 +53,7 @@ async function loadPages(id: string, kind: PagedKind, how: "first" | "more" | "a
       }
       const page = await resourcesIpc.listPage(id, kind, cursor);
       if (server(id)?.session !== session) return;
-      items = [...items, ...page.items];
+      items = [...items, ...itemsOf(page.list, kind)];
       cursor = page.next_cursor;
       const done = how !== "all" || cursor === null;
       setList(id, kind, { status: done ? "loaded" : "loading", items, error: null, nextCursor: cursor, cache: page.cache });

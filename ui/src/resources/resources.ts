@@ -1,6 +1,7 @@
-// Reading `resources/list` and `resources/templates/list` items.
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { getString, isObject } from "../json";
+// What the Resources tab shows of the resources and templates the engine read from
+// `resources/list` and `resources/templates/list` (`ResourceView`, `TemplateView`).
+import type { ResourceView } from "../bindings/ResourceView";
+import type { TemplateView } from "../bindings/TemplateView";
 
 export interface ResourceInfo {
   uri: string;
@@ -17,27 +18,14 @@ export interface TemplateInfo {
   description: string | null;
 }
 
-export function resourceInfo(raw: JsonValue): ResourceInfo | null {
-  if (!isObject(raw)) return null;
-  const uri = getString(raw, "uri");
-  if (uri === undefined) return null;
-  return {
-    uri,
-    name: getString(raw, "name") ?? null,
-    title: getString(raw, "title") ?? null,
-    description: getString(raw, "description") ?? null,
-    mimeType: getString(raw, "mimeType") ?? null,
-  };
+/** A resource with a URI (one without cannot be read). */
+export function resourceInfo(view: ResourceView): ResourceInfo | null {
+  if (view.uri === null) return null;
+  return { uri: view.uri, name: view.name, title: view.title, description: view.description, mimeType: view.mime_type };
 }
 
-export function templateInfo(raw: JsonValue): TemplateInfo | null {
-  if (!isObject(raw)) return null;
-  const uriTemplate = getString(raw, "uriTemplate");
-  if (uriTemplate === undefined) return null;
-  return {
-    uriTemplate,
-    name: getString(raw, "name") ?? null,
-    title: getString(raw, "title") ?? null,
-    description: getString(raw, "description") ?? null,
-  };
+/** A template with its `uriTemplate`. */
+export function templateInfo(view: TemplateView): TemplateInfo | null {
+  if (view.uri_template === null) return null;
+  return { uriTemplate: view.uri_template, name: view.name, title: view.title, description: view.description };
 }

@@ -9,7 +9,7 @@ import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency, formatTime } from "../format";
 import type { JsonObject } from "../ipc";
-import { asObject, getString, isObject } from "../json";
+import { asObject } from "../json";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import {
   applyEdit,
@@ -43,8 +43,7 @@ export function SavedTab({ server }: { server: ServerState }) {
   const outputSchemas = useMemo(() => {
     const schemas: Record<string, JsonValue> = {};
     for (const tool of toolItems) {
-      const name = isObject(tool) ? getString(tool, "name") : undefined;
-      if (name && isObject(tool) && tool.outputSchema !== undefined) schemas[name] = tool.outputSchema;
+      if (tool.name && tool.output_schema !== null) schemas[tool.name] = tool.output_schema;
     }
     return schemas;
   }, [toolItems]);

@@ -18,7 +18,12 @@ const ask = (id: number): PendingAsk => ({
   server_name: "Flood",
   request_id: id,
   received_wall_us: id,
-  ask: { kind: "elicit_form", message: `question ${id}`, schema: { type: "object", properties: {} } },
+  ask: {
+    kind: "elicit_form",
+    message: `question ${id}`,
+    schema: { type: "object", properties: {} },
+    view: { message: `question ${id}`, request: { mode: "form", requested_schema: {}, fields: [] }, problems: [], raw: {} },
+  },
 });
 
 const queue = () => asks.getState().pending;

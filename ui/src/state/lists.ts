@@ -3,15 +3,19 @@
 // — refreshed"). A list_changed for a list already loaded asks for it again (`refetchKinds`).
 import type { CacheHint } from "../bindings/CacheHint";
 import type { ServerNotification } from "../bindings/ServerNotification";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { PromptView } from "../bindings/PromptView";
+import type { ResourceView } from "../bindings/ResourceView";
+import type { TemplateView } from "../bindings/TemplateView";
+import type { ToolView } from "../bindings/ToolView";
 import type { ListKind } from "../ipc";
 import { isObject } from "../json";
 import { onSessionStart, type ServerState } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
-export interface ListState {
+/** One list's state; its items are the engine's views of what the server listed. */
+export interface ListState<T = ListItem> {
   status: "idle" | "loading" | "loaded" | "error";
-  items: JsonValue[];
+  items: T[];
   error: string | null;
   /** For a list loaded page by page: the server's opaque cursor of the next page (never saved). */
   nextCursor?: string | null;
@@ -19,7 +23,17 @@ export interface ListState {
   cache?: CacheHint | null;
 }
 
-export type ServerLists = Record<ListKind, ListState>;
+/** The view each list's items are read as. */
+export interface ListItemOf {
+  tools: ToolView;
+  resources: ResourceView;
+  resource_templates: TemplateView;
+  prompts: PromptView;
+}
+
+export type ListItem = ListItemOf[ListKind];
+
+export type ServerLists = { [K in ListKind]: ListState<ListItemOf[K]> };
 
 export interface ListNotice {
   id: number;
@@ -32,7 +46,7 @@ export interface ListsState {
   notices: Record<string, ListNotice[]>;
 }
 
-const idleList = (): ListState => ({ status: "idle", items: [], error: null });
+const idleList = <T>(): ListState<T> => ({ status: "idle", items: [], error: null });
 
 export function idleLists(): ServerLists {
   return { tools: idleList(), resources: idleList(), resource_templates: idleList(), prompts: idleList() };
@@ -48,7 +62,7 @@ export const useServerLists = (id: string): ServerLists => useListsState((s) => 
 
 export const serverLists = (id: string): ServerLists => lists.getState().servers[id] ?? IDLE;
 
-export function setList(id: string, kind: ListKind, list: ListState): void {
+export function setList<K extends ListKind>(id: string, kind: K, list: ListState<ListItemOf[K]>): void {
   lists.update((state) => ({
     ...state,
     servers: withEntry(state.servers, id, idleLists, (s) => ({ ...s, [kind]: list })),

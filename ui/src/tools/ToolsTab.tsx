@@ -29,7 +29,7 @@ import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
 import { useServerLists } from "../state/lists";
 import { ToolCallApp, type AppRun } from "../mcp-apps/McpAppPanel";
-import { mayLinkToApp, resourceOfTool, useMcpAppResources } from "../mcp-apps/useMcpAppResources";
+import { resourceOfTool, useMcpAppResources } from "../mcp-apps/useMcpAppResources";
 import type { McpAppResource } from "../ipc/mcpApps";
 
 const KINDS: readonly ListKind[] = ["tools"];
@@ -57,7 +57,7 @@ function ToolsView({ server }: { server: ServerState }) {
   // lists for it (requests to the server), so it is asked only once a tool with `ui` meta is
   // picked, and again only when the tools list is fetched again.
   const [appsWanted, setAppsWanted] = useState(false);
-  if (!appsWanted && selected && mayLinkToApp(selected.raw)) setAppsWanted(true);
+  if (!appsWanted && selected && selected.app !== null) setAppsWanted(true);
   const apps = useMcpAppResources(server.id, appsWanted, list.items);
   const refresh = () => void loadList(server.id, "tools");
   return (

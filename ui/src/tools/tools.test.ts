@@ -1,14 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RememberedArgs } from "../bindings/RememberedArgs";
 import { loadArgs, loadRemembered, resetRemembered, saveArgs } from "./remembered";
+import { toolView } from "../testing/views";
 import { hintLabel, toolInfo } from "./tools";
 
 describe("toolInfo", () => {
   it("reads annotations as claims, true and false, with their title", () => {
-    const tool = toolInfo({
-      name: "rm",
-      annotations: { title: "Remove", destructiveHint: true, readOnlyHint: false, idempotentHint: "yes" },
-    })!;
+    // As the engine reads `{title: "Remove", destructiveHint: true, readOnlyHint: false,
+    // idempotentHint: "yes"}`: the string is no claim (views/tool.rs).
+    const tool = toolInfo(
+      toolView({
+        name: "rm",
+        annotations: { title: "Remove", destructive_hint: true, read_only_hint: false, true_hints: ["destructive"] },
+      }),
+    )!;
     expect(tool.annotationTitle).toBe("Remove");
     expect(tool.claims.map((c) => [c.key, c.value, hintLabel(c)])).toEqual([
       ["readOnlyHint", false, "may modify its environment"],
@@ -17,17 +22,20 @@ describe("toolInfo", () => {
   });
 
   it("shows data: image icons only; names https: ones; drops other schemes", () => {
-    const tool = toolInfo({
-      name: "t",
-      icons: [
-        { src: "data:image/png;base64,AAAA", mimeType: "image/png" },
-        { src: "https://example.com/i.png" },
-        { src: "javascript:alert(1)" },
-        { src: "http://example.com/i.png" },
-        { src: "file:///etc/passwd" },
-        "not an icon",
-      ],
-    })!;
+    const icon = (src: string, mime_type: string | null = null) => ({ src, mime_type, sizes: [], theme: null });
+    // "not an icon" (no object) is left out by the engine already.
+    const tool = toolInfo(
+      toolView({
+        name: "t",
+        icons: [
+          icon("data:image/png;base64,AAAA", "image/png"),
+          icon("https://example.com/i.png"),
+          icon("javascript:alert(1)"),
+          icon("http://example.com/i.png"),
+          icon("file:///etc/passwd"),
+        ],
+      }),
+    )!;
     expect(tool.icons.map((i) => i.src)).toEqual(["data:image/png;base64,AAAA"]);
     expect(tool.remoteIcons).toEqual(["https://example.com/i.png"]);
   });

@@ -1,15 +1,14 @@
-// Reading tools from `tools/list` items.
+// What the Tools tab shows of the tools the engine read from `tools/list` (`ToolView`).
+import type { AppLink } from "../bindings/AppLink";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { ToolView } from "../bindings/ToolView";
 import i18n from "../i18n";
-import { asObject, getString, isObject } from "../json";
 
 /** One annotation hint the server set, as the server stated it. */
 export interface ToolHint {
   key: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
   value: boolean;
 }
-
-const HINT_KEYS: ReadonlyArray<ToolHint["key"]> = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
 /** What a claim says, in words (in the UI's language now). */
 export function hintLabel(hint: ToolHint): string {
@@ -38,20 +37,20 @@ export interface ToolInfo {
   icons: ToolIcon[];
   /** https: icons, named but not loaded (the CSP allows no remote images: see docs/tools.md). */
   remoteIcons: string[];
+  /** Its MCP App link (`_meta.ui`), when it declares one. */
+  app: AppLink | null;
   raw: JsonValue;
 }
 
-function icons(raw: JsonValue): { shown: ToolIcon[]; remote: string[] } {
-  const list = isObject(raw) && Array.isArray(raw["icons"]) ? raw["icons"] : [];
+function icons(view: ToolView): { shown: ToolIcon[]; remote: string[] } {
   const shown: ToolIcon[] = [];
   const remote: string[] = [];
-  for (const icon of list.slice(0, 16)) {
-    if (!isObject(icon)) continue;
-    const src = getString(icon, "src")?.trim();
+  for (const icon of view.icons) {
+    const src = icon.src.trim();
     if (!src) continue;
     const lower = src.toLowerCase();
     if (lower.startsWith("data:image/")) {
-      shown.push({ src, mimeType: getString(icon, "mimeType") ?? null, sizes: getString(icon, "sizes") ?? null });
+      shown.push({ src, mimeType: icon.mime_type, sizes: icon.sizes.length > 0 ? icon.sizes.join(" ") : null });
     } else if (lower.startsWith("https:")) {
       remote.push(src);
     }
@@ -59,30 +58,33 @@ function icons(raw: JsonValue): { shown: ToolIcon[]; remote: string[] } {
   return { shown, remote };
 }
 
-export function toolInfo(raw: JsonValue): ToolInfo | null {
-  if (!isObject(raw)) return null;
-  const name = getString(raw, "name");
-  if (name === undefined) return null;
-  const annotations = asObject(raw["annotations"]);
+/** What the Tools tab shows of a tool the engine read; null for one without a name. */
+export function toolInfo(view: ToolView): ToolInfo | null {
+  if (view.name === null) return null;
+  const annotations = view.annotations;
   const claims: ToolHint[] = [];
-  for (const key of HINT_KEYS) {
-    const value = annotations[key];
-    if (typeof value === "boolean") claims.push({ key, value });
+  const stated: Array<[ToolHint["key"], boolean | null]> = [
+    ["readOnlyHint", annotations.read_only_hint],
+    ["destructiveHint", annotations.destructive_hint],
+    ["idempotentHint", annotations.idempotent_hint],
+    ["openWorldHint", annotations.open_world_hint],
+  ];
+  for (const [key, value] of stated) {
+    if (value !== null) claims.push({ key, value });
   }
-  const { shown, remote } = icons(raw);
+  const { shown, remote } = icons(view);
   return {
-    name,
-    title: getString(raw, "title") ?? getString(annotations, "title") ?? null,
-    description: getString(raw, "description") ?? null,
-    inputSchema: raw["inputSchema"],
-    outputSchema: raw["outputSchema"],
-    hints: Object.entries(annotations)
-      .filter(([key, value]) => key.endsWith("Hint") && value === true)
-      .map(([key]) => key.replace(/Hint$/, "")),
+    name: view.name,
+    title: view.title,
+    description: view.description,
+    inputSchema: view.input_schema ?? undefined,
+    outputSchema: view.output_schema ?? undefined,
+    hints: annotations.true_hints,
     claims,
-    annotationTitle: getString(annotations, "title") ?? null,
+    annotationTitle: annotations.title,
     icons: shown,
     remoteIcons: remote,
-    raw,
+    app: view.app,
+    raw: view.raw,
   };
 }

@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::url_analysis::UrlAnalysis;
+use crate::vocabulary::views::content::ContentBlock;
+use crate::vocabulary::views::elicitation::ElicitationView;
+use crate::vocabulary::views::sampling::SamplingView;
 use crate::wire::RequestId;
 
 /// A server request waiting for the user's answer.
@@ -28,8 +31,13 @@ pub struct PendingAsk {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Ask {
     /// `elicitation/create` in form mode (or without a mode). The schema passed
-    /// [`check_schema`](super::form_schema::check_schema).
-    ElicitForm { message: String, schema: Value },
+    /// [`check_schema`](super::form_schema::check_schema). `view`: the params read (its
+    /// fields are what the form shows).
+    ElicitForm {
+        message: String,
+        schema: Value,
+        view: Box<ElicitationView>,
+    },
     /// `elicitation/create` in URL mode. Nothing has been fetched.
     ElicitUrl {
         message: String,
@@ -37,8 +45,11 @@ pub enum Ask {
         elicitation_id: String,
         analysis: UrlAnalysis,
     },
-    /// `sampling/createMessage`: the params as the server sent them.
-    Sampling { params: Value },
+    /// `sampling/createMessage`: the params as the server sent them, and read.
+    Sampling {
+        params: Value,
+        view: Box<SamplingView>,
+    },
     /// The server requires sign-in: open the authorization URL in the browser? Nothing is
     /// opened before the user says so.
     SignIn {
@@ -53,7 +64,12 @@ pub enum Ask {
     },
     /// An MCP App asks to add a message to the conversation (`ui/message`): the content
     /// blocks as the app sent them; answered with [`Answer::AppMessage`].
-    AppMessage { content: Value, app: McpAppLabel },
+    AppMessage {
+        content: Value,
+        /// `content` read as blocks.
+        blocks: Vec<ContentBlock>,
+        app: McpAppLabel,
+    },
 }
 
 /// Which open app view an ask comes from.
