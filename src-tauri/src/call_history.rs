@@ -189,6 +189,7 @@ mod tests {
             code: Some(-32602),
             data: None,
             diagnoses: Vec::new(),
+            url_required: None,
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
         assert_eq!(entry.outcome, CallOutcome::ProtocolError);

@@ -202,8 +202,9 @@ pub enum AskOutcome {
     Gone,
 }
 
-/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
-/// (e.g. -32042 carries the URL elicitations to complete before retrying).
+/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data;
+/// for a URL-elicitation-required error, the pages to visit before retrying, read from the data
+/// here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CallError {
@@ -214,21 +215,28 @@ pub struct CallError {
     /// What to do next, from the connection doctor (e.g. reconnect in the legacy era).
     #[serde(default)]
     pub diagnoses: Vec<crate::doctor::Diagnosis>,
+    /// Set when the error is `ErrorCode::UrlElicitationRequired`: the pages its data names,
+    /// perhaps none. The UI shows them and never compares the code itself.
+    #[serde(default)]
+    pub url_required: Option<Vec<crate::answering::UrlRequired>>,
 }
 
 impl From<crate::session::RequestError> for CallError {
     fn from(error: crate::session::RequestError) -> CallError {
-        let (code, data) = match &error {
-            crate::session::RequestError::Rpc { error, .. } => {
-                (Some(error.code), error.data.clone().map(Box::new))
-            }
-            _ => (None, None),
+        let (code, data, url_required) = match &error {
+            crate::session::RequestError::Rpc { error, .. } => (
+                Some(error.code),
+                error.data.clone().map(Box::new),
+                crate::answering::urls_required(error.code, error.data.as_ref()),
+            ),
+            _ => (None, None, None),
         };
         CallError {
             message: error.to_string(),
             code,
             data,
             diagnoses: Vec::new(),
+            url_required,
         }
     }
 }
@@ -240,6 +248,7 @@ impl From<String> for CallError {
             code: None,
             data: None,
             diagnoses: Vec::new(),
+            url_required: None,
         }
     }
 }
