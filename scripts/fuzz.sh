@@ -7,10 +7,6 @@
 #                                    seeds and regressions, leaving nothing behind (make test)
 #   scripts/fuzz.sh list             the targets
 #
-# uri_template is the UI's RFC 6570 parser and expansion (there is no Rust side): seeded random
-# testing in vitest (ui/src/resources/uriTemplate.fuzz.test.ts), not libFuzzer; `npm test` runs
-# its short pass, so the smoke leaves it out. FUZZ_SEED repeats a run.
-#
 # FUZZ_SANITIZER=address adds AddressSanitizer (a nightly option: the stable toolchain takes it
 # only with RUSTC_BOOTSTRAP=1). The default is none: the code under test is safe Rust, and
 # libFuzzer's coverage, panics, overflow checks and debug assertions are what find its bugs.
@@ -54,13 +50,6 @@ run() {
 case "${1:-}" in
   list)
     targets
-    echo uri_template
-    ;;
-  uri_template)
-    seconds="${2:?usage: scripts/fuzz.sh uri_template SECONDS}"
-    seed="${FUZZ_SEED:-$(date +%s)}"
-    cd ui
-    FUZZ_SECONDS="$seconds" FUZZ_SEED="$seed" npx vitest run src/resources/uriTemplate.fuzz.test.ts
     ;;
   smoke)
     seconds="${2:-5}"

@@ -198,6 +198,7 @@ mod tests {
                 message: "bad params".into(),
                 data: None,
             }),
+            url_required: None,
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);
         assert_eq!(entry.outcome, CallOutcome::ProtocolError);

@@ -87,6 +87,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::catalog::catalog_remove,
             commands::catalog::catalog_problems,
             commands::catalog::catalog_secret,
+            commands::catalog::secret_hints,
             commands::catalog::catalog_temporary,
             commands::catalog::catalog_keep,
             // The app's settings.
@@ -142,12 +143,13 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::tools::call_tool,
             commands::tools::cancel_call,
             commands::tasks::call_tool_as_task,
-            commands::tasks::follow_task,
+            commands::tasks::task_support,
             commands::tasks::task_list,
             commands::tasks::cancel_task,
             commands::tools::validate_json,
             // Resources.
             commands::resources::read_resource,
+            commands::resources::fill_resource_template,
             commands::resources::subscribe_resource,
             commands::resources::unsubscribe_resource,
             commands::resources::save_blob,

@@ -52,7 +52,8 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         json!({"serverId": "demo", "name": "add", "arguments": {"a": 2, "b": 3}}),
     )
     .unwrap();
-    assert_eq!(sum["structuredContent"]["sum"], 5);
+    assert_eq!(sum["result"]["structuredContent"]["sum"], 5);
+    assert_eq!(sum["task"], Value::Null, "a plain result became no task");
 
     // The list asks the record for a window (here, with no store on the mock runtime, the
     // same filter over memory); the response may take a moment to be recorded.

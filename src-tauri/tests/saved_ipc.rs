@@ -62,7 +62,13 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
         json!({"serverId": "demo-legacy", "name": "echo", "arguments": {"message": big}}),
     )
     .unwrap();
-    assert!(echoed["content"][0]["text"].as_str().unwrap().len() > 100_000);
+    assert!(
+        echoed["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .len()
+            > 100_000
+    );
     invoke(
         &webview,
         "get_prompt",

@@ -1,6 +1,7 @@
 //! Tasks through the app's real IPC on the mock runtime, against the demo server in its
 //! modern era (`--eras dual`): "Run as task" starts `long_job`, the task list follows it to
-//! its result; Cancel stops another.
+//! its result; Cancel stops another; a plain call the server makes a task is followed too, and
+//! Run as task is offered.
 
 mod common;
 
@@ -99,5 +100,36 @@ fn a_tool_runs_as_a_task_to_its_result_and_another_is_cancelled() {
     // The server stops within a step; the last look may still say working.
     let status = &stopped["task"]["status"];
     assert!(status == "cancelled" || status == "working", "{stopped}");
+
+    // A plain Call the server answers with a task: the engine says so, and the app follows it.
+    let called = invoke(
+        &webview,
+        "call_tool",
+        json!({"serverId": "dual", "name": "long_job", "arguments": {"steps": 2, "step_ms": 100}}),
+    )
+    .unwrap();
+    assert_eq!(called["result"]["resultType"], "task", "{called}");
+    let became = &called["task"];
+    assert_eq!(became["following"], true, "{called}");
+    assert_eq!(became["tool"], "long_job");
+    let id = became["task"]["task_id"].as_str().unwrap().to_string();
+    let done = wait_for(&webview, &id, |e| e["following"] == false);
+    assert_eq!(done["task"]["status"], "completed", "{done}");
+
+    // Run as task is offered for every tool of a server declaring the extension.
+    let support = invoke(
+        &webview,
+        "task_support",
+        json!({"serverId": "dual", "tool": {"name": "add"}}),
+    )
+    .unwrap();
+    assert_eq!(support, "optional");
+    let unknown = invoke(
+        &webview,
+        "task_support",
+        json!({"serverId": "nowhere", "tool": {"name": "add"}}),
+    )
+    .unwrap();
+    assert_eq!(unknown, "not_offered");
     let _ = std::fs::remove_dir_all(&data);
 }

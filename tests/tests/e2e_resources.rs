@@ -78,8 +78,10 @@ async fn resources_page_fill_templates_view_blobs_and_show_updates() {
         .await;
     h.type_into(r#"[data-testid="template-var"][data-arg-name="id"]"#, "42")
         .await;
+    // The engine expands the template (fill_resource_template): wait for its answer.
     assert_eq!(
-        h.text(r#"[data-testid="template-uri"]"#).await,
+        h.text_containing(r#"[data-testid="template-uri"]"#, "demo://items/garden/42")
+            .await,
         "demo://items/garden/42"
     );
     h.click(r#"[data-testid="template-read"]"#).await;

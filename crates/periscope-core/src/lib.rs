@@ -35,6 +35,7 @@ pub mod record;
 pub mod redact;
 pub mod replay;
 pub mod request_headers;
+pub mod resource_template;
 pub mod revision;
 pub mod rows;
 pub mod saved_calls;

@@ -1,7 +1,6 @@
-//! Whether an environment variable or header looks like it holds a secret, so an import (and
-//! the app's server form, `ui/src/sidebar/secretHint.ts`, which follows the same rules and is
-//! checked against the same cases) offers to keep it in the secret store by default. A guess,
-//! and only a default: the user's own choice always wins.
+//! Whether an environment variable or header looks like it holds a secret, so an import and the
+//! app's server form (through the `secret_hints` command) offer to keep it in the secret store by
+//! default. Decided here only. A guess, and only a default: the user's own choice always wins.
 
 use std::sync::LazyLock;
 
@@ -60,7 +59,6 @@ fn entropy(text: &str) -> f64 {
 mod tests {
     use super::*;
 
-    /// The cases `ui/src/sidebar/secretHint.test.ts` checks, so both sides guess alike.
     #[test]
     fn names_of_keys_tokens_and_passwords_look_secret() {
         for name in [

@@ -264,6 +264,42 @@ pub fn server_offers_extension(server_capabilities: &Value) -> bool {
         .is_some()
 }
 
+impl TaskSupport {
+    /// Whether a host offers to run the tool as a task.
+    pub fn offered(self) -> bool {
+        matches!(self, TaskSupport::Optional | TaskSupport::Required)
+    }
+}
+
+/// Whether a tool may run as a task, in either flavour: legacy, what [`legacy_task_support`]
+/// says; extension, optional when the server declares the extension (it still decides per
+/// call), else not offered. The one place a host learns whether to offer "Run as task".
+pub fn task_support(
+    flavour: TaskFlavour,
+    server_capabilities: &Value,
+    tool: &Value,
+) -> TaskSupport {
+    match flavour {
+        TaskFlavour::Legacy => legacy_task_support(server_capabilities, tool),
+        TaskFlavour::Extension if server_offers_extension(server_capabilities) => {
+            TaskSupport::Optional
+        }
+        TaskFlavour::Extension => TaskSupport::NotOffered,
+    }
+}
+
+/// Whether the result of an ordinary `tools/call` (one that did not ask for a task) is a task
+/// the server chose to start, to be followed like one: in the extension flavour a
+/// `resultType: "task"` handle; in the legacy flavour never (a task is made only when asked).
+/// A handle that does not read as a task stays a plain result, shown as it came.
+pub fn became_task(flavour: TaskFlavour, result: &Value) -> Option<Task> {
+    let handle = result.get("resultType").and_then(Value::as_str) == Some("task");
+    match flavour {
+        TaskFlavour::Extension if handle => Task::from_wire(result).ok(),
+        _ => None,
+    }
+}
+
 /// The session's flavour, once it knows its era.
 pub fn flavour(session: &Session) -> Option<TaskFlavour> {
     session.era().map(TaskFlavour::of)
@@ -649,6 +685,54 @@ mod tests {
         assert!(server_offers_extension(
             &json!({"extensions": {TASKS_EXTENSION: {}}})
         ));
+    }
+
+    #[test]
+    fn run_as_task_is_offered_by_the_extension_per_server_and_by_legacy_per_tool() {
+        let legacy_caps = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
+        let tool = json!({"name": "t", "execution": {"taskSupport": "required"}});
+        let plain_tool = json!({"name": "t"});
+        let support = |flavour, caps: &Value, tool: &Value| task_support(flavour, caps, tool);
+        assert_eq!(
+            support(TaskFlavour::Legacy, &legacy_caps, &tool),
+            TaskSupport::Required
+        );
+        assert_eq!(
+            support(TaskFlavour::Legacy, &legacy_caps, &plain_tool),
+            TaskSupport::Forbidden
+        );
+        assert_eq!(
+            support(TaskFlavour::Legacy, &json!({}), &tool),
+            TaskSupport::NotOffered
+        );
+        let extension = json!({"extensions": {TASKS_EXTENSION: {}}});
+        assert_eq!(
+            support(TaskFlavour::Extension, &extension, &plain_tool),
+            TaskSupport::Optional
+        );
+        assert_eq!(
+            support(TaskFlavour::Extension, &json!({}), &tool),
+            TaskSupport::NotOffered
+        );
+        assert!(TaskSupport::Optional.offered() && TaskSupport::Required.offered());
+        assert!(!TaskSupport::Forbidden.offered() && !TaskSupport::NotOffered.offered());
+    }
+
+    #[test]
+    fn an_ordinary_call_becomes_a_task_only_by_an_extension_handle() {
+        let handle = json!({"resultType": "task", "taskId": "t-1", "status": "working"});
+        let task = became_task(TaskFlavour::Extension, &handle).expect("a task");
+        assert_eq!(task.task_id, "t-1");
+        assert_eq!(task.status, TaskStatus::Working);
+        let plain = json!({"resultType": "complete", "content": []});
+        assert_eq!(became_task(TaskFlavour::Extension, &plain), None);
+        // Unreadable as a task: shown as the plain result it is.
+        let odd = json!({"resultType": "task", "status": "working"});
+        assert_eq!(became_task(TaskFlavour::Extension, &odd), None);
+        // Legacy: no task unless asked for, whatever the answer holds.
+        let legacy = json!({"task": {"taskId": "t", "status": "working"}});
+        assert_eq!(became_task(TaskFlavour::Legacy, &legacy), None);
+        assert_eq!(became_task(TaskFlavour::Legacy, &handle), None);
     }
 
     #[test]

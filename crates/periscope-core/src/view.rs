@@ -204,8 +204,9 @@ pub enum AskOutcome {
     Gone,
 }
 
-/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data
-/// (e.g. -32042 carries the URL elicitations to complete before retrying).
+/// A failed request as the UI sees it: the sentence, and for a JSON-RPC error its code and data;
+/// for a URL-elicitation-required error, the pages to visit before retrying, read from the data
+/// here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CallError {
@@ -219,6 +220,10 @@ pub struct CallError {
     /// What to do next, from the connection doctor (e.g. reconnect in the legacy era).
     #[serde(default)]
     pub diagnoses: Vec<crate::doctor::Diagnosis>,
+    /// Set when the error is `ErrorCode::UrlElicitationRequired`: the pages its data names,
+    /// perhaps none. The UI shows them and never compares the code itself.
+    #[serde(default)]
+    pub url_required: Option<Vec<crate::answering::UrlRequired>>,
 }
 
 impl From<crate::session::RequestError> for CallError {
@@ -229,9 +234,12 @@ impl From<crate::session::RequestError> for CallError {
 
 impl From<crate::vocabulary::Problem> for CallError {
     fn from(problem: crate::vocabulary::Problem) -> CallError {
-        let data = match &problem {
-            crate::vocabulary::Problem::RequestFailed { data, .. } => data.clone(),
-            _ => None,
+        let (data, url_required) = match &problem {
+            crate::vocabulary::Problem::RequestFailed { code, data, .. } => (
+                data.clone(),
+                crate::answering::urls_required(*code, data.as_deref()),
+            ),
+            _ => (None, None),
         };
         CallError {
             message: problem.to_string(),
@@ -239,6 +247,7 @@ impl From<crate::vocabulary::Problem> for CallError {
             data,
             diagnoses: Vec::new(),
             problem: Box::new(problem),
+            url_required,
         }
     }
 }

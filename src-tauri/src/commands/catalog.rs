@@ -92,3 +92,13 @@ pub fn catalog_secret(
 ) -> Result<Option<String>, Problem> {
     state.reveal_secret(&server_id, slot, &name)
 }
+
+/// For each (name, value) of the server form's environment or headers, whether it looks like a
+/// secret: the engine's guess (`secret_hint`), the form's default until the user chooses.
+#[tauri::command]
+pub fn secret_hints(pairs: Vec<(String, String)>) -> Vec<bool> {
+    pairs
+        .iter()
+        .map(|(name, value)| periscope_core::secret_hint::looks_secret(name, value))
+        .collect()
+}

@@ -1,8 +1,11 @@
-//! Resources: reading one (recorded in the history), subscriptions, and saving a binary
-//! resource to a file the user picks.
+//! Resources: reading one (recorded in the history), filling in a template, subscriptions, and
+//! saving a binary resource to a file the user picks.
+
+use std::collections::BTreeMap;
 
 use base64::Engine;
 use periscope_core::features::ResourceRead;
+use periscope_core::resource_template;
 use periscope_core::saved_calls::CallKind;
 use periscope_core::session::timed;
 use periscope_core::view::CallError;
@@ -41,6 +44,15 @@ pub async fn read_resource<R: Runtime>(
         .await
         .map_err(|e| *e.problem)?;
     Ok(ResourceRead { result, cache })
+}
+
+/// A resource template's variables and the URI the form's values make (RFC 6570, in the engine).
+#[tauri::command]
+pub fn fill_resource_template(
+    template: String,
+    values: BTreeMap<String, String>,
+) -> resource_template::TemplateExpansion {
+    resource_template::fill(&template, &values)
 }
 
 #[tauri::command]

@@ -1,7 +1,9 @@
-//! The Tasks view and "Run as task": a tool call run as a task (either flavour, see
-//! `periscope_core::tasks`), followed in the background until it ends, each change sent as
-//! `AppEvent::Task`; the list of a server's tasks; and Cancel (`tasks/cancel`). The task's
-//! questions reach the user through the session's host handler, i.e. the Requests panels.
+//! The Tasks view and "Run as task": whether a tool may run as a task (the engine's
+//! `task_support`), a tool call run as a task (either flavour, see `periscope_core::tasks`) or an
+//! ordinary call the server turned into one (`commands/tools.rs`), followed in the background
+//! until it ends, each change sent as `AppEvent::Task`; the list of a server's tasks; and Cancel
+//! (`tasks/cancel`). The task's questions reach the user through the session's host handler,
+//! i.e. the Requests panels.
 
 use periscope_core::vocabulary::Problem;
 use std::sync::Arc;
@@ -10,6 +12,7 @@ use periscope_core::saved_calls::CallKind;
 use periscope_core::session::{CallOptions, RequestError, Session};
 use periscope_core::tasks::{
     self, CallOutcome, FollowOptions, Task, TaskCallError, TaskEntry, TaskFlavour, TaskStart,
+    TaskSupport,
 };
 use periscope_core::view::{AppEvent, CallError};
 use serde_json::{Map, Value};
@@ -19,8 +22,22 @@ use crate::AppState;
 use crate::call_history::{self, CallTarget, StartedCall};
 use crate::task_board::TaskBoard;
 
-fn flavour_of(session: &Session) -> TaskFlavour {
+pub(crate) fn flavour_of(session: &Session) -> TaskFlavour {
     tasks::flavour(session).unwrap_or(TaskFlavour::Legacy)
+}
+
+/// Whether to offer "Run as task" for a tool of this server (`tool`: its entry in the list, as
+/// the server sent it): the engine decides from the era, the capabilities and the tool.
+#[tauri::command]
+pub fn task_support(state: State<'_, AppState>, server_id: String, tool: Value) -> TaskSupport {
+    let Ok(session) = state.session(&server_id) else {
+        return TaskSupport::NotOffered;
+    };
+    let capabilities = session
+        .identity()
+        .map(|i| i.capabilities)
+        .unwrap_or(Value::Null);
+    tasks::task_support(flavour_of(&session), &capabilities, &tool)
 }
 
 /// `tools/call` as a task: the task (followed from now on), or the result when the server
@@ -99,26 +116,6 @@ fn task_outcome(ended: &Result<tasks::TaskEnd, RequestError>) -> Result<Value, C
     }
 }
 
-/// Follows a task an ordinary call came back with (modern era: `resultType: "task"`).
-#[tauri::command]
-pub async fn follow_task<R: Runtime>(
-    app: AppHandle<R>,
-    state: State<'_, AppState>,
-    server_id: String,
-    tool: String,
-    handle: Value,
-) -> Result<TaskEntry, CallError> {
-    let session = state.session(&server_id).map_err(CallError::from)?;
-    let task = Task::from_wire(&handle).map_err(|why| {
-        CallError::from(Problem::ProtocolBroken {
-            method: periscope_core::vocabulary::method::names::TASKS_GET.into(),
-            detail: why.to_string(),
-        })
-    })?;
-    // The call that answered with this task is in the history already.
-    Ok(follow(&app, &server_id, session, tool, task, None))
-}
-
 /// The tasks the app knows for a server; for a legacy server that offers `tasks/list`, the
 /// ones it lists too (first page).
 #[tauri::command]
@@ -181,6 +178,18 @@ fn send<R: Runtime>(app: &AppHandle<R>, server_id: &str, entry: TaskEntry) {
         server_id: server_id.to_string(),
         entry,
     });
+}
+
+/// Follows a task an ordinary call came back with (`tasks::became_task`); the call that
+/// answered with it is in the history already.
+pub(crate) fn follow_became_task<R: Runtime>(
+    app: &AppHandle<R>,
+    server_id: &str,
+    session: Arc<Session>,
+    tool: String,
+    task: Task,
+) -> TaskEntry {
+    follow(app, server_id, session, tool, task, None)
 }
 
 /// Puts the task on the board and polls it in the background until it ends.

@@ -1,6 +1,7 @@
 //! The Tools tab: schema validation, and tool calls the UI can follow (progress) and cancel,
 //! each known by a call id the UI chooses (the session keeps the cancel tokens). Every call
-//! goes into the history with the engine's timing.
+//! goes into the history with the engine's timing. A call the server answers with a task (the
+//! 2026-07-28 extension lets it) is followed here like "Run as task", and the answer says so.
 
 use periscope_core::doctor::{self, Diagnosis};
 use periscope_core::event::Progress;
@@ -8,14 +9,28 @@ use periscope_core::saved_calls::CallKind;
 use periscope_core::schema_check::SchemaReport;
 use periscope_core::schema_worker;
 use periscope_core::session::{Timing, timed};
+use periscope_core::tasks::{self, TaskEntry};
 use periscope_core::view::{AppEvent, CallError};
 use periscope_core::vocabulary::Problem;
+use serde::Serialize;
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Runtime, State};
 use tokio::sync::mpsc;
 
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
+use crate::commands::tasks::{flavour_of, follow_became_task};
+
+/// What a `tools/call` gave back: the result as the server sent it, and when the server made the
+/// call a task (the engine's `tasks::became_task`), that task, which the app now follows.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ToolCallResult {
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub result: Value,
+    /// Boxed: a task entry is much larger than the rest.
+    pub task: Option<Box<TaskEntry>>,
+}
 
 /// Progress updates of one call waiting to go to the UI; past this, older ones are skipped
 /// (the UI shows the latest, and the record keeps every notification).
@@ -42,6 +57,7 @@ pub fn cancel_call(state: State<'_, AppState>, server_id: String, call_id: Strin
 }
 
 /// `tools/call`, recorded in the history. With a call id: progress events and `cancel_call`.
+/// A result that is a task handle starts following the task (`task` events), as "Run as task".
 #[tauri::command]
 pub async fn call_tool<R: Runtime>(
     app: AppHandle<R>,
@@ -50,7 +66,7 @@ pub async fn call_tool<R: Runtime>(
     name: String,
     arguments: Map<String, Value>,
     call_id: Option<String>,
-) -> Result<Value, CallError> {
+) -> Result<ToolCallResult, CallError> {
     let call = CallTarget {
         server_id: &server_id,
         kind: CallKind::Tool,
@@ -58,7 +74,15 @@ pub async fn call_tool<R: Runtime>(
         arguments: Value::Object(arguments.clone()),
     };
     let request = call_tool_followed(&state, &server_id, &name, arguments, call_id);
-    call_history::recorded(&app, &state, call, request).await
+    let result = call_history::recorded(&app, &state, call, request).await?;
+    // The call that answered with the task is in the history already, with the handle.
+    let task = state.session(&server_id).ok().and_then(|session| {
+        let task = tasks::became_task(flavour_of(&session), &result)?;
+        Some(Box::new(follow_became_task(
+            &app, &server_id, session, name, task,
+        )))
+    });
+    Ok(ToolCallResult { result, task })
 }
 
 /// `tools/call` with progress reported as `AppEvent::CallProgress`; with a call id the

@@ -1,5 +1,6 @@
 // What the user answers to servers: the requests that wait for them, the URL consent of a
-// -32042 error, and the host settings (roots, reply rules) that answer without asking.
+// URL-elicitation-required error, and the host settings (roots, reply rules) that answer
+// without asking.
 import type { Answer } from "../bindings/Answer";
 import type { HostSettings } from "../bindings/HostSettings";
 import type { UrlDecision } from "../bindings/UrlDecision";
@@ -51,8 +52,8 @@ export async function saveHostSettings(id: string, settings: HostSettings): Prom
 }
 
 /**
- * The user's decision about a URL a -32042 error named, made in the consent dialog: recorded,
- * and the URL opened when the decision is "open". Returns an error message or null.
+ * The user's decision about a URL a URL-elicitation-required error named, made in the consent
+ * dialog: recorded, and the URL opened when the decision is "open". Returns an error message or null.
  */
 export async function consentUrl(
   id: string,

@@ -1,5 +1,6 @@
 // The server catalog: the saved server entries (and the temporary ones opened from the command
-// line), what loading them found wrong, and a secret value of an entry shown on request.
+// line), what loading them found wrong, a secret value of an entry shown on request, and which
+// of the form's values look secret.
 import { invoke } from "@tauri-apps/api/core";
 import type { SecretSlot } from "../bindings/SecretSlot";
 import type { ServerEntry } from "../bindings/ServerEntry";
@@ -18,4 +19,6 @@ export const catalogIpc = {
   catalogProblems: () => invoke<string[]>("catalog_problems"),
   catalogSecret: (serverId: string, slot: SecretSlot, name: string) =>
     invoke<string | null>("catalog_secret", { serverId, slot, name }),
+  /** For each (name, value), whether the engine guesses it is a secret (the form's default). */
+  secretHints: (pairs: Array<[string, string]>) => invoke<boolean[]>("secret_hints", { pairs }),
 };

@@ -7,14 +7,19 @@ import type { ListedViews } from "../bindings/ListedViews";
 import type { ViewPage } from "../bindings/ViewPage";
 import type { ResourceRead } from "../bindings/ResourceRead";
 import type { SchemaReport } from "../bindings/SchemaReport";
+import type { TemplateExpansion } from "../bindings/TemplateExpansion";
+import type { ToolCallResult } from "../bindings/ToolCallResult";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { JsonObject, ListKind, PagedKind } from "./types";
 
 export const requestsIpc = {
   listItems: (serverId: string, kind: ListKind) => invoke<ListedViews>("list_items", { serverId, kind }),
-  /** With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it. */
+  /**
+   * With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it.
+   * A result the server made a task comes with that task, which the app follows (`task` events).
+   */
   callTool: (serverId: string, name: string, args: JsonObject, callId?: string) =>
-    invoke<JsonValue>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
+    invoke<ToolCallResult>("call_tool", { serverId, name, arguments: args, callId: callId ?? null }),
   /** What the connection doctor says of a tool's `isError` result (nothing for another). */
   diagnoseToolResult: (serverId: string, result: JsonValue) =>
     invoke<Diagnosis[]>("diagnose_tool_result", { serverId, result }),
@@ -47,6 +52,9 @@ export const resourcesIpc = {
     value: string,
     context: Record<string, string> | null,
   ) => invoke<Completion>("complete", { serverId, reference, argument, value, context }),
+  /** A template's variables and the URI these values make (RFC 6570, expanded in the engine). */
+  fillTemplate: (template: string, values: Record<string, string>) =>
+    invoke<TemplateExpansion>("fill_resource_template", { template, values }),
   subscribe: (serverId: string, uri: string) => invoke<void>("subscribe_resource", { serverId, uri }),
   unsubscribe: (serverId: string, uri: string) => invoke<void>("unsubscribe_resource", { serverId, uri }),
   /** Opens the native save dialog; resolves to the path written, or null when cancelled. */

@@ -1,11 +1,11 @@
 import { BookOpen, X } from "lucide-react";
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import type { TemplateExpansion } from "../bindings/TemplateExpansion";
 import { CompletionInput } from "../completion/CompletionInput";
 import { isObject } from "../json";
-import { resourcesIpc } from "../ipc";
+import { errorMessage, resourcesIpc } from "../ipc";
 import type { TemplateInfo } from "./resources";
-import { expandTemplate, templateVariables, type TemplateVariable } from "./uriTemplate";
 import type { ServerState } from "../state/connections";
 
 interface Props {
@@ -30,19 +30,37 @@ function contextKey(values: Record<string, string>, name: string): string {
   );
 }
 
+/**
+ * The engine's reading of the template with these values (RFC 6570, `fill_resource_template`):
+ * its variables, the URI, what is still missing; null until the first answer. A late answer for
+ * values since changed is dropped.
+ */
+function useExpansion(uriTemplate: string, values: Record<string, string>): TemplateExpansion | null {
+  const [expansion, setExpansion] = useState<TemplateExpansion | null>(null);
+  useEffect(() => {
+    let current = true;
+    resourcesIpc.fillTemplate(uriTemplate, values).then(
+      (filled) => current && setExpansion(filled),
+      (error: unknown) =>
+        current && setExpansion({ variables: [], uri: "", missing: [], error: errorMessage(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [uriTemplate, values]);
+  return expansion;
+}
+
 /** A field per template variable (with the server's suggestions), the URI they make, and Read. */
 export function TemplateForm({ server, template, onRead, onClose }: Props) {
   const { t } = useTranslation("resources");
-  const parsed = useMemo((): { variables: TemplateVariable[]; error: string | null } => {
-    try {
-      return { variables: templateVariables(template.uriTemplate), error: null };
-    } catch (error) {
-      return { variables: [], error: error instanceof Error ? error.message : String(error) };
-    }
-  }, [template.uriTemplate]);
   const [values, setValues] = useState<Record<string, string>>({});
-  const uri = parsed.error === null ? expandTemplate(template.uriTemplate, values) : "";
-  const missing = parsed.variables.filter((v) => v.operator === "" || v.operator === "+").filter((v) => !values[v.name]);
+  const expansion = useExpansion(template.uriTemplate, values);
+  const error = expansion?.error ?? null;
+  const variables = expansion?.variables ?? [];
+  const uri = expansion?.uri ?? "";
+  const missing = expansion?.missing ?? [];
+  const ready = expansion !== null && error === null;
   const completes = offersCompletions(server);
 
   const fetchFor = (name: string) => (value: string) => {
@@ -58,7 +76,7 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (parsed.error === null && missing.length === 0) onRead(uri);
+    if (ready && missing.length === 0) onRead(uri);
   };
 
   return (
@@ -72,9 +90,9 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
         </button>
       </div>
       {template.description && <p className="description">{template.description}</p>}
-      {parsed.error !== null && <div className="inline-error">{t("template.invalid", { error: parsed.error })}</div>}
+      {error !== null && <div className="inline-error">{t("template.invalid", { error })}</div>}
       <div className="template-fields">
-        {parsed.variables.map((v) => (
+        {variables.map((v) => (
           <label key={v.name} className="field">
             <span className="field-label mono">{v.name}</span>
             <CompletionInput
@@ -84,7 +102,7 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
               completionKey={contextKey(values, v.name)}
               testId="template-var"
               name={v.name}
-              required={v.operator === "" || v.operator === "+"}
+              required={v.required}
             />
           </label>
         ))}
@@ -97,10 +115,10 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
           type="submit"
           className="button button-primary"
           data-testid="template-read"
-          disabled={parsed.error !== null || missing.length > 0}
+          disabled={!ready || missing.length > 0}
           title={
             missing.length > 0
-              ? t("template.fillIn", { names: missing.map((v) => v.name).join(", ") })
+              ? t("template.fillIn", { names: missing.join(", ") })
               : t("template.readUri", { uri })
           }
         >

@@ -4,6 +4,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PairRows } from "./PairRows";
 import { emptyRow, type PairRow } from "./serverForm";
 
+// The engine's guess (`secret_hints`), stood in for: a GitHub token looks secret.
+const invoke = vi.hoisted(() =>
+  vi.fn((command: string, args: { pairs?: Array<[string, string]> }) =>
+    Promise.resolve(command === "secret_hints" ? (args.pairs ?? []).map(([, value]) => value.startsWith("ghp_")) : null),
+  ),
+);
+vi.mock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
+
 afterEach(cleanup);
 
 /** The rows with their state kept, as the form keeps them. */
@@ -21,15 +29,16 @@ const state = () => JSON.parse(screen.getByTestId("state").textContent ?? "[]") 
 const input = (id: string) => screen.getByTestId<HTMLInputElement>(id);
 
 describe("PairRows", () => {
-  it("offers a token as a secret, masks it, and shows it on click", () => {
+  it("offers a token as a secret, masks it, and shows it on click", async () => {
     render(<Harness initial={[]} />);
     fireEvent.click(screen.getByTestId("env-add"));
     fireEvent.change(input("env-name-0"), { target: { value: "LEVEL" } });
     fireEvent.change(input("env-value-0"), { target: { value: "debug" } });
+    await waitFor(() => expect(invoke).toHaveBeenCalledWith("secret_hints", { pairs: [["LEVEL", "debug"]] }));
     expect(input("env-secret-0").checked).toBe(false);
     expect(input("env-value-0").type).toBe("text");
     fireEvent.change(input("env-value-0"), { target: { value: "ghp_16C7e42F292c6912E7710c838347Ae178B4a" } });
-    expect(input("env-secret-0").checked).toBe(true);
+    await waitFor(() => expect(input("env-secret-0").checked).toBe(true));
     expect(input("env-value-0").type).toBe("password");
     fireEvent.click(screen.getByTestId("env-show-0"));
     expect(input("env-value-0").type).toBe("text");
@@ -37,7 +46,8 @@ describe("PairRows", () => {
     expect(input("env-value-0").type).toBe("password");
     // The user's choice wins over the guess from then on.
     fireEvent.click(input("env-secret-0"));
-    fireEvent.change(input("env-value-0"), { target: { value: "sk-still-not-secret" } });
+    fireEvent.change(input("env-value-0"), { target: { value: "ghp_still-not-secret" } });
+    await waitFor(() => expect(state()[0]).toMatchObject({ value: "ghp_still-not-secret", secretChosen: true }));
     expect(input("env-secret-0").checked).toBe(false);
   });
 
@@ -59,14 +69,16 @@ describe("PairRows", () => {
     expect(reveal).toHaveBeenCalledWith("OTHER_KEY");
   });
 
-  it("turns pasted KEY=VALUE lines into rows", () => {
+  it("turns pasted KEY=VALUE lines into rows, each guessed by the engine", async () => {
     render(<Harness initial={[emptyRow]} />);
     fireEvent.paste(input("env-name-0"), {
-      clipboardData: { getData: () => "LEVEL=debug\nAPI_KEY=sk-abc" },
+      clipboardData: { getData: () => "LEVEL=debug\nGITHUB_TOKEN=ghp_abc" },
     });
-    expect(state().map((r) => [r.name, r.value, r.secret])).toEqual([
-      ["LEVEL", "debug", false],
-      ["API_KEY", "sk-abc", true],
-    ]);
+    await waitFor(() =>
+      expect(state().map((r) => [r.name, r.value, r.secret])).toEqual([
+        ["LEVEL", "debug", false],
+        ["GITHUB_TOKEN", "ghp_abc", true],
+      ]),
+    );
   });
 });

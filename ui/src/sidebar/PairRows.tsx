@@ -1,12 +1,21 @@
 // The environment variables or headers of the server form, one row each: name, value, whether
 // the value is a secret (kept in the OS keychain, never in the catalog), a button to show a
 // secret, and one to remove the row. A secret is masked; a stored one is fetched from the
-// keychain only when the user asks to see it.
+// keychain only when the user asks to see it. Until the user ticks or unticks it, a row is
+// secret when the engine guesses so from its name and value (`secret_hints`).
 import { Eye, EyeOff, Plus, X } from "lucide-react";
-import { useState, type ClipboardEvent } from "react";
+import { useEffect, useState, type ClipboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../ipc";
-import { editRow, emptyRow, rowsFromText, type PairKind, type PairRow } from "./serverForm";
+import { errorMessage, ipc } from "../ipc";
+import {
+  editRow,
+  emptyRow,
+  guessedPairs,
+  rowsFromText,
+  withSecretGuesses,
+  type PairKind,
+  type PairRow,
+} from "./serverForm";
 
 interface Props {
   kind: PairKind;
@@ -27,6 +36,24 @@ export function PairRows({ kind, id, testId, rows, onChange, reveal }: Props) {
   const [error, setError] = useState<string | null>(null);
   const { t } = useTranslation(["sidebar", "common"]);
   const part = (name: string, index: number) => `${testId}-${name}-${index}`;
+
+  // The engine's guess for the rows the user has not chosen for; an answer for rows since
+  // edited is dropped (the edit asks again), and no answer leaves the flags as they are.
+  useEffect(() => {
+    const pairs = guessedPairs(rows);
+    if (pairs.length === 0) return;
+    let current = true;
+    ipc.secretHints(pairs).then(
+      (guesses) => {
+        const next = withSecretGuesses(rows, guesses);
+        if (current && next !== rows) onChange(next);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [rows, onChange]);
 
   const replace = (index: number, row: PairRow) => onChange(rows.map((r, i) => (i === index ? row : r)));
   const remove = (index: number) => {

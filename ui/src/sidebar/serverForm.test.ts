@@ -6,11 +6,13 @@ import {
   emptyRow,
   entryFromForm,
   formFromEntry,
+  guessedPairs,
   pairsFromRows,
   parseArgs,
   parseEnv,
   parseHeaders,
   rowsFromText,
+  withSecretGuesses,
   type PairRow,
 } from "./serverForm";
 
@@ -115,7 +117,8 @@ describe("server form: HTTP", () => {
       name: " Remote ",
       transport: "http" as const,
       url: " https://example.com/mcp ",
-      headers: rowsFromText("header", "Authorization: Bearer t0k\nX-Team :  blue ").rows,
+      // The engine guesses Authorization is a secret.
+      headers: withSecretGuesses(rowsFromText("header", "Authorization: Bearer t0k\nX-Team :  blue ").rows, [true, false]),
       mode: "legacy_sse" as const,
       // stdio fields left over from switching transports are not saved
       command: "ignored",
@@ -221,15 +224,20 @@ describe("server form: HTTP", () => {
 });
 
 describe("server form: secret values", () => {
-  it("guesses secret from the name and value until the user chooses", () => {
-    let typed = editRow(emptyRow, { name: "OPENAI_API_KEY" });
-    expect(typed.secret).toBe(true);
-    typed = editRow(emptyRow, { name: "LEVEL", value: "debug" });
-    expect(typed.secret).toBe(false);
-    typed = editRow(typed, { value: "sk-proj-123" });
-    expect(typed.secret).toBe(true);
-    const chosen = { ...typed, secret: false, secretChosen: true };
-    expect(editRow(chosen, { value: "sk-proj-456" }).secret).toBe(false);
+  it("follows the engine's guess until the user chooses", () => {
+    let rows = [row("OPENAI_API_KEY", ""), row("LEVEL", "debug"), emptyRow];
+    expect(guessedPairs(rows)).toEqual([
+      ["OPENAI_API_KEY", ""],
+      ["LEVEL", "debug"],
+    ]);
+    rows = withSecretGuesses(rows, [true, false]);
+    expect(rows.map((r) => r.secret)).toEqual([true, false, false]);
+    expect(withSecretGuesses(rows, [true, false])).toBe(rows);
+    const chosen = [{ ...rows[0]!, secret: false, secretChosen: true }, rows[1]!];
+    expect(guessedPairs(chosen)).toEqual([["LEVEL", "debug"]]);
+    expect(withSecretGuesses(chosen, [true]).map((r) => r.secret)).toEqual([false, true]);
+    // An edit keeps the flag until the engine answers again.
+    expect(editRow(rows[1]!, { value: "sk-proj-123" }).secret).toBe(false);
   });
 
   it("sends secret names with the values typed, and an empty value for a stored one", () => {
@@ -259,11 +267,15 @@ describe("server form: secret values", () => {
     expect(pairsFromRows("env", [row("", "orphan")]).errors).toEqual(["Environment variable 1 has a value but no name."]);
   });
 
-  it("turns pasted lines into rows, each guessed", () => {
+  it("turns pasted lines into rows, for the engine to guess", () => {
     const { rows, errors } = rowsFromText("env", "LEVEL=debug\nGITHUB_TOKEN=ghp_abc\nbroken");
     expect(rows.map((r) => [r.name, r.value, r.secret])).toEqual([
       ["LEVEL", "debug", false],
-      ["GITHUB_TOKEN", "ghp_abc", true],
+      ["GITHUB_TOKEN", "ghp_abc", false],
+    ]);
+    expect(guessedPairs(rows)).toEqual([
+      ["LEVEL", "debug"],
+      ["GITHUB_TOKEN", "ghp_abc"],
     ]);
     expect(errors).toEqual(['Environment line 3 is not KEY=VALUE: "broken"']);
   });

@@ -8,7 +8,6 @@ import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import type { WorkloadTokenSource } from "../bindings/WorkloadTokenSource";
 import i18n from "../i18n";
-import { looksSecret } from "./secretHint";
 
 /** A key of the sidebar's strings (src/i18n/locales/en/sidebar.json). */
 export type SidebarKey = ParseKeys<"sidebar">;
@@ -217,18 +216,44 @@ export function rowsFromPairs(kind: PairKind, pairs: Array<[string, string]>, se
 }
 
 /**
- * A row after the user typed its name or value: the secret guess follows unless the user chose;
- * a stored secret given another name is no longer the stored one (its value must be typed).
+ * A row after the user typed its name or value; a stored secret given another name is no longer
+ * the stored one (its value must be typed). Whether it looks secret is the engine's guess, asked
+ * after the edit (`withSecretGuesses`).
  */
 export function editRow(row: PairRow, change: { name?: string; value?: string }): PairRow {
   const name = change.name ?? row.name;
   const value = change.value ?? row.value;
   const renamed = change.name !== undefined && change.name !== row.name;
-  const secret = row.secretChosen ? row.secret : looksSecret(name, value);
-  return { ...row, name, value, secret, stored: row.stored && !renamed };
+  return { ...row, name, value, stored: row.stored && !renamed };
 }
 
-/** Rows from pasted `KEY=VALUE` or `Name: value` lines, each guessed secret or not. */
+/** Whether a row's secret flag follows the engine's guess: the user has not ticked or unticked it. */
+const followsGuess = (row: PairRow) => !row.secretChosen && (row.name !== "" || row.value !== "");
+
+/** The (name, value) of each row whose secret flag follows the engine's guess, to ask it about. */
+export function guessedPairs(rows: PairRow[]): Array<[string, string]> {
+  return rows.filter(followsGuess).map((row) => [row.name, row.value]);
+}
+
+/**
+ * The rows with the engine's guesses (one per pair of `guessedPairs`, in order) applied; the
+ * same array when no flag changes, so a caller can tell nothing happened.
+ */
+export function withSecretGuesses(rows: PairRow[], guesses: boolean[]): PairRow[] {
+  let at = 0;
+  let changed = false;
+  const next = rows.map((row) => {
+    if (!followsGuess(row)) return row;
+    const secret = guesses[at] ?? row.secret;
+    at += 1;
+    if (secret === row.secret) return row;
+    changed = true;
+    return { ...row, secret };
+  });
+  return changed ? next : rows;
+}
+
+/** Rows from pasted `KEY=VALUE` or `Name: value` lines (the engine guesses which are secret). */
 export function rowsFromText(kind: PairKind, text: string): { rows: PairRow[]; errors: string[] } {
   const toRow = ([name, value]: [string, string]) => editRow(emptyRow, { name, value });
   if (kind === "env") {

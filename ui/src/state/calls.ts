@@ -9,7 +9,10 @@ import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
 import type { CallError } from "../bindings/CallError";
 import type { Diagnosis } from "../bindings/Diagnosis";
+import type { TaskEntry } from "../bindings/TaskEntry";
+import type { UrlRequired } from "../bindings/UrlRequired";
 import { Notifier, useNotifier, withEntry } from "./notifier";
+import { noteTask } from "./tasks";
 
 /** One request the user made (a tool call, a resource read, a prompt get) and how it ended. */
 export interface RequestState {
@@ -20,12 +23,17 @@ export interface RequestState {
   durationMs: number | null;
   /** While running: when it was sent (ms since the epoch), for the elapsed time shown. */
   startedAt?: number;
-  /** For a JSON-RPC error answer: its code and data (e.g. -32042 names URLs to visit). */
-  rpcError?: { code: number; data: JsonValue | null; args: JsonObject };
+  /**
+   * For a JSON-RPC error answer: its code and data, and the pages to visit before retrying when
+   * the engine found it a URL-elicitation-required error (`urlRequired`, else null).
+   */
+  rpcError?: { code: number; data: JsonValue | null; urlRequired: UrlRequired[] | null; args: JsonObject };
   /** What the connection doctor says to do about the failure (the engine's diagnoses). */
   diagnoses?: Diagnosis[];
   /** For a resource read: its caching hints, from the engine. */
   cache?: CacheHint | null;
+  /** For a tool call the server made a task: that task, which the app follows (Tasks tab). */
+  becameTask?: TaskEntry | null;
 }
 
 export interface ServerCalls {
@@ -95,8 +103,8 @@ export async function track(
     // A CallError from Rust: a JSON-RPC error answer keeps its code and data; any failure
     // may come with the doctor's diagnoses.
     if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
-      const e = error as JsonObject;
-      failed.rpcError = { code: e.code as number, data: e.data ?? null, args };
+      const e = error as unknown as CallError;
+      failed.rpcError = { code: e.code as number, data: e.data ?? null, urlRequired: e.url_required ?? null, args };
     }
     if (isObject(error as JsonValue) && Array.isArray((error as JsonObject).diagnoses)) {
       failed.diagnoses = (error as unknown as CallError).diagnoses;
@@ -106,7 +114,14 @@ export async function track(
 }
 
 export function callTool(id: string, name: string, args: JsonObject, callId?: string): Promise<void> {
-  return track(() => ipc.callTool(id, name, args, callId), (s) => save(id, "tools", name, s), args);
+  let becameTask: TaskEntry | null = null;
+  const run = async () => {
+    const called = await ipc.callTool(id, name, args, callId);
+    becameTask = called.task;
+    if (becameTask) noteTask(id, becameTask);
+    return called.result as JsonValue;
+  };
+  return track(run, (s) => save(id, "tools", name, s.status === "done" ? { ...s, becameTask } : s), args);
 }
 
 export function readResource(id: string, uri: string): Promise<void> {

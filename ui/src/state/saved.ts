@@ -142,7 +142,7 @@ export function addHistoryEntry(serverId: string, entry: HistoryEntry): void {
 }
 
 function request(serverId: string, kind: CallKind, target: string, args: JsonObject): Promise<JsonValue> {
-  if (kind === "tool") return ipc.callTool(serverId, target, args);
+  if (kind === "tool") return ipc.callTool(serverId, target, args).then((called) => called.result as JsonValue);
   if (kind === "resource") return ipc.readResource(serverId, target);
   const strings: Record<string, string> = {};
   for (const [k, v] of Object.entries(args)) strings[k] = typeof v === "string" ? v : JSON.stringify(v);

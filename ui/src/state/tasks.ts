@@ -1,13 +1,12 @@
-// The tasks of each server the app follows (tools run as tasks), by task id, as the Rust side
-// reports them (`task` events and `task_list`); and starting one from the Tools tab.
-import type { ServerIdentity } from "../bindings/ServerIdentity";
+// The tasks of each server the app follows (tools run as tasks, and calls the server made
+// tasks), by task id, as the Rust side reports them (`task` events and `task_list`); and
+// starting one from the Tools tab. Whether a tool may run as a task, and whether a call became
+// one, the engine decides (`task_support`, `call_tool`'s `task`).
 import type { TaskEntry } from "../bindings/TaskEntry";
 import type { TaskStart } from "../bindings/TaskStart";
 import type { TaskStatus } from "../bindings/TaskStatus";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import i18n from "../i18n";
 import { errorMessage, tasksIpc, type JsonObject } from "../ipc";
-import { isObject } from "../json";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
 export interface ServerTasks {
@@ -54,11 +53,6 @@ export function isTerminal(status: TaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
-/** Whether a tool call's result is a task handle (the 2026-07-28 tasks extension). */
-export function isTaskHandle(result: JsonValue | null): boolean {
-  return isObject(result) && result.resultType === "task";
-}
-
 const setError = (serverId: string, error: unknown) => change(serverId, (s) => ({ ...s, error: errorMessage(error) }));
 
 /** "Run as task": the task (then followed), or the plain result when the server answered at once. */
@@ -71,15 +65,6 @@ export async function runAsTask(serverId: string, tool: string, args: JsonObject
   } catch (error) {
     setError(serverId, error);
     return null;
-  }
-}
-
-/** A normal call that came back as a task: follow it like one. */
-export async function followHandle(serverId: string, tool: string, handle: JsonValue): Promise<void> {
-  try {
-    noteTask(serverId, await tasksIpc.followTask(serverId, tool, handle));
-  } catch (error) {
-    setError(serverId, error);
   }
 }
 
@@ -98,26 +83,4 @@ export async function cancelTask(serverId: string, taskId: string): Promise<void
   } catch (error) {
     setError(serverId, error);
   }
-}
-
-/** The 2026-07-28 extension's identifier in `capabilities.extensions`. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/**
- * Whether "Run as task" is offered for a tool: legacy, when the server declares task-augmented
- * `tools/call` and the tool's `execution.taskSupport` is optional or required; modern, when the
- * server declares the tasks extension (it still decides per call). Null: not offered.
- */
-export function taskSupport(identity: ServerIdentity | null, tool: JsonValue): "required" | "optional" | null {
-  if (identity === null || !isObject(identity.capabilities as JsonValue)) return null;
-  const caps = identity.capabilities as JsonObject;
-  if (identity.era === "modern") {
-    return isObject(caps.extensions) && TASKS_EXTENSION in caps.extensions ? "optional" : null;
-  }
-  const requests = isObject(caps.tasks) && isObject(caps.tasks.requests) ? caps.tasks.requests : null;
-  const offered = requests !== null && isObject(requests.tools) && "call" in requests.tools;
-  const execution = isObject(tool) && isObject(tool.execution) ? tool.execution : null;
-  const support = execution?.taskSupport;
-  if (!offered) return null;
-  return support === "required" || support === "optional" ? support : null;
 }

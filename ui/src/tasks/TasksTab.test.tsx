@@ -1,11 +1,10 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerIdentity } from "../bindings/ServerIdentity";
 import type { TaskEntry } from "../bindings/TaskEntry";
 import { newServerState, type ServerState } from "../state/connections";
 import { dispatchEvents } from "../state/dispatcher";
 import { setFrameSchedule } from "../state/notifier";
-import { TASKS_EXTENSION, taskSupport, tasks } from "../state/tasks";
+import { tasks } from "../state/tasks";
 import { TasksTab } from "./TasksTab";
 
 const invoke = vi.hoisted(() => vi.fn());
@@ -75,23 +74,5 @@ describe("the Tasks tab", () => {
     render(<TasksTab server={server()} />);
     expect(await screen.findByText("long_job finished all 3 steps")).toBeTruthy();
     expect(screen.queryByTestId("task-cancel")).toBeNull();
-  });
-});
-
-describe("Run as task is offered", () => {
-  const identity = (era: "modern" | "legacy", capabilities: object): ServerIdentity =>
-    ({ era, capabilities }) as unknown as ServerIdentity;
-  it("for modern servers that declare the tasks extension", () => {
-    expect(taskSupport(identity("modern", { extensions: { [TASKS_EXTENSION]: {} } }), { name: "x" })).toBe("optional");
-    expect(taskSupport(identity("modern", {}), { name: "x" })).toBeNull();
-  });
-  it("for legacy tools whose taskSupport allows it on a server offering task-augmented tools/call", () => {
-    const caps = { tasks: { requests: { tools: { call: {} } } } };
-    const tool = (taskSupport: string) => ({ name: "x", execution: { taskSupport } });
-    expect(taskSupport(identity("legacy", caps), tool("optional"))).toBe("optional");
-    expect(taskSupport(identity("legacy", caps), tool("required"))).toBe("required");
-    expect(taskSupport(identity("legacy", caps), tool("forbidden"))).toBeNull();
-    expect(taskSupport(identity("legacy", caps), { name: "x" })).toBeNull();
-    expect(taskSupport(identity("legacy", {}), tool("required"))).toBeNull();
   });
 });

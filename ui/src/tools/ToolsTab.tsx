@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { loadList } from "../actions/lists";
 import { selectTool, setTab, setToolForm } from "../actions/view";
@@ -11,19 +11,20 @@ import { ListFilter } from "../common/ListFilter";
 import { ListHeader } from "../common/ListHeader";
 import { searchText, useFilteredItems } from "../common/listFilter";
 import { useLists } from "../common/useLists";
-import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
+import { ipc, tasksIpc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { RemoteIcons } from "../common/RemoteIcons";
 import { ToolDiagnoses } from "./ToolDiagnoses";
 import { ToolResult } from "./ToolResult";
-import { URL_ELICITATION_REQUIRED, UrlElicitationRequired } from "./UrlElicitationRequired";
+import { UrlElicitationRequired } from "./UrlElicitationRequired";
 import { loadArgs, saveArgs } from "./remembered";
 import { hintLabel, toolInfo, type ToolInfo } from "./tools";
 import "../styles/tools.css";
-import { callTool, markCancelled, serverCalls, startCall, useRunningCall } from "../state/calls";
-import { followHandle, isTaskHandle, runAsTask, taskSupport } from "../state/tasks";
+import { callTool, markCancelled, startCall, useRunningCall } from "../state/calls";
+import { runAsTask } from "../state/tasks";
 import type { TaskStart } from "../bindings/TaskStart";
+import type { TaskSupport } from "../bindings/TaskSupport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
@@ -96,6 +97,26 @@ function ToolsView({ server }: { server: ServerState }) {
   );
 }
 
+/**
+ * Whether to offer "Run as task" for a tool: the engine decides from the era, the server's
+ * capabilities and the tool (`task_support`); asked again when the server's identity changes.
+ */
+function useTaskSupport(server: ServerState, tool: JsonValue): boolean {
+  const [support, setSupport] = useState<{ tool: JsonValue; value: TaskSupport } | null>(null);
+  const { id, identity } = server;
+  useEffect(() => {
+    let current = true;
+    tasksIpc.taskSupport(id, tool).then(
+      (value) => current && setSupport({ tool, value }),
+      () => current && setSupport({ tool, value: "not_offered" }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, identity, tool]);
+  return support?.tool === tool && (support.value === "optional" || support.value === "required");
+}
+
 /** What the filter box matches in a tool: its name, title and description. */
 const toolText = (tool: ToolInfo) => searchText(tool.name, tool.title, tool.description);
 
@@ -114,13 +135,10 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
     // Kept for every Call: a Call made before the tool's app is known (the UI resources are
     // still being read) gets its panel as soon as it is.
     setAppRun({ id: callId, args, before: call });
-    void callTool(server.id, tool.name, args, callId).then(() => {
-      // The tasks extension lets the server answer any call with a task: follow it as one.
-      const call = serverCalls(server.id).tools[tool.name];
-      if (call?.status === "done" && isTaskHandle(call.result)) void followHandle(server.id, tool.name, call.result);
-    });
+    // A call the server makes a task is followed by the app, and comes back saying so.
+    void callTool(server.id, tool.name, args, callId);
   };
-  const supportsTask = taskSupport(server.identity, tool.raw);
+  const supportsTask = useTaskSupport(server, tool.raw);
   const [started, setStarted] = useState<TaskStart | null>(null);
   const onCallAsTask = (args: JsonObject) => {
     saveArgs(server.id, tool.name, args);
@@ -163,7 +181,7 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
         onCallAsTask={supportsTask ? onCallAsTask : undefined}
       />
       {started && <TaskStarted serverId={server.id} start={started} />}
-      {call?.status === "done" && isTaskHandle(call.result) && (
+      {call?.status === "done" && call.becameTask && (
         <p className="muted" data-testid="call-became-task">
           <Trans
             t={t}
@@ -174,11 +192,11 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
           />
         </p>
       )}
-      {call?.rpcError?.code === URL_ELICITATION_REQUIRED && (
+      {call?.rpcError?.urlRequired && (
         <UrlElicitationRequired
           server={server}
           toolName={tool.name}
-          data={call.rpcError.data}
+          needed={call.rpcError.urlRequired}
           args={call.rpcError.args}
         />
       )}

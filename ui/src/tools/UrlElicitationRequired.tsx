@@ -1,62 +1,38 @@
-// A tool call answered with error -32042 (URLElicitationRequiredError): the server names web
-// pages the user must visit first. Each is reviewed in the same consent dialog as a URL
-// elicitation (nothing opens before the click), its completion is tracked from
-// notifications/elicitation/complete, and the call can be retried with the same arguments.
+// A tool call answered with a URL-elicitation-required error: the server names web pages the
+// user must visit first (the engine reads them from the error: `CallError.url_required`). Each
+// is reviewed in the same consent dialog as a URL elicitation (nothing opens before the click),
+// its completion is tracked from notifications/elicitation/complete, and the call can be
+// retried with the same arguments.
 import { ExternalLink, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { consentUrl } from "../actions/asks";
 import type { UrlAnalysis } from "../bindings/UrlAnalysis";
 import type { UrlDecision } from "../bindings/UrlDecision";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { UrlRequired } from "../bindings/UrlRequired";
 import { ErrorBox } from "../common/ErrorBox";
 import { UrlConsentDialog } from "../answering/UrlConsentDialog";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
-import { isObject } from "../json";
 import { callTool } from "../state/calls";
 import { type ServerState, useConnections } from "../state/connections";
 import { useServerRequests } from "../state/asks";
 
-export const URL_ELICITATION_REQUIRED = -32042;
-
-interface Needed {
-  elicitationId: string;
-  url: string;
-  message: string;
-}
-
-/** The URL elicitations in the error's data; odd entries are skipped, never fatal. */
-export function neededElicitations(data: JsonValue | null): Needed[] {
-  if (!isObject(data) || !Array.isArray(data.elicitations)) return [];
-  return data.elicitations.flatMap((e) => {
-    if (!isObject(e) || typeof e.url !== "string") return [];
-    return [
-      {
-        url: e.url,
-        elicitationId: typeof e.elicitationId === "string" ? e.elicitationId : "",
-        message: typeof e.message === "string" ? e.message : "",
-      },
-    ];
-  });
-}
-
 export function UrlElicitationRequired(props: {
   server: ServerState;
   toolName: string;
-  data: JsonValue | null;
+  needed: UrlRequired[];
   args: JsonObject;
 }) {
-  const { server, toolName, data, args } = props;
+  const { server, toolName, needed, args } = props;
   const { t } = useTranslation("tools");
   const serverName = useConnections((s) => s.catalog.find((e) => e.id === server.id)?.name ?? server.id);
-  const needed = neededElicitations(data);
-  const [reviewing, setReviewing] = useState<{ item: Needed; analysis: UrlAnalysis } | null>(null);
+  const [reviewing, setReviewing] = useState<{ item: UrlRequired; analysis: UrlAnalysis } | null>(null);
   const [decided, setDecided] = useState<Record<string, UrlDecision>>({});
   const [error, setError] = useState<string | null>(null);
   const completed = useServerRequests(server.id).completed;
-  const allDone = needed.length > 0 && needed.every((n) => completed.includes(n.elicitationId));
+  const allDone = needed.length > 0 && needed.every((n) => completed.includes(n.elicitation_id));
 
-  const review = async (item: Needed) => {
+  const review = async (item: UrlRequired) => {
     try {
       setError(null);
       setReviewing({ item, analysis: await ipc.analyzeUrl(server.id, item.url) });
@@ -68,8 +44,8 @@ export function UrlElicitationRequired(props: {
     if (!reviewing) return;
     const { item } = reviewing;
     setReviewing(null);
-    setDecided((d) => ({ ...d, [item.elicitationId]: decision }));
-    setError(await consentUrl(server.id, item.url, item.elicitationId, decision));
+    setDecided((d) => ({ ...d, [item.elicitation_id]: decision }));
+    setError(await consentUrl(server.id, item.url, item.elicitation_id, decision));
   };
 
   return (
@@ -81,10 +57,10 @@ export function UrlElicitationRequired(props: {
       {needed.length === 0 && <p className="muted">{t("urlRequired.none")}</p>}
       <ul className="url-required-list">
         {needed.map((item) => {
-          const done = completed.includes(item.elicitationId);
-          const decision = decided[item.elicitationId];
+          const done = completed.includes(item.elicitation_id);
+          const decision = decided[item.elicitation_id];
           return (
-            <li key={item.elicitationId || item.url} data-testid="url-required-item" data-done={String(done)}>
+            <li key={item.elicitation_id || item.url} data-testid="url-required-item" data-done={String(done)}>
               {item.message && <p>{item.message}</p>}
               <code className="url-required-url">{item.url}</code>
               <div className="url-required-actions">
