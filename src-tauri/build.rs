@@ -65,7 +65,6 @@ const COMMANDS: &[&str] = &[
     "call_tool",
     "cancel_call",
     "call_tool_as_task",
-    "task_support",
     "task_list",
     "cancel_task",
     "validate_json",

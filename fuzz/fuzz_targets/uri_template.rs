@@ -33,8 +33,16 @@ fuzz_target!(|bytes: &[u8]| {
             assert_eq!(filled.uri, uri);
             for (i, v) in names.iter().enumerate() {
                 assert!(!v.name.is_empty());
-                assert!(template.contains(v.name.as_str()), "{} not in {template}", v.name);
-                assert!(names[..i].iter().all(|w| w.name != v.name), "{} twice", v.name);
+                assert!(
+                    template.contains(v.name.as_str()),
+                    "{} not in {template}",
+                    v.name
+                );
+                assert!(
+                    names[..i].iter().all(|w| w.name != v.name),
+                    "{} twice",
+                    v.name
+                );
                 let empty = values.get(&v.name).is_none_or(String::is_empty);
                 assert_eq!(filled.missing.contains(&v.name), v.required && empty);
             }

@@ -143,7 +143,6 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::tools::call_tool,
             commands::tools::cancel_call,
             commands::tasks::call_tool_as_task,
-            commands::tasks::task_support,
             commands::tasks::task_list,
             commands::tasks::cancel_task,
             commands::tools::validate_json,

@@ -2,6 +2,7 @@
 //! a time.
 
 use periscope_core::cache_hint::CacheHint;
+use periscope_core::tasks::TaskFlavour;
 use periscope_core::views::ListItems;
 use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
@@ -43,13 +44,16 @@ pub struct ViewPage {
 fn views_of(state: &AppState, server_id: &str, kind: ListKind, items: &[Value]) -> ListItems {
     match kind {
         ListKind::Tools => {
-            let capabilities = state
-                .session(server_id)
-                .ok()
+            let session = state.session(server_id).ok();
+            let capabilities = session
+                .as_ref()
                 .and_then(|s| s.identity())
                 .map(|i| i.capabilities)
                 .unwrap_or(Value::Null);
-            ListItems::tools(items, &capabilities)
+            let flavour = session
+                .as_deref()
+                .map_or(TaskFlavour::Legacy, super::tasks::flavour_of);
+            ListItems::tools(items, &capabilities, flavour)
         }
         ListKind::Resources => ListItems::resources(items),
         ListKind::ResourceTemplates => ListItems::resource_templates(items),

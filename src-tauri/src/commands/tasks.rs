@@ -1,6 +1,6 @@
-//! The Tasks view and "Run as task": whether a tool may run as a task (the engine's
-//! `task_support`), a tool call run as a task (either flavour, see `periscope_core::tasks`) or an
-//! ordinary call the server turned into one (`commands/tools.rs`), followed in the background
+//! The Tasks view and "Run as task" (whether a tool may, its view in the list says: the
+//! engine's `task_support`): a tool call run as a task (either flavour, see
+//! `periscope_core::tasks`) or an ordinary call the server turned into one (`commands/tools.rs`), followed in the background
 //! until it ends, each change sent as `AppEvent::Task`; the list of a server's tasks; and Cancel
 //! (`tasks/cancel`). The task's questions reach the user through the session's host handler,
 //! i.e. the Requests panels.
@@ -12,7 +12,6 @@ use periscope_core::saved_calls::CallKind;
 use periscope_core::session::{CallOptions, RequestError, Session};
 use periscope_core::tasks::{
     self, CallOutcome, FollowOptions, Task, TaskCallError, TaskEntry, TaskFlavour, TaskStart,
-    TaskSupport,
 };
 use periscope_core::view::{AppEvent, CallError};
 use serde_json::{Map, Value};
@@ -24,20 +23,6 @@ use crate::task_board::TaskBoard;
 
 pub(crate) fn flavour_of(session: &Session) -> TaskFlavour {
     tasks::flavour(session).unwrap_or(TaskFlavour::Legacy)
-}
-
-/// Whether to offer "Run as task" for a tool of this server (`tool`: its entry in the list, as
-/// the server sent it): the engine decides from the era, the capabilities and the tool.
-#[tauri::command]
-pub fn task_support(state: State<'_, AppState>, server_id: String, tool: Value) -> TaskSupport {
-    let Ok(session) = state.session(&server_id) else {
-        return TaskSupport::NotOffered;
-    };
-    let capabilities = session
-        .identity()
-        .map(|i| i.capabilities)
-        .unwrap_or(Value::Null);
-    tasks::task_support(flavour_of(&session), &capabilities, &tool)
 }
 
 /// `tools/call` as a task: the task (followed from now on), or the result when the server

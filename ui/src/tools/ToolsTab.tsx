@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { loadList } from "../actions/lists";
 import { selectTool, setTab, setToolForm } from "../actions/view";
@@ -11,7 +11,7 @@ import { ListFilter } from "../common/ListFilter";
 import { ListHeader } from "../common/ListHeader";
 import { searchText, useFilteredItems } from "../common/listFilter";
 import { useLists } from "../common/useLists";
-import { ipc, tasksIpc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
+import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { RemoteIcons } from "../common/RemoteIcons";
@@ -24,7 +24,6 @@ import "../styles/tools.css";
 import { callTool, markCancelled, startCall, useRunningCall } from "../state/calls";
 import { runAsTask } from "../state/tasks";
 import type { TaskStart } from "../bindings/TaskStart";
-import type { TaskSupport } from "../bindings/TaskSupport";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
@@ -97,26 +96,6 @@ function ToolsView({ server }: { server: ServerState }) {
   );
 }
 
-/**
- * Whether to offer "Run as task" for a tool: the engine decides from the era, the server's
- * capabilities and the tool (`task_support`); asked again when the server's identity changes.
- */
-function useTaskSupport(server: ServerState, tool: JsonValue): boolean {
-  const [support, setSupport] = useState<{ tool: JsonValue; value: TaskSupport } | null>(null);
-  const { id, identity } = server;
-  useEffect(() => {
-    let current = true;
-    tasksIpc.taskSupport(id, tool).then(
-      (value) => current && setSupport({ tool, value }),
-      () => current && setSupport({ tool, value: "not_offered" }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [id, identity, tool]);
-  return support?.tool === tool && (support.value === "optional" || support.value === "required");
-}
-
 /** What the filter box matches in a tool: its name, title and description. */
 const toolText = (tool: ToolInfo) => searchText(tool.name, tool.title, tool.description);
 
@@ -138,7 +117,7 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
     // A call the server makes a task is followed by the app, and comes back saying so.
     void callTool(server.id, tool.name, args, callId);
   };
-  const supportsTask = useTaskSupport(server, tool.raw);
+  const supportsTask = tool.taskSupport === "optional" || tool.taskSupport === "required";
   const [started, setStarted] = useState<TaskStart | null>(null);
   const onCallAsTask = (args: JsonObject) => {
     saveArgs(server.id, tool.name, args);

@@ -1,6 +1,7 @@
 // What the Tools tab shows of the tools the engine read from `tools/list` (`ToolView`).
 import type { AppLink } from "../bindings/AppLink";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { TaskSupport } from "../bindings/TaskSupport";
 import type { ToolView } from "../bindings/ToolView";
 import i18n from "../i18n";
 
@@ -39,6 +40,8 @@ export interface ToolInfo {
   remoteIcons: string[];
   /** Its MCP App link (`_meta.ui`), when it declares one. */
   app: AppLink | null;
+  /** Whether "Run as task" is offered: the engine decided it for the session's era. */
+  taskSupport: TaskSupport;
   raw: JsonValue;
 }
 
@@ -85,6 +88,7 @@ export function toolInfo(view: ToolView): ToolInfo | null {
     icons: shown,
     remoteIcons: remote,
     app: view.app,
+    taskSupport: view.task_support,
     raw: view.raw,
   };
 }

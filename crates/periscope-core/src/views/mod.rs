@@ -35,12 +35,17 @@ pub enum ListItems {
 }
 
 impl ListItems {
-    /// `tools/list` items; the server's capabilities decide each tool's task support.
-    pub fn tools(items: &[Value], server_capabilities: &Value) -> ListItems {
+    /// `tools/list` items; the session's task flavour and the server's capabilities decide
+    /// each tool's task support (`tasks::task_support`, the one place it is decided).
+    pub fn tools(
+        items: &[Value],
+        server_capabilities: &Value,
+        flavour: crate::tasks::TaskFlavour,
+    ) -> ListItems {
         ListItems::Tools(
             items
                 .iter()
-                .map(|t| ToolView::read(t, server_capabilities))
+                .map(|t| ToolView::read(t, server_capabilities, flavour))
                 .collect(),
         )
     }

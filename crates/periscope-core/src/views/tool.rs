@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::apps::meta;
 use crate::request_headers::{self, HeaderAnnotationError};
-use crate::tasks::{self, TaskSupport};
+use crate::tasks::{self, TaskFlavour, TaskSupport};
 use crate::vocabulary::views::icon::{IconView, icons};
 use crate::vocabulary::views::read::{OffSpec, Reader};
 
@@ -114,7 +114,7 @@ fn app_link(raw: &Value) -> Option<AppLink> {
 
 impl ToolView {
     /// Reads one `tools/list` item; `server_capabilities` decides legacy task support.
-    pub fn read(raw: &Value, server_capabilities: &Value) -> ToolView {
+    pub fn read(raw: &Value, server_capabilities: &Value, flavour: TaskFlavour) -> ToolView {
         let mut r = Reader::new(raw);
         let name = r.required_text("name");
         let description = r.text("description");
@@ -151,7 +151,7 @@ impl ToolView {
             output_schema,
             annotations,
             icons,
-            task_support: tasks::legacy_task_support(server_capabilities, raw),
+            task_support: tasks::task_support(flavour, server_capabilities, raw),
             app: app_link(raw),
             header_rules,
             header_error,
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn a_spec_tool_reads_whole_with_its_raw_json() {
-        let view = ToolView::read(&weather(), &json!({}));
+        let view = ToolView::read(&weather(), &json!({}), TaskFlavour::Legacy);
         assert_eq!(view.name.as_deref(), Some("get_weather"));
         assert_eq!(view.title.as_deref(), Some("Weather Information Provider"));
         assert_eq!(
@@ -206,7 +206,7 @@ mod tests {
             "_meta": {"ui": {"resourceUri": "ui://s/t.html", "visibility": ["app"]}}
         });
         let caps = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
-        let view = ToolView::read(&tool, &caps);
+        let view = ToolView::read(&tool, &caps, TaskFlavour::Legacy);
         assert_eq!(view.title.as_deref(), Some("T"));
         assert_eq!(view.annotations.read_only_hint, Some(true));
         assert_eq!(view.annotations.destructive_hint, Some(false));
@@ -230,7 +230,7 @@ mod tests {
             "annotations": {"readOnlyHint": "yes"},
             "icons": [{"src": "data:image/png;base64,AA", "sizes": "16x16"}, {"nosrc": 1}],
             "inputSchemaX": 1});
-        let view = ToolView::read(&tool, &json!({}));
+        let view = ToolView::read(&tool, &json!({}), TaskFlavour::Legacy);
         assert_eq!(view.name, None);
         assert_eq!(view.title, None);
         assert_eq!(view.input_schema, None);
@@ -249,7 +249,7 @@ mod tests {
             expected: "boolean".into()
         }));
         assert_eq!(view.raw, tool);
-        let not_object = ToolView::read(&json!("tool"), &json!({}));
+        let not_object = ToolView::read(&json!("tool"), &json!({}), TaskFlavour::Legacy);
         assert_eq!(not_object.problems, vec![OffSpec::NotAnObject]);
         assert_eq!(not_object.raw, json!("tool"));
     }
@@ -258,7 +258,7 @@ mod tests {
     fn a_header_rule_broken_makes_the_error_part_of_the_view() {
         let tool = json!({"name": "t", "inputSchema": {"type": "object", "properties": {
             "n": {"type": "object", "x-mcp-header": "N"}}}});
-        let view = ToolView::read(&tool, &json!({}));
+        let view = ToolView::read(&tool, &json!({}), TaskFlavour::Legacy);
         assert!(matches!(
             view.header_error,
             Some(HeaderAnnotationError::NotPrimitive { .. })
