@@ -139,11 +139,4 @@ fn humanize(d: Duration) -> String {
     }
 }
 
-/// The server's last stderr lines, as said after a close ("; last stderr line: …").
-pub(crate) fn stderr_tail(lines: &[String]) -> String {
-    match lines {
-        [] => "; it wrote nothing to stderr".to_string(),
-        [line] => format!("; last stderr line: {line}"),
-        lines => format!("; last stderr lines:\n  {}", lines.join("\n  ")),
-    }
-}
+pub(crate) use crate::vocabulary::problem::stderr_tail;

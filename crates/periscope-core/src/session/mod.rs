@@ -8,6 +8,7 @@ pub mod handler;
 mod listen;
 mod modern;
 mod open;
+mod problem;
 mod raw;
 mod request;
 mod sign_in;

@@ -8,8 +8,6 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::session::RequestError;
-
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
 /// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
 /// system or a library); every other word comes from the kind.
@@ -54,10 +52,7 @@ pub enum Problem {
     #[error("{method}: cancelled; sent notifications/cancelled")]
     Cancelled { method: String },
     /// The connection closed before the answer: how, and the server's last stderr lines.
-    #[error(
-        "{reason} before answering {method}{}",
-        crate::session::error::stderr_tail(stderr_tail)
-    )]
+    #[error("{reason} before answering {method}{}", self::stderr_tail(stderr_tail))]
     ClosedBeforeAnswer {
         method: String,
         reason: String,
@@ -302,9 +297,19 @@ impl Field {
     }
 }
 
+/// The server's last stderr lines, as said after a close ("; last stderr line: …").
+pub fn stderr_tail(lines: &[String]) -> String {
+    match lines {
+        [] => "; it wrote nothing to stderr".to_string(),
+        [line] => format!("; last stderr line: {line}"),
+        lines => format!("; last stderr lines:\n  {}", lines.join("\n  ")),
+    }
+}
+
 /// " (MethodNotFound)" for a code a spec names, else nothing.
 fn code_name(code: i64) -> String {
-    crate::wire::error_code::name(code)
+    super::ErrorCode::of(code)
+        .name()
         .map(|n| format!(" ({n})"))
         .unwrap_or_default()
 }
@@ -381,51 +386,6 @@ impl Problem {
         Problem::NotFound {
             what,
             id: id.to_string(),
-        }
-    }
-}
-
-impl From<RequestError> for Problem {
-    fn from(error: RequestError) -> Problem {
-        Problem::from(&error)
-    }
-}
-
-impl From<&RequestError> for Problem {
-    fn from(error: &RequestError) -> Problem {
-        let method = error.method().to_string();
-        match error {
-            RequestError::Rpc { error, .. } => Problem::RequestFailed {
-                method,
-                code: error.code,
-                message: error.message.clone(),
-                data: error.data.clone().map(Box::new),
-            },
-            RequestError::TimedOut { after, .. } => Problem::TimedOut {
-                method,
-                after_ms: after.as_millis() as u64,
-            },
-            RequestError::Cancelled { .. } => Problem::Cancelled { method },
-            RequestError::Closed { report, .. } => Problem::ClosedBeforeAnswer {
-                method,
-                reason: report.reason.to_string(),
-                stderr_tail: report.stderr_tail.clone(),
-            },
-            RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
-            RequestError::Send { .. }
-            | RequestError::Transport { .. }
-            | RequestError::StreamBroke { .. } => Problem::Transport {
-                method,
-                detail: error.reason(),
-            },
-            RequestError::Protocol { detail, .. } => Problem::ProtocolBroken {
-                method,
-                detail: detail.clone(),
-            },
-            RequestError::Refused { .. } => Problem::NotSent {
-                method,
-                detail: error.reason(),
-            },
         }
     }
 }
@@ -657,19 +617,5 @@ mod tests {
                 serde_json::from_value(serde_json::to_value(&problem).unwrap()).unwrap();
             assert_eq!(back, problem);
         }
-    }
-
-    #[test]
-    fn a_json_rpc_error_keeps_the_servers_code_and_words() {
-        let error = RequestError::Rpc {
-            method: "tools/call".into(),
-            error: crate::session::RpcError::new(-32601, "nope"),
-        };
-        let problem = Problem::from(error);
-        assert_eq!(problem.code(), Some(-32601));
-        assert_eq!(
-            problem.to_string(),
-            "tools/call: the server answered with error -32601 (MethodNotFound): nope"
-        );
     }
 }

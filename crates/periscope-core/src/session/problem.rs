@@ -1,0 +1,70 @@
+//! A failed request as a [`Problem`], the vocabulary's typed failure (here, beside the
+//! request's error, so the vocabulary imports nothing of the session's).
+
+use crate::vocabulary::Problem;
+
+use super::RequestError;
+
+impl From<RequestError> for Problem {
+    fn from(error: RequestError) -> Problem {
+        Problem::from(&error)
+    }
+}
+
+impl From<&RequestError> for Problem {
+    fn from(error: &RequestError) -> Problem {
+        let method = error.method().to_string();
+        match error {
+            RequestError::Rpc { error, .. } => Problem::RequestFailed {
+                method,
+                code: error.code,
+                message: error.message.clone(),
+                data: error.data.clone().map(Box::new),
+            },
+            RequestError::TimedOut { after, .. } => Problem::TimedOut {
+                method,
+                after_ms: after.as_millis() as u64,
+            },
+            RequestError::Cancelled { .. } => Problem::Cancelled { method },
+            RequestError::Closed { report, .. } => Problem::ClosedBeforeAnswer {
+                method,
+                reason: report.reason.to_string(),
+                stderr_tail: report.stderr_tail.clone(),
+            },
+            RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
+            RequestError::Send { .. }
+            | RequestError::Transport { .. }
+            | RequestError::StreamBroke { .. } => Problem::Transport {
+                method,
+                detail: error.reason(),
+            },
+            RequestError::Protocol { detail, .. } => Problem::ProtocolBroken {
+                method,
+                detail: detail.clone(),
+            },
+            RequestError::Refused { .. } => Problem::NotSent {
+                method,
+                detail: error.reason(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_rpc_error_keeps_the_servers_code_and_words() {
+        let error = RequestError::Rpc {
+            method: "tools/call".into(),
+            error: super::super::RpcError::new(-32601, "nope"),
+        };
+        let problem = Problem::from(error);
+        assert_eq!(problem.code(), Some(-32601));
+        assert_eq!(
+            problem.to_string(),
+            "tools/call: the server answered with error -32601 (MethodNotFound): nope"
+        );
+    }
+}
