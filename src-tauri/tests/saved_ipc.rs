@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{invoke, start_app};
+use common::{invoke, said, start_app};
 use serde_json::{Value, json};
 
 fn saved(id: &str, server: &str, name: &str, arguments: Value) -> Value {
@@ -35,14 +35,14 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
         json!({"call": saved("3", "demo-legacy", "bad", json!([1]))}),
     )
     .unwrap_err();
-    assert!(error.as_str().unwrap().contains("JSON object"), "{error}");
+    assert!(said(&error).contains("JSON object"), "{error}");
     let error = invoke(
         &webview,
         "saved_put",
         json!({"call": saved("3", "demo-legacy", " ", json!({}))}),
     )
     .unwrap_err();
-    assert!(error.as_str().unwrap().contains("name"), "{error}");
+    assert!(said(&error).contains("name"), "{error}");
     // Editing replaces by id.
     let renamed = saved("1", "demo-legacy", "forty-two", json!({"a": 40, "b": 2}));
     invoke(&webview, "saved_put", json!({"call": renamed})).unwrap();
@@ -122,13 +122,10 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
         json!({"serverId": "demo-legacy", "level": "loud"}),
     )
     .unwrap_err();
-    assert!(
-        error.as_str().unwrap().contains("not a log level"),
-        "{error}"
-    );
+    assert!(said(&error).contains("not a log level"), "{error}");
     invoke(&webview, "disconnect", json!({"serverId": "demo-legacy"})).unwrap();
     let error = invoke(&webview, "ping_server", json!({"serverId": "demo-legacy"})).unwrap_err();
-    assert!(error.as_str().unwrap().contains("connect"), "{error}");
+    assert!(said(&error).contains("connect"), "{error}");
     drop(webview);
     drop(app);
 

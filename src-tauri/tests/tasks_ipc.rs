@@ -124,7 +124,7 @@ fn a_tool_runs_as_a_task_to_its_result_and_another_is_cancelled() {
         json!({"serverId": "dual", "kind": "tools"}),
     )
     .unwrap();
-    let tools = listed["list"]["tools"]
+    let tools = listed["list"]["items"]
         .as_array()
         .expect("the tools' views");
     assert!(!tools.is_empty(), "{listed}");

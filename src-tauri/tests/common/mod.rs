@@ -29,6 +29,14 @@ pub fn invoke(
     get_ipc_response(webview, request).map(|b| b.deserialize::<Value>().unwrap())
 }
 
+/// A command's error, or a problem in a value, in the engine's English: it must be a typed
+/// `Problem` (a kind with its parameters), which is what the UI words in its languages.
+pub fn said(error: &Value) -> String {
+    let problem: periscope_core::vocabulary::Problem = serde_json::from_value(error.clone())
+        .unwrap_or_else(|e| panic!("not a typed Problem ({e}): {error}"));
+    problem.to_string()
+}
+
 /// The app with its main window. The setup hook (catalog load, first-launch connect) runs on
 /// the first loop iteration, which this runs.
 pub fn start_app() -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
