@@ -37,11 +37,28 @@ pub struct TemplateExpansion {
 }
 
 /// A template that is not RFC 6570.
-pub type TemplateError = iri_string::template::Error;
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    /// RFC 6570 templates are ASCII outside percent-escapes. Checked before iri-string reads
+    /// the text: its validator (0.7.14) panics on some non-ASCII input (the fuzz target
+    /// `uri_template` found one), and a server's template must never crash the host.
+    #[error("a URI template holds ASCII characters only; byte {0} is not one")]
+    NotAscii(usize),
+    #[error(transparent)]
+    Invalid(#[from] iri_string::template::Error),
+}
+
+/// The template, checked as RFC 6570 (ASCII first, see [`TemplateError::NotAscii`]).
+fn parse(template: &str) -> Result<&UriTemplateStr, TemplateError> {
+    if let Some(at) = template.bytes().position(|b| !b.is_ascii()) {
+        return Err(TemplateError::NotAscii(at));
+    }
+    Ok(UriTemplateStr::new(template)?)
+}
 
 /// The template's variables, each once, in order of first appearance.
 pub fn variables(template: &str) -> Result<Vec<TemplateVariable>, TemplateError> {
-    let template = UriTemplateStr::new(template)?;
+    let template = parse(template)?;
     let mut seen: Vec<TemplateVariable> = Vec::new();
     for (operator, list) in expressions(template) {
         // Simple string expansion has no operator; `+` is reserved expansion.
@@ -96,7 +113,7 @@ pub fn fill(template: &str, values: &BTreeMap<String, String>) -> TemplateExpans
 }
 
 fn expand_in(template: &str, context: &SimpleContext) -> Result<String, TemplateError> {
-    let template = UriTemplateStr::new(template)?;
+    let template = parse(template)?;
     Ok(template.expand::<UriSpec, _>(context)?.to_string())
 }
 
@@ -119,6 +136,18 @@ mod tests {
     use iri_string::template::simple_context::Value;
 
     use super::*;
+
+    #[test]
+    fn a_template_iri_string_panics_on_is_refused_as_not_ascii() {
+        // The fuzz target's crash (fuzz/regressions/uri_template): "%" then a lone UTF-8 lead
+        // byte, which iri-string 0.7.14's validator slices inside.
+        let template = "demo:%\u{FFFD}/\u{1}{category}/{id}";
+        assert!(matches!(
+            variables(template),
+            Err(TemplateError::NotAscii(6))
+        ));
+        assert!(fill(template, &BTreeMap::new()).error.is_some());
+    }
 
     fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
