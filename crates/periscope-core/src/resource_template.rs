@@ -46,6 +46,11 @@ pub enum TemplateError {
     NotAscii(usize),
     #[error(transparent)]
     Invalid(#[from] iri_string::template::Error),
+    /// iri-string 0.7.14's expansion panicked (a prefix modifier on some values overflows a
+    /// subtraction: the fuzz target found it); caught, as schema_check.rs catches its
+    /// validator's, so a server's template cannot take the host down.
+    #[error("this template cannot be expanded with these values (the URI template library failed)")]
+    ExpansionFailed,
 }
 
 /// The template, checked as RFC 6570 (ASCII first, see [`TemplateError::NotAscii`]).
@@ -114,7 +119,12 @@ pub fn fill(template: &str, values: &BTreeMap<String, String>) -> TemplateExpans
 
 fn expand_in(template: &str, context: &SimpleContext) -> Result<String, TemplateError> {
     let template = parse(template)?;
-    Ok(template.expand::<UriSpec, _>(context)?.to_string())
+    let expanded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        template
+            .expand::<UriSpec, _>(context)
+            .map(|uri| uri.to_string())
+    }));
+    Ok(expanded.map_err(|_| TemplateError::ExpansionFailed)??)
 }
 
 /// The expressions of a template iri-string validated, as (operator, variable list). In a valid
@@ -136,6 +146,18 @@ mod tests {
     use iri_string::template::simple_context::Value;
 
     use super::*;
+
+    #[test]
+    fn a_panic_inside_the_expansion_is_an_error_not_a_crash() {
+        // The fuzz target's second find (fuzz/regressions/uri_template/crash-prefix-overflow).
+        let template = "file://{+rootg}{#frag}.e{t}x{;p:4}{?q}";
+        let given = values(&[("p", "1\u{FFFD}\u{FFFD}%"), ("q", "caf\u{e9}")]);
+        let filled = fill(template, &given);
+        assert!(
+            filled.error.is_some() || !filled.uri.is_empty(),
+            "{filled:?}"
+        );
+    }
 
     #[test]
     fn a_template_iri_string_panics_on_is_refused_as_not_ascii() {
