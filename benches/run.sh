@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|store|checks|recording|app|app_flood|app_lists|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|app|app_flood|app_lists|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -13,7 +13,7 @@ if [ ! -x benches/peers/node_modules/node/bin/node ]; then
 fi
 filter="${1:-}"
 case "$filter" in
-  ""|roundtrip|flood|oneshot) cargo bench -p periscope-benches --bench engine -- "$@" ;;
+  ""|roundtrip|flood|oneshot|cli_flood) cargo bench -p periscope-benches --bench engine -- "$@" ;;
 esac
 # The traffic store: ingest, a flood against the TypeScript SDK client, queries over 1 000 000 frames.
 if [ -z "$filter" ] || [ "$filter" = "store" ]; then

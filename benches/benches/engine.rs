@@ -9,6 +9,8 @@
 //!    plain lines with no recording.
 //! 3. `periscope tools list` one shot: wall time and peak RSS, against the official MCP
 //!    Inspector's CLI doing the same, when benches/peers has it installed.
+//! 4. The CLI under a 1 000 000-frame flood (`tools list` answered after it): peak RSS and
+//!    wall time with and without `--record`, against a bare line count of the same flood.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -24,6 +26,8 @@ const WARMUP: usize = 200;
 const FLOOD: usize = 200_000;
 const FLOOD_RUNS: usize = 5;
 const ONE_SHOTS: usize = 10;
+const CLI_FLOOD: usize = 1_000_000;
+const CLI_FLOOD_RUNS: usize = 3;
 
 // The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
 #[global_allocator]
@@ -54,6 +58,9 @@ fn main() {
     }
     if wanted("oneshot") {
         one_shot(&bins);
+    }
+    if wanted("cli_flood") {
+        cli_flood(&bins);
     }
 }
 
@@ -321,4 +328,106 @@ fn one_shot(bins: &Path) {
         median(ours) / median(theirs),
         median(ours_rss) / median(theirs_rss)
     );
+}
+
+/// The CLI through a flood: `periscope tools list` against a server that writes
+/// [`CLI_FLOOD`] log notifications before it answers, as a user runs it (`-q --era legacy`),
+/// with and without `--record`; beside it, the same flood read as lines and counted.
+fn cli_flood(bins: &Path) {
+    let server = bins.join("misbehaving-server");
+    let count = CLI_FLOOD.to_string();
+    let record = std::env::temp_dir().join(format!("periscope-bench-{}.jsonl", std::process::id()));
+    let mut bare = Vec::new();
+    let (mut plain, mut plain_rss) = (Vec::new(), Vec::new());
+    let (mut recorded, mut recorded_rss) = (Vec::new(), Vec::new());
+    for _ in 0..CLI_FLOOD_RUNS {
+        bare.push(count_lines(&server, &count).as_secs_f64());
+        let args = |record: Option<&Path>| {
+            let mut args: Vec<std::ffi::OsString> = vec![
+                "tools".into(),
+                "list".into(),
+                "-q".into(),
+                "--era".into(),
+                "legacy".into(),
+            ];
+            if let Some(path) = record {
+                args.push("--record".into());
+                args.push(path.into());
+            }
+            args.extend([
+                "--".into(),
+                server.clone().into(),
+                "flood".into(),
+                count.clone().into(),
+            ]);
+            args
+        };
+        let run = |args: Vec<std::ffi::OsString>| {
+            let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+            measure(&bins.join("periscope"), &args)
+        };
+        let (t, rss) = run(args(None));
+        plain.push(t.as_secs_f64());
+        plain_rss.push(rss as f64 / 1024.0);
+        let (t, rss) = run(args(Some(&record)));
+        recorded.push(t.as_secs_f64());
+        recorded_rss.push(rss as f64 / 1024.0);
+        let lines = std::fs::read_to_string(&record).map_or(0, |text| text.lines().count());
+        assert!(
+            lines > CLI_FLOOD,
+            "the record holds every frame ({lines} lines)"
+        );
+        let _ = std::fs::remove_file(&record);
+    }
+    let bare = median(bare);
+    println!(
+        "\n[cli_flood] `periscope tools list -q --era legacy` answered after {CLI_FLOOD} log notifications, median of {CLI_FLOOD_RUNS} runs"
+    );
+    println!("  bare line count of the same flood:  {bare:6.2} s");
+    for (name, wall, rss) in [
+        ("periscope, no record:", plain, plain_rss),
+        ("periscope --record FILE:", recorded, recorded_rss),
+    ] {
+        let wall = median(wall);
+        println!(
+            "  {name:<34}  {wall:6.2} s ({:.2}× the bare count), peak RSS {:6.1} MiB",
+            wall / bare,
+            median(rss)
+        );
+    }
+}
+
+/// Runs the flood server with no client but a line counter: the three messages a client
+/// sends, then lines read and counted until the `tools/list` answer (id 2) arrives.
+fn count_lines(server: &Path, count: &str) -> Duration {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(server)
+        .args(["flood", count])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the flood server starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let t = Instant::now();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n")
+        .unwrap();
+    let mut line = Vec::new();
+    let mut lines = 0usize;
+    loop {
+        line.clear();
+        if stdout.read_until(b'\n', &mut line).unwrap() == 0 {
+            break;
+        }
+        lines += 1;
+        if line.windows(6).any(|w| w == b"\"id\":2") {
+            break;
+        }
+    }
+    let took = t.elapsed();
+    assert!(lines > CLI_FLOOD, "read {lines} lines");
+    drop(stdin);
+    let _ = child.wait();
+    took
 }

@@ -51,11 +51,12 @@ pub mod budget {
     /// flags; the answers queued for a server that stopped reading are bounded too.
     pub const SERVER_REQUEST_FLOOD: u64 = SMALL_SESSION + 32;
 
-    /// The notification flood (300 000 frames at 50 000 a second offered): every frame is
-    /// kept in the in-memory record, about 350 bytes each with its verdict (measured: ~118 MiB
-    /// in all). The allowance is 640 bytes a frame: the record is the one thing that grows
-    /// with a flood (the traffic-inspector issue moves it to disk); nothing else may.
-    pub const NOTIFY_FLOOD: u64 = SMALL_SESSION + 192;
+    /// The notification flood (300 000 frames at 50 000 a second offered): the CLI keeps only
+    /// the newest 10 000 frames in memory (the record file gets every one, written by its own
+    /// thread through a bounded queue), so a flood may cost a small session plus that window
+    /// and the queues, never memory in proportion to its length. Before the window, every frame
+    /// stayed in memory: ~118 MiB more for this flood, well over this budget.
+    pub const NOTIFY_FLOOD: u64 = SMALL_SESSION + 24;
 
     /// 1000 pages of 100 tools (the engine's page limit): 100 000 tool objects collected as
     /// JSON values, and 1000 frames of ~10 KB recorded (measured: ~119 MiB in all).

@@ -161,3 +161,54 @@ fn terminal_control_sequences_from_the_server_never_reach_the_terminal() {
         "result \u{1b}]52;c;Y3VybCBldmlsIHwgc2g=\u{7}\u{1b}[2J\u{9b}31mred\rover end"
     );
 }
+
+/// The auto era's probe, against a legacy server that ignores `server/discover` and says
+/// nothing: the user hears, a second in, what is being waited for and how to skip it.
+#[test]
+fn a_probe_the_server_ignores_is_explained_while_it_waits() {
+    let out = Command::new(bin("periscope"))
+        .args(["tools", "list", "-q", "--timeout", "3", "--"])
+        .arg(bin("misbehaving-server"))
+        .arg("ignores-discover")
+        .output()
+        .expect("periscope runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.matches("waiting for the server to answer server/discover")
+            .count(),
+        1,
+        "told once, even with -q: {err}"
+    );
+    assert!(err.contains("`--era legacy` skips it"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "noop()");
+
+    // Pinned to the legacy era there is no probe, and nothing to explain.
+    let out = against("ignores-discover", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("server/discover"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A server that ignores the probe but is plainly alive (it writes to stderr, as the Python
+/// SDK's servers do about a request before `initialize`) is not waited for in full: the
+/// probe gives up a few seconds after the server began to talk, and says why (with `-v`).
+#[test]
+fn a_probe_ignored_by_a_talking_server_is_cut_short() {
+    let out = Command::new(bin("periscope"))
+        .args(["tools", "list", "-v", "--timeout", "60", "--"])
+        .arg(bin("misbehaving-server"))
+        .arg("stderr-flood")
+        .output()
+        .expect("periscope runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("after the server was seen writing, though it is talking"),
+        "the fallback names why, not a 60 s timeout: {err}"
+    );
+    assert!(!err.contains("timed out"), "{err}");
+}

@@ -55,6 +55,7 @@ use periscope_core::doctor::{self, Scene};
 use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
+use periscope_core::traffic::MEMORY_BUDGET;
 use periscope_core::wire::Direction;
 use serde_json::{Map, Value};
 
@@ -286,10 +287,14 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
             return Exit::Connect;
         }
     };
+    // Nothing the CLI does asks for the past beyond the newest frames, so a session that
+    // runs long (`listen`, a flood) keeps only those in memory; `--record` still gets all.
+    session.traffic().keep_newest(MEMORY_BUDGET);
     let mut printer = tokio::spawn(print_events(
         session.subscribe_from_start(),
         cli.quiet,
         verbose,
+        record.is_some(),
     ));
     let exit = match session.handshake().await {
         Ok(identity) => {
@@ -530,7 +535,9 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
         // Nothing to wait for by id (a notification, or bytes that are not JSON-RPC): give the
         // server a moment, then show whatever it sent back, e.g. a parse error with id null.
         tokio::time::sleep(Duration::from_millis(500)).await;
-        replies = session.traffic().frames()[before..]
+        replies = session
+            .traffic()
+            .frames_from(before)
             .iter()
             .filter(|f| f.direction == Direction::In)
             .map(|f| {
@@ -563,15 +570,24 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
 /// Shows, on stderr, what the server says along the way: log messages and other
 /// notifications (unless `--quiet`), what is normal but worth knowing (with `-v`), and always
 /// every frame that breaks the protocol.
-async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbose: bool) {
+async fn print_events(
+    mut events: broadcast::Receiver<Event>,
+    quiet: bool,
+    verbose: bool,
+    recorded: bool,
+) {
+    let mut missed = Missed::new(recorded);
     loop {
         let event = match events.recv().await {
             Ok(event) => event,
             Err(broadcast::error::RecvError::Lagged(n)) => {
-                tell!("periscope: {n} events went by too fast to print; the record has them all");
+                missed.add(n);
                 continue;
             }
-            Err(broadcast::error::RecvError::Closed) => return,
+            Err(broadcast::error::RecvError::Closed) => {
+                missed.tell();
+                return;
+            }
         };
         match event {
             Event::FrameAppended(frame)
@@ -587,6 +603,11 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbo
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),
             Event::Info(text) if verbose => tell!("periscope: {text}"),
+            // Said even with -q: it explains a wait of up to the probe's whole timeout.
+            Event::ProbeWaiting { waited_ms } => tell!(
+                "periscope: waiting for the server to answer server/discover (the 2026-07-28 era's probe, {:.0} s so far); a server that ignores it costs the probe's whole wait: `--era legacy` skips it",
+                waited_ms as f64 / 1000.0
+            ),
             Event::FromCache {
                 method, left_ms, ..
             } if !quiet => tell!(
@@ -636,5 +657,51 @@ async fn print_events(mut events: broadcast::Receiver<Event>, quiet: bool, verbo
             },
             _ => {}
         }
+    }
+}
+
+/// Events the printer fell behind on, told at most once a second (a flood would otherwise
+/// print a line per lag, hundreds of them) and once more at the end.
+struct Missed {
+    count: u64,
+    told_at: Option<std::time::Instant>,
+    recorded: bool,
+}
+
+impl Missed {
+    fn new(recorded: bool) -> Missed {
+        Missed {
+            count: 0,
+            told_at: None,
+            recorded,
+        }
+    }
+
+    fn add(&mut self, n: u64) {
+        self.count += n;
+        if self
+            .told_at
+            .is_none_or(|at| at.elapsed() >= Duration::from_secs(1))
+        {
+            self.tell();
+        }
+    }
+
+    fn tell(&mut self) {
+        if self.count == 0 {
+            return;
+        }
+        let count = self.count;
+        if self.recorded {
+            tell!(
+                "periscope: {count} events went by too fast to print; the record file has them all"
+            );
+        } else {
+            tell!(
+                "periscope: {count} events went by too fast to print (`--record FILE` keeps every frame)"
+            );
+        }
+        self.count = 0;
+        self.told_at = Some(std::time::Instant::now());
     }
 }

@@ -208,6 +208,11 @@ pub enum Event {
     /// Something normal but worth knowing, e.g. auto's fallback to `initialize` for a legacy
     /// server: hosts show it on request (the CLI with `-v`), never as a warning.
     Info(String),
+    /// The auto era's `server/discover` probe has waited `waited_ms` for an answer (told once,
+    /// after a second): hosts say what is being waited for, and how to skip the probe.
+    ProbeWaiting {
+        waited_ms: u64,
+    },
     /// Modern era: the listen stream opened, was acknowledged, broke and is re-opening, or
     /// gave up.
     Listen(crate::subscription::ListenState),

@@ -122,6 +122,26 @@ impl Schema {
         names.iter().find(|n| self.has(n)).map(|n| n.to_string())
     }
 
+    /// The definitions `roots` name and every one they reach through a local `$ref`.
+    fn reachable<'a>(
+        &self,
+        defs: &Map<String, Value>,
+        roots: impl Iterator<Item = &'a str>,
+    ) -> Map<String, Value> {
+        let prefix = format!("#/{}/", self.defs_key);
+        let mut kept = Map::new();
+        let mut todo: Vec<String> = roots.map(str::to_string).collect();
+        while let Some(name) = todo.pop() {
+            if kept.contains_key(&name) {
+                continue;
+            }
+            let Some(def) = defs.get(&name) else { continue };
+            refs_in(def, &prefix, &mut todo);
+            kept.insert(name, def.clone());
+        }
+        kept
+    }
+
     fn reference(&self, name: &str) -> Value {
         json!({"$ref": format!("#/{}/{}", self.defs_key, name)})
     }
@@ -169,15 +189,23 @@ impl Schema {
         }
     }
 
-    /// The schema for `shape`: the whole document (so its `$ref`s resolve) with the parts as
-    /// an `allOf` at its root.
+    /// The schema for `shape`: the parts as an `allOf` at its root, beside the definitions
+    /// they reach through `$ref` (so those resolve). Only those: each validator keeps its
+    /// document, and the whole set of definitions cost every shape megabytes and a
+    /// one-shot call most of its compile time.
     fn compose(&self, shape: &Shape) -> Value {
         let mut root = Map::new();
         if let Some(draft) = self.document.get("$schema") {
             root.insert("$schema".into(), draft.clone());
         }
-        if let Some(defs) = self.document.get(self.defs_key) {
-            root.insert(self.defs_key.into(), defs.clone());
+        if let Some(Value::Object(defs)) = self.document.get(self.defs_key) {
+            let roots = shape.0.iter().map(|part| match part {
+                Part::Def(name) | Part::Result(name) => name.as_str(),
+            });
+            root.insert(
+                self.defs_key.into(),
+                Value::Object(self.reachable(defs, roots)),
+            );
         }
         let parts = shape
             .0
@@ -195,18 +223,44 @@ impl Schema {
     }
 }
 
-fn schemas() -> &'static [Schema] {
-    static PARSED: OnceLock<Vec<Schema>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        SCHEMAS
-            .iter()
-            .map(|(revision, text)| Schema::parse(revision, text))
-            .collect()
-    })
+/// Pushes the names of the definitions `value` refers to (`$ref`s that start with `prefix`,
+/// JSON pointer escapes undone).
+fn refs_in(value: &Value, prefix: &str, names: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, member) in map {
+                if key == "$ref"
+                    && let Some(rest) = member.as_str().and_then(|r| r.strip_prefix(prefix))
+                {
+                    // `#/$defs/A/properties/b` needs all of A.
+                    let name = rest.split('/').next().unwrap_or(rest);
+                    names.push(name.replace("~1", "/").replace("~0", "~"));
+                } else {
+                    refs_in(member, prefix, names);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs_in(item, prefix, names)),
+        _ => {}
+    }
 }
 
+/// One revision's schema, parsed the first time a frame of that revision needs it: a session
+/// speaks one or two revisions, and parsing all five cost a one-shot call megabytes.
 fn schema_of(revision: &str) -> Option<&'static Schema> {
-    schemas().iter().find(|s| s.revision == revision)
+    static PARSED: [OnceLock<Schema>; SCHEMAS.len()] = [const { OnceLock::new() }; SCHEMAS.len()];
+    let i = SCHEMAS.iter().position(|(r, _)| *r == revision)?;
+    let (revision, text) = SCHEMAS[i];
+    Some(PARSED[i].get_or_init(|| Schema::parse(revision, text)))
+}
+
+/// Every embedded schema, parsed (for tests that walk them all).
+#[cfg(test)]
+fn schemas() -> Vec<&'static Schema> {
+    SCHEMAS
+        .iter()
+        .filter_map(|(revision, _)| schema_of(revision))
+        .collect()
 }
 
 /// A message as the checks see it.

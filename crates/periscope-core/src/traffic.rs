@@ -5,8 +5,7 @@
 //! same entries go to disk as JSON Lines in the same order (format: docs/engine.md).
 
 use std::collections::{HashMap, VecDeque};
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -21,10 +20,12 @@ use crate::store::{Entry, Store};
 use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
 
 mod pairing;
+mod record_file;
 mod reopen;
 mod storage;
 mod window;
 
+use record_file::RecordFile;
 use window::Window;
 
 /// With a store attached, how many of the newest frames (and as many stderr lines, flags and
@@ -46,6 +47,8 @@ pub struct Traffic {
 #[derive(Default)]
 struct Inner {
     next_seq: u64,
+    /// Frames the server sent, ever (memory may hold fewer).
+    inbound_frames: u64,
     /// The newest frames (all of them without a store); `frames.evicted` older ones went.
     frames: Window<Arc<Frame>>,
     stderr: Window<Arc<StderrLine>>,
@@ -63,8 +66,8 @@ struct Inner {
     awaited_rounds: HashMap<RequestId, CallRound>,
     /// Requests that are a later round of a multi round-trip call, by their frame's seq.
     rounds: HashMap<u64, CallRound>,
-    file: Option<BufWriter<File>>,
-    file_error: Option<String>,
+    /// The record file, written by its own thread (record_file.rs).
+    file: Option<RecordFile>,
     /// The on-disk store every entry also goes to (store/); dropped when it fails, the failure
     /// kept for [`Traffic::flush`].
     store: Option<Arc<Store>>,
@@ -277,7 +280,7 @@ impl Traffic {
         let mut inner = self.lock();
         let budget = inner.budget;
         inner.exchanges.push(exchange.clone(), budget);
-        inner.write(&RecordLine::Http((*exchange).clone()));
+        inner.write(RecordLine::Http((*exchange).clone()));
         inner.store_send(Entry::Http(exchange.clone()));
         exchange
     }
@@ -294,7 +297,7 @@ impl Traffic {
         });
         let budget = inner.budget;
         inner.stderr.push(line.clone(), budget);
-        inner.write(&RecordLine::Stderr((*line).clone()));
+        inner.write(RecordLine::Stderr((*line).clone()));
         inner.store_send(Entry::Stderr(line.clone()));
         line
     }
@@ -306,7 +309,7 @@ impl Traffic {
         if let Some(gone) = inner.flags.push(record.clone(), budget) {
             inner.flags_evicted_to = inner.flags_evicted_to.max(gone.seq);
         }
-        inner.write(&RecordLine::Flag(record.clone()));
+        inner.write(RecordLine::Flag(record.clone()));
         inner.store_send(Entry::Flag(record.clone()));
         drop(inner);
         let _ = self.events.send(Event::FrameFlagged(record));
@@ -315,7 +318,7 @@ impl Traffic {
     /// Keeps a user's decision about a server request in the record.
     pub fn decide(&self, decision: Decision) {
         let mut inner = self.lock();
-        inner.write(&RecordLine::Decision(decision.clone()));
+        inner.write(RecordLine::Decision(decision.clone()));
         inner.store_send(Entry::Decision(decision.clone()));
         inner.decisions.push(decision);
     }
@@ -328,7 +331,7 @@ impl Traffic {
     pub fn auth_step(&self, step: &AuthStep) {
         let step = step.redacted();
         let mut inner = self.lock();
-        inner.write(&RecordLine::AuthStep(step.clone()));
+        inner.write(RecordLine::AuthStep(step.clone()));
         if inner.auth_steps.len() == MAX_AUTH_STEPS {
             inner.auth_steps.pop_front();
         }
@@ -389,6 +392,12 @@ impl Traffic {
         seqs.sort_unstable();
         seqs.dedup();
         seqs.len() as u64
+    }
+
+    /// How often the server has shown it is alive: the frames and stderr lines it sent, ever.
+    pub fn signs_of_life(&self) -> u64 {
+        let inner = self.lock();
+        inner.inbound_frames + inner.stderr.count() as u64
     }
 
     /// The last seq handed out (0 before the first entry).
@@ -510,6 +519,9 @@ impl Inner {
             verdict,
         });
         self.link_round(&frame);
+        if direction == Direction::In {
+            self.inbound_frames += 1;
+        }
         if self.store.is_some() {
             let call = self.rounds.get(&frame.seq).copied();
             self.store_send(Entry::Frame(frame.clone(), call));
@@ -523,9 +535,9 @@ impl Inner {
         let frame = Arc::new(frame);
         let budget = self.budget;
         self.frames.push(frame.clone(), budget);
-        // The record line owns a copy of the frame: made only when there is a file to write.
-        if self.file.is_some() {
-            self.write(&RecordLine::of_frame((*frame).clone()));
+        // The record line owns a copy of the frame: made by the file's writer, off this path.
+        if let Some(file) = &self.file {
+            file.frame(frame.clone());
         }
         frame
     }

@@ -27,6 +27,9 @@
 //!   screen clearing, an 8-bit CSI, a carriage return) in everything a terminal could print:
 //!   a log notification, the tool list, and `tools/call` of `echo` (a result), `fail` (a
 //!   JSON-RPC error) and `die` (last words on stderr, then exit 3).
+//! - `ignores-discover`: serves normally; named for the tests of the auto era's probe (like
+//!   every mode, it ignores a method it does not know, `server/discover` included, and says
+//!   nothing about it).
 //! - `modern-elicit`: a server of both eras (`server/discover` lists 2025-11-25 and
 //!   2026-07-28) whose tool `confirm` fails on a 2026-07-28 request the way FastMCP's
 //!   `ctx.elicit()` does there (a result with `isError`), and works on a legacy connection;

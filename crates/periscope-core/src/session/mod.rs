@@ -8,6 +8,7 @@ pub mod handler;
 mod listen;
 mod modern;
 mod open;
+mod probe_wait;
 mod problem;
 mod raw;
 mod request;

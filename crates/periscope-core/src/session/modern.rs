@@ -77,8 +77,13 @@ impl Session {
         } else {
             s.options.request_timeout
         };
+        // Auto watches its probe: hosts hear what they wait for, and a server that talks but
+        // does not answer is not waited for in full (probe_wait.rs).
+        let watch =
+            auto.then(|| super::probe_wait::ProbeWatch::start(s.traffic.clone(), s.events.clone()));
         let options = CallOptions {
             timeout: Some(timeout),
+            cancel: watch.as_ref().map(|w| w.cancel.clone()),
             ..CallOptions::default()
         };
         let started = Instant::now();
@@ -116,6 +121,13 @@ impl Session {
             }
         }
         let latency_us = started.elapsed().as_micros() as u64;
+        if watch.as_ref().is_some_and(|w| w.cut_short()) && answer.is_err() {
+            return Err(Probe::Legacy(format!(
+                "no answer {} s after the server was seen writing, though it is talking",
+                super::probe_wait::AFTER_LIFE.as_secs()
+            )));
+        }
+        drop(watch);
         let (result, _seq) = answer.map_err(|e| match e {
             // Without the method: the fallback's words name `server/discover` once.
             e if auto && is_legacy_answer(&e) => Probe::Legacy(e.reason()),

@@ -210,7 +210,7 @@ impl Inner {
             return;
         };
         self.rounds.insert(frame.seq, call);
-        self.write(&RecordLine::Round(RoundRecord {
+        self.write(RecordLine::Round(RoundRecord {
             seq: frame.seq,
             call,
         }));

@@ -1,6 +1,7 @@
-//! Where a record goes besides memory: the JSON Lines record file (owner-only) and the
-//! session's store, each written in record order under the record's lock. A file or store
-//! that fails is let go and the failure told once, at [`Traffic::flush`].
+//! Where a record goes besides memory: the JSON Lines record file (owner-only, written by its
+//! own thread: record_file.rs) and the session's store, each handed entries in record order
+//! under the record's lock. A file or store that fails is let go and the failure told at
+//! [`Traffic::flush`].
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use crate::record::{FlagRecord, RecordLine};
 use crate::store::{Entry, Store};
 
-use super::{Inner, MEMORY_BUDGET, Traffic, wall_now_us};
+use super::{Inner, MEMORY_BUDGET, RecordFile, Traffic, wall_now_us};
 
 impl Traffic {
     /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
@@ -26,7 +27,7 @@ impl Traffic {
         serde_json::to_writer(&mut file, &header)?;
         file.write_all(b"\n")?;
         file.flush()?;
-        self.lock().file = Some(file);
+        self.lock().file = Some(RecordFile::start(file)?);
         Ok(())
     }
 
@@ -46,6 +47,25 @@ impl Traffic {
         inner.backfill_store();
     }
 
+    /// Keeps only the newest `budget` entries of each kind in memory, with no store behind
+    /// them: older ones are gone from memory (the record file, when there is one, still gets
+    /// every entry). For a host that never asks for the past, such as the CLI, whose session
+    /// would otherwise grow with every frame for as long as it runs.
+    pub fn keep_newest(&self, budget: usize) {
+        let mut inner = self.lock();
+        if inner.store.is_some() {
+            return;
+        }
+        let budget = budget.max(1);
+        inner.budget = Some(budget);
+        inner.frames.trim(budget);
+        inner.stderr.trim(budget);
+        inner.exchanges.trim(budget);
+        if let Some(gone) = inner.flags.trim(budget) {
+            inner.flags_evicted_to = inner.flags_evicted_to.max(gone.seq);
+        }
+    }
+
     /// The attached store, if any and still working: what a host's window queries go to.
     pub fn store(&self) -> Option<Arc<Store>> {
         self.lock().store.clone()
@@ -63,13 +83,11 @@ impl Traffic {
             inner.let_store_go();
         }
         let mut inner = self.lock();
-        if let Some(err) = inner.file_error.take() {
-            return Err(io::Error::other(err));
-        }
         if let Some(err) = inner.store_error.take() {
             return Err(io::Error::other(err));
         }
-        match inner.file.as_mut() {
+        // Under the lock, so the flush comes after every entry recorded before this call.
+        match inner.file.as_ref() {
             Some(f) => f.flush(),
             None => Ok(()),
         }
@@ -134,17 +152,10 @@ impl Inner {
         self.budget = None;
     }
 
-    pub(super) fn write(&mut self, line: &RecordLine) {
-        let Some(file) = self.file.as_mut() else {
-            return;
-        };
-        let result = serde_json::to_writer(&mut *file, line)
-            .map_err(io::Error::from)
-            .and_then(|()| file.write_all(b"\n"));
-        if let Err(e) = result {
-            // Keep recording in memory; tell the user once, at flush.
-            self.file_error.get_or_insert(e.to_string());
-            self.file = None;
+    /// Hands a record line to the file's writer, when there is a file.
+    pub(super) fn write(&mut self, line: RecordLine) {
+        if let Some(file) = &self.file {
+            file.line(line);
         }
     }
 }
@@ -197,6 +208,55 @@ mod tests {
             panic!()
         };
         assert_eq!(&*back.bytes, b"\xffbanner");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Keeping the newest entries bounds memory without a store, and the record file still
+    /// gets every entry, in order, once flushed.
+    #[test]
+    fn keeping_the_newest_bounds_memory_and_the_file_gets_everything() {
+        let (tx, _rx) = broadcast::channel(16);
+        let traffic = Traffic::new(tx);
+        let dir = std::env::temp_dir().join(format!("periscope-ring-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.jsonl");
+        traffic
+            .record_to(&path, serde_json::json!({"command": "x"}))
+            .unwrap();
+        traffic.append_frame(Direction::Out, b"{}".to_vec(), None);
+        traffic.keep_newest(3);
+        for i in 0..100 {
+            let line = format!("{{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{{\"i\":{i}}}}}");
+            traffic.append_frame(Direction::In, line.into_bytes(), None);
+            traffic.append_stderr(format!("line {i}"));
+        }
+        let seqs: Vec<u64> = traffic.frames().iter().map(|f| f.seq).collect();
+        assert_eq!(seqs, [196, 198, 200], "only the newest three frames stay");
+        assert_eq!(traffic.stderr().len(), 3);
+        assert_eq!(
+            traffic.frame_count(),
+            101,
+            "positions still count every frame"
+        );
+        assert_eq!(traffic.frames_from(99).len(), 2);
+        assert!(
+            traffic.frame(2).is_none(),
+            "a frame that left memory is gone"
+        );
+        assert_eq!(
+            traffic.signs_of_life(),
+            200,
+            "100 frames in, 100 stderr lines"
+        );
+        traffic.flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text.lines().count(),
+            1 + 201,
+            "the header, then every entry"
+        );
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(last["text"], "line 99");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
