@@ -203,8 +203,9 @@ pub enum Event {
         left_ms: u64,
         private: bool,
     },
-    /// Something the user should see that is not an error, e.g. an unknown protocol version.
-    Warning(String),
+    /// Something the user should see that is not an error, e.g. an unknown protocol version:
+    /// typed like a failure, so hosts word it.
+    Warning(crate::vocabulary::Problem),
     /// Something normal but worth knowing, e.g. auto's fallback to `initialize` for a legacy
     /// server: hosts show it on request (the CLI with `-v`), never as a warning.
     Info(String),

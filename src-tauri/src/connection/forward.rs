@@ -82,9 +82,9 @@ pub(super) async fn forward(
                 server_id: server_id.clone(),
                 state,
             }),
-            Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {
+            Ok(Event::Warning(problem)) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
-                problem: Problem::note(message),
+                problem,
             }),
             // Said where warnings are said: what is shown did not come from the server just now.
             Ok(Event::FromCache {

@@ -1,6 +1,8 @@
 import { createInstance, type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
+import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { Problem } from "../bindings/Problem";
+import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import { problemText } from "./problem";
 import { resources } from "./resources";
 
@@ -15,7 +17,14 @@ const samples: Record<Problem["kind"], Problem> = {
   start_failed: { kind: "start_failed", server: "srv-1", detail: "server exited with status 4" },
   connection_ended: { kind: "connection_ended", reason: "the server closed its end" },
   remembered_era_failed: { kind: "remembered_era_failed" },
-  request_failed: { kind: "request_failed", method: "tools/call", code: -32601, message: "no such tool here", data: null },
+  request_failed: {
+    kind: "request_failed",
+    method: "tools/call",
+    code: -32601,
+    code_name: "MethodNotFound",
+    message: "no such tool here",
+    data: null,
+  },
   timed_out: { kind: "timed_out", method: "tools/call", after_ms: 30000 },
   cancelled: { kind: "cancelled", method: "tools/call" },
   closed_before_answer: {
@@ -49,11 +58,56 @@ const samples: Record<Problem["kind"], Problem> = {
   task_ended: { kind: "task_ended", status: "failed", message: "the job ran out of time" },
   not_imported: { kind: "not_imported", name: "filesystem", imported: 2, cause: { kind: "busy" } },
   internal: { kind: "internal", detail: "task was cancelled" },
-  note: { kind: "note", text: "the server sent a frame that is not JSON" },
+  checks_off: { kind: "checks_off", detail: "Resource temporarily unavailable (os error 11)" },
+  version_not_spoken: { kind: "version_not_spoken", version: "1999-01-01", speaks: ["2025-06-18", "2025-11-25"] },
+  no_version_in_common: { kind: "no_version_in_common", offered: ["1999-01-01"], using: "2026-07-28" },
+  version_retried: { kind: "version_retried", method: "server/discover", refused: "2026-07-28", version: "2026-09-01" },
+  sign_in_gave_up: { kind: "sign_in_gave_up", attempts: 3, status: 401 },
+  session_renewed: { kind: "session_renewed", method: "tools/list" },
+  reissued: { kind: "reissued", method: "tools/list", detail: "error decoding response body", id: "7" },
+  server_request_refused: {
+    kind: "server_request_refused",
+    method: "elicitation/create",
+    id: "e3",
+    why: { rule: "unknown_mode", mode: "telepathy" },
+  },
+  input_not_given: { kind: "input_not_given", key: "name", method: "x/y", code: -32601, code_name: "MethodNotFound" },
+  tool_refused: { kind: "tool_refused", tool: "deploy", why: { rule: "duplicate", name: "Region" } },
   from_cache: { kind: "from_cache", method: "tools/list", left_s: 12 },
   auto_answer_failed: { kind: "auto_answer_failed", cause },
   not_recorded: { kind: "not_recorded", cause },
 };
+
+// Every rule a server's request is refused by, and every x-mcp-header rule a tool breaks: a
+// rule added in Rust without a sample here fails `tsc`.
+const refusals: Record<ServerRequestRefusal["rule"], ServerRequestRefusal> = {
+  over_limit: { rule: "over_limit", limit: 32 },
+  mode_not_declared: { rule: "mode_not_declared", mode: "url" },
+  unknown_mode: { rule: "unknown_mode", mode: "telepathy" },
+  url_elicitation_without: { rule: "url_elicitation_without", missing: ["elicitationId", "message"] },
+  no_requested_schema: { rule: "no_requested_schema" },
+  schema_outside_form_subset: { rule: "schema_outside_form_subset", detail: "nested objects are not allowed" },
+};
+const headerRules: Record<HeaderAnnotationError["rule"], HeaderAnnotationError> = {
+  empty: { rule: "empty", at: "/properties/region" },
+  not_a_string: { rule: "not_a_string", at: "/properties/region" },
+  not_a_token: { rule: "not_a_token", at: "/properties/region", name: "Re gion" },
+  duplicate: { rule: "duplicate", name: "Region" },
+  not_primitive: { rule: "not_primitive", at: "/properties/tags", name: "Tags", kind: "array" },
+  not_statically_reachable: { rule: "not_statically_reachable", at: "/properties/a", name: "A", through: "anyOf" },
+};
+
+/** Every sample: one of each kind, and a kind that carries a rule once with each rule. */
+const everyProblem: Problem[] = [
+  ...Object.values(samples),
+  ...Object.values(refusals).map(
+    (why): Problem => ({ kind: "server_request_refused", method: "elicitation/create", id: "e1", why }),
+  ),
+  ...Object.values(headerRules).map((why): Problem => ({ kind: "tool_refused", tool: "deploy", why })),
+];
+
+// The protocol's own names, spelled as the spec spells them in every language.
+const protocolNames = ["x-mcp-header"];
 
 /** Every string a problem carries (its parameters, a nested cause's too), except the kinds. */
 function parameters(value: unknown): string[] {
@@ -90,11 +144,11 @@ describe("every problem kind, in every language", () => {
   for (const lng of ["en", "zh-Hans"] as const) {
     it(`has words in ${lng}, with no key missing and what was sent kept as sent`, () => {
       const { word, missing } = worder(lng);
-      for (const problem of Object.values(samples)) {
+      for (const problem of everyProblem) {
         const text = word(problem);
         expect(text.trim(), problem.kind).not.toBe("");
         expect(text, problem.kind).not.toContain(`kind.${problem.kind}`);
-        for (const sent of ["message", "detail", "reason", "text"] as const) {
+        for (const sent of ["message", "detail", "reason", "version", "key", "tool"] as const) {
           // A refused URL's reason is Periscope's own (an enum), worded like the kind.
           if (problem.kind === "url_refused" && sent === "reason") continue;
           const value = (problem as Partial<Record<string, unknown>>)[sent];
@@ -109,9 +163,10 @@ describe("every problem kind, in every language", () => {
     const { word } = worder("zh-Hans");
     // Three or more English words in a row, once the parameters (quoted as sent) are taken out.
     const englishRun = /[A-Za-z]+(?:[\s,'’-]+[A-Za-z]+){2,}/;
-    for (const problem of Object.values(samples)) {
+    for (const problem of everyProblem) {
       let text = word(problem);
-      for (const value of parameters(problem).sort((a, b) => b.length - a.length)) text = text.split(value).join(" ");
+      const quoted = [...parameters(problem), ...protocolNames];
+      for (const value of quoted.sort((a, b) => b.length - a.length)) text = text.split(value).join(" ");
       expect(text, `${problem.kind}: ${word(problem)}`).not.toMatch(englishRun);
     }
   });

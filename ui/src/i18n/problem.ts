@@ -2,19 +2,51 @@
 // sentence comes from the `problems` namespace by its kind; what a server, the system or a
 // library said (a message, a detail, stderr) is interpolated as it came, quoted by the sentence.
 import type { TFunction } from "i18next";
+import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { Problem } from "../bindings/Problem";
+import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import i18n from "./index";
 
 type T = TFunction<"problems">;
 
-/** Names the JSON-RPC and MCP error codes as the engine's English does ("MethodNotFound"). */
-const CODE_NAMES: Record<number, string> = {
-  [-32700]: "ParseError",
-  [-32600]: "InvalidRequest",
-  [-32601]: "MethodNotFound",
-  [-32602]: "InvalidParams",
-  [-32603]: "InternalError",
-};
+/** " (MethodNotFound)": the name the specs give an error code, as the engine sent it. */
+function codeName(name: string | null): string {
+  return name === null ? "" : ` (${name})`;
+}
+
+/** Why Periscope refused a server's request, in `t`'s language. */
+function refusalText(why: ServerRequestRefusal, t: T): string {
+  switch (why.rule) {
+    case "over_limit":
+      return t("refusal.over_limit", { limit: why.limit });
+    case "mode_not_declared":
+    case "unknown_mode":
+      return t(`refusal.${why.rule}`, { mode: why.mode });
+    case "url_elicitation_without":
+      return t("refusal.url_elicitation_without", { missing: why.missing.join(", ") });
+    case "no_requested_schema":
+      return t("refusal.no_requested_schema");
+    case "schema_outside_form_subset":
+      return t("refusal.schema_outside_form_subset", { detail: why.detail });
+  }
+}
+
+/** Which rule of `x-mcp-header` a tool's annotations break, in `t`'s language. */
+export function headerAnnotationText(why: HeaderAnnotationError, t: T = i18n.getFixedT(null, "problems")): string {
+  switch (why.rule) {
+    case "empty":
+    case "not_a_string":
+      return t(`headerAnnotation.${why.rule}`, { at: why.at });
+    case "not_a_token":
+      return t("headerAnnotation.not_a_token", { at: why.at, name: why.name });
+    case "duplicate":
+      return t("headerAnnotation.duplicate", { name: why.name });
+    case "not_primitive":
+      return t("headerAnnotation.not_primitive", { at: why.at, name: why.name, type: why.kind });
+    case "not_statically_reachable":
+      return t("headerAnnotation.not_statically_reachable", { at: why.at, name: why.name, through: why.through });
+  }
+}
 
 /** True for a value that has a Problem's shape (a command's rejection, an event's problem). */
 export function isProblem(value: unknown): value is Problem {
@@ -39,15 +71,13 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return t("kind.start_failed", { detail: problem.detail });
     case "connection_ended":
       return t("kind.connection_ended", { reason: problem.reason });
-    case "request_failed": {
-      const name = CODE_NAMES[problem.code];
+    case "request_failed":
       return t("kind.request_failed", {
         method: problem.method,
         code: problem.code,
-        codeName: name ? ` (${name})` : "",
+        codeName: codeName(problem.code_name),
         message: problem.message,
       });
-    }
     case "timed_out":
       return t("kind.timed_out", { method: problem.method, seconds: problem.after_ms / 1000 });
     case "cancelled":
@@ -118,8 +148,37 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
         : t("kind.task_ended_message", { status: problem.status, message: problem.message });
     case "not_imported":
       return t("kind.not_imported", { name: problem.name, imported: problem.imported, cause: cause(problem.cause) });
-    case "note":
-      return t("kind.note", { text: problem.text });
+    case "checks_off":
+      return t("kind.checks_off", { detail: problem.detail });
+    case "version_not_spoken":
+      return t("kind.version_not_spoken", { version: problem.version, speaks: problem.speaks.join(", ") });
+    case "no_version_in_common":
+      return problem.offered.length === 0
+        ? t("kind.no_version_in_common_none", { using: problem.using })
+        : t("kind.no_version_in_common", { offered: problem.offered.join(", "), using: problem.using });
+    case "version_retried":
+      return t("kind.version_retried", { method: problem.method, refused: problem.refused, version: problem.version });
+    case "sign_in_gave_up":
+      return t("kind.sign_in_gave_up", { attempts: problem.attempts, status: problem.status });
+    case "session_renewed":
+      return t("kind.session_renewed", { method: problem.method });
+    case "reissued":
+      return t("kind.reissued", { method: problem.method, detail: problem.detail, id: problem.id });
+    case "server_request_refused":
+      return t("kind.server_request_refused", {
+        method: problem.method,
+        id: problem.id,
+        why: refusalText(problem.why, t),
+      });
+    case "input_not_given":
+      return t("kind.input_not_given", {
+        key: problem.key,
+        method: problem.method,
+        code: problem.code,
+        codeName: codeName(problem.code_name),
+      });
+    case "tool_refused":
+      return t("kind.tool_refused", { tool: problem.tool, why: headerAnnotationText(problem.why, t) });
     case "from_cache":
       return t("kind.from_cache", { method: problem.method, seconds: problem.left_s });
     case "auto_answer_failed":

@@ -134,7 +134,7 @@ pub struct ServerIdentity {
     pub server_info: Value,
     pub instructions: Option<String>,
     /// Things the user should know, e.g. an unsupported protocol version.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::vocabulary::Problem>,
     /// From sending `initialize` to its response.
     pub latency_us: u64,
     /// The transport the handshake went over (on HTTP, what auto-detection found).

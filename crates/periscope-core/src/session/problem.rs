@@ -15,12 +15,9 @@ impl From<&RequestError> for Problem {
     fn from(error: &RequestError) -> Problem {
         let method = error.method().to_string();
         match error {
-            RequestError::Rpc { error, .. } => Problem::RequestFailed {
-                method,
-                code: error.code,
-                message: error.message.clone(),
-                data: error.data.clone().map(Box::new),
-            },
+            RequestError::Rpc { error, .. } => {
+                Problem::request_failed(method, error.code, &error.message, error.data.clone())
+            }
             RequestError::TimedOut { after, .. } => Problem::TimedOut {
                 method,
                 after_ms: after.as_millis() as u64,

@@ -7,6 +7,7 @@
 pub mod error_code;
 pub mod method;
 pub mod problem;
+pub mod refusal;
 pub mod views;
 
 pub use error_code::ErrorCode;

@@ -8,6 +8,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::refusal::{HeaderAnnotationError, ServerRequestRefusal};
+
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
 /// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
 /// system or a library); every other word comes from the kind.
@@ -37,11 +39,13 @@ pub enum Problem {
     /// The server failed in the protocol era remembered for it, and answered in no other.
     #[error("the server failed in the era remembered for it")]
     RememberedEraFailed,
-    /// The server answered a request with a JSON-RPC error: its code, message and data as sent.
-    #[error("{method}: the server answered with error {code}{}: {message}", code_name(*code))]
+    /// The server answered a request with a JSON-RPC error: its code, message and data as sent
+    /// (`code_name`: the code's name in the specs, when they name it).
+    #[error("{method}: the server answered with error {code}{}: {message}", code_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default())]
     RequestFailed {
         method: String,
         code: i64,
+        code_name: Option<String>,
         message: String,
         data: Option<Box<Value>>,
     },
@@ -152,9 +156,73 @@ pub enum Problem {
     /// Something inside Periscope failed (an encoding, a worker thread); `detail` as said.
     #[error("an internal step failed: {detail}")]
     Internal { detail: String },
-    /// What the engine said in its own words, not yet typed (its warnings).
-    #[error("{text}")]
-    Note { text: String },
+    /// Protocol checks could not start for this session (`detail`: the system's words): the
+    /// session works, its frames go unchecked.
+    #[error("protocol checks are off for this session: {detail}")]
+    ChecksOff { detail: String },
+    /// The server answered `initialize` with a version Periscope does not speak (`speaks`:
+    /// those it does); the session goes on, as an inspector shows mismatches.
+    #[error("the server answered with protocol version {version:?}, which Periscope does not speak (it speaks {}); continuing anyway", speaks.join(", "))]
+    VersionNotSpoken {
+        version: String,
+        speaks: Vec<String>,
+    },
+    /// `server/discover` listed no version Periscope speaks (`offered`, as sent); the session
+    /// goes on in `using`.
+    #[error(
+        "the server lists no version Periscope speaks ({}); continuing with {using}",
+        offered_versions(offered)
+    )]
+    NoVersionInCommon { offered: Vec<String>, using: String },
+    /// The server refused the version `refused` (-32022) and named `version`: asked again in it.
+    #[error(
+        "{method}: the server refused {refused} (-32022); asked again with {version}, which it named"
+    )]
+    VersionRetried {
+        method: String,
+        refused: String,
+        version: String,
+    },
+    /// Sign-in was tried `attempts` times and the server still refused (HTTP `status`).
+    #[error("gave up after {attempts} sign-ins: the server still refuses (HTTP {status})")]
+    SignInGaveUp { attempts: u64, status: u16 },
+    /// The HTTP server forgot the session (404) during `method`: Periscope started a new one and
+    /// sent the request again.
+    #[error(
+        "{method}: the server no longer knew the session (HTTP 404); Periscope started a new one"
+    )]
+    SessionRenewed { method: String },
+    /// The response stream of `method` broke (`detail`: the transport's account); the request
+    /// went again, once, as id `id`.
+    #[error("{method}: {detail}; re-issued as a new request (id {id})")]
+    Reissued {
+        method: String,
+        detail: String,
+        id: String,
+    },
+    /// A request from the server (`method`, `id` as sent) was answered with an error, as the
+    /// spec says, instead of going to the user.
+    #[error("refused {method} (id {id}): {why}")]
+    ServerRequestRefused {
+        method: String,
+        id: String,
+        why: ServerRequestRefusal,
+    },
+    /// The answer to the server's input request `key` (`method`) was left out of
+    /// `inputResponses`: Periscope's answer was error `code`.
+    #[error("input {key:?} ({method}) was not given: Periscope answered with error {code}{}", code_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default())]
+    InputNotGiven {
+        key: String,
+        method: String,
+        code: i64,
+        code_name: Option<String>,
+    },
+    /// Over HTTP, the tool `tool` will not be called: its header annotations break the rules.
+    #[error("the tool {tool:?} is refused (Periscope will not call it over HTTP): {why}")]
+    ToolRefused {
+        tool: String,
+        why: HeaderAnnotationError,
+    },
     /// A result shown came from the cache, fresh for `left_s` more seconds.
     #[error(
         "{method}: from cache, {left_s} s left (the server said the result stays fresh that long)"
@@ -306,12 +374,18 @@ pub fn stderr_tail(lines: &[String]) -> String {
     }
 }
 
-/// " (MethodNotFound)" for a code a spec names, else nothing.
-fn code_name(code: i64) -> String {
-    super::ErrorCode::of(code)
-        .name()
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
+/// The versions a server listed, or that it listed none.
+fn offered_versions(offered: &[String]) -> String {
+    if offered.is_empty() {
+        "no supportedVersions".to_string()
+    } else {
+        offered.join(", ")
+    }
+}
+
+/// The name the specs give `code` ("MethodNotFound"), if they name it.
+pub fn code_name(code: i64) -> Option<String> {
+    super::ErrorCode::of(code).name().map(String::from)
 }
 
 fn seconds(ms: u64) -> String {
@@ -354,9 +428,20 @@ impl Problem {
         }
     }
 
-    /// Words from elsewhere (the engine's warnings, a tool's error content), quoted.
-    pub fn note(text: impl Into<String>) -> Problem {
-        Problem::Note { text: text.into() }
+    /// A JSON-RPC error a server answered `method` with, named when the specs name its code.
+    pub fn request_failed(
+        method: impl Into<String>,
+        code: i64,
+        message: impl Into<String>,
+        data: Option<Value>,
+    ) -> Problem {
+        Problem::RequestFailed {
+            method: method.into(),
+            code,
+            code_name: code_name(code),
+            message: message.into(),
+            data: data.map(Box::new),
+        }
     }
 
     /// A model provider's failure.
@@ -419,12 +504,7 @@ mod tests {
                 reason: "exited with status 3".into(),
             },
             Problem::RememberedEraFailed,
-            Problem::RequestFailed {
-                method: "tools/call".into(),
-                code: -32601,
-                message: "no such tool".into(),
-                data: None,
-            },
+            Problem::request_failed("tools/call", -32601, "no such tool", None),
             Problem::TimedOut {
                 method: "tools/call".into(),
                 after_ms: 30_000,
@@ -526,8 +606,52 @@ mod tests {
             Problem::Internal {
                 detail: "EOF".into(),
             },
-            Problem::Note {
-                text: "a note".into(),
+            Problem::ChecksOff {
+                detail: "no threads left".into(),
+            },
+            Problem::VersionNotSpoken {
+                version: "1999-01-01".into(),
+                speaks: vec!["2025-06-18".into()],
+            },
+            Problem::NoVersionInCommon {
+                offered: vec!["1999-01-01".into()],
+                using: "2026-07-28".into(),
+            },
+            Problem::VersionRetried {
+                method: "server/discover".into(),
+                refused: "2026-07-28".into(),
+                version: "2026-09-01".into(),
+            },
+            Problem::SignInGaveUp {
+                attempts: 3,
+                status: 401,
+            },
+            Problem::SessionRenewed {
+                method: "tools/list".into(),
+            },
+            Problem::Reissued {
+                method: "tools/list".into(),
+                detail: "the stream broke".into(),
+                id: "7".into(),
+            },
+            Problem::ServerRequestRefused {
+                method: "elicitation/create".into(),
+                id: "4".into(),
+                why: ServerRequestRefusal::UnknownMode {
+                    mode: "telepathy".into(),
+                },
+            },
+            Problem::InputNotGiven {
+                key: "name".into(),
+                method: "roots/list".into(),
+                code: -32601,
+                code_name: code_name(-32601),
+            },
+            Problem::ToolRefused {
+                tool: "deploy".into(),
+                why: HeaderAnnotationError::Duplicate {
+                    name: "Region".into(),
+                },
             },
             Problem::FromCache {
                 method: "tools/list".into(),
