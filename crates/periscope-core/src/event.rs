@@ -22,8 +22,10 @@ pub enum SessionState {
     Initializing,
     /// The handshake is done; `protocol_version` is what the server answered.
     Ready { protocol_version: String },
-    /// The connection is gone; `reason` says how, in words a user can act on.
-    Closed { reason: String },
+    /// The connection is gone; `cause` says how.
+    Closed {
+        cause: crate::vocabulary::close::CloseCause,
+    },
 }
 
 /// How a request ended.

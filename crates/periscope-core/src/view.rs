@@ -181,7 +181,7 @@ pub enum AppEvent {
     /// A task changed (status, progress, result) or stopped being followed.
     Task {
         server_id: String,
-        /// Boxed: an entry (with its result or problem) is many times the other events' size.
+        // Boxed: an entry (with its result or problem) is many times the other events' size.
         entry: Box<crate::tasks::TaskEntry>,
     },
     /// A tool call, resource read or prompt get finished and went into the history.

@@ -96,13 +96,11 @@ pub(super) async fn forward(
                     left_s: left_ms.div_ceil(1000),
                 },
             }),
-            Ok(Event::StateChanged(SessionState::Closed { reason })) => {
+            Ok(Event::StateChanged(SessionState::Closed { cause })) => {
                 tell_held(&server_id, logs.held_now(), &hub);
                 if !conn.user_closed.load(Ordering::SeqCst) {
                     let status = ConnectionStatus::Failed {
-                        error: Problem::ConnectionEnded {
-                            reason: reason.to_string(),
-                        },
+                        error: Problem::ConnectionEnded { cause },
                         stderr_tail: traffic.stderr_tail(STDERR_TAIL),
                         diagnoses: Vec::new(),
                     };

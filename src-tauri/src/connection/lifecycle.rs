@@ -2,6 +2,7 @@
 //! shows at each step.
 
 use periscope_core::vocabulary::Problem;
+use periscope_core::vocabulary::start::StartCause;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -201,7 +202,7 @@ impl AppState {
             Err(e) => {
                 let error = Problem::StartFailed {
                     server: server_id.into(),
-                    detail: e.to_string(),
+                    cause: StartCause::from(&e),
                 };
                 let diagnoses = match &target {
                     ServerTarget::Stdio(t) => doctor::after_start(&e, t),

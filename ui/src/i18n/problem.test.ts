@@ -1,12 +1,16 @@
 import { createInstance, type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
+import type { CatalogDamage } from "../bindings/CatalogDamage";
+import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { Problem } from "../bindings/Problem";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
+import type { StartCause } from "../bindings/StartCause";
 import { problemText } from "./problem";
 import { resources } from "./resources";
 
 const cause: Problem = { kind: "not_connected", server: "srv-1" };
+const exited: CloseCause = { kind: "process", end: { kind: "exited", code: 3 }, shutdown: null };
 
 // One of every kind: a kind added in Rust without a sample here fails `tsc`.
 const samples: Record<Problem["kind"], Problem> = {
@@ -14,8 +18,8 @@ const samples: Record<Problem["kind"], Problem> = {
   not_connected: cause,
   still_connecting: { kind: "still_connecting", server: "srv-1" },
   connection_failed: { kind: "connection_failed", server: "srv-1", cause },
-  start_failed: { kind: "start_failed", server: "srv-1", detail: "server exited with status 4" },
-  connection_ended: { kind: "connection_ended", reason: "the server closed its end" },
+  start_failed: { kind: "start_failed", server: "srv-1", cause: { kind: "program_not_found", command: "npx" } },
+  connection_ended: { kind: "connection_ended", cause: exited },
   remembered_era_failed: { kind: "remembered_era_failed" },
   request_failed: {
     kind: "request_failed",
@@ -30,7 +34,7 @@ const samples: Record<Problem["kind"], Problem> = {
   closed_before_answer: {
     kind: "closed_before_answer",
     method: "tools/list",
-    reason: "server exited with status 3",
+    cause: exited,
     stderr_tail: ["out of cheese"],
   },
   session_expired: { kind: "session_expired", method: "tools/call" },
@@ -73,6 +77,12 @@ const samples: Record<Problem["kind"], Problem> = {
   },
   input_not_given: { kind: "input_not_given", key: "name", method: "x/y", code: -32601, code_name: "MethodNotFound" },
   tool_refused: { kind: "tool_refused", tool: "deploy", why: { rule: "duplicate", name: "Region" } },
+  catalog_damaged: {
+    kind: "catalog_damaged",
+    path: "/home/u/.local/share/periscope/catalog.json",
+    damage: { kind: "unreadable", detail: "expected value at line 1 column 12" },
+    copy: { kind: "copied", path: "/home/u/.local/share/periscope/catalog.json.bak-1" },
+  },
   from_cache: { kind: "from_cache", method: "tools/list", left_s: 12 },
   auto_answer_failed: { kind: "auto_answer_failed", cause },
   not_recorded: { kind: "not_recorded", cause },
@@ -97,6 +107,61 @@ const headerRules: Record<HeaderAnnotationError["rule"], HeaderAnnotationError> 
   not_statically_reachable: { rule: "not_statically_reachable", at: "/properties/a", name: "A", through: "anyOf" },
 };
 
+// Every way a connection ends and a start fails (a kind added in Rust without a sample here fails
+// `tsc`), with each way a process ends, each shutdown step and each end of an HTTP session.
+const closes: Record<CloseCause["kind"], CloseCause[]> = {
+  unknown: [{ kind: "unknown" }],
+  process: [
+    exited,
+    { kind: "process", end: { kind: "killed", signal: 9 }, shutdown: null },
+    ...(["closed_stdin", "sent_sigterm", "sent_sigkill"] as const).map(
+      (shutdown): CloseCause => ({ kind: "process", end: { kind: "did_not_exit" }, shutdown }),
+    ),
+  ],
+  stdout_closed_still_running: [{ kind: "stdout_closed_still_running" }],
+  stdout_read_failed: [{ kind: "stdout_read_failed", detail: "Broken pipe (os error 32)", end: null }],
+  disconnected: [
+    { kind: "disconnected", session: null },
+    { kind: "disconnected", session: { kind: "deleted" } },
+    { kind: "disconnected", session: { kind: "delete_unanswered", waited_s: 5 } },
+    { kind: "disconnected", session: { kind: "delete_not_allowed" } },
+    { kind: "disconnected", session: { kind: "delete_status", status: 500 } },
+    { kind: "disconnected", session: { kind: "delete_failed", detail: "connection reset" } },
+  ],
+  legacy_stream_closed: [{ kind: "legacy_stream_closed" }],
+};
+const url = "https://example.com/mcp";
+const starts: Record<StartCause["kind"], StartCause[]> = {
+  program_not_found: [{ kind: "program_not_found", command: "npx" }],
+  permission_denied: [{ kind: "permission_denied", command: "./server.sh" }],
+  spawn_failed: [{ kind: "spawn_failed", command: "npx", detail: "Argument list too long (os error 7)" }],
+  record_file_failed: [{ kind: "record_file_failed", path: "/tmp/r.jsonl", detail: "Read-only file system" }],
+  url_unusable: [
+    { kind: "url_unusable", url, fault: { kind: "not_a_url", detail: "relative URL without a base" } },
+    { kind: "url_unusable", url, fault: { kind: "not_http" } },
+    { kind: "url_unusable", url, fault: { kind: "bad_header_name", name: "X Bad" } },
+    { kind: "url_unusable", url, fault: { kind: "bad_header_value", name: "Authorization" } },
+    { kind: "url_unusable", url, fault: { kind: "client_failed", detail: "no TLS backend" } },
+  ],
+  secrets_unresolved: [{ kind: "secrets_unresolved", name: "GitHub", detail: "the keyring is locked" }],
+};
+
+// Every way the catalog file is damaged, copied aside or not.
+const catalogPath = "/tmp/catalog.json";
+const damages: Record<CatalogDamage["kind"], CatalogDamage[]> = {
+  unreadable: [{ kind: "unreadable", detail: "Permission denied (os error 13)" }],
+  no_list: [{ kind: "no_list" }],
+  entries_left_out: [1, 2].map(
+    (n): CatalogDamage => ({
+      kind: "entries_left_out",
+      entries: [
+        { position: 2, name: "Broken", id: "b", detail: "missing field `command`" },
+        { position: 3, name: null, id: null, detail: "invalid type: integer `5`" },
+      ].slice(0, n),
+    }),
+  ),
+};
+
 /** Every sample: one of each kind, and a kind that carries a rule once with each rule. */
 const everyProblem: Problem[] = [
   ...Object.values(samples),
@@ -104,6 +169,18 @@ const everyProblem: Problem[] = [
     (why): Problem => ({ kind: "server_request_refused", method: "elicitation/create", id: "e1", why }),
   ),
   ...Object.values(headerRules).map((why): Problem => ({ kind: "tool_refused", tool: "deploy", why })),
+  ...Object.values(closes)
+    .flat()
+    .map((c): Problem => ({ kind: "connection_ended", cause: c })),
+  ...Object.values(starts)
+    .flat()
+    .map((c): Problem => ({ kind: "start_failed", server: "srv-1", cause: c })),
+  ...Object.values(damages)
+    .flat()
+    .flatMap((damage): Problem[] => [
+      { kind: "catalog_damaged", path: catalogPath, damage, copy: { kind: "copied", path: `${catalogPath}.bak-1` } },
+      { kind: "catalog_damaged", path: catalogPath, damage, copy: { kind: "not_copied", detail: "No space left on device" } },
+    ]),
 ];
 
 // The protocol's own names, spelled as the spec spells them in every language.

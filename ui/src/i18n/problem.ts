@@ -2,9 +2,15 @@
 // sentence comes from the `problems` namespace by its kind; what a server, the system or a
 // library said (a message, a detail, stderr) is interpolated as it came, quoted by the sentence.
 import type { TFunction } from "i18next";
+import type { CatalogDamage } from "../bindings/CatalogDamage";
+import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
+import type { LeftOutEntry } from "../bindings/LeftOutEntry";
 import type { Problem } from "../bindings/Problem";
+import type { ProcessEnd } from "../bindings/ProcessEnd";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
+import type { StartCause } from "../bindings/StartCause";
+import type { UrlFault } from "../bindings/UrlFault";
 import i18n from "./index";
 
 type T = TFunction<"problems">;
@@ -29,6 +35,101 @@ function refusalText(why: ServerRequestRefusal, t: T): string {
     case "schema_outside_form_subset":
       return t("refusal.schema_outside_form_subset", { detail: why.detail });
   }
+}
+
+/** How a connection ended, in `t`'s language. */
+export function closeText(cause: CloseCause, t: T = i18n.getFixedT(null, "problems")): string {
+  switch (cause.kind) {
+    case "unknown":
+    case "stdout_closed_still_running":
+    case "legacy_stream_closed":
+      return t(`close.${cause.kind}`);
+    case "process": {
+      const end = processEndText(cause.end, t);
+      return cause.shutdown === null ? end : t(`close.after_${cause.shutdown}`, { end });
+    }
+    case "stdout_read_failed":
+      return t("close.stdout_read_failed", { detail: cause.detail });
+    case "disconnected": {
+      const session = cause.session;
+      if (session === null) return t("close.disconnected");
+      switch (session.kind) {
+        case "deleted":
+        case "delete_not_allowed":
+          return t(`close.${session.kind}`);
+        case "delete_unanswered":
+          return t("close.delete_unanswered", { seconds: session.waited_s });
+        case "delete_status":
+          return t("close.delete_status", { status: session.status });
+        case "delete_failed":
+          return t("close.delete_failed", { detail: session.detail });
+      }
+    }
+  }
+}
+
+function processEndText(end: ProcessEnd, t: T): string {
+  switch (end.kind) {
+    case "exited":
+      return t("close.exited", { code: end.code });
+    case "killed":
+      return t("close.killed", { signal: end.signal });
+    case "did_not_exit":
+      return t("close.did_not_exit");
+  }
+}
+
+/** Why a server could not be started or reached, in `t`'s language. */
+function startText(cause: StartCause, t: T): string {
+  switch (cause.kind) {
+    case "program_not_found":
+    case "permission_denied":
+      return t(`start.${cause.kind}`, { command: cause.command });
+    case "spawn_failed":
+      return t("start.spawn_failed", { command: cause.command, detail: cause.detail });
+    case "record_file_failed":
+      return t("start.record_file_failed", { path: cause.path, detail: cause.detail });
+    case "url_unusable":
+      return t("start.url_unusable", { url: cause.url, fault: urlFaultText(cause.fault, t) });
+    case "secrets_unresolved":
+      return t("start.secrets_unresolved", { name: cause.name, detail: cause.detail });
+  }
+}
+
+function urlFaultText(fault: UrlFault, t: T): string {
+  switch (fault.kind) {
+    case "not_a_url":
+    case "client_failed":
+      return t(`urlFault.${fault.kind}`, { detail: fault.detail });
+    case "not_http":
+      return t("urlFault.not_http");
+    case "bad_header_name":
+    case "bad_header_value":
+      return t(`urlFault.${fault.kind}`, { name: fault.name });
+  }
+}
+
+/** What was wrong with the catalog file `path`, in `t`'s language. */
+function catalogDamageText(path: string, damage: CatalogDamage, t: T): string {
+  switch (damage.kind) {
+    case "unreadable":
+      return t("catalog.unreadable", { path, detail: damage.detail });
+    case "no_list":
+      return t("catalog.no_list", { path });
+    case "entries_left_out":
+      return t("catalog.entries_left_out", {
+        path,
+        count: damage.entries.length,
+        entries: damage.entries.map((e) => leftOutText(e, t)).join("; "),
+      });
+  }
+}
+
+function leftOutText(entry: LeftOutEntry, t: T): string {
+  const label = entry.name ?? entry.id;
+  return label === null
+    ? t("catalog.entry", { position: entry.position, detail: entry.detail })
+    : t("catalog.entry_named", { position: entry.position, name: label, detail: entry.detail });
 }
 
 /** Which rule of `x-mcp-header` a tool's annotations break, in `t`'s language. */
@@ -68,9 +169,9 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });
     case "start_failed":
-      return t("kind.start_failed", { detail: problem.detail });
+      return t("kind.start_failed", { cause: startText(problem.cause, t) });
     case "connection_ended":
-      return t("kind.connection_ended", { reason: problem.reason });
+      return t("kind.connection_ended", { cause: closeText(problem.cause, t) });
     case "request_failed":
       return t("kind.request_failed", {
         method: problem.method,
@@ -88,10 +189,10 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return problem.stderr_tail.length > 0
         ? t("kind.closed_before_answer_stderr", {
             method: problem.method,
-            reason: problem.reason,
+            cause: closeText(problem.cause, t),
             stderr: problem.stderr_tail.join("\n"),
           })
-        : t("kind.closed_before_answer", { method: problem.method, reason: problem.reason });
+        : t("kind.closed_before_answer", { method: problem.method, cause: closeText(problem.cause, t) });
     case "transport":
     case "protocol_broken":
     case "not_sent":
@@ -179,6 +280,14 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       });
     case "tool_refused":
       return t("kind.tool_refused", { tool: problem.tool, why: headerAnnotationText(problem.why, t) });
+    case "catalog_damaged":
+      return t("kind.catalog_damaged", {
+        damage: catalogDamageText(problem.path, problem.damage, t),
+        copy:
+          problem.copy.kind === "copied"
+            ? t("catalog.copied", { path: problem.copy.path })
+            : t("catalog.not_copied", { detail: problem.copy.detail }),
+      });
     case "from_cache":
       return t("kind.from_cache", { method: problem.method, seconds: problem.left_s });
     case "auto_answer_failed":

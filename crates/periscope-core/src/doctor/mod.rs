@@ -8,6 +8,7 @@ mod era_hint;
 mod launchers;
 mod probe;
 
+use crate::vocabulary::start::StartCause;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -96,8 +97,8 @@ impl Scene {
 
 /// Why a stdio server could not even start.
 pub fn after_start(error: &ConnectError, target: &StdioTarget) -> Vec<Diagnosis> {
-    match error {
-        ConnectError::Spawn(spawn) if spawn.source.kind() == std::io::ErrorKind::NotFound => {
+    match StartCause::from(error) {
+        StartCause::ProgramNotFound { .. } => {
             vec![Diagnosis::CommandNotFound {
                 command: target.command.clone(),
                 missing_launchers: launchers::missing(target),

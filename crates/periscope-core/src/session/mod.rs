@@ -422,7 +422,8 @@ impl Shared {
         for (id, p) in pending {
             p.end_unanswered(id, &self.events, Reply::Closed(report.clone()));
         }
-        let reason = format!("{report}");
-        self.set_state(SessionState::Closed { reason });
+        self.set_state(SessionState::Closed {
+            cause: report.cause,
+        });
     }
 }

@@ -44,6 +44,12 @@ pub enum ConnectError {
     Spawn(#[from] SpawnError),
     #[error(transparent)]
     Http(#[from] HttpTargetError),
+    #[error("could not open the record file {path}: {source}")]
+    Record {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl Session {
@@ -122,8 +128,8 @@ impl Session {
         if let Some(path) = record {
             traffic
                 .record_to(path, target)
-                .map_err(|source| SpawnError {
-                    command: format!("(record file {})", path.display()),
+                .map_err(|source| ConnectError::Record {
+                    path: path.display().to_string(),
                     source,
                 })?;
         }

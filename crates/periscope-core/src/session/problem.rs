@@ -4,6 +4,8 @@
 use crate::vocabulary::Problem;
 
 use super::RequestError;
+use super::open::ConnectError;
+use crate::vocabulary::start::StartCause;
 
 impl From<RequestError> for Problem {
     fn from(error: RequestError) -> Problem {
@@ -25,7 +27,7 @@ impl From<&RequestError> for Problem {
             RequestError::Cancelled { .. } => Problem::Cancelled { method },
             RequestError::Closed { report, .. } => Problem::ClosedBeforeAnswer {
                 method,
-                reason: report.reason.to_string(),
+                cause: report.cause.clone(),
                 stderr_tail: report.stderr_tail.clone(),
             },
             RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
@@ -42,6 +44,34 @@ impl From<&RequestError> for Problem {
             RequestError::Refused { .. } => Problem::NotSent {
                 method,
                 detail: error.reason(),
+            },
+        }
+    }
+}
+
+impl From<&ConnectError> for StartCause {
+    fn from(error: &ConnectError) -> StartCause {
+        match error {
+            ConnectError::Spawn(spawn) => {
+                let command = spawn.command.clone();
+                match spawn.source.kind() {
+                    std::io::ErrorKind::NotFound => StartCause::ProgramNotFound { command },
+                    std::io::ErrorKind::PermissionDenied => {
+                        StartCause::PermissionDenied { command }
+                    }
+                    _ => StartCause::SpawnFailed {
+                        command,
+                        detail: spawn.source.to_string(),
+                    },
+                }
+            }
+            ConnectError::Http(http) => StartCause::UrlUnusable {
+                url: http.url.clone(),
+                fault: http.reason.clone(),
+            },
+            ConnectError::Record { path, source } => StartCause::RecordFileFailed {
+                path: path.clone(),
+                detail: source.to_string(),
             },
         }
     }

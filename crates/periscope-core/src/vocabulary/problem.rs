@@ -8,7 +8,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::catalog_damage::{self, CatalogDamage, CopyKept};
+use super::close::CloseCause;
 use super::refusal::{HeaderAnnotationError, ServerRequestRefusal};
+use super::start::StartCause;
 
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
 /// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
@@ -29,13 +32,12 @@ pub enum Problem {
     /// The server's connection failed earlier; `cause` says how.
     #[error("the connection failed: {cause}")]
     ConnectionFailed { server: String, cause: Box<Problem> },
-    /// The server could not be started or reached (`detail`: the engine's account, with the
-    /// exit status and stderr when there were some).
-    #[error("{detail}")]
-    StartFailed { server: String, detail: String },
-    /// The connection ended while it was in use.
-    #[error("the connection ended: {reason}")]
-    ConnectionEnded { reason: String },
+    /// The server could not be started or reached: `cause` says why.
+    #[error("{cause}")]
+    StartFailed { server: String, cause: StartCause },
+    /// The connection ended while it was in use: `cause` says how.
+    #[error("the connection ended: {cause}")]
+    ConnectionEnded { cause: CloseCause },
     /// The server failed in the protocol era remembered for it, and answered in no other.
     #[error("the server failed in the era remembered for it")]
     RememberedEraFailed,
@@ -56,10 +58,10 @@ pub enum Problem {
     #[error("{method}: cancelled; sent notifications/cancelled")]
     Cancelled { method: String },
     /// The connection closed before the answer: how, and the server's last stderr lines.
-    #[error("{reason} before answering {method}{}", self::stderr_tail(stderr_tail))]
+    #[error("{cause} before answering {method}{}", self::stderr_tail(stderr_tail))]
     ClosedBeforeAnswer {
         method: String,
-        reason: String,
+        cause: CloseCause,
         stderr_tail: Vec<String>,
     },
     /// The HTTP server forgot the session (404).
@@ -231,6 +233,13 @@ pub enum Problem {
     /// The model could not answer a sampling request by itself, so the user is asked.
     #[error("the model could not answer the sampling request by itself, so you are asked: {cause}")]
     AutoAnswerFailed { cause: Box<Problem> },
+    /// Loading the server catalog `path` found `damage`; the file was copied aside or not.
+    #[error("{} ({copy}).", catalog_damage::english(path, damage))]
+    CatalogDamaged {
+        path: String,
+        damage: CatalogDamage,
+        copy: CopyKept,
+    },
     /// A call could not go into the history.
     #[error("could not record the call in the history: {cause}")]
     NotRecorded { cause: Box<Problem> },
@@ -478,6 +487,7 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocabulary::close::ProcessEnd;
 
     /// One of every kind, with every parameter set to a value that shows in the wording.
     pub fn samples() -> Vec<Problem> {
@@ -498,10 +508,15 @@ mod tests {
             },
             Problem::StartFailed {
                 server: "srv-1".into(),
-                detail: "exited with status 4".into(),
+                cause: StartCause::ProgramNotFound {
+                    command: "npx".into(),
+                },
             },
             Problem::ConnectionEnded {
-                reason: "exited with status 3".into(),
+                cause: CloseCause::Process {
+                    end: ProcessEnd::Exited { code: 3 },
+                    shutdown: None,
+                },
             },
             Problem::RememberedEraFailed,
             Problem::request_failed("tools/call", -32601, "no such tool", None),
@@ -514,7 +529,10 @@ mod tests {
             },
             Problem::ClosedBeforeAnswer {
                 method: "tools/call".into(),
-                reason: "exited with status 3".into(),
+                cause: CloseCause::Process {
+                    end: ProcessEnd::Exited { code: 3 },
+                    shutdown: None,
+                },
                 stderr_tail: vec!["out of cheese".into()],
             },
             Problem::SessionExpired {
@@ -651,6 +669,15 @@ mod tests {
                 tool: "deploy".into(),
                 why: HeaderAnnotationError::Duplicate {
                     name: "Region".into(),
+                },
+            },
+            Problem::CatalogDamaged {
+                path: "/tmp/catalog.json".into(),
+                damage: CatalogDamage::Unreadable {
+                    detail: "not valid JSON".into(),
+                },
+                copy: CopyKept::Copied {
+                    path: "/tmp/catalog.json.bak-1".into(),
                 },
             },
             Problem::FromCache {
