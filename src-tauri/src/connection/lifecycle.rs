@@ -2,7 +2,6 @@
 //! shows at each step.
 
 use periscope_core::vocabulary::Problem;
-use periscope_core::vocabulary::start::StartCause;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -13,6 +12,7 @@ use periscope_core::doctor::{self, Scene};
 use periscope_core::era::EraReason;
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
 use periscope_core::view::{AppEvent, ConnectionStatus};
+use periscope_core::vocabulary::start::StartCause;
 
 use super::forward::forward;
 use super::sign_in::sign_in_opener;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogDamage } from "../bindings/CatalogDamage";
 import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
+import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
@@ -55,7 +56,9 @@ const samples: Record<Problem["kind"], Problem> = {
   url_refused: { kind: "url_refused", url: "ftp://example.com/icon", reason: "not_https" },
   fetch_failed: { kind: "fetch_failed", url: "https://example.com/icon.png", detail: "HTTP 500 Internal Server Error" },
   program_failed: { kind: "program_failed", program: "xdg-open", detail: "No such file or directory" },
-  model_failed: { kind: "model_failed", detail: "invalid api key given" },
+  model_failed: { kind: "model_failed", error: { kind: "provider", detail: "invalid api key given" } },
+  sampling_malformed: { kind: "sampling_malformed", detail: "a text block without text" },
+  tools_unlisted: { kind: "tools_unlisted", detail: "not connected" },
   busy: { kind: "busy" },
   sign_in: { kind: "sign_in", server: "srv-1", what: "not_remote" },
   tasks_not_offered: { kind: "tasks_not_offered", method: "tools/call" },
@@ -162,6 +165,21 @@ const damages: Record<CatalogDamage["kind"], CatalogDamage[]> = {
   ),
 };
 
+// Every way a model provider fails, with each wait that can run out.
+const modelErrors: Record<ModelError["kind"], ModelError[]> = {
+  not_a_url: [{ kind: "not_a_url", url: "api.example.com", detail: "relative URL without a base" }],
+  not_http: [{ kind: "not_http", scheme: "ftp" }],
+  key_in_clear: [{ kind: "key_in_clear", host: "10.0.0.5" }],
+  transport: [{ kind: "transport", detail: "connection refused" }],
+  timeout: (["first_byte", "idle", "total"] as const).map((stage): ModelError => ({ kind: "timeout", stage, after_ms: 30000 })),
+  status: [true, false].map(
+    (truncated): ModelError => ({ kind: "status", status: 401, message: "invalid x-api-key", body: "{}", truncated }),
+  ),
+  provider: [{ kind: "provider", detail: "Overloaded" }],
+  protocol: [{ kind: "protocol", detail: "a chunk of the stream is not JSON" }],
+  cancelled: [{ kind: "cancelled" }],
+};
+
 /** Every sample: one of each kind, and a kind that carries a rule once with each rule. */
 const everyProblem: Problem[] = [
   ...Object.values(samples),
@@ -175,6 +193,9 @@ const everyProblem: Problem[] = [
   ...Object.values(starts)
     .flat()
     .map((c): Problem => ({ kind: "start_failed", server: "srv-1", cause: c })),
+  ...Object.values(modelErrors)
+    .flat()
+    .map((error): Problem => ({ kind: "model_failed", error })),
   ...Object.values(damages)
     .flat()
     .flatMap((damage): Problem[] => [

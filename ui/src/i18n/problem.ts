@@ -6,6 +6,7 @@ import type { CatalogDamage } from "../bindings/CatalogDamage";
 import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { LeftOutEntry } from "../bindings/LeftOutEntry";
+import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
 import type { ProcessEnd } from "../bindings/ProcessEnd";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
@@ -106,6 +107,31 @@ function urlFaultText(fault: UrlFault, t: T): string {
     case "bad_header_name":
     case "bad_header_value":
       return t(`urlFault.${fault.kind}`, { name: fault.name });
+  }
+}
+
+/** Why a model provider did not answer, in `t`'s language. */
+function modelErrorText(error: ModelError, t: T): string {
+  switch (error.kind) {
+    case "not_a_url":
+      return t("modelError.not_a_url", { url: error.url, detail: error.detail });
+    case "not_http":
+      return t("modelError.not_http", { scheme: error.scheme });
+    case "key_in_clear":
+      return t("modelError.key_in_clear", { host: error.host });
+    case "transport":
+    case "provider":
+    case "protocol":
+      return t(`modelError.${error.kind}`, { detail: error.detail });
+    case "timeout":
+      return t(`modelError.timeout_${error.stage}`, { seconds: error.after_ms / 1000 });
+    case "status":
+      return t(error.truncated ? "modelError.status_cut" : "modelError.status", {
+        status: error.status,
+        detail: error.message ?? error.body,
+      });
+    case "cancelled":
+      return t("modelError.cancelled");
   }
 }
 
@@ -227,8 +253,11 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return t("kind.not_saved", { what: t(`stored.${problem.what}`), cause: cause(problem.cause) });
     case "record_unreadable":
     case "internal":
-    case "model_failed":
+    case "sampling_malformed":
+    case "tools_unlisted":
       return t(`kind.${problem.kind}`, { detail: problem.detail });
+    case "model_failed":
+      return t("kind.model_failed", { error: modelErrorText(problem.error, t) });
     case "not_an_image":
       return t("kind.not_an_image", { contentType: problem.content_type });
     case "url_refused":

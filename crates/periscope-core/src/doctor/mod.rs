@@ -8,13 +8,13 @@ mod era_hint;
 mod launchers;
 mod probe;
 
-use crate::vocabulary::start::StartCause;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::config::StdioTarget;
 use crate::session::{ConnectError, RequestError, ServerIdentity};
 use crate::transport::{CloseCause, HttpProblem, ProcessEnd, TlsProblem};
+use crate::vocabulary::start::StartCause;
 
 pub use era_hint::RemovedServerRequest;
 pub use launchers::LAUNCHERS;

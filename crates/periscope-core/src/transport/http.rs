@@ -5,7 +5,6 @@
 //! Every exchange is recorded (headers redacted) before its body is read, and every frame
 //! that comes back names the exchange that carried it.
 
-use crate::vocabulary::start::UrlFault;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,6 +27,7 @@ use super::{
 use crate::config::HttpTarget;
 use crate::limits::Limits;
 use crate::traffic::Traffic;
+use crate::vocabulary::start::UrlFault;
 use crate::wire::{Frame, RequestId, Verdict};
 
 /// How long closing waits for the server to answer DELETE.

@@ -8,8 +8,10 @@ pub mod catalog_damage;
 pub mod close;
 pub mod error_code;
 pub mod method;
+pub mod model_error;
 pub mod problem;
 pub mod refusal;
+pub mod seconds;
 pub mod start;
 pub mod views;
 

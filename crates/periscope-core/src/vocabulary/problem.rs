@@ -10,7 +10,9 @@ use serde_json::Value;
 
 use super::catalog_damage::{self, CatalogDamage, CopyKept};
 use super::close::CloseCause;
+use super::model_error::ModelError;
 use super::refusal::{HeaderAnnotationError, ServerRequestRefusal};
+use super::seconds::seconds;
 use super::start::StartCause;
 
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
@@ -130,9 +132,17 @@ pub enum Problem {
     /// A program Periscope starts (the browser, the file manager, the validator) did not.
     #[error("could not start {program}: {detail}")]
     ProgramFailed { program: String, detail: String },
-    /// A model provider failed (`detail`: its answer or the library's words).
-    #[error("the model failed: {detail}")]
-    ModelFailed { detail: String },
+    /// A model provider failed: `error` says how, with its answer or the library's words.
+    #[error("the model failed: {error}")]
+    ModelFailed { error: ModelError },
+    /// A server's sampling request does not have the shape the spec gives it (`detail`: what
+    /// is wrong).
+    #[error("the sampling request is malformed: {detail}")]
+    SamplingMalformed { detail: String },
+    /// The servers' tools could not be listed for the model (`detail`: why, as the session
+    /// said).
+    #[error("the servers' tools could not be listed: {detail}")]
+    ToolsUnlisted { detail: String },
     /// The model is still answering in this conversation.
     #[error("the model is still answering; wait, or stop it first")]
     Busy,
@@ -369,6 +379,9 @@ impl Field {
             Field::Arguments => "must be a JSON object",
             Field::LocalFile | Field::LocalFolder => "is not on this computer",
             Field::Frame => "is not UTF-8 text: a command line cannot carry it",
+            Field::LogLevel => {
+                "is not one of debug, info, notice, warning, error, critical, alert, emergency"
+            }
             _ => "cannot be used",
         }
     }
@@ -395,14 +408,6 @@ fn offered_versions(offered: &[String]) -> String {
 /// The name the specs give `code` ("MethodNotFound"), if they name it.
 pub fn code_name(code: i64) -> Option<String> {
     super::ErrorCode::of(code).name().map(String::from)
-}
-
-fn seconds(ms: u64) -> String {
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        format!("{:.1}", ms as f64 / 1000.0)
-    }
 }
 
 impl Problem {
@@ -454,10 +459,8 @@ impl Problem {
     }
 
     /// A model provider's failure.
-    pub fn model(error: impl fmt::Display) -> Problem {
-        Problem::ModelFailed {
-            detail: error.to_string(),
-        }
+    pub fn model(error: ModelError) -> Problem {
+        Problem::ModelFailed { error }
     }
 
     /// An internal step that failed, in the words of what failed.
@@ -602,7 +605,13 @@ mod tests {
                 detail: "not found".into(),
             },
             Problem::ModelFailed {
-                detail: "HTTP 401".into(),
+                error: ModelError::provider("invalid api key"),
+            },
+            Problem::SamplingMalformed {
+                detail: "a text block without text".into(),
+            },
+            Problem::ToolsUnlisted {
+                detail: "not connected".into(),
             },
             Problem::Busy,
             Problem::SignIn {
