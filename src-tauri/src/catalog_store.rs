@@ -218,6 +218,22 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert_eq!(entries[0].id, "a");
         assert_eq!(issues.problems.len(), 1);
+        let Problem::CatalogDamaged {
+            damage: CatalogDamage::EntriesLeftOut { entries },
+            copy: CopyKept::Copied { .. },
+            ..
+        } = &issues.problems[0]
+        else {
+            panic!("{:?}", issues.problems)
+        };
+        assert_eq!(
+            (
+                entries[0].position,
+                entries[0].name.as_deref(),
+                entries[0].id.as_deref()
+            ),
+            (2, Some("Broken"), Some("b"))
+        );
         assert!(
             issues.problems[0]
                 .to_string()

@@ -94,4 +94,40 @@ mod tests {
             "tools/call: the server answered with error -32601 (MethodNotFound): nope"
         );
     }
+
+    #[test]
+    fn a_start_error_is_typed_by_what_the_system_said() {
+        let spawn = |kind| {
+            ConnectError::Spawn(crate::transport::stdio::SpawnError {
+                command: "srv".into(),
+                source: std::io::Error::from(kind),
+            })
+        };
+        assert_eq!(
+            StartCause::from(&spawn(std::io::ErrorKind::NotFound)),
+            StartCause::ProgramNotFound {
+                command: "srv".into()
+            }
+        );
+        assert_eq!(
+            StartCause::from(&spawn(std::io::ErrorKind::PermissionDenied)),
+            StartCause::PermissionDenied {
+                command: "srv".into()
+            }
+        );
+        // Anything else keeps the system's words, quoted.
+        let other = StartCause::from(&spawn(std::io::ErrorKind::OutOfMemory));
+        assert!(
+            matches!(&other, StartCause::SpawnFailed { command, detail } if command == "srv" && detail.contains("memory")),
+            "{other:?}"
+        );
+        let record = ConnectError::Record {
+            path: "/ro/r.jsonl".into(),
+            source: std::io::Error::from(std::io::ErrorKind::ReadOnlyFilesystem),
+        };
+        assert!(matches!(
+            StartCause::from(&record),
+            StartCause::RecordFileFailed { path, .. } if path == "/ro/r.jsonl"
+        ));
+    }
 }
