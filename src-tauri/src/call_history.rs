@@ -192,12 +192,12 @@ mod tests {
             code: Some(-32602),
             data: None,
             diagnoses: Vec::new(),
-            problem: Box::new(Problem::RequestFailed {
-                method: "tools/call".into(),
-                code: -32602,
-                message: "bad params".into(),
-                data: None,
-            }),
+            problem: Box::new(Problem::request_failed(
+                "tools/call",
+                -32602,
+                "bad params",
+                None,
+            )),
             url_required: None,
         });
         let entry = history_entry(&call(CallKind::Tool), "h".into(), 0, 0, &rpc);

@@ -7,6 +7,7 @@
 use periscope_core::config::{self, ServerEntry, ServerTarget, StdioTarget};
 use periscope_core::era::EraChoice;
 use periscope_core::vocabulary::Problem;
+use periscope_core::vocabulary::catalog_damage::{CatalogDamage, CopyKept};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
 
@@ -27,7 +28,7 @@ pub const DEMO_LEGACY_ID: &str = "demo-legacy";
 /// read, kept to be written back as they were.
 #[derive(Debug, Default)]
 pub struct LoadIssues {
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
     pub unreadable: Vec<Value>,
 }
 
@@ -68,13 +69,20 @@ fn demo_command() -> String {
 /// list in it), and what was wrong.
 pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
     let mut issues = LoadIssues::default();
-    let shown = path.display();
-    let back_up = |issues: &mut LoadIssues, what: String| {
-        let kept = match json_file::back_up(path) {
-            Ok(backup) => format!("a copy is in {}", backup.display()),
-            Err(e) => e.to_string(),
+    let back_up = |issues: &mut LoadIssues, damage: CatalogDamage| {
+        let copy = match json_file::back_up(path) {
+            Ok(backup) => CopyKept::Copied {
+                path: backup.display().to_string(),
+            },
+            Err(e) => CopyKept::NotCopied {
+                detail: e.to_string(),
+            },
         };
-        issues.problems.push(format!("{what} ({kept})."));
+        issues.problems.push(Problem::CatalogDamaged {
+            path: path.display().to_string(),
+            damage,
+            copy,
+        });
     };
     let map = match json_file::read(path) {
         Contents::Missing => return (Vec::new(), true, issues),
@@ -82,9 +90,9 @@ pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
         Contents::Unreadable(reason) => {
             back_up(
                 &mut issues,
-                format!(
-                    "The server catalog {shown} could not be read: {reason}. The list starts empty; the file is replaced when you next change a server"
-                ),
+                CatalogDamage::Unreadable {
+                    detail: reason.to_string(),
+                },
             );
             return (Vec::new(), false, issues);
         }
@@ -93,29 +101,15 @@ pub fn read(path: &std::path::Path) -> (Vec<ServerEntry>, bool, LoadIssues) {
         return (Vec::new(), true, issues);
     };
     let Some(parsed) = config::parse_entries(stored) else {
-        back_up(
-            &mut issues,
-            format!(
-                "The server catalog {shown} has no list of servers. The list starts empty; the file is replaced when you next change a server"
-            ),
-        );
+        back_up(&mut issues, CatalogDamage::NoList);
         return (Vec::new(), false, issues);
     };
     if !parsed.unreadable.is_empty() {
-        let names: Vec<String> = parsed.unreadable.iter().map(|u| u.to_string()).collect();
-        let count = parsed.unreadable.len();
-        let (verb, kept) = if count == 1 {
-            ("is", "it was")
-        } else {
-            ("are", "they were")
-        };
         back_up(
             &mut issues,
-            format!(
-                "{count} server{} in {shown} could not be read and {verb} left out of the list (kept in the file as {kept}): {}",
-                if count == 1 { "" } else { "s" },
-                names.join("; ")
-            ),
+            CatalogDamage::EntriesLeftOut {
+                entries: parsed.unreadable.iter().map(|u| u.left_out()).collect(),
+            },
         );
         issues.unreadable = parsed.unreadable.into_iter().map(|u| u.raw).collect();
     }
@@ -224,8 +218,26 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert_eq!(entries[0].id, "a");
         assert_eq!(issues.problems.len(), 1);
+        let Problem::CatalogDamaged {
+            damage: CatalogDamage::EntriesLeftOut { entries },
+            copy: CopyKept::Copied { .. },
+            ..
+        } = &issues.problems[0]
+        else {
+            panic!("{:?}", issues.problems)
+        };
+        assert_eq!(
+            (
+                entries[0].position,
+                entries[0].name.as_deref(),
+                entries[0].id.as_deref()
+            ),
+            (2, Some("Broken"), Some("b"))
+        );
         assert!(
-            issues.problems[0].contains(r#"entry 2 ("Broken", id "b")"#),
+            issues.problems[0]
+                .to_string()
+                .contains(r#"entry 2 ("Broken", id "b")"#),
             "{:?}",
             issues.problems
         );
@@ -234,7 +246,11 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         let copies = backups(&dir);
         assert_eq!(copies.len(), 1);
-        assert!(issues.problems[0].contains(&copies[0].display().to_string()));
+        assert!(
+            issues.problems[0]
+                .to_string()
+                .contains(&copies[0].display().to_string())
+        );
         assert_eq!(std::fs::read_to_string(&copies[0]).unwrap(), text);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -247,7 +263,7 @@ mod tests {
         let (entries, first_launch, issues) = read(&path);
         assert!(entries.is_empty() && !first_launch);
         assert!(
-            issues.problems[0].contains("not valid JSON"),
+            issues.problems[0].to_string().contains("not valid JSON"),
             "{:?}",
             issues.problems
         );

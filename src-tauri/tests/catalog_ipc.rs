@@ -9,7 +9,7 @@ mod common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use common::{invoke, start_app};
+use common::{invoke, said, start_app};
 use serde_json::json;
 
 const SECRET: &str = "sk-catalog-ipc-test-7f3a9c";
@@ -48,7 +48,8 @@ fn a_broken_entry_costs_nothing_and_a_secret_value_lives_only_in_the_secret_stor
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     assert_eq!(listed[0]["id"], "plain");
     let problems = invoke(&webview, "catalog_problems", json!({})).unwrap();
-    let problem = problems[0].as_str().unwrap();
+    assert_eq!(problems[0]["kind"], "catalog_damaged", "{problems}");
+    let problem = &said(&problems[0]);
     assert!(
         problem.contains(r#"entry 2 ("From a newer Periscope", id "future")"#),
         "{problem}"

@@ -122,7 +122,10 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
         json!({"serverId": "demo-legacy", "level": "loud"}),
     )
     .unwrap_err();
-    assert!(said(&error).contains("not a log level"), "{error}");
+    assert_eq!(error["kind"], "invalid_input", "{error}");
+    assert_eq!(error["field"], "log_level", "{error}");
+    assert_eq!(error["detail"], "loud", "{error}");
+    assert!(said(&error).contains("is not one of debug"), "{error}");
     invoke(&webview, "disconnect", json!({"serverId": "demo-legacy"})).unwrap();
     let error = invoke(&webview, "ping_server", json!({"serverId": "demo-legacy"})).unwrap_err();
     assert!(said(&error).contains("connect"), "{error}");

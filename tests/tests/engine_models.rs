@@ -520,6 +520,7 @@ impl periscope_core::model::tool_host::ToolHost for Echoing {
             is_error: false,
             raw: None,
             ran: None,
+            failure: None,
         }
     }
 }

@@ -63,7 +63,7 @@ fn warnings(events: &mut tokio::sync::broadcast::Receiver<Event>) -> Vec<String>
     let mut said = Vec::new();
     while let Ok(event) = events.try_recv() {
         if let Event::Warning(text) = event {
-            said.push(text);
+            said.push(text.to_string());
         }
     }
     said

@@ -307,7 +307,12 @@ async fn an_unsupported_protocol_version_is_a_warning_not_an_abort() {
     let session = Session::spawn_stdio(&target("bad-version"), SessionOptions::default()).unwrap();
     let identity = session.initialize().await.unwrap();
     assert_eq!(identity.protocol_version, "1999-01-01");
-    assert!(identity.warnings[0].contains("does not speak"));
+    assert!(
+        matches!(&identity.warnings[0], periscope_core::vocabulary::Problem::VersionNotSpoken { version, .. } if version == "1999-01-01"),
+        "{:?}",
+        identity.warnings
+    );
+    assert!(identity.warnings[0].to_string().contains("does not speak"));
     assert!(matches!(
         session.traffic().flags()[0].flag,
         Flag::UnsupportedProtocolVersion { .. }
@@ -462,7 +467,13 @@ async fn elicitations_outside_what_we_declared_or_allow_are_refused_with_32602_a
     assert_eq!(host_asks, 1, "only the valid form reaches the host");
     assert_eq!(warnings.len(), 3, "{warnings:?}");
     assert!(
-        warnings[0].contains("refused elicitation/create"),
+        warnings.iter().all(|w| matches!(w, periscope_core::vocabulary::Problem::ServerRequestRefused { method, .. } if method == "elicitation/create")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[0]
+            .to_string()
+            .contains("refused elicitation/create"),
         "{warnings:?}"
     );
     assert!(

@@ -194,7 +194,12 @@ async fn a_forgotten_session_is_replaced_by_a_new_handshake_and_the_call_goes_th
     assert_eq!(exchange.status, Some(404));
     let mut warned = false;
     while let Ok(e) = events.try_recv() {
-        warned |= matches!(e, periscope_core::event::Event::Warning(w) if w.contains("404"));
+        warned |= matches!(
+            e,
+            periscope_core::event::Event::Warning(
+                periscope_core::vocabulary::Problem::SessionRenewed { .. }
+            )
+        );
     }
     assert!(warned, "the user is told");
 }

@@ -274,16 +274,21 @@ pub struct UnreadableEntry {
     pub raw: serde_json::Value,
 }
 
+impl UnreadableEntry {
+    /// The entry as hosts say it, without its stored value.
+    pub fn left_out(&self) -> crate::vocabulary::catalog_damage::LeftOutEntry {
+        crate::vocabulary::catalog_damage::LeftOutEntry {
+            position: self.position as u64,
+            name: self.name.clone(),
+            id: self.id.clone(),
+            detail: self.reason.clone(),
+        }
+    }
+}
+
 impl std::fmt::Display for UnreadableEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "entry {}", self.position)?;
-        match (&self.name, &self.id) {
-            (Some(name), Some(id)) => write!(f, " ({name:?}, id {id:?})")?,
-            (Some(name), None) => write!(f, " ({name:?})")?,
-            (None, Some(id)) => write!(f, " (id {id:?})")?,
-            (None, None) => {}
-        }
-        write!(f, ": {}", self.reason)
+        self.left_out().fmt(f)
     }
 }
 

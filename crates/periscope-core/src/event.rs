@@ -22,8 +22,10 @@ pub enum SessionState {
     Initializing,
     /// The handshake is done; `protocol_version` is what the server answered.
     Ready { protocol_version: String },
-    /// The connection is gone; `reason` says how, in words a user can act on.
-    Closed { reason: String },
+    /// The connection is gone; `cause` says how.
+    Closed {
+        cause: crate::vocabulary::close::CloseCause,
+    },
 }
 
 /// How a request ended.
@@ -203,8 +205,9 @@ pub enum Event {
         left_ms: u64,
         private: bool,
     },
-    /// Something the user should see that is not an error, e.g. an unknown protocol version.
-    Warning(String),
+    /// Something the user should see that is not an error, e.g. an unknown protocol version:
+    /// typed like a failure, so hosts word it.
+    Warning(crate::vocabulary::Problem),
     /// Something normal but worth knowing, e.g. auto's fallback to `initialize` for a legacy
     /// server: hosts show it on request (the CLI with `-v`), never as a warning.
     Info(String),

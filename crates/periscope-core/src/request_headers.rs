@@ -12,7 +12,6 @@ use std::collections::HashSet;
 
 use crate::vocabulary::method::names;
 use base64::Engine as _;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One tool argument mirrored into a header: the chain of `properties` keys that leads to it,
@@ -23,38 +22,7 @@ pub struct HeaderBinding {
     pub header: String,
 }
 
-/// Why a tool's `x-mcp-header` annotations make it uncallable.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(tag = "rule", rename_all = "snake_case")]
-pub enum HeaderAnnotationError {
-    #[error("x-mcp-header at {at} is empty")]
-    Empty { at: String },
-    #[error("x-mcp-header at {at} is not a string")]
-    NotAString { at: String },
-    #[error(
-        "x-mcp-header {name:?} at {at} is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)"
-    )]
-    NotAToken { at: String, name: String },
-    #[error("x-mcp-header {name:?} is used twice (names are compared without case)")]
-    Duplicate { name: String },
-    #[error(
-        "x-mcp-header {name:?} at {at} is on a parameter of type {kind}; only string, integer and boolean may be mirrored"
-    )]
-    NotPrimitive {
-        at: String,
-        name: String,
-        kind: String,
-    },
-    #[error(
-        "x-mcp-header {name:?} at {at} is not reachable through properties alone (it sits under {through})"
-    )]
-    NotStaticallyReachable {
-        at: String,
-        name: String,
-        through: String,
-    },
-}
+pub use crate::vocabulary::refusal::HeaderAnnotationError;
 
 /// Schema keywords under which an annotation is out of reach (arrays, composition, conditions,
 /// references, and the other places a subschema can hide).

@@ -181,7 +181,8 @@ pub enum AppEvent {
     /// A task changed (status, progress, result) or stopped being followed.
     Task {
         server_id: String,
-        entry: crate::tasks::TaskEntry,
+        // Boxed: an entry (with its result or problem) is many times the other events' size.
+        entry: Box<crate::tasks::TaskEntry>,
     },
     /// A tool call, resource read or prompt get finished and went into the history.
     History {

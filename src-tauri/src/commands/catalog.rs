@@ -77,7 +77,7 @@ pub fn catalog_keep<R: Runtime>(
 /// What loading the catalog file found wrong (entries it could not read, a broken file), in
 /// sentences for the user; empty when all was well.
 #[tauri::command]
-pub fn catalog_problems(state: State<'_, AppState>) -> Vec<String> {
+pub fn catalog_problems(state: State<'_, AppState>) -> Vec<Problem> {
     state.catalog_problems()
 }
 

@@ -145,7 +145,13 @@ pub async fn chat_send<R: Runtime>(
                     .get_prompt(name, arguments.clone())
                     .await
                     .map_err(Problem::from)?;
-                prompt_messages.extend(prompt_messages_of(&got).map_err(Problem::model)?);
+                // A prompt the model cannot read is the server's answer breaking the protocol.
+                let messages =
+                    prompt_messages_of(&got).map_err(|detail| Problem::ProtocolBroken {
+                        method: periscope_core::vocabulary::method::names::PROMPTS_GET.into(),
+                        detail,
+                    })?;
+                prompt_messages.extend(messages);
             }
         }
     }
@@ -212,7 +218,7 @@ pub async fn chat_send<R: Runtime>(
     playground.end_turn(&id);
     // Kept whatever happened: the messages so far are the user's.
     let saved = playground::save(&dir, &conversation);
-    let stats = stats.map_err(Problem::model)?;
+    let stats = stats.map_err(Problem::from)?;
     saved.map_err(|e| {
         Problem::not_saved(periscope_core::vocabulary::problem::Stored::Conversation, e)
     })?;

@@ -161,7 +161,7 @@ pub async fn cancel_task<R: Runtime>(
 fn send<R: Runtime>(app: &AppHandle<R>, server_id: &str, entry: TaskEntry) {
     app.state::<AppState>().hub.send(AppEvent::Task {
         server_id: server_id.to_string(),
-        entry,
+        entry: Box::new(entry),
     });
 }
 

@@ -8,17 +8,17 @@ use tauri::State;
 
 use crate::AppState;
 
-/// `logging/setLevel`. The level arrives as the UI's word so that a wrong one is refused in the
-/// engine's words ("… is not a log level (one of …)"), not serde's.
+/// `logging/setLevel`. The level arrives as the UI's word so that a wrong one is refused as
+/// the word that was sent (hosts say it is not a log level), not in serde's words.
 #[tauri::command]
 pub async fn set_log_level(
     state: State<'_, AppState>,
     server_id: String,
     level: String,
 ) -> Result<(), Problem> {
-    let level: LogLevel = level.parse().map_err(|e| Problem::InvalidInput {
+    let level: LogLevel = level.parse().map_err(|_| Problem::InvalidInput {
         field: periscope_core::vocabulary::problem::Field::LogLevel,
-        detail: Some(e),
+        detail: Some(level.clone()),
     })?;
     let session = state.session(&server_id)?;
     session.set_log_level(level).await.map_err(Problem::from)

@@ -82,9 +82,9 @@ pub(super) async fn forward(
                 server_id: server_id.clone(),
                 state,
             }),
-            Ok(Event::Warning(message)) => hub.send(AppEvent::Warning {
+            Ok(Event::Warning(problem)) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
-                problem: Problem::note(message),
+                problem,
             }),
             // Said where warnings are said: what is shown did not come from the server just now.
             Ok(Event::FromCache {
@@ -96,13 +96,11 @@ pub(super) async fn forward(
                     left_s: left_ms.div_ceil(1000),
                 },
             }),
-            Ok(Event::StateChanged(SessionState::Closed { reason })) => {
+            Ok(Event::StateChanged(SessionState::Closed { cause })) => {
                 tell_held(&server_id, logs.held_now(), &hub);
                 if !conn.user_closed.load(Ordering::SeqCst) {
                     let status = ConnectionStatus::Failed {
-                        error: Problem::ConnectionEnded {
-                            reason: reason.to_string(),
-                        },
+                        error: Problem::ConnectionEnded { cause },
                         stderr_tail: traffic.stderr_tail(STDERR_TAIL),
                         diagnoses: Vec::new(),
                     };

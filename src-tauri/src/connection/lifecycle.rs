@@ -12,6 +12,7 @@ use periscope_core::doctor::{self, Scene};
 use periscope_core::era::EraReason;
 use periscope_core::session::{ServerIdentity, Session, SessionOptions};
 use periscope_core::view::{AppEvent, ConnectionStatus};
+use periscope_core::vocabulary::start::StartCause;
 
 use super::forward::forward;
 use super::sign_in::sign_in_opener;
@@ -201,7 +202,7 @@ impl AppState {
             Err(e) => {
                 let error = Problem::StartFailed {
                     server: server_id.into(),
-                    detail: e.to_string(),
+                    cause: StartCause::from(&e),
                 };
                 let diagnoses = match &target {
                     ServerTarget::Stdio(t) => doctor::after_start(&e, t),

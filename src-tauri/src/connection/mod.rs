@@ -85,8 +85,8 @@ impl AppState {
         *lock(&self.catalog_issues) = issues;
     }
 
-    /// What loading the catalog found wrong, in sentences for the user.
-    pub fn catalog_problems(&self) -> Vec<String> {
+    /// What loading the catalog found wrong.
+    pub fn catalog_problems(&self) -> Vec<Problem> {
         lock(&self.catalog_issues).problems.clone()
     }
 
@@ -177,7 +177,10 @@ impl AppState {
     fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, Problem> {
         server_secrets::resolve(self.secret_store(), entry).map_err(|e| Problem::StartFailed {
             server: entry.id.clone(),
-            detail: format!("{}: {e}", entry.name),
+            cause: periscope_core::vocabulary::start::StartCause::SecretsUnresolved {
+                name: entry.name.clone(),
+                detail: e.to_string(),
+            },
         })
     }
 

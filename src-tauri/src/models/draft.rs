@@ -91,7 +91,7 @@ pub async fn draft(
         provider: provider.clone(),
         reason: reason.clone(),
     });
-    let request = sampling::to_chat(params).map_err(Problem::model)?;
+    let request = sampling::to_chat(params).map_err(Problem::from)?;
     let turn = client
         .stream_each(&request, cancel, |event| {
             match event {

@@ -9,7 +9,7 @@ use periscope_core::model::tool_host::{SessionTools, ToolHost, ToolOutcome};
 use periscope_core::saved_calls::{CallKind, CallOrigin};
 use periscope_core::view::CallError;
 use periscope_core::vocabulary::Problem;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
 
 use crate::AppState;
@@ -31,18 +31,12 @@ impl<R: Runtime> ToolHost for RecordedTools<R> {
     async fn call(&self, name: &str, input: Value) -> ToolOutcome {
         let outcome = self.inner.call(name, input).await;
         if let Some(ran) = &outcome.ran {
-            let result = match &outcome.raw {
-                Some(raw) => Ok(raw.clone()),
-                None => Err(CallError::from(Problem::note(
-                    outcome
-                        .content
-                        .iter()
-                        .map(|b| match b {
-                            periscope_core::model::chat::Block::Text { text } => text.clone(),
-                            other => json!(other).to_string(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n"),
+            let result = match (&outcome.raw, &outcome.failure) {
+                (Some(raw), _) => Ok(raw.clone()),
+                (None, Some(failure)) => Err(CallError::from(failure.clone())),
+                // A call that ran gives a result or a failure; never neither.
+                (None, None) => Err(CallError::from(Problem::internal(
+                    "no result and no failure",
                 ))),
             };
             let target = CallTarget {

@@ -3,6 +3,7 @@
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { ServerTarget } from "../bindings/ServerTarget";
 import i18n from "../i18n";
+import { problemText } from "../i18n/problem";
 import { errorMessage, ipc } from "../ipc";
 import { addAppError, connections, select, serverState, setActionError, setCatalog, setCatalogError } from "../state/connections";
 import { loadRecordings } from "./recordings";
@@ -21,7 +22,7 @@ export async function loadCatalog(): Promise<void> {
   }
   try {
     // Entries the app could not read (kept in the file and backed up), said once at startup.
-    for (const problem of await ipc.catalogProblems()) addAppError(problem);
+    for (const problem of await ipc.catalogProblems()) addAppError(problemText(problem));
   } catch (error) {
     addAppError(i18n.t("state:catalogCheckFailed", { error: errorMessage(error) }));
   }

@@ -80,7 +80,7 @@ async function connectThrough(id: string, open: () => Promise<ServerIdentity>): 
       if (s.status.state === "ready") return { ...s, busy: null, actionError: i18n.t("state:connectFailed", { error: message }) };
       // Otherwise this attempt failed. The `failed` status event carries the stderr tail; until
       // it comes (or if it never does), the rejection's message is the failure.
-      const problem: Problem = isProblem(error) ? error : { kind: "note", text: message };
+      const problem: Problem = isProblem(error) ? error : { kind: "internal", detail: message };
       const status = s.status.state === "failed" ? s.status : { state: "failed" as const, error: problem, stderr_tail: [], diagnoses: [] };
       return { ...s, busy: null, status };
     });

@@ -65,7 +65,10 @@ describe("toasts for events", () => {
       server_id: "demo",
       status: {
         state: "failed" as const,
-        error: { kind: "connection_ended" as const, reason: "exited with status 1" },
+        error: {
+          kind: "connection_ended" as const,
+          cause: { kind: "process" as const, end: { kind: "exited" as const, code: 1 }, shutdown: null },
+        },
         stderr_tail,
         diagnoses: [],
       },
@@ -73,7 +76,7 @@ describe("toasts for events", () => {
     expect(toastsForEvents([failed(["panic: out of cheese"])], () => ready, name)[0]).toEqual({
       kind: "error",
       message: "Demo server: the connection dropped",
-      detail: "The connection ended: “exited with status 1”",
+      detail: "The connection ended: the server exited with status 1.",
       link: { to: "console", serverId: "demo" },
     });
     expect(toastsForEvents([failed([])], () => ready, name)[0]?.link).toEqual({ to: "lastFrame", serverId: "demo" });

@@ -1,10 +1,17 @@
 import { createInstance, type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
+import type { CatalogDamage } from "../bindings/CatalogDamage";
+import type { CloseCause } from "../bindings/CloseCause";
+import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
+import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
+import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
+import type { StartCause } from "../bindings/StartCause";
 import { problemText } from "./problem";
 import { resources } from "./resources";
 
 const cause: Problem = { kind: "not_connected", server: "srv-1" };
+const exited: CloseCause = { kind: "process", end: { kind: "exited", code: 3 }, shutdown: null };
 
 // One of every kind: a kind added in Rust without a sample here fails `tsc`.
 const samples: Record<Problem["kind"], Problem> = {
@@ -12,16 +19,23 @@ const samples: Record<Problem["kind"], Problem> = {
   not_connected: cause,
   still_connecting: { kind: "still_connecting", server: "srv-1" },
   connection_failed: { kind: "connection_failed", server: "srv-1", cause },
-  start_failed: { kind: "start_failed", server: "srv-1", detail: "server exited with status 4" },
-  connection_ended: { kind: "connection_ended", reason: "the server closed its end" },
+  start_failed: { kind: "start_failed", server: "srv-1", cause: { kind: "program_not_found", command: "npx" } },
+  connection_ended: { kind: "connection_ended", cause: exited },
   remembered_era_failed: { kind: "remembered_era_failed" },
-  request_failed: { kind: "request_failed", method: "tools/call", code: -32601, message: "no such tool here", data: null },
+  request_failed: {
+    kind: "request_failed",
+    method: "tools/call",
+    code: -32601,
+    code_name: "MethodNotFound",
+    message: "no such tool here",
+    data: null,
+  },
   timed_out: { kind: "timed_out", method: "tools/call", after_ms: 30000 },
   cancelled: { kind: "cancelled", method: "tools/call" },
   closed_before_answer: {
     kind: "closed_before_answer",
     method: "tools/list",
-    reason: "server exited with status 3",
+    cause: exited,
     stderr_tail: ["out of cheese"],
   },
   session_expired: { kind: "session_expired", method: "tools/call" },
@@ -42,18 +56,156 @@ const samples: Record<Problem["kind"], Problem> = {
   url_refused: { kind: "url_refused", url: "ftp://example.com/icon", reason: "not_https" },
   fetch_failed: { kind: "fetch_failed", url: "https://example.com/icon.png", detail: "HTTP 500 Internal Server Error" },
   program_failed: { kind: "program_failed", program: "xdg-open", detail: "No such file or directory" },
-  model_failed: { kind: "model_failed", detail: "invalid api key given" },
+  model_failed: { kind: "model_failed", error: { kind: "provider", detail: "invalid api key given" } },
+  sampling_malformed: { kind: "sampling_malformed", detail: "a text block without text" },
+  tools_unlisted: { kind: "tools_unlisted", detail: "not connected" },
   busy: { kind: "busy" },
   sign_in: { kind: "sign_in", server: "srv-1", what: "not_remote" },
   tasks_not_offered: { kind: "tasks_not_offered", method: "tools/call" },
   task_ended: { kind: "task_ended", status: "failed", message: "the job ran out of time" },
   not_imported: { kind: "not_imported", name: "filesystem", imported: 2, cause: { kind: "busy" } },
   internal: { kind: "internal", detail: "task was cancelled" },
-  note: { kind: "note", text: "the server sent a frame that is not JSON" },
+  checks_off: { kind: "checks_off", detail: "Resource temporarily unavailable (os error 11)" },
+  version_not_spoken: { kind: "version_not_spoken", version: "1999-01-01", speaks: ["2025-06-18", "2025-11-25"] },
+  no_version_in_common: { kind: "no_version_in_common", offered: ["1999-01-01"], using: "2026-07-28" },
+  version_retried: { kind: "version_retried", method: "server/discover", refused: "2026-07-28", version: "2026-09-01" },
+  sign_in_gave_up: { kind: "sign_in_gave_up", attempts: 3, status: 401 },
+  session_renewed: { kind: "session_renewed", method: "tools/list" },
+  reissued: { kind: "reissued", method: "tools/list", detail: "error decoding response body", id: "7" },
+  server_request_refused: {
+    kind: "server_request_refused",
+    method: "elicitation/create",
+    id: "e3",
+    why: { rule: "unknown_mode", mode: "telepathy" },
+  },
+  input_not_given: { kind: "input_not_given", key: "name", method: "x/y", code: -32601, code_name: "MethodNotFound" },
+  tool_refused: { kind: "tool_refused", tool: "deploy", why: { rule: "duplicate", name: "Region" } },
+  catalog_damaged: {
+    kind: "catalog_damaged",
+    path: "/home/u/.local/share/periscope/catalog.json",
+    damage: { kind: "unreadable", detail: "expected value at line 1 column 12" },
+    copy: { kind: "copied", path: "/home/u/.local/share/periscope/catalog.json.bak-1" },
+  },
   from_cache: { kind: "from_cache", method: "tools/list", left_s: 12 },
   auto_answer_failed: { kind: "auto_answer_failed", cause },
   not_recorded: { kind: "not_recorded", cause },
 };
+
+// Every rule a server's request is refused by, and every x-mcp-header rule a tool breaks: a
+// rule added in Rust without a sample here fails `tsc`.
+const refusals: Record<ServerRequestRefusal["rule"], ServerRequestRefusal> = {
+  over_limit: { rule: "over_limit", limit: 32 },
+  mode_not_declared: { rule: "mode_not_declared", mode: "url" },
+  unknown_mode: { rule: "unknown_mode", mode: "telepathy" },
+  url_elicitation_without: { rule: "url_elicitation_without", missing: ["elicitationId", "message"] },
+  no_requested_schema: { rule: "no_requested_schema" },
+  schema_outside_form_subset: { rule: "schema_outside_form_subset", detail: "nested objects are not allowed" },
+};
+const headerRules: Record<HeaderAnnotationError["rule"], HeaderAnnotationError> = {
+  empty: { rule: "empty", at: "/properties/region" },
+  not_a_string: { rule: "not_a_string", at: "/properties/region" },
+  not_a_token: { rule: "not_a_token", at: "/properties/region", name: "Re gion" },
+  duplicate: { rule: "duplicate", name: "Region" },
+  not_primitive: { rule: "not_primitive", at: "/properties/tags", name: "Tags", kind: "array" },
+  not_statically_reachable: { rule: "not_statically_reachable", at: "/properties/a", name: "A", through: "anyOf" },
+};
+
+// Every way a connection ends and a start fails (a kind added in Rust without a sample here fails
+// `tsc`), with each way a process ends, each shutdown step and each end of an HTTP session.
+const closes: Record<CloseCause["kind"], CloseCause[]> = {
+  unknown: [{ kind: "unknown" }],
+  process: [
+    exited,
+    { kind: "process", end: { kind: "killed", signal: 9 }, shutdown: null },
+    ...(["closed_stdin", "sent_sigterm", "sent_sigkill"] as const).map(
+      (shutdown): CloseCause => ({ kind: "process", end: { kind: "did_not_exit" }, shutdown }),
+    ),
+  ],
+  stdout_closed_still_running: [{ kind: "stdout_closed_still_running" }],
+  stdout_read_failed: [{ kind: "stdout_read_failed", detail: "Broken pipe (os error 32)", end: null }],
+  disconnected: [
+    { kind: "disconnected", session: null },
+    { kind: "disconnected", session: { kind: "deleted" } },
+    { kind: "disconnected", session: { kind: "delete_unanswered", waited_s: 5 } },
+    { kind: "disconnected", session: { kind: "delete_not_allowed" } },
+    { kind: "disconnected", session: { kind: "delete_status", status: 500 } },
+    { kind: "disconnected", session: { kind: "delete_failed", detail: "connection reset" } },
+  ],
+  legacy_stream_closed: [{ kind: "legacy_stream_closed" }],
+};
+const url = "https://example.com/mcp";
+const starts: Record<StartCause["kind"], StartCause[]> = {
+  program_not_found: [{ kind: "program_not_found", command: "npx" }],
+  permission_denied: [{ kind: "permission_denied", command: "./server.sh" }],
+  spawn_failed: [{ kind: "spawn_failed", command: "npx", detail: "Argument list too long (os error 7)" }],
+  record_file_failed: [{ kind: "record_file_failed", path: "/tmp/r.jsonl", detail: "Read-only file system" }],
+  url_unusable: [
+    { kind: "url_unusable", url, fault: { kind: "not_a_url", detail: "relative URL without a base" } },
+    { kind: "url_unusable", url, fault: { kind: "not_http" } },
+    { kind: "url_unusable", url, fault: { kind: "bad_header_name", name: "X Bad" } },
+    { kind: "url_unusable", url, fault: { kind: "bad_header_value", name: "Authorization" } },
+    { kind: "url_unusable", url, fault: { kind: "client_failed", detail: "no TLS backend" } },
+  ],
+  secrets_unresolved: [{ kind: "secrets_unresolved", name: "GitHub", detail: "the keyring is locked" }],
+};
+
+// Every way the catalog file is damaged, copied aside or not.
+const catalogPath = "/tmp/catalog.json";
+const damages: Record<CatalogDamage["kind"], CatalogDamage[]> = {
+  unreadable: [{ kind: "unreadable", detail: "Permission denied (os error 13)" }],
+  no_list: [{ kind: "no_list" }],
+  entries_left_out: [1, 2].map(
+    (n): CatalogDamage => ({
+      kind: "entries_left_out",
+      entries: [
+        { position: 2, name: "Broken", id: "b", detail: "missing field `command`" },
+        { position: 3, name: null, id: null, detail: "invalid type: integer `5`" },
+      ].slice(0, n),
+    }),
+  ),
+};
+
+// Every way a model provider fails, with each wait that can run out.
+const modelErrors: Record<ModelError["kind"], ModelError[]> = {
+  not_a_url: [{ kind: "not_a_url", url: "api.example.com", detail: "relative URL without a base" }],
+  not_http: [{ kind: "not_http", scheme: "ftp" }],
+  key_in_clear: [{ kind: "key_in_clear", host: "10.0.0.5" }],
+  transport: [{ kind: "transport", detail: "connection refused" }],
+  timeout: (["first_byte", "idle", "total"] as const).map((stage): ModelError => ({ kind: "timeout", stage, after_ms: 30000 })),
+  status: [true, false].map(
+    (truncated): ModelError => ({ kind: "status", status: 401, message: "invalid x-api-key", body: "{}", truncated }),
+  ),
+  provider: [{ kind: "provider", detail: "Overloaded" }],
+  protocol: [{ kind: "protocol", detail: "a chunk of the stream is not JSON" }],
+  cancelled: [{ kind: "cancelled" }],
+};
+
+/** Every sample: one of each kind, and a kind that carries a rule once with each rule. */
+const everyProblem: Problem[] = [
+  ...Object.values(samples),
+  ...Object.values(refusals).map(
+    (why): Problem => ({ kind: "server_request_refused", method: "elicitation/create", id: "e1", why }),
+  ),
+  ...Object.values(headerRules).map((why): Problem => ({ kind: "tool_refused", tool: "deploy", why })),
+  ...Object.values(closes)
+    .flat()
+    .map((c): Problem => ({ kind: "connection_ended", cause: c })),
+  ...Object.values(starts)
+    .flat()
+    .map((c): Problem => ({ kind: "start_failed", server: "srv-1", cause: c })),
+  ...Object.values(modelErrors)
+    .flat()
+    .map((error): Problem => ({ kind: "model_failed", error })),
+  ...Object.values(damages)
+    .flat()
+    .flatMap((damage): Problem[] => [
+      { kind: "catalog_damaged", path: catalogPath, damage, copy: { kind: "copied", path: `${catalogPath}.bak-1` } },
+      { kind: "catalog_damaged", path: catalogPath, damage, copy: { kind: "not_copied", detail: "No space left on device" } },
+    ]),
+];
+
+// The protocol's own names, spelled as the spec spells them in every language.
+const protocolNames = ["x-mcp-header"];
 
 /** Every string a problem carries (its parameters, a nested cause's too), except the kinds. */
 function parameters(value: unknown): string[] {
@@ -90,11 +242,11 @@ describe("every problem kind, in every language", () => {
   for (const lng of ["en", "zh-Hans"] as const) {
     it(`has words in ${lng}, with no key missing and what was sent kept as sent`, () => {
       const { word, missing } = worder(lng);
-      for (const problem of Object.values(samples)) {
+      for (const problem of everyProblem) {
         const text = word(problem);
         expect(text.trim(), problem.kind).not.toBe("");
         expect(text, problem.kind).not.toContain(`kind.${problem.kind}`);
-        for (const sent of ["message", "detail", "reason", "text"] as const) {
+        for (const sent of ["message", "detail", "reason", "version", "key", "tool"] as const) {
           // A refused URL's reason is Periscope's own (an enum), worded like the kind.
           if (problem.kind === "url_refused" && sent === "reason") continue;
           const value = (problem as Partial<Record<string, unknown>>)[sent];
@@ -109,9 +261,10 @@ describe("every problem kind, in every language", () => {
     const { word } = worder("zh-Hans");
     // Three or more English words in a row, once the parameters (quoted as sent) are taken out.
     const englishRun = /[A-Za-z]+(?:[\s,'’-]+[A-Za-z]+){2,}/;
-    for (const problem of Object.values(samples)) {
+    for (const problem of everyProblem) {
       let text = word(problem);
-      for (const value of parameters(problem).sort((a, b) => b.length - a.length)) text = text.split(value).join(" ");
+      const quoted = [...parameters(problem), ...protocolNames];
+      for (const value of quoted.sort((a, b) => b.length - a.length)) text = text.split(value).join(" ");
       expect(text, `${problem.kind}: ${word(problem)}`).not.toMatch(englishRun);
     }
   });

@@ -2,19 +2,178 @@
 // sentence comes from the `problems` namespace by its kind; what a server, the system or a
 // library said (a message, a detail, stderr) is interpolated as it came, quoted by the sentence.
 import type { TFunction } from "i18next";
+import type { CatalogDamage } from "../bindings/CatalogDamage";
+import type { CloseCause } from "../bindings/CloseCause";
+import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
+import type { LeftOutEntry } from "../bindings/LeftOutEntry";
+import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
+import type { ProcessEnd } from "../bindings/ProcessEnd";
+import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
+import type { StartCause } from "../bindings/StartCause";
+import type { UrlFault } from "../bindings/UrlFault";
 import i18n from "./index";
 
 type T = TFunction<"problems">;
 
-/** Names the JSON-RPC and MCP error codes as the engine's English does ("MethodNotFound"). */
-const CODE_NAMES: Record<number, string> = {
-  [-32700]: "ParseError",
-  [-32600]: "InvalidRequest",
-  [-32601]: "MethodNotFound",
-  [-32602]: "InvalidParams",
-  [-32603]: "InternalError",
-};
+/** " (MethodNotFound)": the name the specs give an error code, as the engine sent it. */
+function codeName(name: string | null): string {
+  return name === null ? "" : ` (${name})`;
+}
+
+/** Why Periscope refused a server's request, in `t`'s language. */
+function refusalText(why: ServerRequestRefusal, t: T): string {
+  switch (why.rule) {
+    case "over_limit":
+      return t("refusal.over_limit", { limit: why.limit });
+    case "mode_not_declared":
+    case "unknown_mode":
+      return t(`refusal.${why.rule}`, { mode: why.mode });
+    case "url_elicitation_without":
+      return t("refusal.url_elicitation_without", { missing: why.missing.join(", ") });
+    case "no_requested_schema":
+      return t("refusal.no_requested_schema");
+    case "schema_outside_form_subset":
+      return t("refusal.schema_outside_form_subset", { detail: why.detail });
+  }
+}
+
+/** How a connection ended, in `t`'s language. */
+export function closeText(cause: CloseCause, t: T = i18n.getFixedT(null, "problems")): string {
+  switch (cause.kind) {
+    case "unknown":
+    case "stdout_closed_still_running":
+    case "legacy_stream_closed":
+      return t(`close.${cause.kind}`);
+    case "process": {
+      const end = processEndText(cause.end, t);
+      return cause.shutdown === null ? end : t(`close.after_${cause.shutdown}`, { end });
+    }
+    case "stdout_read_failed":
+      return t("close.stdout_read_failed", { detail: cause.detail });
+    case "disconnected": {
+      const session = cause.session;
+      if (session === null) return t("close.disconnected");
+      switch (session.kind) {
+        case "deleted":
+        case "delete_not_allowed":
+          return t(`close.${session.kind}`);
+        case "delete_unanswered":
+          return t("close.delete_unanswered", { seconds: session.waited_s });
+        case "delete_status":
+          return t("close.delete_status", { status: session.status });
+        case "delete_failed":
+          return t("close.delete_failed", { detail: session.detail });
+      }
+    }
+  }
+}
+
+function processEndText(end: ProcessEnd, t: T): string {
+  switch (end.kind) {
+    case "exited":
+      return t("close.exited", { code: end.code });
+    case "killed":
+      return t("close.killed", { signal: end.signal });
+    case "did_not_exit":
+      return t("close.did_not_exit");
+  }
+}
+
+/** Why a server could not be started or reached, in `t`'s language. */
+function startText(cause: StartCause, t: T): string {
+  switch (cause.kind) {
+    case "program_not_found":
+    case "permission_denied":
+      return t(`start.${cause.kind}`, { command: cause.command });
+    case "spawn_failed":
+      return t("start.spawn_failed", { command: cause.command, detail: cause.detail });
+    case "record_file_failed":
+      return t("start.record_file_failed", { path: cause.path, detail: cause.detail });
+    case "url_unusable":
+      return t("start.url_unusable", { url: cause.url, fault: urlFaultText(cause.fault, t) });
+    case "secrets_unresolved":
+      return t("start.secrets_unresolved", { name: cause.name, detail: cause.detail });
+  }
+}
+
+function urlFaultText(fault: UrlFault, t: T): string {
+  switch (fault.kind) {
+    case "not_a_url":
+    case "client_failed":
+      return t(`urlFault.${fault.kind}`, { detail: fault.detail });
+    case "not_http":
+      return t("urlFault.not_http");
+    case "bad_header_name":
+    case "bad_header_value":
+      return t(`urlFault.${fault.kind}`, { name: fault.name });
+  }
+}
+
+/** Why a model provider did not answer, in `t`'s language. */
+function modelErrorText(error: ModelError, t: T): string {
+  switch (error.kind) {
+    case "not_a_url":
+      return t("modelError.not_a_url", { url: error.url, detail: error.detail });
+    case "not_http":
+      return t("modelError.not_http", { scheme: error.scheme });
+    case "key_in_clear":
+      return t("modelError.key_in_clear", { host: error.host });
+    case "transport":
+    case "provider":
+    case "protocol":
+      return t(`modelError.${error.kind}`, { detail: error.detail });
+    case "timeout":
+      return t(`modelError.timeout_${error.stage}`, { seconds: error.after_ms / 1000 });
+    case "status":
+      return t(error.truncated ? "modelError.status_cut" : "modelError.status", {
+        status: error.status,
+        detail: error.message ?? error.body,
+      });
+    case "cancelled":
+      return t("modelError.cancelled");
+  }
+}
+
+/** What was wrong with the catalog file `path`, in `t`'s language. */
+function catalogDamageText(path: string, damage: CatalogDamage, t: T): string {
+  switch (damage.kind) {
+    case "unreadable":
+      return t("catalog.unreadable", { path, detail: damage.detail });
+    case "no_list":
+      return t("catalog.no_list", { path });
+    case "entries_left_out":
+      return t("catalog.entries_left_out", {
+        path,
+        count: damage.entries.length,
+        entries: damage.entries.map((e) => leftOutText(e, t)).join("; "),
+      });
+  }
+}
+
+function leftOutText(entry: LeftOutEntry, t: T): string {
+  const label = entry.name ?? entry.id;
+  return label === null
+    ? t("catalog.entry", { position: entry.position, detail: entry.detail })
+    : t("catalog.entry_named", { position: entry.position, name: label, detail: entry.detail });
+}
+
+/** Which rule of `x-mcp-header` a tool's annotations break, in `t`'s language. */
+export function headerAnnotationText(why: HeaderAnnotationError, t: T = i18n.getFixedT(null, "problems")): string {
+  switch (why.rule) {
+    case "empty":
+    case "not_a_string":
+      return t(`headerAnnotation.${why.rule}`, { at: why.at });
+    case "not_a_token":
+      return t("headerAnnotation.not_a_token", { at: why.at, name: why.name });
+    case "duplicate":
+      return t("headerAnnotation.duplicate", { name: why.name });
+    case "not_primitive":
+      return t("headerAnnotation.not_primitive", { at: why.at, name: why.name, type: why.kind });
+    case "not_statically_reachable":
+      return t("headerAnnotation.not_statically_reachable", { at: why.at, name: why.name, through: why.through });
+  }
+}
 
 /** True for a value that has a Problem's shape (a command's rejection, an event's problem). */
 export function isProblem(value: unknown): value is Problem {
@@ -36,18 +195,16 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });
     case "start_failed":
-      return t("kind.start_failed", { detail: problem.detail });
+      return t("kind.start_failed", { cause: startText(problem.cause, t) });
     case "connection_ended":
-      return t("kind.connection_ended", { reason: problem.reason });
-    case "request_failed": {
-      const name = CODE_NAMES[problem.code];
+      return t("kind.connection_ended", { cause: closeText(problem.cause, t) });
+    case "request_failed":
       return t("kind.request_failed", {
         method: problem.method,
         code: problem.code,
-        codeName: name ? ` (${name})` : "",
+        codeName: codeName(problem.code_name),
         message: problem.message,
       });
-    }
     case "timed_out":
       return t("kind.timed_out", { method: problem.method, seconds: problem.after_ms / 1000 });
     case "cancelled":
@@ -58,10 +215,10 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return problem.stderr_tail.length > 0
         ? t("kind.closed_before_answer_stderr", {
             method: problem.method,
-            reason: problem.reason,
+            cause: closeText(problem.cause, t),
             stderr: problem.stderr_tail.join("\n"),
           })
-        : t("kind.closed_before_answer", { method: problem.method, reason: problem.reason });
+        : t("kind.closed_before_answer", { method: problem.method, cause: closeText(problem.cause, t) });
     case "transport":
     case "protocol_broken":
     case "not_sent":
@@ -96,8 +253,11 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return t("kind.not_saved", { what: t(`stored.${problem.what}`), cause: cause(problem.cause) });
     case "record_unreadable":
     case "internal":
-    case "model_failed":
+    case "sampling_malformed":
+    case "tools_unlisted":
       return t(`kind.${problem.kind}`, { detail: problem.detail });
+    case "model_failed":
+      return t("kind.model_failed", { error: modelErrorText(problem.error, t) });
     case "not_an_image":
       return t("kind.not_an_image", { contentType: problem.content_type });
     case "url_refused":
@@ -118,8 +278,45 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
         : t("kind.task_ended_message", { status: problem.status, message: problem.message });
     case "not_imported":
       return t("kind.not_imported", { name: problem.name, imported: problem.imported, cause: cause(problem.cause) });
-    case "note":
-      return t("kind.note", { text: problem.text });
+    case "checks_off":
+      return t("kind.checks_off", { detail: problem.detail });
+    case "version_not_spoken":
+      return t("kind.version_not_spoken", { version: problem.version, speaks: problem.speaks.join(", ") });
+    case "no_version_in_common":
+      return problem.offered.length === 0
+        ? t("kind.no_version_in_common_none", { using: problem.using })
+        : t("kind.no_version_in_common", { offered: problem.offered.join(", "), using: problem.using });
+    case "version_retried":
+      return t("kind.version_retried", { method: problem.method, refused: problem.refused, version: problem.version });
+    case "sign_in_gave_up":
+      return t("kind.sign_in_gave_up", { attempts: problem.attempts, status: problem.status });
+    case "session_renewed":
+      return t("kind.session_renewed", { method: problem.method });
+    case "reissued":
+      return t("kind.reissued", { method: problem.method, detail: problem.detail, id: problem.id });
+    case "server_request_refused":
+      return t("kind.server_request_refused", {
+        method: problem.method,
+        id: problem.id,
+        why: refusalText(problem.why, t),
+      });
+    case "input_not_given":
+      return t("kind.input_not_given", {
+        key: problem.key,
+        method: problem.method,
+        code: problem.code,
+        codeName: codeName(problem.code_name),
+      });
+    case "tool_refused":
+      return t("kind.tool_refused", { tool: problem.tool, why: headerAnnotationText(problem.why, t) });
+    case "catalog_damaged":
+      return t("kind.catalog_damaged", {
+        damage: catalogDamageText(problem.path, problem.damage, t),
+        copy:
+          problem.copy.kind === "copied"
+            ? t("catalog.copied", { path: problem.copy.path })
+            : t("catalog.not_copied", { detail: problem.copy.detail }),
+      });
     case "from_cache":
       return t("kind.from_cache", { method: problem.method, seconds: problem.left_s });
     case "auto_answer_failed":

@@ -2,6 +2,7 @@
 // line), what loading them found wrong, a secret value of an entry shown on request, and which
 // of the form's values look secret.
 import { invoke } from "@tauri-apps/api/core";
+import type { Problem } from "../bindings/Problem";
 import type { SecretSlot } from "../bindings/SecretSlot";
 import type { ServerEntry } from "../bindings/ServerEntry";
 import type { TemporaryEntry } from "../bindings/TemporaryEntry";
@@ -16,7 +17,7 @@ export const catalogIpc = {
   catalogTemporary: () => invoke<TemporaryEntry[]>("catalog_temporary"),
   /** Saves a temporary entry to the catalog file. */
   catalogKeep: (id: string) => invoke<ServerEntry[]>("catalog_keep", { id }),
-  catalogProblems: () => invoke<string[]>("catalog_problems"),
+  catalogProblems: () => invoke<Problem[]>("catalog_problems"),
   catalogSecret: (serverId: string, slot: SecretSlot, name: string) =>
     invoke<string | null>("catalog_secret", { serverId, slot, name }),
   /** For each (name, value), whether the engine guesses it is a secret (the form's default). */

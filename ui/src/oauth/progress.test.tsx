@@ -113,7 +113,7 @@ describe("the sign-in's progress", () => {
     send(
       { type: "status", server_id: "remote", status: { state: "connecting" } },
       { type: "http", server_id: "remote", exchange: exchange(1, 401, T0) },
-      { type: "status", server_id: "remote", status: { state: "failed", error: { kind: "note", text: "sign-in failed" }, stderr_tail: [], diagnoses: [] } },
+      { type: "status", server_id: "remote", status: { state: "failed", error: { kind: "internal", detail: "sign-in failed" }, stderr_tail: [], diagnoses: [] } },
     );
     expect(screen.getByText("idle")).toBeTruthy();
   });

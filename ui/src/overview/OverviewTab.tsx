@@ -18,6 +18,7 @@ import type { ServerState } from "../state/connections";
 import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
+import { problemText } from "../i18n/problem";
 
 /** Modern or legacy, and how Periscope came to speak it; a remembered era can be probed again. */
 function EraFact({ serverId, identity }: { serverId: string; identity: ServerIdentity }) {
@@ -95,8 +96,8 @@ export function OverviewTab({ server }: { server: ServerState }) {
         <section className="warning-box" role="status">
           <div className="warning-box-title">{t("warnings")}</div>
           <ul>
-            {identity.warnings.map((w) => (
-              <li key={w}>{w}</li>
+            {identity.warnings.map((w, i) => (
+              <li key={i}>{problemText(w)}</li>
             ))}
           </ul>
         </section>

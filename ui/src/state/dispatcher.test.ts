@@ -167,7 +167,7 @@ describe("dispatcher and managers: connecting from the UI", () => {
         dispatchEvents([
       { type: "status", server_id: "a", status: { state: "connecting" } },
       frames("a", 2),
-      { type: "status", server_id: "a", status: { state: "failed", error: { kind: "note", text: "boom" }, stderr_tail: ["x"], diagnoses: [] } },
+      { type: "status", server_id: "a", status: { state: "failed", error: { kind: "internal", detail: "boom" }, stderr_tail: ["x"], diagnoses: [] } },
     ]);
     const failed = server("a");
     beginConnect("a");

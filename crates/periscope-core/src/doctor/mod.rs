@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::config::StdioTarget;
 use crate::session::{ConnectError, RequestError, ServerIdentity};
 use crate::transport::{CloseCause, HttpProblem, ProcessEnd, TlsProblem};
+use crate::vocabulary::start::StartCause;
 
 pub use era_hint::RemovedServerRequest;
 pub use launchers::LAUNCHERS;
@@ -96,8 +97,8 @@ impl Scene {
 
 /// Why a stdio server could not even start.
 pub fn after_start(error: &ConnectError, target: &StdioTarget) -> Vec<Diagnosis> {
-    match error {
-        ConnectError::Spawn(spawn) if spawn.source.kind() == std::io::ErrorKind::NotFound => {
+    match StartCause::from(error) {
+        StartCause::ProgramNotFound { .. } => {
             vec![Diagnosis::CommandNotFound {
                 command: target.command.clone(),
                 missing_launchers: launchers::missing(target),

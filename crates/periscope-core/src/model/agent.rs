@@ -243,3 +243,12 @@ fn system_prompt(conversation: &Conversation) -> Option<String> {
         (None, c) => c,
     }
 }
+
+impl From<AgentError> for crate::vocabulary::Problem {
+    fn from(error: AgentError) -> Self {
+        match error {
+            AgentError::Model(error) => crate::vocabulary::Problem::ModelFailed { error },
+            AgentError::Tools(detail) => crate::vocabulary::Problem::ToolsUnlisted { detail },
+        }
+    }
+}

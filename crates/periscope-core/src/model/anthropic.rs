@@ -132,7 +132,7 @@ impl EventMapping for Events {
         out: &mut Vec<StreamEvent>,
     ) -> Result<(), ModelError> {
         let data: Value = serde_json::from_slice(&event.data).map_err(|e| {
-            ModelError::Protocol(format!("an event of the stream is not JSON ({e})"))
+            ModelError::protocol(format!("an event of the stream is not JSON ({e})"))
         })?;
         let kind = event
             .event
@@ -191,7 +191,7 @@ impl EventMapping for Events {
             }
             "message_stop" => answer.close(),
             "error" => {
-                return Err(ModelError::Provider(provider_message(
+                return Err(ModelError::provider(provider_message(
                     data.get("error").unwrap_or(&data),
                 )));
             }
@@ -219,7 +219,7 @@ fn take_usage(usage: Option<&Value>, answer: &mut Answer, out: &mut Vec<StreamEv
 /// A non-streamed answer (a whole `message`).
 pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
     if value.get("type").and_then(Value::as_str) == Some("error") || value.get("error").is_some() {
-        return Err(ModelError::Provider(provider_message(
+        return Err(ModelError::provider(provider_message(
             value.get("error").unwrap_or(value),
         )));
     }
@@ -357,7 +357,7 @@ mod tests {
             text: "Let me add them.".into()
         }));
         match assembled {
-            Err(ModelError::Provider(message)) => assert_eq!(message, "Overloaded"),
+            Err(ModelError::Provider { detail }) => assert_eq!(detail, "Overloaded"),
             other => panic!("{other:?}"),
         }
         // And a stream cut before message_stop is incomplete, not an answer.

@@ -182,7 +182,7 @@ impl StreamEnd {
     /// The answer made of `blocks`; an error when the stream ended before its `closing` event.
     pub fn assemble(self, blocks: Vec<Block>, closing: &str) -> Result<Assembled, ModelError> {
         if !self.done {
-            return Err(ModelError::Protocol(format!(
+            return Err(ModelError::protocol(format!(
                 "the stream ended before {closing}: the answer is incomplete"
             )));
         }

@@ -67,8 +67,12 @@ pub(crate) fn scrub(text: &str, secret: Option<&str>) -> String {
 /// A provider's message may quote the key back: scrubbed like every other error text.
 pub(crate) fn scrub_error(error: ModelError, secret: Option<&str>) -> ModelError {
     match error {
-        ModelError::Provider(m) => ModelError::Provider(scrub(&m, secret)),
-        ModelError::Protocol(m) => ModelError::Protocol(scrub(&m, secret)),
+        ModelError::Provider { detail } => ModelError::Provider {
+            detail: scrub(&detail, secret),
+        },
+        ModelError::Protocol { detail } => ModelError::Protocol {
+            detail: scrub(&detail, secret),
+        },
         other => other,
     }
 }
@@ -139,8 +143,8 @@ impl SseBody {
         let chunk = tokio::select! {
             _ = cancel.cancelled() => return Err(ModelError::Cancelled),
             read = tokio::time::timeout(wait, self.response.chunk()) => match read {
-                Err(_) => return Err(ModelError::Timeout { stage, after }),
-                Ok(Err(e)) => return Err(ModelError::Transport(scrub(&error_chain(&e), self.secret.as_deref()))),
+                Err(_) => return Err(ModelError::Timeout { stage, after_ms: millis(after) }),
+                Ok(Err(e)) => return Err(ModelError::Transport { detail: scrub(&error_chain(&e), self.secret.as_deref()) }),
                 Ok(Ok(chunk)) => chunk,
             },
         };
@@ -148,7 +152,7 @@ impl SseBody {
             Some(bytes) => {
                 self.keep(&bytes);
                 if self.raw_len > MAX_STREAM_BYTES {
-                    return Err(ModelError::Protocol(format!(
+                    return Err(ModelError::protocol(format!(
                         "the answer goes on past {} MiB",
                         MAX_STREAM_BYTES / (1024 * 1024)
                     )));
@@ -174,26 +178,7 @@ impl SseBody {
     }
 }
 
-/// Which wait ran out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// Before the answer started.
-    FirstByte,
-    /// Between two pieces of the answer.
-    Idle,
-    /// For the whole answer.
-    Total,
-}
-
-impl std::fmt::Display for Stage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stage::FirstByte => "for the answer to start",
-            Stage::Idle => "for the next piece of the answer",
-            Stage::Total => "for the whole answer",
-        })
-    }
-}
+pub use crate::vocabulary::model_error::Stage;
 
 /// reqwest's error with its causes (the useful part, "connection refused", is in a source).
 fn error_chain(e: &dyn std::error::Error) -> String {
@@ -222,7 +207,7 @@ async fn read_capped(
         let chunk = tokio::select! {
             _ = cancel.cancelled() => return Err(ModelError::Cancelled),
             read = tokio::time::timeout(idle, response.chunk()) => match read {
-                Err(_) => return Err(ModelError::Timeout { stage: Stage::Idle, after: idle }),
+                Err(_) => return Err(ModelError::Timeout { stage: Stage::Idle, after_ms: millis(idle) }),
                 // A broken error body still leaves the status to report.
                 Ok(Err(_)) => return Ok((body, false)),
                 Ok(Ok(chunk)) => chunk,
@@ -264,8 +249,8 @@ pub(crate) async fn post(
     let mut response = tokio::select! {
         _ = cancel.cancelled() => return Err(ModelError::Cancelled),
         sent = tokio::time::timeout(deadlines.first_byte, request.send()) => match sent {
-            Err(_) => return Err(ModelError::Timeout { stage: Stage::FirstByte, after: deadlines.first_byte }),
-            Ok(Err(e)) => return Err(ModelError::Transport(scrub(&error_chain(&e), secret))),
+            Err(_) => return Err(ModelError::Timeout { stage: Stage::FirstByte, after_ms: millis(deadlines.first_byte) }),
+            Ok(Err(e)) => return Err(ModelError::Transport { detail: scrub(&error_chain(&e), secret) }),
             Ok(Ok(response)) => response,
         },
     };
@@ -283,13 +268,14 @@ pub(crate) async fn post(
     if is_json {
         let (raw, cut) = read_capped(&mut response, JSON_BODY_MAX, deadlines.idle, cancel).await?;
         if cut {
-            return Err(ModelError::Protocol(format!(
+            return Err(ModelError::protocol(format!(
                 "the JSON answer is larger than {} MiB",
                 JSON_BODY_MAX / (1024 * 1024)
             )));
         }
-        let value = serde_json::from_slice(&raw)
-            .map_err(|e| ModelError::Protocol(format!("the answer is not valid JSON ({e})")))?;
+        let value = serde_json::from_slice(&raw).map_err(|e| ModelError::Protocol {
+            detail: format!("the answer is not valid JSON ({e})"),
+        })?;
         return Ok(Opened::Json {
             value,
             raw,
@@ -307,6 +293,11 @@ pub(crate) async fn post(
         secret: secret.map(str::to_string),
         ended: false,
     })))
+}
+
+/// A wait, in milliseconds, as errors carry it.
+fn millis(wait: std::time::Duration) -> u64 {
+    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -85,38 +85,7 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// Why a model request failed. No variant carries the key (each text is scrubbed where it is
-/// made, in [`http`]).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ModelError {
-    /// The provider's URL cannot be used (not http(s), or the key would travel in clear).
-    #[error("{0}")]
-    Refused(String),
-    /// No connection, or it broke.
-    #[error("could not reach the provider: {0}")]
-    Transport(String),
-    #[error("the provider did not answer in time: waited {after:?} {stage}")]
-    Timeout {
-        stage: http::Stage,
-        after: std::time::Duration,
-    },
-    /// A non-success HTTP status, with the provider's message when its body had one.
-    #[error("the provider answered HTTP {status}: {}{}", message.as_deref().unwrap_or(body), if *truncated { " (cut at 64 KiB)" } else { "" })]
-    Status {
-        status: u16,
-        message: Option<String>,
-        body: String,
-        truncated: bool,
-    },
-    /// The provider reported an error (an `error` event or body).
-    #[error("the provider reported an error: {0}")]
-    Provider(String),
-    /// The answer does not follow the wire format.
-    #[error("the provider's answer is malformed: {0}")]
-    Protocol(String),
-    #[error("cancelled")]
-    Cancelled,
-}
+pub use crate::vocabulary::model_error::ModelError;
 
 /// What a provider said to the smallest request (the Models setting's Test button).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,25 +110,21 @@ impl ModelClient {
     /// A client for `provider`, with its key if it has one. Refused when the base URL is not
     /// http(s), or when a key would go over plain http to a host that is not loopback.
     pub fn new(provider: Provider, key: Option<ApiKey>) -> Result<ModelClient, ModelError> {
-        let url = url::Url::parse(&provider.base_url).map_err(|e| {
-            ModelError::Refused(format!(
-                "the provider's URL {:?} is not a URL ({e})",
-                crate::redact::url(&provider.base_url)
-            ))
+        let url = url::Url::parse(&provider.base_url).map_err(|e| ModelError::NotAUrl {
+            url: crate::redact::url(&provider.base_url),
+            detail: e.to_string(),
         })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(ModelError::Refused(format!(
-                "the provider's URL must be http or https, not {:?}",
-                url.scheme()
-            )));
+            return Err(ModelError::NotHttp {
+                scheme: url.scheme().to_string(),
+            });
         }
         let key = key.filter(|k| !k.expose().is_empty());
         if key.is_some() {
             crate::net_guard::check_bearer_target(&provider.base_url).map_err(|_| {
-                ModelError::Refused(format!(
-                    "an API key would cross the network in clear over plain http to {}: use https, or a provider on this machine",
-                    url.host_str().unwrap_or("")
-                ))
+                ModelError::KeyInClear {
+                    host: url.host_str().unwrap_or("").to_string(),
+                }
             })?;
         }
         let http = reqwest::Client::builder()
@@ -167,7 +132,9 @@ impl ModelClient {
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(std::time::Duration::from_secs(10))
             .build()
-            .map_err(|e| ModelError::Transport(e.to_string()))?;
+            .map_err(|e| ModelError::Transport {
+                detail: e.to_string(),
+            })?;
         Ok(ModelClient {
             provider,
             key,
@@ -406,7 +373,7 @@ mod tests {
         assert!(err.to_string().contains("in clear"), "{err}");
         assert!(!err.to_string().contains("sk-secret-1"));
         let err = ModelClient::new(provider("file:///etc/passwd"), None).unwrap_err();
-        assert!(matches!(err, ModelError::Refused(_)), "{err}");
+        assert!(matches!(err, ModelError::NotHttp { .. }), "{err}");
         assert_eq!(
             format!("{:?}", ApiKey::new("sk-secret-1")),
             "ApiKey([redacted])"

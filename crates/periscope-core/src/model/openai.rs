@@ -217,10 +217,10 @@ impl EventMapping for Chunks {
             return Ok(());
         }
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            ModelError::Protocol(format!("a chunk of the stream is not JSON ({e})"))
+            ModelError::protocol(format!("a chunk of the stream is not JSON ({e})"))
         })?;
         if let Some(error) = chunk.get("error") {
-            return Err(ModelError::Provider(provider_message(error)));
+            return Err(ModelError::provider(provider_message(error)));
         }
         if let Some(model) = chunk.get("model").and_then(Value::as_str) {
             answer.set_model(model);
@@ -308,13 +308,13 @@ pub(crate) fn provider_message(error: &Value) -> String {
 /// A non-streamed answer (`choices[0].message`).
 pub fn from_json(value: &Value) -> Result<Assembled, ModelError> {
     if let Some(error) = value.get("error") {
-        return Err(ModelError::Provider(provider_message(error)));
+        return Err(ModelError::provider(provider_message(error)));
     }
     let choice = value
         .get("choices")
         .and_then(Value::as_array)
         .and_then(|c| c.first())
-        .ok_or_else(|| ModelError::Protocol("the answer has no choices".into()))?;
+        .ok_or_else(|| ModelError::protocol("the answer has no choices"))?;
     let message = choice.get("message").unwrap_or(&Value::Null);
     let mut blocks = Vec::new();
     if let Some(text) = message.get("content").and_then(Value::as_str)
@@ -485,7 +485,9 @@ pub(crate) mod tests {
         // An error chunk mid-stream ends the turn with its message.
         let errored = "data: {\"error\":{\"message\":\"model not found\"}}\n\n";
         let (_, assembled) = decode(errored.as_bytes(), 9);
-        assert!(matches!(assembled, Err(ModelError::Provider(m)) if m == "model not found"));
+        assert!(
+            matches!(assembled, Err(ModelError::Provider { detail }) if detail == "model not found")
+        );
     }
 
     #[test]

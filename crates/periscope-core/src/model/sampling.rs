@@ -277,6 +277,17 @@ pub async fn answer(
     Ok((to_result(&turn), turn))
 }
 
+impl From<SamplingError> for crate::vocabulary::Problem {
+    fn from(error: SamplingError) -> Self {
+        match error {
+            SamplingError::BadRequest(detail) => {
+                crate::vocabulary::Problem::SamplingMalformed { detail }
+            }
+            SamplingError::Model(error) => crate::vocabulary::Problem::ModelFailed { error },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,9 @@ pub struct ToolOutcome {
     /// Which server's tool ran, and when, for the host's history (a model's calls are listed
     /// like the user's own); `None` when nothing was sent.
     pub ran: Option<Ran>,
+    /// Why a call that reached a server failed, typed for the host's history (the model reads
+    /// `content`, in English).
+    pub failure: Option<crate::vocabulary::Problem>,
 }
 
 /// A call that reached a server.
@@ -170,6 +173,7 @@ impl ToolHost for SessionTools {
             is_error: true,
             raw: None,
             ran: None,
+            failure: None,
         };
         let Some((index, tool)) = self
             .names
@@ -205,9 +209,11 @@ impl ToolHost for SessionTools {
                 is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
                 raw: Some(result),
                 ran,
+                failure: None,
             },
             Err(e) => ToolOutcome {
                 ran,
+                failure: Some(crate::vocabulary::Problem::from(&e)),
                 ..error(format!("the call failed: {e}"))
             },
         }

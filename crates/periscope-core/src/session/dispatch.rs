@@ -12,7 +12,9 @@ use crate::answering::form_schema::check_schema;
 use crate::event::{Event, RequestOutcome, ServerNotification};
 use crate::record::Flag;
 use crate::transport::Inbound;
+use crate::vocabulary::Problem;
 use crate::vocabulary::method::names;
+use crate::vocabulary::refusal::ServerRequestRefusal;
 use crate::wire::{self, Envelope, Frame, RequestId, Verdict, error_code};
 
 pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
@@ -266,10 +268,15 @@ impl Shared {
                 "too many requests in flight: Periscope is already answering {limit} requests from this server"
             ),
         );
-        let _ = self.events.send(Event::Warning(format!(
-            "refused {} (id {}): {limit} requests from the server were already being answered",
-            req.method, req.id
-        )));
+        let _ = self
+            .events
+            .send(Event::Warning(Problem::ServerRequestRefused {
+                method: req.method.clone(),
+                id: req.id.to_string(),
+                why: ServerRequestRefusal::OverLimit {
+                    limit: limit as u64,
+                },
+            }));
         Some(wire::error_response(&req.id, error))
     }
 
@@ -319,11 +326,15 @@ impl Shared {
                 }
                 match refusal(kind, declared, &req) {
                     // The spec's answer (INVALID_PARAMS), and the user is told why.
-                    Some(error) => {
-                        let _ = self.events.send(Event::Warning(format!(
-                            "refused {} (id {}): {}",
-                            req.method, req.id, error.message
-                        )));
+                    Some(why) => {
+                        let error = RpcError::new(error_code::INVALID_PARAMS, why.to_string());
+                        let _ = self
+                            .events
+                            .send(Event::Warning(Problem::ServerRequestRefused {
+                                method: req.method.clone(),
+                                id: req.id.to_string(),
+                                why,
+                            }));
                         Err(error)
                     }
                     // Undeclared sampling or roots is shown (flag), and still handed to the
@@ -354,47 +365,38 @@ impl Shared {
 }
 
 /// Elicitation the spec says to refuse with INVALID_PARAMS: a mode the client did not declare,
-/// or a form schema outside the restricted subset.
-fn refusal(kind: ServerRequestKind, declared: bool, req: &ServerRequest) -> Option<RpcError> {
+/// or a form schema outside the restricted subset. Its English is the error's message.
+fn refusal(
+    kind: ServerRequestKind,
+    declared: bool,
+    req: &ServerRequest,
+) -> Option<ServerRequestRefusal> {
     let ServerRequestKind::Elicitation { url } = kind else {
         return None;
     };
     let mode = if url { "url" } else { "form" };
     if !declared {
-        return Some(RpcError::new(
-            error_code::INVALID_PARAMS,
-            format!("this client did not declare elicitation mode {mode:?}"),
-        ));
+        return Some(ServerRequestRefusal::ModeNotDeclared { mode: mode.into() });
     }
     if let Some(other) = req
         .param_str("mode")
         .filter(|m| *m != "form" && *m != "url")
     {
-        return Some(RpcError::new(
-            error_code::INVALID_PARAMS,
-            format!("unknown elicitation mode {other:?}"),
-        ));
+        return Some(ServerRequestRefusal::UnknownMode { mode: other.into() });
     }
     if url {
-        let missing: Vec<&str> = ["url", "elicitationId", "message"]
+        let missing: Vec<String> = ["url", "elicitationId", "message"]
             .into_iter()
             .filter(|k| req.param_str(k).is_none())
+            .map(String::from)
             .collect();
-        if !missing.is_empty() {
-            return Some(RpcError::new(
-                error_code::INVALID_PARAMS,
-                format!("URL elicitation without {}", missing.join(", ")),
-            ));
-        }
-        return None;
+        return (!missing.is_empty())
+            .then_some(ServerRequestRefusal::UrlElicitationWithout { missing });
     }
-    let schema = req.params.as_ref().and_then(|p| p.get("requestedSchema"));
-    let checked = match schema {
-        None => Err("form elicitation without requestedSchema".to_string()),
+    match req.params.as_ref().and_then(|p| p.get("requestedSchema")) {
+        None => Some(ServerRequestRefusal::NoRequestedSchema),
         Some(schema) => check_schema(schema)
-            .map_err(|why| format!("requestedSchema is outside the form subset: {why}")),
-    };
-    checked
-        .err()
-        .map(|message| RpcError::new(error_code::INVALID_PARAMS, message))
+            .err()
+            .map(|detail| ServerRequestRefusal::SchemaOutsideFormSubset { detail }),
+    }
 }

@@ -135,7 +135,7 @@ pub struct ServerIdentity {
     pub server_info: Value,
     pub instructions: Option<String>,
     /// Things the user should know, e.g. an unsupported protocol version.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::vocabulary::Problem>,
     /// From sending `initialize` to its response.
     pub latency_us: u64,
     /// The transport the handshake went over (on HTTP, what auto-detection found).
@@ -423,7 +423,8 @@ impl Shared {
         for (id, p) in pending {
             p.end_unanswered(id, &self.events, Reply::Closed(report.clone()));
         }
-        let reason = format!("{report}");
-        self.set_state(SessionState::Closed { reason });
+        self.set_state(SessionState::Closed {
+            cause: report.cause,
+        });
     }
 }

@@ -18,6 +18,7 @@ use crate::record::{Decision, DecisionKind};
 use crate::request_headers::{self, HeaderAnnotationError};
 use crate::revision;
 use crate::transport::{MirrorHeaders, TransportKind};
+use crate::vocabulary::Problem;
 use crate::vocabulary::method::names;
 use crate::wire::{Frame, RequestId, Verdict, error_code};
 
@@ -103,10 +104,11 @@ impl Session {
                 // Once, even with the version just refused: the server named it, and one more
                 // request is the cheapest way to find out whether it meant it.
                 Some(version) => {
-                    let _ = s.events.send(Event::Warning(format!(
-                        "the server refused {} (-32022); Periscope asks again with {version}, which it named",
-                        s.modern_version().unwrap_or_default()
-                    )));
+                    let _ = s.events.send(Event::Warning(Problem::VersionRetried {
+                        method: names::SERVER_DISCOVER.into(),
+                        refused: s.modern_version().unwrap_or_default(),
+                        version: version.clone(),
+                    }));
                     s.speak(Some(&version));
                     answer = self
                         .request_with_seq(names::SERVER_DISCOVER, None, options)
@@ -163,14 +165,10 @@ impl Session {
                 supported.join(", ")
             )));
         } else {
-            let warning = format!(
-                "the server lists no version Periscope speaks ({}); continuing with {current}",
-                if supported.is_empty() {
-                    "no supportedVersions".to_string()
-                } else {
-                    supported.join(", ")
-                }
-            );
+            let warning = Problem::NoVersionInCommon {
+                offered: supported.clone(),
+                using: current.clone(),
+            };
             let _ = s.events.send(Event::Warning(warning.clone()));
             warnings.push(warning);
             current
@@ -257,6 +255,7 @@ impl Session {
                         .to_string(),
                     params: request.get("params").cloned(),
                 };
+                let method = req.method.clone();
                 match self.shared.clone().result_for(req, seq).await {
                     Ok(answer) => {
                         responses.insert(key.clone(), answer);
@@ -264,10 +263,15 @@ impl Session {
                     // No way to say "refused" in inputResponses: the key is left out, and the
                     // server decides (it may ask again).
                     Err(error) => {
-                        let _ = self.shared.events.send(Event::Warning(format!(
-                            "input {key:?} was not given: {}",
-                            error.message
-                        )));
+                        let _ = self
+                            .shared
+                            .events
+                            .send(Event::Warning(Problem::InputNotGiven {
+                                key: key.clone(),
+                                method: method.clone(),
+                                code: error.code,
+                                code_name: crate::vocabulary::problem::code_name(error.code),
+                            }));
                     }
                 }
             }
@@ -377,9 +381,10 @@ impl Shared {
             let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
             let bindings = request_headers::header_bindings(schema);
             if let Err(reason) = &bindings {
-                let _ = self.events.send(Event::Warning(format!(
-                    "the tool {name:?} is refused (Periscope will not call it over HTTP): {reason}"
-                )));
+                let _ = self.events.send(Event::Warning(Problem::ToolRefused {
+                    tool: name.to_string(),
+                    why: reason.clone(),
+                }));
             }
             known.insert(name.to_string(), bindings);
         }

@@ -20,6 +20,7 @@ use crate::traffic::Traffic;
 use crate::transport::http::{HttpMode, HttpTargetError, StreamableHttp};
 use crate::transport::stdio::{SpawnError, StdioTransport};
 use crate::transport::{Inbound, Transport};
+use crate::vocabulary::Problem;
 use crate::vocabulary::method::names;
 
 /// The event bus, with the receiver that has heard everything from the start (what the
@@ -43,6 +44,12 @@ pub enum ConnectError {
     Spawn(#[from] SpawnError),
     #[error(transparent)]
     Http(#[from] HttpTargetError),
+    #[error("could not open the record file {path}: {source}")]
+    Record {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl Session {
@@ -114,15 +121,15 @@ impl Session {
         let traffic = Arc::new(Traffic::new(events.clone()));
         if let Err(e) = traffic.check_protocol() {
             // The session works without them; the user hears that frames go unchecked.
-            let _ = events.send(crate::event::Event::Warning(format!(
-                "protocol checks are off for this session: {e}"
-            )));
+            let _ = events.send(crate::event::Event::Warning(Problem::ChecksOff {
+                detail: e.to_string(),
+            }));
         }
         if let Some(path) = record {
             traffic
                 .record_to(path, target)
-                .map_err(|source| SpawnError {
-                    command: format!("(record file {})", path.display()),
+                .map_err(|source| ConnectError::Record {
+                    path: path.display().to_string(),
                     source,
                 })?;
         }
@@ -200,10 +207,13 @@ impl Session {
             .to_string();
         let mut warnings = Vec::new();
         if !protocol::STATEFUL_VERSIONS.contains(&version.as_str()) {
-            let warning = format!(
-                "the server answered with protocol version {version:?}, which Periscope does not speak (it speaks {}); continuing anyway",
-                protocol::STATEFUL_VERSIONS.join(", ")
-            );
+            let warning = Problem::VersionNotSpoken {
+                version: version.clone(),
+                speaks: protocol::STATEFUL_VERSIONS
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect(),
+            };
             s.traffic.flag(
                 seq,
                 Flag::UnsupportedProtocolVersion {

@@ -4,6 +4,8 @@
 use crate::vocabulary::Problem;
 
 use super::RequestError;
+use super::open::ConnectError;
+use crate::vocabulary::start::StartCause;
 
 impl From<RequestError> for Problem {
     fn from(error: RequestError) -> Problem {
@@ -15,12 +17,9 @@ impl From<&RequestError> for Problem {
     fn from(error: &RequestError) -> Problem {
         let method = error.method().to_string();
         match error {
-            RequestError::Rpc { error, .. } => Problem::RequestFailed {
-                method,
-                code: error.code,
-                message: error.message.clone(),
-                data: error.data.clone().map(Box::new),
-            },
+            RequestError::Rpc { error, .. } => {
+                Problem::request_failed(method, error.code, &error.message, error.data.clone())
+            }
             RequestError::TimedOut { after, .. } => Problem::TimedOut {
                 method,
                 after_ms: after.as_millis() as u64,
@@ -28,7 +27,7 @@ impl From<&RequestError> for Problem {
             RequestError::Cancelled { .. } => Problem::Cancelled { method },
             RequestError::Closed { report, .. } => Problem::ClosedBeforeAnswer {
                 method,
-                reason: report.reason.to_string(),
+                cause: report.cause.clone(),
                 stderr_tail: report.stderr_tail.clone(),
             },
             RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
@@ -50,6 +49,34 @@ impl From<&RequestError> for Problem {
     }
 }
 
+impl From<&ConnectError> for StartCause {
+    fn from(error: &ConnectError) -> StartCause {
+        match error {
+            ConnectError::Spawn(spawn) => {
+                let command = spawn.command.clone();
+                match spawn.source.kind() {
+                    std::io::ErrorKind::NotFound => StartCause::ProgramNotFound { command },
+                    std::io::ErrorKind::PermissionDenied => {
+                        StartCause::PermissionDenied { command }
+                    }
+                    _ => StartCause::SpawnFailed {
+                        command,
+                        detail: spawn.source.to_string(),
+                    },
+                }
+            }
+            ConnectError::Http(http) => StartCause::UrlUnusable {
+                url: http.url.clone(),
+                fault: http.reason.clone(),
+            },
+            ConnectError::Record { path, source } => StartCause::RecordFileFailed {
+                path: path.clone(),
+                detail: source.to_string(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +93,41 @@ mod tests {
             problem.to_string(),
             "tools/call: the server answered with error -32601 (MethodNotFound): nope"
         );
+    }
+
+    #[test]
+    fn a_start_error_is_typed_by_what_the_system_said() {
+        let spawn = |kind| {
+            ConnectError::Spawn(crate::transport::stdio::SpawnError {
+                command: "srv".into(),
+                source: std::io::Error::from(kind),
+            })
+        };
+        assert_eq!(
+            StartCause::from(&spawn(std::io::ErrorKind::NotFound)),
+            StartCause::ProgramNotFound {
+                command: "srv".into()
+            }
+        );
+        assert_eq!(
+            StartCause::from(&spawn(std::io::ErrorKind::PermissionDenied)),
+            StartCause::PermissionDenied {
+                command: "srv".into()
+            }
+        );
+        // Anything else keeps the system's words, quoted.
+        let other = StartCause::from(&spawn(std::io::ErrorKind::OutOfMemory));
+        assert!(
+            matches!(&other, StartCause::SpawnFailed { command, detail } if command == "srv" && detail.contains("memory")),
+            "{other:?}"
+        );
+        let record = ConnectError::Record {
+            path: "/ro/r.jsonl".into(),
+            source: std::io::Error::from(std::io::ErrorKind::ReadOnlyFilesystem),
+        };
+        assert!(matches!(
+            StartCause::from(&record),
+            StartCause::RecordFileFailed { path, .. } if path == "/ro/r.jsonl"
+        ));
     }
 }

@@ -15,6 +15,7 @@ use crate::event::{Event, RequestOutcome};
 use crate::record::{Flag, GaveUp};
 use crate::traffic::wall_now_us;
 use crate::transport::{HttpProblem, SendError, Unanswered};
+use crate::vocabulary::Problem;
 use crate::vocabulary::method::names;
 use crate::wire::{self, RequestId};
 
@@ -124,9 +125,11 @@ impl Session {
                                 reissued_as: Some(id.clone()),
                             },
                         );
-                        let _ = s.events.send(Event::Warning(format!(
-                            "{method}: {reason}; re-issued as a new request (id {id})"
-                        )));
+                        let _ = s.events.send(Event::Warning(Problem::Reissued {
+                            method: method.into(),
+                            detail: reason.clone(),
+                            id: id.to_string(),
+                        }));
                         reissued = true;
                         next_id = Some(id);
                         continue;
@@ -156,10 +159,11 @@ impl Session {
                             error,
                         });
                     };
-                    let _ = s.events.send(Event::Warning(format!(
-                        "{method}: the server refused {} (-32022); asked again with {version}, which it named",
-                        s.modern_version().unwrap_or_default()
-                    )));
+                    let _ = s.events.send(Event::Warning(Problem::VersionRetried {
+                        method: method.into(),
+                        refused: s.modern_version().unwrap_or_default(),
+                        version: version.clone(),
+                    }));
                     s.speak(Some(&version));
                     version_retried = true;
                     continue;
@@ -230,9 +234,9 @@ impl Session {
         // request again, once. The record shows the 404, the flag, and the new handshake.
         let s = &self.shared;
         s.traffic.flag(exchange, Flag::SessionExpired);
-        let _ = s.events.send(Event::Warning(
-            "the server no longer knew the session (HTTP 404); Periscope started a new one".into(),
-        ));
+        let _ = s.events.send(Event::Warning(Problem::SessionRenewed {
+            method: method.into(),
+        }));
         s.transport.reset_session().await;
         Box::pin(self.initialize()).await?;
         self.request_with_seq(method, params, options).await

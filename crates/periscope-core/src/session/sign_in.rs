@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::Shared;
 use crate::event::Event;
 use crate::transport::{HttpProblem, SendError};
+use crate::vocabulary::Problem;
 
 /// Sign-ins one request may trigger before Periscope gives up on it.
 const MAX_SIGN_INS: u32 = 3;
@@ -48,10 +49,10 @@ impl Shared {
                         });
                     };
                     if attempts == MAX_SIGN_INS {
-                        let _ = self.events.send(Event::Warning(format!(
-                            "gave up after {attempts} sign-ins: the server still refuses (HTTP {})",
-                            challenge.status
-                        )));
+                        let _ = self.events.send(Event::Warning(Problem::SignInGaveUp {
+                            attempts: attempts as u64,
+                            status: challenge.status,
+                        }));
                         return Err(SendError::Unauthorized {
                             challenge,
                             exchange,
@@ -267,6 +268,13 @@ mod tests {
         };
         assert_eq!(
             warning,
+            Problem::SignInGaveUp {
+                attempts: 3,
+                status: 401
+            }
+        );
+        assert_eq!(
+            warning.to_string(),
             "gave up after 3 sign-ins: the server still refuses (HTTP 401)"
         );
     }

@@ -27,6 +27,7 @@ use super::{
 use crate::config::HttpTarget;
 use crate::limits::Limits;
 use crate::traffic::Traffic;
+use crate::vocabulary::start::UrlFault;
 use crate::wire::{Frame, RequestId, Verdict};
 
 /// How long closing waits for the server to answer DELETE.
@@ -62,8 +63,9 @@ struct Inner {
 #[derive(Debug, thiserror::Error)]
 #[error("cannot use {url:?}: {reason}")]
 pub struct HttpTargetError {
+    /// Redacted.
     pub url: String,
-    pub reason: String,
+    pub reason: UrlFault,
 }
 
 impl StreamableHttp {
@@ -74,19 +76,23 @@ impl StreamableHttp {
         limits: Limits,
         mode: HttpMode,
     ) -> Result<StreamableHttp, HttpTargetError> {
-        let error = |reason: String| HttpTargetError {
+        let error = |reason: UrlFault| HttpTargetError {
             url: crate::redact::url(&target.url),
             reason,
         };
-        let url = reqwest::Url::parse(&target.url).map_err(|e| error(e.to_string()))?;
+        let url = reqwest::Url::parse(&target.url).map_err(|e| {
+            error(UrlFault::NotAUrl {
+                detail: e.to_string(),
+            })
+        })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(error("only http and https URLs are supported".into()));
+            return Err(error(UrlFault::NotHttp));
         }
         for (name, value) in &target.headers {
             reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| error(format!("{name:?} is not a valid header name")))?;
+                .map_err(|_| error(UrlFault::BadHeaderName { name: name.clone() }))?;
             reqwest::header::HeaderValue::from_str(value)
-                .map_err(|_| error(format!("the value of header {name:?} is not valid")))?;
+                .map_err(|_| error(UrlFault::BadHeaderValue { name: name.clone() }))?;
         }
         let client = reqwest::Client::builder()
             // Redirects are followed by hand so each hop is recorded.
@@ -94,7 +100,11 @@ impl StreamableHttp {
             .connect_timeout(Duration::from_secs(10))
             .pool_idle_timeout(crate::limits::HTTP_POOL_IDLE)
             .build()
-            .map_err(|e| error(e.to_string()))?;
+            .map_err(|e| {
+                error(UrlFault::ClientFailed {
+                    detail: e.to_string(),
+                })
+            })?;
         Ok(StreamableHttp {
             inner: Arc::new(Inner {
                 connection: Arc::new(HttpConnection::new(
@@ -478,13 +488,19 @@ impl Transport for StreamableHttp {
                 )
                 .await;
             session = Some(match result {
-                Err(ExchangeError::NoHeaders(waited)) => SessionEnd::DeleteUnanswered { waited },
+                Err(ExchangeError::NoHeaders(waited)) => SessionEnd::DeleteUnanswered {
+                    waited_s: waited.as_secs(),
+                },
                 Ok(r) if r.status().is_success() => SessionEnd::Deleted,
                 Ok(r) if r.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
                     SessionEnd::DeleteNotAllowed
                 }
-                Ok(r) => SessionEnd::DeleteStatus { status: r.status() },
-                Err(ExchangeError::Failed { text, .. }) => SessionEnd::DeleteFailed { error: text },
+                Ok(r) => SessionEnd::DeleteStatus {
+                    status: r.status().as_u16(),
+                },
+                Err(ExchangeError::Failed { text, .. }) => {
+                    SessionEnd::DeleteFailed { detail: text }
+                }
             });
         }
         CloseReport::new(CloseCause::Disconnected { session }, Vec::new())

@@ -345,7 +345,7 @@ async fn closed_report(
     let _ = tokio::time::timeout(wait, stderr_done.wait_for(|done| *done)).await;
     let cause = match (read_error, status) {
         (Some(e), status) => CloseCause::StdoutReadFailed {
-            error: e.to_string(),
+            detail: e.to_string(),
             end: status.map(|s| process_end(Some(s))),
         },
         (None, None) => CloseCause::StdoutClosedStillRunning,

@@ -4,9 +4,15 @@
 //! or a number of its own; the hosts and the UI read the same types (exported with ts-rs).
 //! Why something failed is said the same way: a [`Problem`] of a named kind, worded by each host.
 
+pub mod catalog_damage;
+pub mod close;
 pub mod error_code;
 pub mod method;
+pub mod model_error;
 pub mod problem;
+pub mod refusal;
+pub mod seconds;
+pub mod start;
 pub mod views;
 
 pub use error_code::ErrorCode;

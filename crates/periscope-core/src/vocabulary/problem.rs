@@ -8,6 +8,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::catalog_damage::{self, CatalogDamage, CopyKept};
+use super::close::CloseCause;
+use super::model_error::ModelError;
+use super::refusal::{HeaderAnnotationError, ServerRequestRefusal};
+use super::seconds::seconds;
+use super::start::StartCause;
+
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
 /// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
 /// system or a library); every other word comes from the kind.
@@ -27,21 +34,22 @@ pub enum Problem {
     /// The server's connection failed earlier; `cause` says how.
     #[error("the connection failed: {cause}")]
     ConnectionFailed { server: String, cause: Box<Problem> },
-    /// The server could not be started or reached (`detail`: the engine's account, with the
-    /// exit status and stderr when there were some).
-    #[error("{detail}")]
-    StartFailed { server: String, detail: String },
-    /// The connection ended while it was in use.
-    #[error("the connection ended: {reason}")]
-    ConnectionEnded { reason: String },
+    /// The server could not be started or reached: `cause` says why.
+    #[error("{cause}")]
+    StartFailed { server: String, cause: StartCause },
+    /// The connection ended while it was in use: `cause` says how.
+    #[error("the connection ended: {cause}")]
+    ConnectionEnded { cause: CloseCause },
     /// The server failed in the protocol era remembered for it, and answered in no other.
     #[error("the server failed in the era remembered for it")]
     RememberedEraFailed,
-    /// The server answered a request with a JSON-RPC error: its code, message and data as sent.
-    #[error("{method}: the server answered with error {code}{}: {message}", code_name(*code))]
+    /// The server answered a request with a JSON-RPC error: its code, message and data as sent
+    /// (`code_name`: the code's name in the specs, when they name it).
+    #[error("{method}: the server answered with error {code}{}: {message}", code_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default())]
     RequestFailed {
         method: String,
         code: i64,
+        code_name: Option<String>,
         message: String,
         data: Option<Box<Value>>,
     },
@@ -52,10 +60,10 @@ pub enum Problem {
     #[error("{method}: cancelled; sent notifications/cancelled")]
     Cancelled { method: String },
     /// The connection closed before the answer: how, and the server's last stderr lines.
-    #[error("{reason} before answering {method}{}", self::stderr_tail(stderr_tail))]
+    #[error("{cause} before answering {method}{}", self::stderr_tail(stderr_tail))]
     ClosedBeforeAnswer {
         method: String,
-        reason: String,
+        cause: CloseCause,
         stderr_tail: Vec<String>,
     },
     /// The HTTP server forgot the session (404).
@@ -124,9 +132,17 @@ pub enum Problem {
     /// A program Periscope starts (the browser, the file manager, the validator) did not.
     #[error("could not start {program}: {detail}")]
     ProgramFailed { program: String, detail: String },
-    /// A model provider failed (`detail`: its answer or the library's words).
-    #[error("the model failed: {detail}")]
-    ModelFailed { detail: String },
+    /// A model provider failed: `error` says how, with its answer or the library's words.
+    #[error("the model failed: {error}")]
+    ModelFailed { error: ModelError },
+    /// A server's sampling request does not have the shape the spec gives it (`detail`: what
+    /// is wrong).
+    #[error("the sampling request is malformed: {detail}")]
+    SamplingMalformed { detail: String },
+    /// The servers' tools could not be listed for the model (`detail`: why, as the session
+    /// said).
+    #[error("the servers' tools could not be listed: {detail}")]
+    ToolsUnlisted { detail: String },
     /// The model is still answering in this conversation.
     #[error("the model is still answering; wait, or stop it first")]
     Busy,
@@ -152,9 +168,73 @@ pub enum Problem {
     /// Something inside Periscope failed (an encoding, a worker thread); `detail` as said.
     #[error("an internal step failed: {detail}")]
     Internal { detail: String },
-    /// What the engine said in its own words, not yet typed (its warnings).
-    #[error("{text}")]
-    Note { text: String },
+    /// Protocol checks could not start for this session (`detail`: the system's words): the
+    /// session works, its frames go unchecked.
+    #[error("protocol checks are off for this session: {detail}")]
+    ChecksOff { detail: String },
+    /// The server answered `initialize` with a version Periscope does not speak (`speaks`:
+    /// those it does); the session goes on, as an inspector shows mismatches.
+    #[error("the server answered with protocol version {version:?}, which Periscope does not speak (it speaks {}); continuing anyway", speaks.join(", "))]
+    VersionNotSpoken {
+        version: String,
+        speaks: Vec<String>,
+    },
+    /// `server/discover` listed no version Periscope speaks (`offered`, as sent); the session
+    /// goes on in `using`.
+    #[error(
+        "the server lists no version Periscope speaks ({}); continuing with {using}",
+        offered_versions(offered)
+    )]
+    NoVersionInCommon { offered: Vec<String>, using: String },
+    /// The server refused the version `refused` (-32022) and named `version`: asked again in it.
+    #[error(
+        "{method}: the server refused {refused} (-32022); asked again with {version}, which it named"
+    )]
+    VersionRetried {
+        method: String,
+        refused: String,
+        version: String,
+    },
+    /// Sign-in was tried `attempts` times and the server still refused (HTTP `status`).
+    #[error("gave up after {attempts} sign-ins: the server still refuses (HTTP {status})")]
+    SignInGaveUp { attempts: u64, status: u16 },
+    /// The HTTP server forgot the session (404) during `method`: Periscope started a new one and
+    /// sent the request again.
+    #[error(
+        "{method}: the server no longer knew the session (HTTP 404); Periscope started a new one"
+    )]
+    SessionRenewed { method: String },
+    /// The response stream of `method` broke (`detail`: the transport's account); the request
+    /// went again, once, as id `id`.
+    #[error("{method}: {detail}; re-issued as a new request (id {id})")]
+    Reissued {
+        method: String,
+        detail: String,
+        id: String,
+    },
+    /// A request from the server (`method`, `id` as sent) was answered with an error, as the
+    /// spec says, instead of going to the user.
+    #[error("refused {method} (id {id}): {why}")]
+    ServerRequestRefused {
+        method: String,
+        id: String,
+        why: ServerRequestRefusal,
+    },
+    /// The answer to the server's input request `key` (`method`) was left out of
+    /// `inputResponses`: Periscope's answer was error `code`.
+    #[error("input {key:?} ({method}) was not given: Periscope answered with error {code}{}", code_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default())]
+    InputNotGiven {
+        key: String,
+        method: String,
+        code: i64,
+        code_name: Option<String>,
+    },
+    /// Over HTTP, the tool `tool` will not be called: its header annotations break the rules.
+    #[error("the tool {tool:?} is refused (Periscope will not call it over HTTP): {why}")]
+    ToolRefused {
+        tool: String,
+        why: HeaderAnnotationError,
+    },
     /// A result shown came from the cache, fresh for `left_s` more seconds.
     #[error(
         "{method}: from cache, {left_s} s left (the server said the result stays fresh that long)"
@@ -163,6 +243,13 @@ pub enum Problem {
     /// The model could not answer a sampling request by itself, so the user is asked.
     #[error("the model could not answer the sampling request by itself, so you are asked: {cause}")]
     AutoAnswerFailed { cause: Box<Problem> },
+    /// Loading the server catalog `path` found `damage`; the file was copied aside or not.
+    #[error("{} ({copy}).", catalog_damage::english(path, damage))]
+    CatalogDamaged {
+        path: String,
+        damage: CatalogDamage,
+        copy: CopyKept,
+    },
     /// A call could not go into the history.
     #[error("could not record the call in the history: {cause}")]
     NotRecorded { cause: Box<Problem> },
@@ -292,6 +379,9 @@ impl Field {
             Field::Arguments => "must be a JSON object",
             Field::LocalFile | Field::LocalFolder => "is not on this computer",
             Field::Frame => "is not UTF-8 text: a command line cannot carry it",
+            Field::LogLevel => {
+                "is not one of debug, info, notice, warning, error, critical, alert, emergency"
+            }
             _ => "cannot be used",
         }
     }
@@ -306,20 +396,18 @@ pub fn stderr_tail(lines: &[String]) -> String {
     }
 }
 
-/// " (MethodNotFound)" for a code a spec names, else nothing.
-fn code_name(code: i64) -> String {
-    super::ErrorCode::of(code)
-        .name()
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
+/// The versions a server listed, or that it listed none.
+fn offered_versions(offered: &[String]) -> String {
+    if offered.is_empty() {
+        "no supportedVersions".to_string()
+    } else {
+        offered.join(", ")
+    }
 }
 
-fn seconds(ms: u64) -> String {
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        format!("{:.1}", ms as f64 / 1000.0)
-    }
+/// The name the specs give `code` ("MethodNotFound"), if they name it.
+pub fn code_name(code: i64) -> Option<String> {
+    super::ErrorCode::of(code).name().map(String::from)
 }
 
 impl Problem {
@@ -354,16 +442,25 @@ impl Problem {
         }
     }
 
-    /// Words from elsewhere (the engine's warnings, a tool's error content), quoted.
-    pub fn note(text: impl Into<String>) -> Problem {
-        Problem::Note { text: text.into() }
+    /// A JSON-RPC error a server answered `method` with, named when the specs name its code.
+    pub fn request_failed(
+        method: impl Into<String>,
+        code: i64,
+        message: impl Into<String>,
+        data: Option<Value>,
+    ) -> Problem {
+        Problem::RequestFailed {
+            method: method.into(),
+            code,
+            code_name: code_name(code),
+            message: message.into(),
+            data: data.map(Box::new),
+        }
     }
 
     /// A model provider's failure.
-    pub fn model(error: impl fmt::Display) -> Problem {
-        Problem::ModelFailed {
-            detail: error.to_string(),
-        }
+    pub fn model(error: ModelError) -> Problem {
+        Problem::ModelFailed { error }
     }
 
     /// An internal step that failed, in the words of what failed.
@@ -393,6 +490,7 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocabulary::close::ProcessEnd;
 
     /// One of every kind, with every parameter set to a value that shows in the wording.
     pub fn samples() -> Vec<Problem> {
@@ -413,18 +511,18 @@ mod tests {
             },
             Problem::StartFailed {
                 server: "srv-1".into(),
-                detail: "exited with status 4".into(),
+                cause: StartCause::ProgramNotFound {
+                    command: "npx".into(),
+                },
             },
             Problem::ConnectionEnded {
-                reason: "exited with status 3".into(),
+                cause: CloseCause::Process {
+                    end: ProcessEnd::Exited { code: 3 },
+                    shutdown: None,
+                },
             },
             Problem::RememberedEraFailed,
-            Problem::RequestFailed {
-                method: "tools/call".into(),
-                code: -32601,
-                message: "no such tool".into(),
-                data: None,
-            },
+            Problem::request_failed("tools/call", -32601, "no such tool", None),
             Problem::TimedOut {
                 method: "tools/call".into(),
                 after_ms: 30_000,
@@ -434,7 +532,10 @@ mod tests {
             },
             Problem::ClosedBeforeAnswer {
                 method: "tools/call".into(),
-                reason: "exited with status 3".into(),
+                cause: CloseCause::Process {
+                    end: ProcessEnd::Exited { code: 3 },
+                    shutdown: None,
+                },
                 stderr_tail: vec!["out of cheese".into()],
             },
             Problem::SessionExpired {
@@ -504,7 +605,13 @@ mod tests {
                 detail: "not found".into(),
             },
             Problem::ModelFailed {
-                detail: "HTTP 401".into(),
+                error: ModelError::provider("invalid api key"),
+            },
+            Problem::SamplingMalformed {
+                detail: "a text block without text".into(),
+            },
+            Problem::ToolsUnlisted {
+                detail: "not connected".into(),
             },
             Problem::Busy,
             Problem::SignIn {
@@ -526,8 +633,61 @@ mod tests {
             Problem::Internal {
                 detail: "EOF".into(),
             },
-            Problem::Note {
-                text: "a note".into(),
+            Problem::ChecksOff {
+                detail: "no threads left".into(),
+            },
+            Problem::VersionNotSpoken {
+                version: "1999-01-01".into(),
+                speaks: vec!["2025-06-18".into()],
+            },
+            Problem::NoVersionInCommon {
+                offered: vec!["1999-01-01".into()],
+                using: "2026-07-28".into(),
+            },
+            Problem::VersionRetried {
+                method: "server/discover".into(),
+                refused: "2026-07-28".into(),
+                version: "2026-09-01".into(),
+            },
+            Problem::SignInGaveUp {
+                attempts: 3,
+                status: 401,
+            },
+            Problem::SessionRenewed {
+                method: "tools/list".into(),
+            },
+            Problem::Reissued {
+                method: "tools/list".into(),
+                detail: "the stream broke".into(),
+                id: "7".into(),
+            },
+            Problem::ServerRequestRefused {
+                method: "elicitation/create".into(),
+                id: "4".into(),
+                why: ServerRequestRefusal::UnknownMode {
+                    mode: "telepathy".into(),
+                },
+            },
+            Problem::InputNotGiven {
+                key: "name".into(),
+                method: "roots/list".into(),
+                code: -32601,
+                code_name: code_name(-32601),
+            },
+            Problem::ToolRefused {
+                tool: "deploy".into(),
+                why: HeaderAnnotationError::Duplicate {
+                    name: "Region".into(),
+                },
+            },
+            Problem::CatalogDamaged {
+                path: "/tmp/catalog.json".into(),
+                damage: CatalogDamage::Unreadable {
+                    detail: "not valid JSON".into(),
+                },
+                copy: CopyKept::Copied {
+                    path: "/tmp/catalog.json.bak-1".into(),
+                },
             },
             Problem::FromCache {
                 method: "tools/list".into(),
