@@ -2,6 +2,7 @@ import { Bot, Wrench } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type { ContentBlock } from "../bindings/ContentBlock";
+import type { Draft } from "../bindings/Draft";
 import type { SamplingView } from "../bindings/SamplingView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
@@ -15,7 +16,7 @@ import {
   STOP_REASONS,
   toolUseId,
 } from "./sampling";
-import { DraftBar, parseDraft } from "./SamplingDraft";
+import { DraftBar } from "./SamplingDraft";
 import "../styles/answering.css";
 
 interface Props {
@@ -276,19 +277,17 @@ export function SamplingPanel({ serverName, askId, serverId, request, onReply, o
     });
   };
 
-  const applyDraft = (result: JsonValue) => {
-    const parsed = parseDraft(result);
-    if (parsed.model) setModel(parsed.model);
-    if (parsed.tool) {
+  const applyDraft = ({ model: drafted, reply }: Draft) => {
+    if (drafted) setModel(drafted);
+    if (reply.tool) {
       setModeState("tool");
-      setToolName(parsed.tool.name);
-      setToolInput(JSON.stringify(parsed.tool.input, null, 2));
-      setStopReason("toolUse");
+      setToolName(reply.tool.name);
+      setToolInput(JSON.stringify(reply.tool.input, null, 2));
     } else {
       setModeState("text");
-      setText(parsed.text);
-      setStopReason(parsed.stopReason ?? "endTurn");
+      setText(reply.text);
     }
+    setStopReason(reply.stop_reason);
   };
 
   const errorLine = (field: "text" | "tool" | "model") =>
