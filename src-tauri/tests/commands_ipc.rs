@@ -52,8 +52,27 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         json!({"serverId": "demo", "name": "add", "arguments": {"a": 2, "b": 3}}),
     )
     .unwrap();
-    assert_eq!(sum["result"]["structuredContent"]["sum"], 5);
+    // The result read by the engine, with the JSON as sent beside it.
+    assert_eq!(sum["result"]["structured_content"]["sum"], 5, "{sum}");
+    assert_eq!(sum["result"]["is_error"], false, "{sum}");
+    assert_eq!(sum["result"]["content"][0]["type"], "text", "{sum}");
+    assert_eq!(sum["result"]["raw"]["structuredContent"]["sum"], 5, "{sum}");
     assert_eq!(sum["task"], Value::Null, "a plain result became no task");
+    let read = invoke(
+        &webview,
+        "read_resource",
+        json!({"serverId": "demo", "uri": "demo://blob/logo.png"}),
+    )
+    .unwrap();
+    // The engine read the blob and decided it is shown as an image; the JSON as sent is beside.
+    let contents = &read["result"]["contents"][0];
+    assert_eq!(contents["read"], "contents", "{read}");
+    assert_eq!(contents["shown_as"], "image", "{read}");
+    assert!(contents["blob"]["size"].as_u64().unwrap() > 0, "{read}");
+    assert_eq!(
+        read["result"]["raw"]["contents"][0]["uri"],
+        "demo://blob/logo.png"
+    );
 
     // The list asks the record for a window (here, with no store on the mock runtime, the
     // same filter over memory); the response may take a moment to be recorded.

@@ -63,18 +63,25 @@ fn saved_calls_and_history_survive_a_restart_and_the_server_utilities_answer() {
     )
     .unwrap();
     assert!(
-        echoed["result"]["content"][0]["text"]
+        echoed["result"]["raw"]["content"][0]["text"]
             .as_str()
             .unwrap()
             .len()
             > 100_000
     );
-    invoke(
+    let prompt = invoke(
         &webview,
         "get_prompt",
         json!({"serverId": "demo-legacy", "name": "greeting", "arguments": {"name": "Ada"}}),
     )
     .unwrap();
+    // The prompt read by the engine, with the JSON as sent beside it.
+    let message = &prompt["messages"][0];
+    assert_eq!(message["content"]["type"], "text", "{prompt}");
+    assert_eq!(
+        message["content"]["raw"],
+        prompt["raw"]["messages"][0]["content"]
+    );
     invoke(
         &webview,
         "read_resource",

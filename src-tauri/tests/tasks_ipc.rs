@@ -75,9 +75,10 @@ fn a_tool_runs_as_a_task_to_its_result_and_another_is_cancelled() {
     assert_eq!(done["task"]["status"], "completed", "{done}");
     assert_eq!(done["tool"], "long_job");
     assert_eq!(
-        done["task"]["result"]["content"][0]["text"],
-        "long_job finished all 3 steps"
+        done["task"]["result"]["content"][0]["text"], "long_job finished all 3 steps",
+        "the task's result read as a tool's: {done}"
     );
+    assert_eq!(done["task"]["result"]["raw"]["content"][0]["type"], "text");
 
     let start = invoke(
         &webview,
@@ -108,7 +109,7 @@ fn a_tool_runs_as_a_task_to_its_result_and_another_is_cancelled() {
         json!({"serverId": "dual", "name": "long_job", "arguments": {"steps": 2, "step_ms": 100}}),
     )
     .unwrap();
-    assert_eq!(called["result"]["resultType"], "task", "{called}");
+    assert_eq!(called["result"]["raw"]["resultType"], "task", "{called}");
     let became = &called["task"];
     assert_eq!(became["following"], true, "{called}");
     assert_eq!(became["tool"], "long_job");

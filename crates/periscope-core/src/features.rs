@@ -24,9 +24,9 @@ pub struct ListPage {
     pub cache: Option<CacheHint>,
 }
 
-/// A resource read's result as the server sent it, with its caching hints.
+/// A resource read's result as the server sent it, with its caching hints (the app sends the
+/// UI its reading, `ResourceReadView`, instead).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ResourceRead {
     pub result: Value,
     pub cache: Option<CacheHint>,

@@ -28,6 +28,7 @@ use crate::wire::Direction;
 
 pub use crate::era::TASKS_EXTENSION;
 use crate::vocabulary::method::names;
+use crate::vocabulary::views::content::ToolResultView;
 /// However short an interval the server suggests (0 included), Periscope waits at least this
 /// long between polls, so a server cannot make it spin.
 pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -132,9 +133,9 @@ pub struct Task {
     /// Extension: the questions the task waits for (`inputRequests`, keyed).
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown> | null"))]
     pub input_requests: Option<Value>,
-    /// The final result (extension: inline when completed; legacy: from `tasks/result`).
-    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub result: Option<Value>,
+    /// The final result, read as a tool's (extension: inline when completed; legacy: from
+    /// `tasks/result`), with its JSON as sent. Boxed: a read result is larger than the rest.
+    pub result: Option<Box<ToolResultView>>,
     /// Extension: the JSON-RPC error a failed task carries.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub error: Option<Value>,
@@ -170,7 +171,7 @@ impl Task {
             created_at: text("createdAt"),
             last_updated_at: text("lastUpdatedAt"),
             input_requests: carried("inputRequests"),
-            result: carried("result"),
+            result: carried("result").map(|r| Box::new(ToolResultView::read(&r))),
             error: carried("error"),
         })
     }
@@ -210,9 +211,9 @@ pub enum TaskStart {
     Task {
         entry: Box<TaskEntry>,
     },
+    /// Boxed: a read result is larger than a task entry.
     Result {
-        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-        result: Value,
+        result: Box<ToolResultView>,
     },
 }
 
@@ -548,7 +549,7 @@ pub async fn follow(
                         Err(e) => return Err(e),
                     }
                 }
-                _ => current.result.clone(),
+                _ => current.result.as_ref().map(|r| r.raw.clone()),
             };
             return Ok(TaskEnd {
                 task: current,
@@ -578,7 +579,7 @@ pub async fn follow(
                         if last != current {
                             on_change(&last);
                         }
-                        last.result = Some(value.clone());
+                        last.result = Some(Box::new(ToolResultView::read(&value)));
                         return Ok(TaskEnd {
                             task: last,
                             result: Some(value),

@@ -8,13 +8,14 @@ use periscope_core::features::{Completion, CompletionRef};
 use periscope_core::saved_calls::CallKind;
 use periscope_core::session::timed;
 use periscope_core::view::CallError;
+use periscope_core::views::PromptResultView;
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
 
-/// `prompts/get`, recorded in the history.
+/// `prompts/get`, recorded in the history: the result read, its JSON as sent in `raw`.
 #[tauri::command]
 pub async fn get_prompt<R: Runtime>(
     app: AppHandle<R>,
@@ -22,7 +23,7 @@ pub async fn get_prompt<R: Runtime>(
     server_id: String,
     name: String,
     arguments: HashMap<String, String>,
-) -> Result<Value, Problem> {
+) -> Result<PromptResultView, Problem> {
     let arguments: Map<String, Value> = arguments
         .into_iter()
         .map(|(k, v)| (k, Value::String(v)))
@@ -40,9 +41,10 @@ pub async fn get_prompt<R: Runtime>(
             .await
             .map_err(CallError::from)
     });
-    call_history::recorded(&app, &state, call, request)
+    let result = call_history::recorded(&app, &state, call, request)
         .await
-        .map_err(|e| *e.problem)
+        .map_err(|e| *e.problem)?;
+    Ok(PromptResultView::read(&result))
 }
 
 /// `completion/complete` for a prompt argument or a template variable.

@@ -4,17 +4,28 @@
 use std::collections::BTreeMap;
 
 use base64::Engine;
-use periscope_core::features::ResourceRead;
+use periscope_core::cache_hint::CacheHint;
 use periscope_core::resource_template;
 use periscope_core::saved_calls::CallKind;
 use periscope_core::session::timed;
 use periscope_core::view::CallError;
+use periscope_core::views::ReadResultView;
 use periscope_core::vocabulary::Problem;
+use serde::Serialize;
 use serde_json::json;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
 use crate::call_history::{self, CallTarget};
+
+/// What `resources/read` gave back: the result read (its JSON as sent in `raw`), and the
+/// caching hints of the modern era.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ResourceReadView {
+    pub result: ReadResultView,
+    pub cache: Option<CacheHint>,
+}
 
 /// `resources/read`, recorded in the history.
 #[tauri::command]
@@ -23,7 +34,7 @@ pub async fn read_resource<R: Runtime>(
     state: State<'_, AppState>,
     server_id: String,
     uri: String,
-) -> Result<ResourceRead, Problem> {
+) -> Result<ResourceReadView, Problem> {
     let call = CallTarget {
         server_id: &server_id,
         kind: CallKind::Resource,
@@ -43,7 +54,10 @@ pub async fn read_resource<R: Runtime>(
     let result = call_history::recorded(&app, &state, call, request)
         .await
         .map_err(|e| *e.problem)?;
-    Ok(ResourceRead { result, cache })
+    Ok(ResourceReadView {
+        result: ReadResultView::read(&result),
+        cache,
+    })
 }
 
 /// A resource template's variables and the URI the form's values make (RFC 6570, in the engine).

@@ -14,6 +14,7 @@ use periscope_core::tasks::{
     self, CallOutcome, FollowOptions, Task, TaskCallError, TaskEntry, TaskFlavour, TaskStart,
 };
 use periscope_core::view::{AppEvent, CallError};
+use periscope_core::views::ToolResultView;
 use serde_json::{Map, Value};
 use tauri::{AppHandle, Manager, Runtime, State};
 
@@ -68,8 +69,9 @@ pub async fn call_tool_as_task<R: Runtime>(
             Err(error)
         }
         Ok(CallOutcome::Result(result)) => {
-            history(&Ok(result.clone()));
-            Ok(TaskStart::Result { result })
+            let view = Box::new(ToolResultView::read(&result));
+            history(&Ok(result));
+            Ok(TaskStart::Result { result: view })
         }
         Ok(CallOutcome::Task(task)) => {
             // The history entry is written when the task ends, with its result.
@@ -230,8 +232,8 @@ fn follow<R: Runtime>(
                 Ok(end) => {
                     e.cancel_sent = end.cancelled_by_user;
                     e.task = end.task;
-                    if end.result.is_some() {
-                        e.task.result = end.result;
+                    if let Some(result) = &end.result {
+                        e.task.result = Some(Box::new(ToolResultView::read(result)));
                     }
                 }
                 Err(error) => e.error = Some(Problem::from(error)),

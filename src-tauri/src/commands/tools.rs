@@ -11,6 +11,7 @@ use periscope_core::schema_worker;
 use periscope_core::session::{Timing, timed};
 use periscope_core::tasks::{self, TaskEntry};
 use periscope_core::view::{AppEvent, CallError};
+use periscope_core::views::ToolResultView;
 use periscope_core::vocabulary::Problem;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -21,13 +22,13 @@ use crate::AppState;
 use crate::call_history::{self, CallTarget};
 use crate::commands::tasks::{flavour_of, follow_became_task};
 
-/// What a `tools/call` gave back: the result as the server sent it, and when the server made the
-/// call a task (the engine's `tasks::became_task`), that task, which the app now follows.
+/// What a `tools/call` gave back: the result read (the JSON as sent in its `raw`), and when the
+/// server made the call a task (the engine's `tasks::became_task`), that task, which the app
+/// now follows.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ToolCallResult {
-    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub result: Value,
+    pub result: ToolResultView,
     /// Boxed: a task entry is much larger than the rest.
     pub task: Option<Box<TaskEntry>>,
 }
@@ -82,7 +83,10 @@ pub async fn call_tool<R: Runtime>(
             &app, &server_id, session, name, task,
         )))
     });
-    Ok(ToolCallResult { result, task })
+    Ok(ToolCallResult {
+        result: ToolResultView::read(&result),
+        task,
+    })
 }
 
 /// `tools/call` with progress reported as `AppEvent::CallProgress`; with a call id the

@@ -6,7 +6,7 @@
 
 use periscope_core::answering::settings::ModelRule;
 use periscope_core::model::chat::{StreamEvent, TurnTiming, Usage};
-use periscope_core::model::sampling::{self, PickReason};
+use periscope_core::model::sampling::{self, PickReason, ReplyDraft};
 use periscope_core::model::{ModelClient, Provider};
 use periscope_core::vocabulary::Problem;
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,8 @@ pub enum DraftReason {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Draft {
     pub result: Value,
+    /// What the reply form takes from it (the engine's reading of the model's turn).
+    pub reply: ReplyDraft,
     /// The model that answered, as the provider named it.
     pub model: String,
     pub provider: Provider,
@@ -105,6 +107,7 @@ pub async fn draft(
         .map_err(Problem::model)?;
     Ok(Draft {
         result: sampling::to_result(&turn),
+        reply: sampling::reply_draft(&turn),
         model: turn.model.clone(),
         provider,
         reason,

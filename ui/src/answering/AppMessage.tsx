@@ -5,7 +5,6 @@ import { useId } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type { ContentBlock } from "../bindings/ContentBlock";
 import { BlockView } from "../content/BlockView";
-import { blockOf } from "../content/blocks";
 import type { McpAppLabel } from "../ipc/mcpApps";
 import "../styles/answering.css";
 
@@ -48,7 +47,7 @@ export function AppMessage({ serverName, app, blocks, onAnswer }: Props) {
       <p className="host-message">{t("asks.messageBody")}</p>
       <div className="app-message-content" data-testid="app-message-content">
         {blocks.map((block, index) => (
-          <BlockView key={index} block={blockOf(block)} />
+          <BlockView key={index} block={block} />
         ))}
       </div>
       <div className="host-actions">

@@ -8,39 +8,12 @@ import { useTranslation } from "react-i18next";
 import { loadHostSettings } from "../actions/asks";
 import type { DraftReason } from "../bindings/DraftReason";
 import type { Provider } from "../bindings/Provider";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { Draft } from "../bindings/Draft";
 import { ErrorBox } from "../common/ErrorBox";
 import { errorMessage, modelsIpc } from "../ipc";
-import { isObject } from "../json";
 import { defaultProvider, loadProviders, useProviders } from "../models/state";
 import { useServerRequests } from "../state/asks";
 import "../styles/models.css";
-
-/** What a drafted `CreateMessageResult` fills the reply form with. */
-export function parseDraft(result: JsonValue): {
-  text: string;
-  model: string | null;
-  stopReason: string | null;
-  tool: { name: string; input: JsonValue } | null;
-} {
-  if (!isObject(result)) return { text: "", model: null, stopReason: null, tool: null };
-  const content = result.content;
-  const blocks = Array.isArray(content) ? content : content === undefined ? [] : [content];
-  let text = "";
-  let tool: { name: string; input: JsonValue } | null = null;
-  for (const block of blocks) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") text += block.text;
-    if (block.type === "tool_use" && typeof block.name === "string" && tool === null)
-      tool = { name: block.name, input: block.input ?? {} };
-  }
-  return {
-    text,
-    tool,
-    model: typeof result.model === "string" ? result.model : null,
-    stopReason: typeof result.stopReason === "string" ? result.stopReason : null,
-  };
-}
 
 function ReasonText({ reason }: { reason: DraftReason }) {
   const { t } = useTranslation("answering");
@@ -66,7 +39,8 @@ export function DraftBar({
   serverId: string;
   onStart: () => void;
   onText: (piece: string) => void;
-  onDone: (result: JsonValue) => void;
+  /** The finished draft: the engine's reading of it for the reply form, and the result as made. */
+  onDone: (draft: Draft) => void;
 }) {
   const { t } = useTranslation("answering");
   const providers = useProviders();
@@ -94,7 +68,7 @@ export function DraftBar({
         if (event.kind === "text") onText(event.text);
       });
       setChosen({ provider: done.provider, reason: done.reason });
-      onDone(done.result);
+      onDone(done);
       setState("done");
     } catch (e) {
       setError(errorMessage(e));

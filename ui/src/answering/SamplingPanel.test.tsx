@@ -1,49 +1,17 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { SamplingView } from "../bindings/SamplingView";
 import { SamplingPanel } from "./SamplingPanel";
+import { samplingRequest } from "../testing/results";
 
 afterEach(cleanup);
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-const params: JsonValue = {
-  messages: [
-    { role: "user", content: { type: "text", text: "What's the weather\nin Paris?" } },
-    {
-      role: "assistant",
-      content: [
-        { type: "text", text: "Let me check." },
-        { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
-      ],
-    },
-    {
-      role: "user",
-      content: [
-        { type: "tool_result", toolUseId: "toolu_1", content: [{ type: "text", text: "18°C, sunny" }] },
-        { type: "image", data: PNG, mimeType: "image/png" },
-        { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
-        { type: "mystery", x: 1 },
-      ],
-    },
-  ],
-  systemPrompt: "You are a weather bot.",
-  modelPreferences: { hints: [{ name: "claude-sonnet" }], speedPriority: 0.8 },
-  includeContext: "none",
-  temperature: 0.3,
-  maxTokens: 512,
-  stopSequences: ["STOP"],
-  tools: [
-    { name: "get_weather", description: "Current weather for a city", inputSchema: { type: "object" } },
-    { name: "get_time", inputSchema: { type: "object" } },
-  ],
-  toolChoice: { mode: "auto" },
-};
-
-function renderPanel(p: JsonValue = params) {
+function renderPanel(request: SamplingView = samplingRequest("sampling/weather")) {
   const onReply = vi.fn();
   const onReject = vi.fn();
-  render(<SamplingPanel serverName="weather" params={p} onReply={onReply} onReject={onReject} />);
+  render(<SamplingPanel serverName="weather" request={request} onReply={onReply} onReject={onReject} />);
   return { onReply, onReject };
 }
 
@@ -62,6 +30,7 @@ describe("SamplingPanel", () => {
     expect(screen.getByTestId("sampling-tool-result").textContent).toContain("18°C, sunny");
     expect(screen.getByRole("img").getAttribute("src")).toBe(`data:image/png;base64,${PNG}`);
     expect(panel.querySelector("audio")?.getAttribute("src")).toBe("data:audio/wav;base64,UklGRg==");
+    expect(messages[2]!.textContent).toContain('unknown content type "mystery"');
     expect(messages[2]!.textContent).toContain('"type": "mystery"');
     expect(screen.getByTestId("sampling-system-prompt").textContent).toBe("You are a weather bot.");
     expect(screen.getByTestId("sampling-preferences").textContent).toContain("claude-sonnet");
@@ -120,10 +89,10 @@ describe("SamplingPanel", () => {
   });
 
   it("starts in tool mode when the server requires a tool, and disables it when none is offered", () => {
-    renderPanel({ ...(params as object), toolChoice: { mode: "required" } });
+    renderPanel(samplingRequest("sampling/weather_tool_required"));
     expect(screen.getByTestId("sampling-tool-name")).toBeTruthy();
     cleanup();
-    renderPanel({ messages: [], maxTokens: 10 });
+    renderPanel(samplingRequest("sampling/no_tools"));
     expect((screen.getByTestId("sampling-mode-tool") as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId("sampling-reply-text")).toBeTruthy();
   });
@@ -137,12 +106,23 @@ describe("SamplingPanel", () => {
   });
 
   it("renders malformed params, with the raw JSON", () => {
-    for (const bad of [null, "oops", [1, 2], { messages: [{ role: "user", content: 3 }, "x"], tools: "no" }]) {
+    for (const name of ["sampling/params_null", "sampling/params_string", "sampling/params_array", "sampling/malformed_messages"] as const) {
+      const bad = samplingRequest(name);
       renderPanel(bad);
       expect(screen.getByTestId("sampling-panel")).toBeTruthy();
       expect(screen.getByTestId("sampling-problems")).toBeTruthy();
-      expect(screen.getByTestId("sampling-raw").textContent).toBe(JSON.stringify(bad, null, 2));
+      expect(screen.getByTestId("sampling-raw").textContent).toBe(JSON.stringify(bad.raw, null, 2));
       cleanup();
     }
+  });
+
+  it("shows only the media the engine found fit to show, and why not the rest", () => {
+    renderPanel(samplingRequest("sampling/media_checks"));
+    const message = screen.getByTestId("sampling-message");
+    expect(message.querySelectorAll("img")).toHaveLength(1);
+    expect(message.querySelectorAll("audio")).toHaveLength(1);
+    expect(message.textContent).toContain('image block with mimeType "text/html"');
+    expect(message.textContent).toContain("image block whose data is not base64");
+    expect(message.textContent).toContain('image block with mimeType "image/png;x,y"');
   });
 });

@@ -1,20 +1,22 @@
 import { Bot, Wrench } from "lucide-react";
-import { useId, useMemo, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
+import type { ContentBlock } from "../bindings/ContentBlock";
+import type { Draft } from "../bindings/Draft";
+import type { SamplingView } from "../bindings/SamplingView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
 import { BlockView } from "../content/BlockView";
 import {
   DEFAULT_MODEL,
   DEFAULT_REJECT_REASON,
-  parseSamplingRequest,
+  offSpecText,
   parseToolInput,
+  prioritiesOf,
   STOP_REASONS,
   toolUseId,
-  type SamplingBlock,
-  type SamplingRequest,
 } from "./sampling";
-import { DraftBar, parseDraft } from "./SamplingDraft";
+import { DraftBar } from "./SamplingDraft";
 import "../styles/answering.css";
 
 interface Props {
@@ -22,8 +24,8 @@ interface Props {
   /** The ask's id and server, when a configured model may draft the reply (the app). */
   askId?: number;
   serverId?: string;
-  /** The `sampling/createMessage` params, as the server sent them. */
-  params: JsonValue;
+  /** The `sampling/createMessage` params as the engine read them (the JSON as sent in `raw`). */
+  request: SamplingView;
   onReply: (result: JsonValue) => void;
   onReject: (reason: string) => void;
 }
@@ -44,7 +46,7 @@ const PARAM = {
  * A block of a sampling message: text, tool use and tool results its own way; media and blocks
  * it cannot show as every other content block (content/BlockView.tsx).
  */
-function SamplingBlockView({ block }: { block: SamplingBlock }) {
+function SamplingBlockView({ block }: { block: ContentBlock }) {
   const { t } = useTranslation("answering");
   switch (block.type) {
     case "text":
@@ -53,9 +55,6 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
           {block.text}
         </pre>
       );
-    case "image":
-    case "audio":
-      return <BlockView block={block} />;
     case "tool_use":
       return (
         <div className="sampling-tool-block" data-testid="sampling-tool-use">
@@ -65,15 +64,15 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
             <span className="mono">{block.name}</span>
             {block.id && <span className="badge mono">{block.id}</span>}
           </div>
-          <JsonBlock value={block.input} />
+          <JsonBlock value={block.input ?? null} />
         </div>
       );
     case "tool_result":
       return (
-        <div className={`sampling-tool-block${block.isError ? " is-error" : ""}`} data-testid="sampling-tool-result">
+        <div className={`sampling-tool-block${block.is_error ? " is-error" : ""}`} data-testid="sampling-tool-result">
           <div className="sampling-tool-block-title">
-            <span className="block-label">{block.isError ? t("sampling.toolResultError") : t("sampling.toolResult")}</span>
-            {block.toolUseId && <span className="badge mono">{block.toolUseId}</span>}
+            <span className="block-label">{block.is_error ? t("sampling.toolResultError") : t("sampling.toolResult")}</span>
+            {block.tool_use_id && <span className="badge mono">{block.tool_use_id}</span>}
           </div>
           {block.content.length === 0 && <p className="muted small">{t("sampling.noContent")}</p>}
           {block.content.map((inner, index) => (
@@ -81,21 +80,17 @@ function SamplingBlockView({ block }: { block: SamplingBlock }) {
           ))}
         </div>
       );
-    case "other":
-      if (block.reason) return <BlockView block={{ type: "unknown", reason: block.reason, raw: block.raw }} />;
-      return (
-        <div className="block-unknown">
-          <JsonBlock value={block.raw} />
-        </div>
-      );
+    default:
+      // Media, links, embedded resources and what cannot be read: as every content block.
+      return <BlockView block={block} />;
   }
 }
 
-function Priorities({ request }: { request: SamplingRequest }) {
+function Priorities({ request }: { request: SamplingView }) {
   const { t } = useTranslation("answering");
   return (
     <ul className="sampling-priorities">
-      {request.priorities.map((p) => {
+      {prioritiesOf(request).map((p) => {
         const clamped = Math.min(1, Math.max(0, p.value));
         return (
           <li key={p.name}>
@@ -119,16 +114,18 @@ function Priorities({ request }: { request: SamplingRequest }) {
 }
 
 /** What the server asks the model: messages, system prompt, preferences, tools, limits. */
-function RequestView({ request }: { request: SamplingRequest }) {
+function RequestView({ request }: { request: SamplingView }) {
   const { t } = useTranslation("answering");
-  const hasPrefs = request.hints.length > 0 || request.priorities.length > 0;
+  const { hints } = request.model_preferences;
+  const hasPriorities = prioritiesOf(request).length > 0;
+  const hasPrefs = hints.length > 0 || hasPriorities;
   return (
     <>
-      {request.systemPrompt !== null && (
+      {request.system_prompt !== null && (
         <div className="section">
           <div className="block-label">{t("sampling.systemPrompt")}</div>
           <pre className="code-block prose" data-testid="sampling-system-prompt">
-            {request.systemPrompt}
+            {request.system_prompt}
           </pre>
         </div>
       )}
@@ -136,10 +133,10 @@ function RequestView({ request }: { request: SamplingRequest }) {
         <div className="block-label">{t("sampling.messages")}</div>
         {request.messages.length === 0 && <p className="muted">{t("sampling.noMessages")}</p>}
         {request.messages.map((m, index) => (
-          <div key={index} className="prompt-message sampling-message" data-testid="sampling-message" data-role={m.role}>
-            <span className={`role-badge role-${m.role}`}>{m.role}</span>
-            {m.blocks.length === 0 && <p className="muted small">{t("sampling.noContent")}</p>}
-            {m.blocks.map((block, i) => (
+          <div key={index} className="prompt-message sampling-message" data-testid="sampling-message" data-role={m.role ?? "?"}>
+            <span className={`role-badge role-${m.role ?? "?"}`}>{m.role ?? "?"}</span>
+            {m.content.length === 0 && <p className="muted small">{t("sampling.noContent")}</p>}
+            {m.content.map((block, i) => (
               <SamplingBlockView key={i} block={block} />
             ))}
           </div>
@@ -149,7 +146,7 @@ function RequestView({ request }: { request: SamplingRequest }) {
         <div className="section" data-testid="sampling-tools">
           <div className="sampling-tools-title">
             <span className="block-label">{t("sampling.toolsOffered")}</span>
-            {request.toolChoice && <span className="badge">{t("sampling.toolChoiceBadge", { choice: request.toolChoice })}</span>}
+            {request.tool_choice && <span className="badge">{t("sampling.toolChoiceBadge", { choice: request.tool_choice })}</span>}
           </div>
           <ul className="sampling-tools">
             {request.tools.map((tool) => (
@@ -163,18 +160,18 @@ function RequestView({ request }: { request: SamplingRequest }) {
       )}
       <dl className="facts compact sampling-facts">
         <dt>{PARAM.maxTokens}</dt>
-        <dd data-testid="sampling-max-tokens">{request.maxTokens ?? t("sampling.notGiven")}</dd>
+        <dd data-testid="sampling-max-tokens">{request.max_tokens ?? t("sampling.notGiven")}</dd>
         {request.temperature !== null && (
           <>
             <dt>{PARAM.temperature}</dt>
             <dd>{request.temperature}</dd>
           </>
         )}
-        {request.stopSequences.length > 0 && (
+        {request.stop_sequences.length > 0 && (
           <>
             <dt>{PARAM.stopSequences}</dt>
             <dd className="sampling-stops">
-              {request.stopSequences.map((s, i) => (
+              {request.stop_sequences.map((s, i) => (
                 <code key={i} className="badge">
                   {JSON.stringify(s)}
                 </code>
@@ -182,38 +179,38 @@ function RequestView({ request }: { request: SamplingRequest }) {
             </dd>
           </>
         )}
-        {request.includeContext !== null && (
+        {request.include_context !== null && (
           <>
             <dt>{PARAM.includeContext}</dt>
-            <dd>{request.includeContext}</dd>
+            <dd>{request.include_context}</dd>
           </>
         )}
-        {request.tools.length === 0 && request.toolChoice !== null && (
+        {request.tools.length === 0 && request.tool_choice !== null && (
           <>
             <dt>{PARAM.toolChoice}</dt>
-            <dd>{request.toolChoice}</dd>
+            <dd>{request.tool_choice}</dd>
           </>
         )}
         {hasPrefs && (
           <>
             <dt>{t("sampling.modelPreferences")}</dt>
             <dd data-testid="sampling-preferences">
-              {request.hints.length > 0 && (
+              {hints.length > 0 && (
                 <div className="badges">
                   <span className="muted small">{t("sampling.hints")}</span>
-                  {request.hints.map((h, i) => (
+                  {hints.map((h, i) => (
                     <span key={i} className="badge mono">
                       {h}
                     </span>
                   ))}
                 </div>
               )}
-              {request.priorities.length > 0 && <Priorities request={request} />}
+              {hasPriorities && <Priorities request={request} />}
             </dd>
           </>
         )}
       </dl>
-      {request.metadata !== undefined && (
+      {request.metadata !== null && (
         <details className="section">
           <summary>{PARAM.metadata}</summary>
           <JsonBlock value={request.metadata} />
@@ -228,12 +225,11 @@ function RequestView({ request }: { request: SamplingRequest }) {
  * the model, and lets the user write the assistant's reply (text, or a use of an offered tool)
  * or reject the request. Key it by request so a new request starts from a fresh reply.
  */
-export function SamplingPanel({ serverName, askId, serverId, params, onReply, onReject }: Props) {
+export function SamplingPanel({ serverName, askId, serverId, request, onReply, onReject }: Props) {
   const { t } = useTranslation("answering");
-  const request = useMemo(() => parseSamplingRequest(params), [params]);
   const canUseTools = request.tools.length > 0;
   const ids = useId();
-  const [mode, setModeState] = useState<Mode>(() => (canUseTools && request.toolChoice === "required" ? "tool" : "text"));
+  const [mode, setModeState] = useState<Mode>(() => (canUseTools && request.tool_choice === "required" ? "tool" : "text"));
   const [text, setText] = useState("");
   const [toolName, setToolName] = useState(() => request.tools[0]?.name ?? "");
   const [toolInput, setToolInput] = useState("{}");
@@ -281,19 +277,17 @@ export function SamplingPanel({ serverName, askId, serverId, params, onReply, on
     });
   };
 
-  const applyDraft = (result: JsonValue) => {
-    const parsed = parseDraft(result);
-    if (parsed.model) setModel(parsed.model);
-    if (parsed.tool) {
+  const applyDraft = ({ model: drafted, reply }: Draft) => {
+    if (drafted) setModel(drafted);
+    if (reply.tool) {
       setModeState("tool");
-      setToolName(parsed.tool.name);
-      setToolInput(JSON.stringify(parsed.tool.input, null, 2));
-      setStopReason("toolUse");
+      setToolName(reply.tool.name);
+      setToolInput(JSON.stringify(reply.tool.input, null, 2));
     } else {
       setModeState("text");
-      setText(parsed.text);
-      setStopReason(parsed.stopReason ?? "endTurn");
+      setText(reply.text);
     }
+    setStopReason(reply.stop_reason);
   };
 
   const errorLine = (field: "text" | "tool" | "model") =>
@@ -324,7 +318,7 @@ export function SamplingPanel({ serverName, askId, serverId, params, onReply, on
           <div className="warning-box-title">{t("sampling.problems")}</div>
           <ul>
             {request.problems.map((p, i) => (
-              <li key={i}>{p}</li>
+              <li key={i}>{offSpecText(p)}</li>
             ))}
           </ul>
         </div>
@@ -332,7 +326,7 @@ export function SamplingPanel({ serverName, askId, serverId, params, onReply, on
       <RequestView request={request} />
       <details className="section" open={request.problems.length > 0 ? true : undefined}>
         <summary>{t("sampling.raw")}</summary>
-        <JsonBlock value={params} testId="sampling-raw" />
+        <JsonBlock value={request.raw} testId="sampling-raw" />
       </details>
 
       {askId !== undefined && serverId !== undefined && (
@@ -390,7 +384,7 @@ export function SamplingPanel({ serverName, askId, serverId, params, onReply, on
           </div>
         ) : (
           <>
-            {request.toolChoice === "none" && (
+            {request.tool_choice === "none" && (
               <p className="form-note">{t("sampling.toolChoiceNone")}</p>
             )}
             <div className="field">

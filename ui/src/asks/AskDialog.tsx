@@ -109,7 +109,7 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
             send({ kind: "app_message", accept });
             if (accept) {
               // Accepted: the message goes to the server's Playground, into the message box.
-              offerToComposer(ask.server_id, messageText(a.content));
+              offerToComposer(ask.server_id, messageText(a.blocks));
               setTab(ask.server_id, "playground");
             }
           }}
@@ -121,7 +121,7 @@ function AskBody({ ask, send }: { ask: PendingAsk; send: (answer: Answer) => voi
           serverName={ask.server_name}
           askId={ask.ask_id}
           serverId={ask.server_id}
-          params={a.params}
+          request={a.view}
           onReply={(result) => send({ kind: "sampling_reply", result })}
           onReject={(reason) => send({ kind: "sampling_reject", reason })}
         />

@@ -4,4 +4,4 @@
  * What is off in content, one reason a block or a result could not be read as its kind. The
  * names are the UI's words for them (`content:problems.*`).
  */
-export type ContentProblem = { "kind": "contentsNotObject" } | { "kind": "contentsNoUri" } | { "kind": "contentsNoData" } | { "kind": "blockNotObject" } | { "kind": "textWithoutText" } | { "kind": "mediaWithoutData", type: string, } | { "kind": "linkWithoutUri" } | { "kind": "noType" } | { "kind": "unknownType", type: string, } | { "kind": "resultNotObject" } | { "kind": "noContentArray" } | { "kind": "messageNotObject" };
+export type ContentProblem = { "kind": "contentsNotObject" } | { "kind": "contentsNoUri" } | { "kind": "contentsNoData" } | { "kind": "blockNotObject" } | { "kind": "textWithoutText" } | { "kind": "mediaWithoutData", type: string, } | { "kind": "mediaMimeType", type: string, mime_type: string, } | { "kind": "mediaNotBase64", type: string, } | { "kind": "toolUseWithoutName" } | { "kind": "linkWithoutUri" } | { "kind": "noType" } | { "kind": "unknownType", type: string, } | { "kind": "resultNotObject" } | { "kind": "noContentArray" } | { "kind": "messageNotObject" };

@@ -2,6 +2,7 @@
 import type { DraftReason } from "./DraftReason";
 import type { ModelUsage } from "./ModelUsage";
 import type { Provider } from "./Provider";
+import type { ReplyDraft } from "./ReplyDraft";
 import type { TurnTiming } from "./TurnTiming";
 import type { JsonValue } from "./serde_json/JsonValue";
 
@@ -10,6 +11,10 @@ import type { JsonValue } from "./serde_json/JsonValue";
  * edit before it is sent.
  */
 export type Draft = { result: JsonValue, 
+/**
+ * What the reply form takes from it (the engine's reading of the model's turn).
+ */
+reply: ReplyDraft, 
 /**
  * The model that answered, as the provider named it.
  */

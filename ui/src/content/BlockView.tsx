@@ -1,13 +1,16 @@
 import { Link } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import type { ContentBlock } from "../bindings/ContentBlock";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
+import { dataUri } from "../format";
 import { AudioBlock } from "./AudioBlock";
 import { ImageBlock } from "./ImageBlock";
-import type { Block } from "./blocks";
+import { problemText } from "./blocks";
 import { ResourceBodyView } from "./ResourceBodyView";
 
-/** One MCP content block. */
-export function BlockView({ block }: { block: Block }) {
+/** One MCP content block, as the engine read it. */
+export function BlockView({ block }: { block: ContentBlock }) {
   const { t } = useTranslation("content");
   switch (block.type) {
     case "text":
@@ -17,9 +20,9 @@ export function BlockView({ block }: { block: Block }) {
         </pre>
       );
     case "image":
-      return <ImageBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
+      return <ImageBlock src={dataUri(block.mime_type, block.data)} mimeType={block.mime_type} size={block.size} />;
     case "audio":
-      return <AudioBlock src={block.src} mimeType={block.mimeType} size={block.size} />;
+      return <AudioBlock src={dataUri(block.mime_type, block.data)} mimeType={block.mime_type} size={block.size} />;
     case "resource_link":
       return (
         <div className="block-link">
@@ -27,7 +30,7 @@ export function BlockView({ block }: { block: Block }) {
           <div>
             <div>
               <strong>{block.title ?? block.name ?? block.uri}</strong>
-              {block.mimeType && <span className="badge">{block.mimeType}</span>}
+              {block.mime_type && <span className="badge">{block.mime_type}</span>}
             </div>
             <div className="mono small">{block.uri}</div>
             {block.description && <div className="muted small">{block.description}</div>}
@@ -38,15 +41,24 @@ export function BlockView({ block }: { block: Block }) {
       return (
         <div className="block-resource">
           <div className="block-label">{t("block.embedded")}</div>
-          <ResourceBodyView body={block.resource} />
+          <ResourceBodyView contents={block.resource} />
         </div>
       );
     case "unknown":
-      return (
-        <div className="block-unknown">
-          <div className="inline-error">{t("block.cannotShow", { reason: block.reason })}</div>
-          <JsonBlock value={block.raw} />
-        </div>
-      );
+      return <UnknownBlock reason={problemText(block.problem)} raw={block.raw} />;
+    default:
+      // Sampling's tool use and tool result have no place in a message: shown as JSON.
+      return <UnknownBlock reason={problemText({ kind: "unknownType", type: block.type })} raw={block.raw} />;
   }
+}
+
+/** A block that cannot be shown as its kind: why, and its JSON as sent. */
+function UnknownBlock({ reason, raw }: { reason: string; raw: JsonValue }) {
+  const { t } = useTranslation("content");
+  return (
+    <div className="block-unknown">
+      <div className="inline-error">{t("block.cannotShow", { reason })}</div>
+      <JsonBlock value={raw} />
+    </div>
+  );
 }

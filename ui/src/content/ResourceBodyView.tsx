@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { formatBytes } from "../format";
 import { errorMessage } from "../ipc";
 import { resourcesIpc } from "../ipc";
-import type { ResourceBody } from "./blocks";
+import type { ResourceContents } from "../bindings/ResourceContents";
 import { HexDump } from "./HexDump";
 import { JsonTree } from "./JsonTree";
 import { viewerFor } from "./viewers";
@@ -14,7 +14,7 @@ import { viewerFor } from "./viewers";
  * collapsible tree (or raw), an image (data: URI), any other blob as a hex dump; blobs can be
  * saved to a file.
  */
-export function ResourceBodyView({ body }: { body: ResourceBody }) {
+export function ResourceBodyView({ contents: body }: { contents: ResourceContents }) {
   const { t } = useTranslation("content");
   const viewer = useMemo(() => viewerFor(body), [body]);
   const [raw, setRaw] = useState(false);
@@ -22,7 +22,7 @@ export function ResourceBodyView({ body }: { body: ResourceBody }) {
     <div className="resource-body" data-testid="resource-body" data-viewer={viewer.kind}>
       <div className="resource-body-meta">
         <span className="mono">{body.uri}</span>
-        {body.mimeType && <span className="badge">{body.mimeType}</span>}
+        {body.mime_type && <span className="badge">{body.mime_type}</span>}
         {body.blob && <span className="badge">{formatBytes(body.blob.size)}</span>}
         <span className="spacer" />
         {(viewer.kind === "json" || viewer.kind === "image") && (

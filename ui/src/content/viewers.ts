@@ -1,6 +1,9 @@
-// Which viewer shows a resource's contents, by what the server said its MIME type is.
+// Which viewer shows a resource's contents: the engine decides how they are shown (`shown_as`,
+// from the MIME type and whether the text parses or the blob is base64); this turns that into
+// what the viewer needs.
+import type { ResourceContents } from "../bindings/ResourceContents";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import type { ResourceBody } from "./blocks";
+import { dataUri } from "../format";
 
 export type Viewer =
   | { kind: "text"; text: string }
@@ -8,25 +11,19 @@ export type Viewer =
   | { kind: "image"; src: string; data: string }
   | { kind: "binary"; data: string };
 
-/** `application/json`, `application/ld+json`, `text/json`, with or without parameters. */
-export function isJsonMime(mimeType: string | null): boolean {
-  if (mimeType === null) return false;
-  const essence = mimeType.split(";")[0]!.trim().toLowerCase();
-  return essence === "application/json" || essence === "text/json" || essence.endsWith("+json");
-}
-
-/** The viewer for one body: JSON text that does not parse falls back to text. */
-export function viewerFor(body: ResourceBody): Viewer {
-  if (body.text !== null) {
-    if (isJsonMime(body.mimeType)) {
-      try {
-        return { kind: "json", text: body.text, value: JSON.parse(body.text) as JsonValue };
-      } catch {
-        return { kind: "text", text: body.text };
-      }
-    }
-    return { kind: "text", text: body.text };
+/** The viewer for one resource's contents. */
+export function viewerFor(contents: ResourceContents): Viewer {
+  const text = contents.text ?? "";
+  const data = contents.blob?.data ?? "";
+  switch (contents.shown_as) {
+    case "json":
+      // The engine parsed it already: this parse is for the tree, and cannot fail.
+      return { kind: "json", text, value: JSON.parse(text) as JsonValue };
+    case "text":
+      return { kind: "text", text };
+    case "image":
+      return { kind: "image", src: dataUri(contents.mime_type ?? "", data), data };
+    case "binary":
+      return { kind: "binary", data };
   }
-  if (body.blob?.imageSrc) return { kind: "image", src: body.blob.imageSrc, data: body.blob.data };
-  return { kind: "binary", data: body.blob?.data ?? "" };
 }

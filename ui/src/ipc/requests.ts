@@ -5,7 +5,8 @@ import type { CompletionRef } from "../bindings/CompletionRef";
 import type { Diagnosis } from "../bindings/Diagnosis";
 import type { ListedViews } from "../bindings/ListedViews";
 import type { ViewPage } from "../bindings/ViewPage";
-import type { ResourceRead } from "../bindings/ResourceRead";
+import type { PromptResultView } from "../bindings/PromptResultView";
+import type { ResourceReadView } from "../bindings/ResourceReadView";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import type { TemplateExpansion } from "../bindings/TemplateExpansion";
 import type { ToolCallResult } from "../bindings/ToolCallResult";
@@ -23,12 +24,13 @@ export const requestsIpc = {
   /** What the connection doctor says of a tool's `isError` result (nothing for another). */
   diagnoseToolResult: (serverId: string, result: JsonValue) =>
     invoke<Diagnosis[]>("diagnose_tool_result", { serverId, result }),
+  /** Each result read by the engine, with the JSON as sent in its `raw`. */
   readResource: (serverId: string, uri: string) =>
-    invoke<ResourceRead>("read_resource", { serverId, uri }).then((read) => read.result),
+    invoke<ResourceReadView>("read_resource", { serverId, uri }).then((read) => read.result),
   /** The read with its caching hints (how long it stays fresh, whether it came from the cache). */
-  readResourceCached: (serverId: string, uri: string) => invoke<ResourceRead>("read_resource", { serverId, uri }),
+  readResourceCached: (serverId: string, uri: string) => invoke<ResourceReadView>("read_resource", { serverId, uri }),
   getPrompt: (serverId: string, name: string, args: Record<string, string>) =>
-    invoke<JsonValue>("get_prompt", { serverId, name, arguments: args }),
+    invoke<PromptResultView>("get_prompt", { serverId, name, arguments: args }),
 };
 
 /** The Tools tab's own commands. */

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorBox } from "../common/ErrorBox";
 import { mcpAppsIpc, type McpAppOpened } from "../ipc/mcpApps";
 import type { RequestState } from "../state/calls";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import { useConnections } from "../state/connections";
 import type { JsonObject } from "../ipc";
 import { FullscreenHost } from "./FullscreenHost";
@@ -143,7 +144,7 @@ export interface AppRun {
   id: string;
   args: JsonObject;
   /** The tool's call state when Call was clicked: a later one is this run's. */
-  before: RequestState | undefined;
+  before: RequestState<ToolResultView> | undefined;
 }
 
 interface ToolCallProps {
@@ -151,7 +152,7 @@ interface ToolCallProps {
   tool: string;
   resourceUri: string;
   run: AppRun;
-  call: RequestState | undefined;
+  call: RequestState<ToolResultView> | undefined;
   /** The user cancelled the call. */
   cancelled: boolean;
 }
@@ -174,8 +175,8 @@ export function ToolCallApp({ serverId, tool, resourceUri, run, call, cancelled 
     if (!call || call === run.before || call.status === "running") return;
     delivered.current = viewId;
     const send =
-      call.status === "done"
-        ? mcpAppsIpc.toolResult(viewId, call.result)
+      call.status === "done" && call.result !== null
+        ? mcpAppsIpc.toolResult(viewId, call.result.raw)
         : mcpAppsIpc.toolCancelled(viewId, cancelled ? CANCELLED_BY_USER : (call.error ?? ""));
     void send.catch(() => undefined);
   }, [viewId, run, call, cancelled]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ContentBlock } from "../bindings/ContentBlock";
 import { followOffers, messageText, offerToComposer } from "./offers";
 
 describe("offers to the Playground's message box", () => {
@@ -25,9 +26,10 @@ describe("offers to the Playground's message box", () => {
     stopB();
   });
 
-  it("takes the text blocks of an array or of one block", () => {
-    expect(messageText([{ type: "text", text: "one" }, { type: "image", data: "x", mimeType: "image/png" }, { type: "text", text: "two" }])).toBe("one\n\ntwo");
-    expect(messageText({ type: "text", text: "single" })).toBe("single");
-    expect(messageText(null)).toBe("");
+  it("takes the text blocks of the content the engine read", () => {
+    const text = (t: string): ContentBlock => ({ type: "text", text: t, raw: { type: "text", text: t } });
+    const image: ContentBlock = { type: "image", mime_type: "image/png", data: "AAAA", size: 3, raw: {} };
+    expect(messageText([text("one"), image, text("two")])).toBe("one\n\ntwo");
+    expect(messageText([])).toBe("");
   });
 });

@@ -1,7 +1,7 @@
 // Text offered to a server's Playground message box from elsewhere: an MCP App's `ui/message`
 // the user accepted lands here, in the box, and is sent to a model only when the user sends
 // it (consent before effect: accepting the app's message does not start a model turn).
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { ContentBlock } from "../bindings/ContentBlock";
 
 type Listener = (text: string) => void;
 
@@ -30,14 +30,7 @@ export function followOffers(serverId: string, listener: Listener): () => void {
   };
 }
 
-/** The text of a `ui/message` content (a ContentBlock array, or one block): its text blocks. */
-export function messageText(content: JsonValue): string {
-  const blocks = Array.isArray(content) ? content : [content];
-  return blocks
-    .flatMap((block) =>
-      block !== null && typeof block === "object" && !Array.isArray(block) && block.type === "text" && typeof block.text === "string"
-        ? [block.text]
-        : [],
-    )
-    .join("\n\n");
+/** The text of a `ui/message`'s content as the engine read it: its text blocks. */
+export function messageText(blocks: ContentBlock[]): string {
+  return blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n\n");
 }

@@ -1,7 +1,9 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyLanguage } from "../i18n";
+import type { PromptResultView } from "../bindings/PromptResultView";
 import type { RequestState } from "../state/calls";
+import { promptResult } from "../testing/results";
 import { PromptMessages } from "./PromptMessages";
 
 afterEach(() => {
@@ -9,7 +11,7 @@ afterEach(() => {
   applyLanguage("en");
 });
 
-const running: RequestState = { status: "running", result: null, error: null, durationMs: null };
+const running: RequestState<PromptResultView> = { status: "running", result: null, error: null, durationMs: null };
 
 describe("PromptMessages", () => {
   it("shows a get under way with the time since it was sent", () => {
@@ -20,9 +22,9 @@ describe("PromptMessages", () => {
 
   it("names each message's content type in the UI's language", () => {
     applyLanguage("zh-Hans");
-    const done: RequestState = {
+    const done: RequestState<PromptResultView> = {
       status: "done",
-      result: { messages: [{ role: "user", content: { type: "text", text: "Ahoy" } }] },
+      result: promptResult("prompt/ahoy"),
       error: null,
       durationMs: 3,
     };
@@ -31,5 +33,15 @@ describe("PromptMessages", () => {
     cleanup();
     render(<PromptMessages get={running} startedAt={Date.now() - 1000} />);
     expect(screen.getByTestId("prompt-elapsed").textContent).toMatch(/^1\.\d 秒$/);
+  });
+
+  it("shows the description and each message with its role", () => {
+    const done: RequestState<PromptResultView> = { status: "done", result: promptResult("prompt/greeting"), error: null, durationMs: 1 };
+    render(<PromptMessages get={done} />);
+    expect(screen.getByTestId("prompt-messages").textContent).toContain("A greeting");
+    const message = screen.getByTestId("prompt-message");
+    expect(message.dataset["role"]).toBe("user");
+    expect(message.dataset["contentType"]).toBe("text");
+    expect(message.textContent).toContain("Hello Ada");
   });
 });

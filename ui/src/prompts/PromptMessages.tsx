@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { BlockView } from "../content/BlockView";
-import { parsePromptResult } from "../content/blocks";
+import type { PromptResultView } from "../bindings/PromptResultView";
 import { ErrorBox } from "../common/ErrorBox";
 import type { RequestState } from "../state/calls";
 import { formatElapsed, useElapsed } from "../tools/ToolResult";
@@ -10,7 +10,7 @@ import { formatElapsed, useElapsed } from "../tools/ToolResult";
  * The messages a prompt expanded to: each with its role and its content, whatever its type.
  * While the get runs: a spinner and the time since it was sent (`startedAt`, else since shown).
  */
-export function PromptMessages({ get, startedAt }: { get: RequestState; startedAt?: number }) {
+export function PromptMessages({ get, startedAt }: { get: RequestState<PromptResultView>; startedAt?: number }) {
   const { t } = useTranslation("prompts");
   if (get.status === "running") return <Pending startedAt={startedAt} />;
   if (get.status === "error") {
@@ -20,7 +20,8 @@ export function PromptMessages({ get, startedAt }: { get: RequestState; startedA
       </div>
     );
   }
-  const { description, messages } = parsePromptResult(get.result);
+  const description = get.result?.description ?? null;
+  const messages = get.result?.messages ?? [];
   return (
     <section className="prompt-messages" data-testid="prompt-messages" data-is-error="false">
       {description && <p className="description">{description}</p>}
@@ -31,16 +32,16 @@ export function PromptMessages({ get, startedAt }: { get: RequestState; startedA
           className="prompt-message"
           data-testid="prompt-message"
           data-role={m.role}
-          data-content-type={m.block.type}
+          data-content-type={m.content.type}
         >
           <div className="prompt-message-head">
             <span className={`role-badge role-${m.role}`}>{m.role}</span>
             {/* An embedded resource's block names itself. */}
-            {m.block.type !== "resource" && (
-              <span className="muted small">{t(`messages.content.${m.block.type}`)}</span>
+            {m.content.type !== "resource" && (
+              <span className="muted small">{t(`messages.content.${m.content.type}`)}</span>
             )}
           </div>
-          <BlockView block={m.block} />
+          <BlockView block={m.content} />
         </div>
       ))}
     </section>

@@ -1,16 +1,15 @@
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { parseReadResult } from "../content/blocks";
-import { ResourceBodyView } from "../content/ResourceBodyView";
+import type { ReadResultView } from "../bindings/ReadResultView";
+import { ContentsItemView } from "../content/ContentsItemView";
 import { CacheHintLine } from "../common/CacheHintLine";
 import { ErrorBox } from "../common/ErrorBox";
-import { JsonBlock } from "../common/JsonBlock";
 import { SPINNER_AFTER_MS, useNow } from "../common/useNow";
 import type { RequestState } from "../state/calls";
 
 /** What `resources/read` returned for one URI. */
-export function ResourceContents({ uri, read }: { uri: string; read: RequestState }) {
+export function ResourceContents({ uri, read }: { uri: string; read: RequestState<ReadResultView> }) {
   const { t } = useTranslation(["resources", "common"]);
   if (read.status === "running") return <Reading uri={uri} startedAt={read.startedAt} />;
   if (read.status === "error") {
@@ -20,21 +19,14 @@ export function ResourceContents({ uri, read }: { uri: string; read: RequestStat
       </div>
     );
   }
-  const contents = read.result === null ? [] : parseReadResult(read.result);
+  const contents = read.result?.contents ?? [];
   return (
     <div className="resource-contents" data-testid="resource-contents" data-is-error="false">
       <CacheHintLine hint={read.cache} />
       {contents.length === 0 && <p className="muted">{t("contents.none")}</p>}
-      {contents.map((body, index) =>
-        "problem" in body ? (
-          <div key={index} className="block-unknown">
-            <div className="inline-error">{t("contents.cannotShow", { problem: body.problem })}</div>
-            <JsonBlock value={body.raw} />
-          </div>
-        ) : (
-          <ResourceBodyView key={index} body={body} />
-        ),
-      )}
+      {contents.map((item, index) => (
+        <ContentsItemView key={index} item={item} cannotShow={(problem) => t("contents.cannotShow", { problem })} />
+      ))}
     </div>
   );
 }

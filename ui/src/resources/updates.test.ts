@@ -4,6 +4,7 @@ import { isSubscribed, readFresh, setSubscription } from "./subscriptions";
 import { serverCalls } from "../state/calls";
 import { connections, newServerState, updateServer } from "../state/connections";
 import { dispatchEvents } from "../state/dispatcher";
+import { readResult } from "../testing/results";
 
 const ID = "updates-test";
 const server = () => connections.getState().servers[ID]!;
@@ -27,7 +28,7 @@ describe("resource updates and subscriptions", () => {
       stale: true,
     });
     const cache = { ttl_ms: 300_000, scope: "public" as const, reused: null };
-    vi.spyOn(ipc, "readResourceCached").mockResolvedValue({ result: { contents: [] }, cache });
+    vi.spyOn(ipc, "readResourceCached").mockResolvedValue({ result: readResult("read/empty"), cache });
     await readFresh(ID, "demo://text/3");
     expect(server().resources.updated?.["demo://text/3"]?.stale).toBe(false);
     // The read keeps the engine's caching hints for the result's line.

@@ -4,6 +4,9 @@
 // progress entry stays after the call ends, so the result can say it was cancelled; the next
 // call of the same tool replaces it. The history of calls is the Rust side's (state/saved.ts).
 import type { CacheHint } from "../bindings/CacheHint";
+import type { PromptResultView } from "../bindings/PromptResultView";
+import type { ReadResultView } from "../bindings/ReadResultView";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, ipc, type JsonObject } from "../ipc";
 import { isObject } from "../json";
@@ -14,10 +17,13 @@ import type { UrlRequired } from "../bindings/UrlRequired";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 import { noteTask } from "./tasks";
 
-/** One request the user made (a tool call, a resource read, a prompt get) and how it ended. */
-export interface RequestState {
+/**
+ * One request the user made (a tool call, a resource read, a prompt get) and how it ended: its
+ * result as the engine read it (`V`, with the JSON as sent in its `raw`).
+ */
+export interface RequestState<V> {
   status: "running" | "done" | "error";
-  result: JsonValue | null;
+  result: V | null;
   error: string | null;
   /** How long it took, measured here for the display (the history has the engine's timing). */
   durationMs: number | null;
@@ -36,14 +42,17 @@ export interface RequestState {
   becameTask?: TaskEntry | null;
 }
 
-export interface ServerCalls {
+/** What each kind of request gives back, read by the engine. */
+interface Views {
   /** By tool name. */
-  tools: Record<string, RequestState>;
+  tools: ToolResultView;
   /** By resource URI. */
-  reads: Record<string, RequestState>;
+  reads: ReadResultView;
   /** By prompt name. */
-  gets: Record<string, RequestState>;
+  gets: PromptResultView;
 }
+
+export type ServerCalls = { [P in keyof Views]: Record<string, RequestState<Views[P]>> };
 
 export interface RunningCall {
   serverId: string;
@@ -75,7 +84,7 @@ export const useServerCalls = (id: string): ServerCalls => useCalls((s) => s.ser
 
 export const serverCalls = (id: string): ServerCalls => calls.getState().servers[id] ?? EMPTY;
 
-function save(id: string, part: keyof ServerCalls, key: string, request: RequestState): void {
+function save<P extends keyof Views>(id: string, part: P, key: string, request: RequestState<Views[P]>): void {
   calls.update((state) => ({
     ...state,
     servers: withEntry(state.servers, id, fresh, (s) => ({ ...s, [part]: { ...s[part], [key]: request } })),
@@ -83,9 +92,9 @@ function save(id: string, part: keyof ServerCalls, key: string, request: Request
 }
 
 /** Runs a request, keeping its state (running, then its result or error) under `part`/`key`. */
-export async function track(
-  run: () => Promise<JsonValue>,
-  saveState: (state: RequestState) => void,
+export async function track<V>(
+  run: () => Promise<V>,
+  saveState: (state: RequestState<V>) => void,
   args: JsonObject = {},
 ): Promise<void> {
   const started = performance.now();
@@ -94,7 +103,7 @@ export async function track(
     const result = await run();
     saveState({ status: "done", result, error: null, durationMs: performance.now() - started });
   } catch (error) {
-    const failed: RequestState = {
+    const failed: RequestState<V> = {
       status: "error",
       result: null,
       error: errorMessage(error),
@@ -119,7 +128,7 @@ export function callTool(id: string, name: string, args: JsonObject, callId?: st
     const called = await ipc.callTool(id, name, args, callId);
     becameTask = called.task;
     if (becameTask) noteTask(id, becameTask);
-    return called.result as JsonValue;
+    return called.result;
   };
   return track(run, (s) => save(id, "tools", name, s.status === "done" ? { ...s, becameTask } : s), args);
 }

@@ -4,7 +4,9 @@
 import type { CallKind } from "../bindings/CallKind";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { PromptResultView } from "../bindings/PromptResultView";
+import type { ReadResultView } from "../bindings/ReadResultView";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import i18n from "../i18n";
 import { errorMessage, ipc, savedIpc, type JsonObject } from "../ipc";
 import { track, type RequestState } from "./calls";
@@ -14,12 +16,11 @@ import { Notifier, useNotifier, withEntry } from "./notifier";
 /** The engine keeps this many history entries per server (HISTORY_CAP in saved_calls.rs). */
 export const HISTORY_CAP = 1000;
 
-/** A re-run from the Saved tab, shown inline under its row. */
-export interface Run {
-  kind: CallKind;
-  target: string;
-  state: RequestState;
-}
+/** A re-run from the Saved tab, shown inline under its row, with the result its kind gives. */
+export type Run =
+  | { kind: "tool"; target: string; state: RequestState<ToolResultView> }
+  | { kind: "resource"; target: string; state: RequestState<ReadResultView> }
+  | { kind: "prompt"; target: string; state: RequestState<PromptResultView> };
 
 export interface ServerSaved {
   status: "idle" | "loading" | "loaded";
@@ -141,22 +142,27 @@ export function addHistoryEntry(serverId: string, entry: HistoryEntry): void {
   }));
 }
 
-function request(serverId: string, kind: CallKind, target: string, args: JsonObject): Promise<JsonValue> {
-  if (kind === "tool") return ipc.callTool(serverId, target, args).then((called) => called.result as JsonValue);
-  if (kind === "resource") return ipc.readResource(serverId, target);
-  const strings: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) strings[k] = typeof v === "string" ? v : JSON.stringify(v);
-  return ipc.getPrompt(serverId, target, strings);
-}
-
 /**
  * Runs a saved call or history entry again; the result shows under its row (key). The Rust
  * side records the run in the history.
  */
 export function runCall(serverId: string, key: string, kind: CallKind, target: string, args: JsonObject): Promise<void> {
-  const setRun = (run: RequestState) =>
-    updateServer(serverId, (s) => ({ ...s, runs: { ...s.runs, [key]: { kind, target, state: run } } }));
-  return track(() => request(serverId, kind, target, args), setRun, args);
+  const setRun = (run: Run) => updateServer(serverId, (s) => ({ ...s, runs: { ...s.runs, [key]: run } }));
+  switch (kind) {
+    case "tool":
+      return track(
+        () => ipc.callTool(serverId, target, args).then((called) => called.result),
+        (state) => setRun({ kind, target, state }),
+        args,
+      );
+    case "resource":
+      return track(() => ipc.readResource(serverId, target), (state) => setRun({ kind, target, state }), args);
+    case "prompt": {
+      const strings: Record<string, string> = {};
+      for (const [k, v] of Object.entries(args)) strings[k] = typeof v === "string" ? v : JSON.stringify(v);
+      return track(() => ipc.getPrompt(serverId, target, strings), (state) => setRun({ kind, target, state }), args);
+    }
+  }
 }
 
 export function closeRun(serverId: string, key: string): void {

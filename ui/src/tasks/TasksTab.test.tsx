@@ -6,6 +6,7 @@ import { dispatchEvents } from "../state/dispatcher";
 import { setFrameSchedule } from "../state/notifier";
 import { tasks } from "../state/tasks";
 import { TasksTab } from "./TasksTab";
+import { toolResult } from "../testing/results";
 
 const invoke = vi.hoisted(() => vi.fn());
 vi.mock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
@@ -67,7 +68,7 @@ describe("the Tasks tab", () => {
   });
 
   it("shows the result of a completed task and no Cancel", async () => {
-    const result = { content: [{ type: "text", text: "long_job finished all 3 steps" }] };
+    const result = toolResult("tool/task_finished");
     tasks.update(() => ({
       servers: { demo: { error: null, byId: { "t-1": entry({ status: "completed", result }, { following: false }) } } },
     }));

@@ -110,7 +110,7 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
       )}
       {task.result !== null && task.result !== undefined && (
         <ToolResult
-          call={{ status: "done", result: task.result as JsonValue, error: null, durationMs: null }}
+          call={{ status: "done", result: task.result, error: null, durationMs: null }}
           onRead={(uri) => ipc.readResource(serverId, uri)}
         />
       )}

@@ -4,7 +4,7 @@ import type { Diagnosis } from "../bindings/Diagnosis";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { DiagnosisHints } from "../common/DiagnosisHints";
 import { ipc } from "../ipc";
-import { isObject } from "../json";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import type { RequestState } from "../state/calls";
 
 /**
@@ -12,10 +12,11 @@ import type { RequestState } from "../state/calls";
  * come with it), or of an `isError` result (asked of the engine once per result), with
  * **Reconnect in the legacy era** where that is where the tool works.
  */
-export function ToolDiagnoses({ serverId, call }: { serverId: string; call: RequestState }) {
-  const result = call.status === "done" ? call.result : null;
+export function ToolDiagnoses({ serverId, call }: { serverId: string; call: RequestState<ToolResultView> }) {
+  // The JSON as sent goes to the doctor, which reads it itself.
+  const result = call.status === "done" ? (call.result?.raw ?? null) : null;
   const [asked, setAsked] = useState<{ result: JsonValue; diagnoses: Diagnosis[] } | null>(null);
-  const isError = isObject(result) && result.isError === true;
+  const isError = call.status === "done" && call.result?.is_error === true;
   useEffect(() => {
     if (!isError || result === null) return;
     let current = true;

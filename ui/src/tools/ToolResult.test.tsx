@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SchemaReport } from "../bindings/SchemaReport";
 import { ToolResult } from "./ToolResult";
 import type { Validate } from "./validation";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import type { RequestState, RunningCall } from "../state/calls";
+import { readResult, toolResult } from "../testing/results";
 
 afterEach(cleanup);
 
@@ -17,13 +19,7 @@ describe("ToolResult", () => {
           status: "done",
           durationMs: 3.2,
           error: null,
-          result: {
-            content: [
-              { type: "text", text: "the tool failed on purpose" },
-              { type: "image", data: PNG, mimeType: "image/png" },
-            ],
-            isError: true,
-          },
+          result: toolResult("tool/error_with_text_and_image"),
         }}
       />,
     );
@@ -42,7 +38,7 @@ describe("ToolResult", () => {
           status: "done",
           durationMs: 1,
           error: null,
-          result: { content: [{ type: "text", text: "42" }], structuredContent: { sum: 42 } },
+          result: toolResult("tool/text_and_structured"),
         }}
       />,
     );
@@ -66,7 +62,7 @@ describe("ToolResult", () => {
 
   it("renders text as Markdown on request, as elements only: no HTML, inert links", () => {
     const text = "# Title\n\nSome **bold** and a [link](javascript:alert(1)).\n\n<img src=x onerror=alert(1)><b>raw</b>";
-    render(<ToolResult call={done({ content: [{ type: "text", text }] })} validate={null} />);
+    render(<ToolResult call={done(toolResult("tool/markdown_text"))} validate={null} />);
     expect(screen.getByTestId("result-text").textContent).toBe(text);
     fireEvent.click(screen.getByTestId("markdown-toggle"));
     const md = screen.getByTestId("result-markdown");
@@ -86,7 +82,7 @@ describe("ToolResult", () => {
 
   it("shows structuredContent's verdict against the outputSchema: valid", async () => {
     const validate = vi.fn(verdictOf({ valid: true, issues: [], schema_error: null }));
-    render(<ToolResult call={done({ content: [], structuredContent: { sum: 3 } })} outputSchema={outputSchema} validate={validate} />);
+    render(<ToolResult call={done(toolResult("tool/structured_sum_3"))} outputSchema={outputSchema} validate={validate} />);
     const verdict = await screen.findByTestId("output-verdict", undefined, { timeout: 2000 });
     await waitFor(() => expect(verdict.dataset["verdict"]).toBe("valid"), { timeout: 2000 });
     expect(verdict.textContent).toContain("structuredContent matches the tool's outputSchema");
@@ -95,7 +91,7 @@ describe("ToolResult", () => {
 
   it("shows which paths of structuredContent fail", async () => {
     const validate = verdictOf({ valid: false, issues: [{ path: "/sum", message: '"3" is not of type "number"' }], schema_error: null });
-    render(<ToolResult call={done({ content: [], structuredContent: { sum: "3" } })} outputSchema={outputSchema} validate={validate} />);
+    render(<ToolResult call={done(toolResult("tool/structured_sum_string"))} outputSchema={outputSchema} validate={validate} />);
     const verdict = await screen.findByTestId("output-verdict", undefined, { timeout: 2000 });
     await waitFor(() => expect(verdict.dataset["verdict"]).toBe("invalid"), { timeout: 2000 });
     expect(verdict.textContent).toContain("structuredContent does not match the tool's outputSchema");
@@ -103,10 +99,10 @@ describe("ToolResult", () => {
   });
 
   it("says when an outputSchema tool sends no structuredContent, or there is no schema", () => {
-    render(<ToolResult call={done({ content: [{ type: "text", text: "3" }] })} outputSchema={outputSchema} validate={null} />);
+    render(<ToolResult call={done(toolResult("tool/text_only"))} outputSchema={outputSchema} validate={null} />);
     expect(screen.getByTestId("output-verdict").dataset["verdict"]).toBe("missing");
     cleanup();
-    render(<ToolResult call={done({ content: [], structuredContent: { a: 1 } })} validate={null} />);
+    render(<ToolResult call={done(toolResult("tool/structured_no_schema"))} validate={null} />);
     expect(screen.getByTestId("output-verdict").dataset["verdict"]).toBe("no-schema");
   });
 
@@ -121,7 +117,7 @@ describe("ToolResult", () => {
     cancelled: false,
     ...over,
   });
-  const pending: RequestState = { status: "running", result: null, error: null, durationMs: null };
+  const pending: RequestState<ToolResultView> = { status: "running", result: null, error: null, durationMs: null };
 
   it("shows a running call's progress, elapsed time and a Cancel button", () => {
     const onCancel = vi.fn();
@@ -140,7 +136,7 @@ describe("ToolResult", () => {
   });
 
   it("says a cancelled call was cancelled, not that it failed", () => {
-    const call: RequestState = { status: "error", result: null, error: "tools/call: cancelled; sent notifications/cancelled", durationMs: 1200 };
+    const call: RequestState<ToolResultView> = { status: "error", result: null, error: "tools/call: cancelled; sent notifications/cancelled", durationMs: 1200 };
     render(<ToolResult call={call} running={runningCall({ cancelled: true })} />);
     const result = screen.getByTestId("tool-result");
     expect(result.dataset["outcome"]).toBe("cancelled");
@@ -148,12 +144,23 @@ describe("ToolResult", () => {
     expect(screen.getByTestId("result-cancelled").textContent).toContain("It ran for 1.2 s");
   });
 
+  it("shows every block kind the engine read, and why it cannot show the rest, with their JSON", () => {
+    render(<ToolResult call={done(toolResult("tool/every_block_kind"))} validate={null} />);
+    const result = screen.getByTestId("tool-result");
+    expect(result.querySelector("audio")?.getAttribute("src")).toBe("data:audio/wav;base64,UklGRg==");
+    expect(result.querySelector(".block-link")?.textContent).toContain("Text resource 1");
+    expect(screen.getByTestId("resource-body").textContent).toContain("two");
+    expect(result.textContent).toContain('unknown content type "hologram"');
+    expect(result.textContent).toContain("image block without data or mimeType");
+    expect(result.textContent).toContain("a content block is not an object");
+  });
+
   it("reads a resource_link inline with one click", async () => {
     // onRead stands in for the app's read_resource command.
-    const onRead = vi.fn(() => Promise.resolve({ contents: [{ uri: "demo://readme", mimeType: "text/plain", text: "hello from the resource" }] }));
+    const onRead = vi.fn(() => Promise.resolve(readResult("read/readme")));
     render(
       <ToolResult
-        call={done({ content: [{ type: "resource_link", uri: "demo://readme", name: "readme" }] })}
+        call={done(toolResult("tool/resource_link"))}
         onRead={onRead}
         validate={null}
       />,
@@ -165,6 +172,6 @@ describe("ToolResult", () => {
   });
 });
 
-function done(result: RequestState["result"]): RequestState {
+function done(result: ToolResultView): RequestState<ToolResultView> {
   return { status: "done", result, error: null, durationMs: 2 };
 }

@@ -2,10 +2,13 @@ import { BookOpen, CircleStop, FileText, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { ServerMarkdown } from "../common/ServerMarkdown";
+import type { ContentBlock } from "../bindings/ContentBlock";
+import type { ReadResultView } from "../bindings/ReadResultView";
+import type { ToolResultView } from "../bindings/ToolResultView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { BlockView } from "../content/BlockView";
-import { parseReadResult, parseToolResult, type Block } from "../content/blocks";
-import { ResourceBodyView } from "../content/ResourceBodyView";
+import { problemText } from "../content/blocks";
+import { ContentsItemView } from "../content/ContentsItemView";
 import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
@@ -16,14 +19,14 @@ import { defaultValidate, useVerdict, VerdictView, type Validate } from "./valid
 import type { RequestState, RunningCall } from "../state/calls";
 
 interface Props {
-  call: RequestState;
+  call: RequestState<ToolResultView>;
   /** The Tools tab's record of the call: progress, start time, cancelled. */
   running?: RunningCall;
   /** The tool's outputSchema, to check structuredContent against. */
   outputSchema?: JsonValue;
   onCancel?: () => void;
   /** Reads a resource (for resource_link blocks' Read button). */
-  onRead?: (uri: string) => Promise<JsonValue>;
+  onRead?: (uri: string) => Promise<ReadResultView>;
   validate?: Validate | null;
 }
 
@@ -37,19 +40,20 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
   const { t } = useTranslation("tools");
   const [raw, setRaw] = useState(false);
   const [markdown, setMarkdown] = useState(false);
-  const parsed = call.status === "done" && call.result !== null ? parseToolResult(call.result) : null;
+  const parsed = call.status === "done" ? call.result : null;
   const validator = validate === undefined ? defaultValidate() : validate;
-  const structured = parsed?.structured;
+  // The engine says `null` when the server sent no structuredContent.
+  const structured = parsed?.structured_content ?? undefined;
   const hasOutputSchema = isObject(outputSchema);
   const verdict = useVerdict(validator, hasOutputSchema ? outputSchema : undefined, structured);
   if (call.status === "running") {
     return <RunningView running={running} onCancel={onCancel} />;
   }
   const cancelled = call.status === "error" && running?.cancelled === true;
-  const isError = call.status === "error" || parsed?.isError === true;
+  const isError = call.status === "error" || parsed?.is_error === true;
   const outcome = cancelled ? "cancelled" : call.status === "error" ? "protocol-error" : isError ? "tool-error" : "ok";
   const took = call.durationMs === null ? "" : ` · ${formatLatency(call.durationMs * 1000)}`;
-  const hasText = parsed?.blocks.some((b) => b.type === "text") ?? false;
+  const hasText = parsed?.content.some((b) => b.type === "text") ?? false;
   const title =
     outcome === "cancelled"
       ? t("result.cancelled")
@@ -113,23 +117,23 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
         </>
       )}
       {call.status === "error" && cancelled && <p className="muted small mono">{call.error}</p>}
-      {call.status === "done" && raw && <JsonBlock value={call.result} />}
+      {parsed && raw && <JsonBlock value={parsed.raw} />}
       {parsed && !raw && (
         <div className="result-blocks">
-          {parsed.isError && (
+          {parsed.is_error && (
             <p className="muted small">
               <Trans t={t} i18nKey="result.isErrorNote" components={{ code: <code /> }} />
             </p>
           )}
           {parsed.problems.map((p) => (
-            <p key={p} className="inline-error">
-              {p}
+            <p key={p.kind} className="inline-error">
+              {problemText(p)}
             </p>
           ))}
-          {parsed.blocks.length === 0 && parsed.problems.length === 0 && (
+          {parsed.content.length === 0 && parsed.problems.length === 0 && (
             <p className="muted">{t("result.noBlocks")}</p>
           )}
-          {parsed.blocks.map((block, index) => (
+          {parsed.content.map((block, index) => (
             <ToolBlock key={index} block={block} markdown={markdown} onRead={onRead} />
           ))}
           {structured !== undefined && (
@@ -142,7 +146,7 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
           {hasOutputSchema && structured !== undefined && (
             <VerdictView verdict={verdict} subject="structured" testId="output-verdict" />
           )}
-          {hasOutputSchema && structured === undefined && !parsed.isError && (
+          {hasOutputSchema && structured === undefined && !parsed.is_error && (
             <div className="verdict verdict-invalid" data-testid="output-verdict" data-verdict="missing">
               {t("result.missingStructured")}
             </div>
@@ -247,9 +251,9 @@ function ToolBlock({
   markdown,
   onRead,
 }: {
-  block: Block;
+  block: ContentBlock;
   markdown: boolean;
-  onRead?: (uri: string) => Promise<JsonValue>;
+  onRead?: (uri: string) => Promise<ReadResultView>;
 }) {
   if (block.type === "text" && markdown) {
     return (
@@ -264,14 +268,18 @@ function ToolBlock({
   return <BlockView block={block} />;
 }
 
-type ReadState = { status: "idle" } | { status: "reading" } | { status: "done"; result: JsonValue } | { status: "error"; error: string };
+type ReadState =
+  | { status: "idle" }
+  | { status: "reading" }
+  | { status: "done"; result: ReadResultView }
+  | { status: "error"; error: string };
 
 function ResourceLinkBlock({
   block,
   onRead,
 }: {
-  block: Extract<Block, { type: "resource_link" }>;
-  onRead: (uri: string) => Promise<JsonValue>;
+  block: Extract<ContentBlock, { type: "resource_link" }>;
+  onRead: (uri: string) => Promise<ReadResultView>;
 }) {
   const { t } = useTranslation("tools");
   const [read, setRead] = useState<ReadState>({ status: "idle" });
@@ -307,16 +315,9 @@ function ResourceLinkBlock({
       {read.status === "error" && <ErrorBox title={t("link.readError")} message={read.error} />}
       {read.status === "done" && (
         <div className="resource-link-contents" data-testid="resource-link-contents">
-          {parseReadResult(read.result).map((body, index) =>
-            "problem" in body ? (
-              <div key={index} className="block-unknown">
-                <div className="inline-error">{body.problem}</div>
-                <JsonBlock value={body.raw} />
-              </div>
-            ) : (
-              <ResourceBodyView key={index} body={body} />
-            ),
-          )}
+          {read.result.contents.map((item, index) => (
+            <ContentsItemView key={index} item={item} />
+          ))}
         </div>
       )}
     </div>

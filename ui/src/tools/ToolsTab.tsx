@@ -24,7 +24,6 @@ import "../styles/tools.css";
 import { callTool, markCancelled, startCall, useRunningCall } from "../state/calls";
 import { runAsTask } from "../state/tasks";
 import type { TaskStart } from "../bindings/TaskStart";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ServerState } from "../state/connections";
 import { useServerCalls } from "../state/calls";
 import { useServerLists } from "../state/lists";
@@ -258,7 +257,7 @@ function TaskStarted({ serverId, start }: { serverId: string; start: TaskStart }
     return (
       <div data-testid="task-answered-at-once">
         <p className="muted">{t("tab.answeredAtOnce")}</p>
-        <ToolResult call={{ status: "done", result: start.result as JsonValue, error: null, durationMs: null }} />
+        <ToolResult call={{ status: "done", result: start.result, error: null, durationMs: null }} />
       </div>
     );
   }

@@ -186,6 +186,63 @@ pub fn stop_word(stop: &StopReason) -> String {
     }
 }
 
+/// What a reply form takes from a model's turn: its text, the first tool it calls, and the
+/// stop reason sent with it (that of [`to_result`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplyDraft {
+    pub text: String,
+    pub tool: Option<ToolCallDraft>,
+    pub stop_reason: String,
+}
+
+/// A tool the model calls, by name with its input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ToolCallDraft {
+    pub name: String,
+    pub input: Value,
+}
+
+/// The reason a turn is sent with: a tool call is always `toolUse` (some runtimes say "stop"
+/// beside one; the spec ties tool_use content to toolUse, and a server reads the content by
+/// the reason).
+fn stop_of(turn: &Turn) -> StopReason {
+    if turn
+        .blocks
+        .iter()
+        .any(|b| matches!(b, Block::ToolUse { .. }))
+    {
+        StopReason::ToolUse
+    } else {
+        turn.stop.clone()
+    }
+}
+
+/// The model's turn as a reply form shows it ([`ReplyDraft`]).
+pub fn reply_draft(turn: &Turn) -> ReplyDraft {
+    let text = turn
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let tool = turn.blocks.iter().find_map(|b| match b {
+        Block::ToolUse { name, input, .. } => Some(ToolCallDraft {
+            name: name.clone(),
+            input: input.clone(),
+        }),
+        _ => None,
+    });
+    ReplyDraft {
+        text,
+        tool,
+        stop_reason: stop_word(&stop_of(turn)),
+    }
+}
+
 /// The model's turn as a `CreateMessageResult`: one content block, or an array when there
 /// are several (always when the model calls a tool, as the spec's tool use requires).
 pub fn to_result(turn: &Turn) -> Value {
@@ -199,18 +256,11 @@ pub fn to_result(turn: &Turn) -> Value {
         1 if !tool_use => blocks[0].clone(),
         _ => Value::Array(blocks),
     };
-    // Some runtimes say "stop" beside a tool call; the spec ties tool_use content to toolUse,
-    // and a server reads the content by the reason.
-    let stop = if tool_use {
-        StopReason::ToolUse
-    } else {
-        turn.stop.clone()
-    };
     json!({
         "role": "assistant",
         "content": content,
         "model": turn.model,
-        "stopReason": stop_word(&stop),
+        "stopReason": stop_word(&stop_of(turn)),
     })
 }
 
@@ -355,6 +405,33 @@ mod tests {
         let result = to_result(&turn(vec![Block::text("Sunny.")], StopReason::EndTurn));
         assert_eq!(result["content"], json!({"type": "text", "text": "Sunny."}));
         assert_eq!(result["stopReason"], "endTurn");
+        // The reply form's draft: the text, the first tool called, the reason sent.
+        let draft = reply_draft(&turn(
+            vec![
+                Block::text("Checking "),
+                Block::text("the weather."),
+                Block::ToolUse {
+                    id: "t3".into(),
+                    name: "get_weather".into(),
+                    input: json!({"city": "Paris"}),
+                },
+            ],
+            StopReason::EndTurn,
+        ));
+        assert_eq!(draft.text, "Checking the weather.");
+        assert_eq!(
+            draft.tool,
+            Some(ToolCallDraft {
+                name: "get_weather".into(),
+                input: json!({"city": "Paris"})
+            })
+        );
+        assert_eq!(draft.stop_reason, "toolUse");
+        let plain = reply_draft(&turn(vec![Block::text("Hi.")], StopReason::MaxTokens));
+        assert_eq!(
+            (plain.text.as_str(), plain.tool, plain.stop_reason.as_str()),
+            ("Hi.", None, "maxTokens")
+        );
         // A malformed request says what is wrong.
         let err = to_chat(
             &json!({"messages": [{"role": "system", "content": {"type": "text", "text": "x"}}]}),

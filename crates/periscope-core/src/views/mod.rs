@@ -9,7 +9,8 @@ pub mod task;
 pub mod tool;
 
 pub use crate::vocabulary::views::content::{
-    BlockKind, ContentBlock, ContentProblem, PromptResultView, ResourceContents, ToolResultView,
+    BlockKind, BodyKind, ContentBlock, ContentProblem, ContentsItem, PromptResultView,
+    ReadResultView, ResourceContents, ToolResultView,
 };
 pub use crate::vocabulary::views::elicitation::ElicitationView;
 pub use crate::vocabulary::views::icon::IconView;

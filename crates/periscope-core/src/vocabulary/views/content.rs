@@ -22,6 +22,19 @@ pub enum ContentProblem {
         #[serde(rename = "type")]
         block_type: String,
     },
+    /// An image or audio block whose `mimeType` is not of its family (or carries parameters,
+    /// which a `data:` URI cannot hold).
+    MediaMimeType {
+        #[serde(rename = "type")]
+        block_type: String,
+        mime_type: String,
+    },
+    /// An image or audio block whose `data` is not base64.
+    MediaNotBase64 {
+        #[serde(rename = "type")]
+        block_type: String,
+    },
+    ToolUseWithoutName,
     LinkWithoutUri,
     NoType,
     UnknownType {
@@ -41,6 +54,19 @@ pub struct Blob {
     pub size: u64,
 }
 
+/// How a resource's contents are best shown, from its MIME type and what it carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum BodyKind {
+    Text,
+    /// Text with a JSON MIME type that parses as JSON.
+    Json,
+    /// A base64 blob of an `image/*` type a `data:` URI can carry.
+    Image,
+    Binary,
+}
+
 /// A resource's contents (`resources/read`, or embedded in a `resource` block): text or blob.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -49,6 +75,7 @@ pub struct ResourceContents {
     pub mime_type: Option<String>,
     pub text: Option<String>,
     pub blob: Option<Blob>,
+    pub shown_as: BodyKind,
     pub raw: Value,
 }
 
@@ -83,7 +110,7 @@ pub enum BlockKind {
     /// Sampling (2025-11-25): the model asks for a tool.
     ToolUse {
         id: Option<String>,
-        name: Option<String>,
+        name: String,
         input: Option<Value>,
     },
     /// Sampling (2025-11-25): a tool's answer, itself made of blocks.
@@ -126,6 +153,38 @@ pub fn base64_size(base64: &str) -> u64 {
     (clean.len() as u64 * 3 / 4).saturating_sub(padding)
 }
 
+/// Whether text is base64 (standard alphabet, whitespace allowed, at most two `=` at the end).
+pub fn is_base64(text: &str) -> bool {
+    let body = text.trim_end();
+    let body = body
+        .strip_suffix("==")
+        .or_else(|| body.strip_suffix('='))
+        .unwrap_or(body);
+    body.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b.is_ascii_whitespace())
+}
+
+/// Whether `mime_type` is of `family` (`image`, `audio`) and bare: a `data:` URI cannot
+/// carry parameters, and a webview shows media by its type.
+pub fn is_media_type(mime_type: &str, family: &str) -> bool {
+    let lower = mime_type.to_ascii_lowercase();
+    lower
+        .strip_prefix(family)
+        .is_some_and(|rest| rest.starts_with('/'))
+        && !mime_type.contains(|c: char| c.is_whitespace() || c == ';' || c == ',')
+}
+
+/// `application/json`, `text/json` and any `+json` type, with or without parameters.
+pub fn is_json_type(mime_type: &str) -> bool {
+    let essence = mime_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence == "text/json" || essence.ends_with("+json")
+}
+
 fn text_of(value: &Value, key: &str) -> Option<String> {
     value.get(key).and_then(Value::as_str).map(str::to_string)
 }
@@ -142,14 +201,32 @@ impl ResourceContents {
             size: base64_size(&data),
             data,
         });
-        if text.is_none() && blob.is_none() {
-            return Err(ContentProblem::ContentsNoData);
-        }
+        let mime_type = text_of(raw, "mimeType");
+        let shown_as = match (&text, &blob) {
+            (None, None) => return Err(ContentProblem::ContentsNoData),
+            (Some(text), _) => {
+                let json = mime_type.as_deref().is_some_and(is_json_type)
+                    && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+                if json { BodyKind::Json } else { BodyKind::Text }
+            }
+            (None, Some(blob)) => {
+                let image = mime_type
+                    .as_deref()
+                    .is_some_and(|m| is_media_type(m, "image"))
+                    && is_base64(&blob.data);
+                if image {
+                    BodyKind::Image
+                } else {
+                    BodyKind::Binary
+                }
+            }
+        };
         Ok(ResourceContents {
             uri,
-            mime_type: text_of(raw, "mimeType"),
+            mime_type,
             text,
             blob,
+            shown_as,
             raw: raw.clone(),
         })
     }
@@ -161,6 +238,23 @@ impl ContentBlock {
         ContentBlock {
             kind: Self::kind_of(raw).unwrap_or_else(|problem| BlockKind::Unknown { problem }),
             raw: raw.clone(),
+        }
+    }
+
+    /// Reads a block of a tool result or a prompt message, where sampling's tool use and tool
+    /// result have no place: those are [`ContentProblem::UnknownType`] there.
+    pub fn read_plain(raw: &Value) -> ContentBlock {
+        let block = ContentBlock::read(raw);
+        match block.kind {
+            BlockKind::ToolUse { .. } | BlockKind::ToolResult { .. } => ContentBlock {
+                kind: BlockKind::Unknown {
+                    problem: ContentProblem::UnknownType {
+                        block_type: raw["type"].as_str().unwrap_or_default().to_string(),
+                    },
+                },
+                raw: block.raw,
+            },
+            _ => block,
         }
     }
 
@@ -192,6 +286,17 @@ impl ContentBlock {
                         block_type: block_type.to_string(),
                     });
                 };
+                if !is_media_type(&mime_type, block_type) {
+                    return Err(ContentProblem::MediaMimeType {
+                        block_type: block_type.to_string(),
+                        mime_type,
+                    });
+                }
+                if !is_base64(&data) {
+                    return Err(ContentProblem::MediaNotBase64 {
+                        block_type: block_type.to_string(),
+                    });
+                }
                 let size = base64_size(&data);
                 if block_type == "image" {
                     BlockKind::Image {
@@ -219,7 +324,7 @@ impl ContentBlock {
             },
             "tool_use" => BlockKind::ToolUse {
                 id: text_of(raw, "id"),
-                name: text_of(raw, "name"),
+                name: text_of(raw, "name").ok_or(ContentProblem::ToolUseWithoutName)?,
                 input: raw.get("input").cloned(),
             },
             "tool_result" => BlockKind::ToolResult {
@@ -261,7 +366,7 @@ impl ToolResultView {
             problems.push(ContentProblem::NoContentArray);
         }
         let content = match raw.get("content") {
-            Some(Value::Array(items)) => items.iter().map(ContentBlock::read).collect(),
+            Some(Value::Array(items)) => items.iter().map(ContentBlock::read_plain).collect(),
             _ => Vec::new(),
         };
         ToolResultView {
@@ -310,7 +415,7 @@ impl PromptResultView {
                     }
                     PromptMessageView {
                         role: text_of(m, "role").unwrap_or_else(|| "?".into()),
-                        content: ContentBlock::read(m.get("content").unwrap_or(&Value::Null)),
+                        content: ContentBlock::read_plain(m.get("content").unwrap_or(&Value::Null)),
                     }
                 })
                 .collect(),
@@ -319,6 +424,23 @@ impl PromptResultView {
         PromptResultView {
             description: text_of(raw, "description"),
             messages,
+            raw: raw.clone(),
+        }
+    }
+}
+
+/// A `resources/read` result, read: its `contents`, with the JSON as sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReadResultView {
+    pub contents: Vec<ContentsItem>,
+    pub raw: Value,
+}
+
+impl ReadResultView {
+    pub fn read(raw: &Value) -> ReadResultView {
+        ReadResultView {
+            contents: read_result_contents(raw),
             raw: raw.clone(),
         }
     }
@@ -398,7 +520,7 @@ mod tests {
         assert_eq!(resource.text.as_deref(), Some("fn main() {}"));
         let tool_use = json!({"type": "tool_use", "id": "toolu_01A", "name": "get_weather", "input": {"city": "Paris"}});
         assert!(
-            matches!(ContentBlock::read(&tool_use).kind, BlockKind::ToolUse { name: Some(ref n), .. } if n == "get_weather")
+            matches!(ContentBlock::read(&tool_use).kind, BlockKind::ToolUse { ref name, .. } if name == "get_weather")
         );
         let tool_result = json!({"type": "tool_result", "toolUseId": "toolu_01A",
             "content": [{"type": "text", "text": "18°C"}]});
@@ -478,6 +600,119 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn media_of_the_wrong_family_or_not_base64_is_unknown_with_its_reason() {
+        let png = json!({"type": "image", "mimeType": "text/plain", "data": "AAAA"});
+        assert_eq!(
+            ContentBlock::read(&png).kind,
+            BlockKind::Unknown {
+                problem: ContentProblem::MediaMimeType {
+                    block_type: "image".into(),
+                    mime_type: "text/plain".into()
+                }
+            }
+        );
+        // Parameters cannot go into a `data:` URI.
+        let wav = json!({"type": "audio", "mimeType": "audio/wav; codecs=1", "data": "AAAA"});
+        assert!(matches!(
+            ContentBlock::read(&wav).kind,
+            BlockKind::Unknown {
+                problem: ContentProblem::MediaMimeType { .. }
+            }
+        ));
+        let bad = json!({"type": "audio", "mimeType": "audio/wav", "data": "not base64!"});
+        assert_eq!(
+            ContentBlock::read(&bad).kind,
+            BlockKind::Unknown {
+                problem: ContentProblem::MediaNotBase64 {
+                    block_type: "audio".into()
+                }
+            }
+        );
+        let upper = json!({"type": "image", "mimeType": "IMAGE/PNG", "data": "AA AA\n=="});
+        assert!(matches!(
+            ContentBlock::read(&upper).kind,
+            BlockKind::Image { .. }
+        ));
+        assert!(
+            is_base64("") && is_base64("QUJD\n") && !is_base64("QU=JD") && !is_base64("QUJD===")
+        );
+        assert!(!is_media_type("imagery/png", "image"));
+    }
+
+    #[test]
+    fn sampling_tool_blocks_have_no_place_in_a_tool_result_or_a_prompt() {
+        let tool_use = json!({"type": "tool_use", "id": "t1", "name": "w", "input": {}});
+        let unknown = BlockKind::Unknown {
+            problem: ContentProblem::UnknownType {
+                block_type: "tool_use".into(),
+            },
+        };
+        let result = ToolResultView::read(&json!({"content": [tool_use]}));
+        assert_eq!(result.content[0].kind, unknown);
+        assert_eq!(result.content[0].raw, tool_use);
+        let prompt =
+            PromptResultView::read(&json!({"messages": [{"role": "user", "content": tool_use}]}));
+        assert_eq!(prompt.messages[0].content.kind, unknown);
+        let sampled = ContentBlock::read(&tool_use);
+        assert!(matches!(sampled.kind, BlockKind::ToolUse { .. }));
+    }
+
+    #[test]
+    fn a_tool_use_without_a_name_is_unknown() {
+        assert_eq!(
+            ContentBlock::read(&json!({"type": "tool_use", "id": "t1", "input": {}})).kind,
+            BlockKind::Unknown {
+                problem: ContentProblem::ToolUseWithoutName
+            }
+        );
+    }
+
+    #[test]
+    fn resource_contents_say_how_they_are_shown() {
+        let shown = |raw: Value| ResourceContents::read(&raw).unwrap().shown_as;
+        assert_eq!(
+            shown(json!({"uri": "a:b", "mimeType": "application/json", "text": "{\"a\": 1}"})),
+            BodyKind::Json
+        );
+        assert_eq!(
+            shown(
+                json!({"uri": "a:b", "mimeType": "application/ld+json; charset=utf-8", "text": "[1]"})
+            ),
+            BodyKind::Json
+        );
+        // JSON that does not parse is shown as the text it is.
+        assert_eq!(
+            shown(json!({"uri": "a:b", "mimeType": "text/json", "text": "{oops"})),
+            BodyKind::Text
+        );
+        assert_eq!(shown(json!({"uri": "a:b", "text": "{}"})), BodyKind::Text);
+        assert_eq!(
+            shown(json!({"uri": "a:b", "mimeType": "image/png", "blob": "AAAA"})),
+            BodyKind::Image
+        );
+        assert_eq!(
+            shown(json!({"uri": "a:b", "mimeType": "image/png", "blob": "%%%"})),
+            BodyKind::Binary
+        );
+        assert_eq!(
+            shown(json!({"uri": "a:b", "mimeType": "application/octet-stream", "blob": "AAAA"})),
+            BodyKind::Binary
+        );
+        assert_eq!(
+            shown(json!({"uri": "a:b", "blob": "AAAA"})),
+            BodyKind::Binary
+        );
+    }
+
+    #[test]
+    fn a_read_result_keeps_its_json_beside_its_contents() {
+        let raw = json!({"contents": [{"uri": "a:b", "text": "x"}], "_meta": {"k": 1}});
+        let view = ReadResultView::read(&raw);
+        assert_eq!(view.contents.len(), 1);
+        assert_eq!(view.raw, raw);
     }
 
     #[test]

@@ -12,3 +12,5 @@ pub mod prompt;
 pub mod read;
 pub mod resource;
 pub mod sampling;
+#[cfg(test)]
+mod ui_fixtures;
