@@ -60,6 +60,25 @@ pub fn words(diagnosis: &Diagnosis) -> Vec<String> {
             };
             vec![format!("the server {how} before it answered{next}")]
         }
+        Diagnosis::ExitedAfterReady {
+            exit_code,
+            signal,
+            stderr_tail,
+        } => {
+            let how = match (exit_code, signal) {
+                (Some(code), _) => format!("exited with status {code}"),
+                (None, Some(signal)) => format!("was killed by signal {signal}"),
+                (None, None) => "ended".to_string(),
+            };
+            let mut lines = vec![format!(
+                "the server {how} after the connection was ready: reconnect; if it happens again, its stderr says why"
+            )];
+            lines.extend(stderr_tail.iter().map(|l| format!("stderr: {l}")));
+            lines
+        }
+        Diagnosis::StdoutClosed => vec![
+            "the server closed its stdout but kept running: nothing more can come from it; reconnect (Periscope ends the old process)".to_string(),
+        ],
         Diagnosis::WrongPath {
             url,
             method,
