@@ -1,9 +1,8 @@
 // Every diagnosis kind of the connection doctor, worded in every language: a kind added in Rust
 // without a sample here fails `tsc`.
-import { createInstance, type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
 import type { Diagnosis } from "../bindings/Diagnosis";
-import { resources } from "../i18n/resources";
+import { strictT } from "../i18n/strictT";
 import { hintText } from "./DiagnosisHints";
 
 const samples: Record<Diagnosis["kind"], Diagnosis[]> = {
@@ -46,21 +45,7 @@ const samples: Record<Diagnosis["kind"], Diagnosis[]> = {
 
 /** Words a diagnosis in `lng` with no fallback language; any key it asked for and missed is kept. */
 function worder(lng: "en" | "zh-Hans") {
-  const missing: string[] = [];
-  const i18n = createInstance();
-  void i18n.init({
-    resources,
-    lng,
-    fallbackLng: false,
-    ns: Object.keys(resources.en),
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    parseMissingKeyHandler: (key: string) => {
-      missing.push(key);
-      return key;
-    },
-  });
-  const t = i18n.getFixedT(lng, "common") as TFunction<"common">;
+  const { t, missing } = strictT(lng, "common");
   return { word: (diagnosis: Diagnosis) => hintText(diagnosis, t), missing };
 }
 
