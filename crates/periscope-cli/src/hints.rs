@@ -47,11 +47,7 @@ pub fn words(diagnosis: &Diagnosis) -> Vec<String> {
             signal,
             stderr_tail,
         } => {
-            let how = match (exit_code, signal) {
-                (Some(code), _) => format!("exited with status {code}"),
-                (None, Some(signal)) => format!("was killed by signal {signal}"),
-                (None, None) => "ended".to_string(),
-            };
+            let how = how_it_ended(*exit_code, *signal);
             // The error above already quotes the last stderr lines; the hint does not repeat them.
             let next = if stderr_tail.is_empty() {
                 " and wrote nothing to stderr: run the command by hand, and check its arguments and environment"
@@ -60,6 +56,21 @@ pub fn words(diagnosis: &Diagnosis) -> Vec<String> {
             };
             vec![format!("the server {how} before it answered{next}")]
         }
+        Diagnosis::ExitedAfterReady {
+            exit_code,
+            signal,
+            stderr_tail,
+        } => {
+            let how = how_it_ended(*exit_code, *signal);
+            let mut lines = vec![format!(
+                "the server {how} after the connection was ready: reconnect; if it happens again, its stderr says why"
+            )];
+            lines.extend(stderr_tail.iter().map(|l| format!("stderr: {l}")));
+            lines
+        }
+        Diagnosis::StdoutClosed => vec![
+            "the server closed its stdout but kept running: nothing more can come from it; reconnect (Periscope ends the old process)".to_string(),
+        ],
         Diagnosis::WrongPath {
             url,
             method,
@@ -114,6 +125,15 @@ pub fn words(diagnosis: &Diagnosis) -> Vec<String> {
 }
 
 /// What to install to get a launcher.
+/// How a server process ended by itself: its exit status, or its signal.
+fn how_it_ended(exit_code: Option<i32>, signal: Option<i32>) -> String {
+    match (exit_code, signal) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        (None, None) => "ended".to_string(),
+    }
+}
+
 fn install_for(launcher: &str) -> Option<&'static str> {
     match launcher {
         "npx" | "node" => Some("install Node.js for `npx` and `node`"),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use periscope_core::doctor;
 use periscope_core::event::{Event, ServerNotification, SessionState};
 use periscope_core::live_logs::{Admit, LIVE_LOGS_PER_SECOND, LiveLogs};
 use periscope_core::session::Session;
@@ -99,10 +100,11 @@ pub(super) async fn forward(
             Ok(Event::StateChanged(SessionState::Closed { cause })) => {
                 tell_held(&server_id, logs.held_now(), &hub);
                 if !conn.user_closed.load(Ordering::SeqCst) {
+                    let stderr_tail = traffic.stderr_tail(STDERR_TAIL);
                     let status = ConnectionStatus::Failed {
+                        diagnoses: doctor::after_close(&cause, &stderr_tail),
                         error: Problem::ConnectionEnded { cause },
-                        stderr_tail: traffic.stderr_tail(STDERR_TAIL),
-                        diagnoses: Vec::new(),
+                        stderr_tail,
                     };
                     *lock(&conn.status) = status.clone();
                     hub.send(AppEvent::Status {

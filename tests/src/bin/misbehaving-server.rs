@@ -11,6 +11,8 @@
 //! - `duplicate-response`: answers `tools/list` twice.
 //! - `late-response`: answers `tools/list` after 1.5 s.
 //! - `exit-mid-request`: on `tools/list`, writes a last word to stderr and exits with status 3.
+//! - `exit-after-ready`: a moment (300 ms) after `notifications/initialized`, writes a last
+//!   word to stderr and exits with status 4: a connection that breaks after it was ready.
 //! - `never-answers`: never answers `tools/list` (it still answers `ping`).
 //! - `stderr-flood`: writes 100 000 lines to stderr at start, and serves normally.
 //! - `server-requests`: after `notifications/initialized`, sends a batch holding `ping`,
@@ -134,6 +136,11 @@ fn main() {
                         &json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": params}),
                     );
                 }
+            }
+            ("notifications/initialized", None) if mode == "exit-after-ready" => {
+                std::thread::sleep(Duration::from_millis(300));
+                eprintln!("fatal: lost the database connection");
+                std::process::exit(4);
             }
             ("notifications/initialized", None) if mode == "flood" => {
                 let n: usize = std::env::args()

@@ -38,14 +38,17 @@ export function hintText(diagnosis: Diagnosis, t: T): string {
         ? t("doctor.commandNotFoundLaunchers", { command: diagnosis.command, launchers: diagnosis.missing_launchers.join(", ") })
         : t("doctor.commandNotFound", { command: diagnosis.command });
     case "exited_early": {
-      const how =
-        diagnosis.exit_code !== null
-          ? t("doctor.exitedWith", { code: diagnosis.exit_code })
-          : diagnosis.signal !== null
-            ? t("doctor.killedBy", { signal: diagnosis.signal })
-            : t("doctor.ended");
+      const how = howItEnded(diagnosis, t);
       return diagnosis.stderr_tail.length > 0 ? t("doctor.exitedEarlyStderr", { how }) : t("doctor.exitedEarlySilent", { how });
     }
+    case "exited_after_ready": {
+      const how = howItEnded(diagnosis, t);
+      return diagnosis.stderr_tail.length > 0
+        ? t("doctor.exitedAfterReadyStderr", { how })
+        : t("doctor.exitedAfterReadySilent", { how });
+    }
+    case "stdout_closed":
+      return t("doctor.stdoutClosed");
     case "wrong_path": {
       const there = diagnosis.answering[0];
       const head = { url: diagnosis.url, method: diagnosis.method, status: diagnosis.status };
@@ -67,6 +70,13 @@ export function hintText(diagnosis: Diagnosis, t: T): string {
         versions: diagnosis.legacy_versions.join(", "),
       });
   }
+}
+
+/** How a server process ended by itself: its exit status, or its signal. */
+function howItEnded(ended: { exit_code: number | null; signal: number | null }, t: T): string {
+  if (ended.exit_code !== null) return t("doctor.exitedWith", { code: ended.exit_code });
+  if (ended.signal !== null) return t("doctor.killedBy", { signal: ended.signal });
+  return t("doctor.ended");
 }
 
 function tlsText(url: string, problem: TlsProblem, t: T): string {

@@ -1,4 +1,3 @@
-import { createInstance, type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
 import type { CatalogDamage } from "../bindings/CatalogDamage";
 import type { CloseCause } from "../bindings/CloseCause";
@@ -8,7 +7,7 @@ import type { Problem } from "../bindings/Problem";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
 import { problemText } from "./problem";
-import { resources } from "./resources";
+import { strictT } from "./strictT";
 
 const cause: Problem = { kind: "not_connected", server: "srv-1" };
 const exited: CloseCause = { kind: "process", end: { kind: "exited", code: 3 }, shutdown: null };
@@ -220,21 +219,7 @@ function parameters(value: unknown): string[] {
 
 /** Words a problem in `lng` with no fallback language; any key it asked for and missed is kept. */
 function worder(lng: "en" | "zh-Hans") {
-  const missing: string[] = [];
-  const i18n = createInstance();
-  void i18n.init({
-    resources,
-    lng,
-    fallbackLng: false,
-    ns: Object.keys(resources.en),
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    parseMissingKeyHandler: (key: string) => {
-      missing.push(key);
-      return key;
-    },
-  });
-  const t = i18n.getFixedT(lng, "problems") as TFunction<"problems">;
+  const { t, missing } = strictT(lng, "problems");
   return { word: (problem: Problem) => problemText(problem, t), missing };
 }
 

@@ -37,6 +37,17 @@ pub enum Diagnosis {
         signal: Option<i32>,
         stderr_tail: Vec<String>,
     },
+    /// The server exited (or was killed) by itself after the connection was ready: its exit
+    /// status or signal and the last lines it wrote to stderr. Reconnect; if it happens again,
+    /// its stderr says why.
+    ExitedAfterReady {
+        exit_code: Option<i32>,
+        signal: Option<i32>,
+        stderr_tail: Vec<String>,
+    },
+    /// The server closed its stdout but its process kept running: nothing more can come
+    /// from it. Reconnect (Periscope ends the old process).
+    StdoutClosed,
     /// The URL's path is not an MCP endpoint: `method` to `url` got `status` (404 or 405).
     /// `answering`: the URLs on the same origin that answer like one (`/mcp`, `/sse`).
     WrongPath {
@@ -114,23 +125,12 @@ pub fn after_failure(error: &RequestError, scene: &Scene) -> Vec<Diagnosis> {
     let mut found = Vec::new();
     match error {
         RequestError::Closed { report, .. } => {
-            if let CloseCause::Process {
-                end,
-                shutdown: None,
-            } = &report.cause
-            {
-                let (exit_code, signal) = match end {
-                    ProcessEnd::Exited { code } => (Some(*code), None),
-                    ProcessEnd::Killed { signal } => (None, Some(*signal)),
-                    ProcessEnd::DidNotExit => (None, None),
-                };
-                if exit_code.is_some() || signal.is_some() {
-                    found.push(Diagnosis::ExitedEarly {
-                        exit_code,
-                        signal,
-                        stderr_tail: report.stderr_tail.clone(),
-                    });
-                }
+            if let Some((exit_code, signal)) = ended_by_itself(&report.cause) {
+                found.push(Diagnosis::ExitedEarly {
+                    exit_code,
+                    signal,
+                    stderr_tail: report.stderr_tail.clone(),
+                });
             }
         }
         RequestError::Transport {
@@ -159,6 +159,38 @@ pub fn after_failure(error: &RequestError, scene: &Scene) -> Vec<Diagnosis> {
         }
     }
     found
+}
+
+/// Why a connection that was ready ended by itself, and what to do about it: the close
+/// cause its transport reported, and the last lines the server wrote to stderr. A close
+/// Periscope asked for (a shutdown step) says nothing.
+pub fn after_close(cause: &CloseCause, stderr_tail: &[String]) -> Vec<Diagnosis> {
+    if let Some((exit_code, signal)) = ended_by_itself(cause) {
+        return vec![Diagnosis::ExitedAfterReady {
+            exit_code,
+            signal,
+            stderr_tail: stderr_tail.to_vec(),
+        }];
+    }
+    match cause {
+        CloseCause::StdoutClosedStillRunning => vec![Diagnosis::StdoutClosed],
+        _ => Vec::new(),
+    }
+}
+
+/// How a server process ended when nobody asked it to: its exit status or its signal.
+fn ended_by_itself(cause: &CloseCause) -> Option<(Option<i32>, Option<i32>)> {
+    match cause {
+        CloseCause::Process {
+            end,
+            shutdown: None,
+        } => match end {
+            ProcessEnd::Exited { code } => Some((Some(*code), None)),
+            ProcessEnd::Killed { signal } => Some((None, Some(*signal))),
+            ProcessEnd::DidNotExit => None,
+        },
+        _ => None,
+    }
 }
 
 /// What a tool result with `isError: true` says about the era (the only failure a result

@@ -233,3 +233,52 @@ fn a_diagnosis_serializes_with_its_kind() {
         json!({"kind": "proxy_not_inherited", "names": ["HTTPS_PROXY"]})
     );
 }
+
+#[test]
+fn a_connection_that_ended_by_itself_after_it_was_ready_says_to_reconnect() {
+    let tail = vec!["fatal: lost the database connection".to_string()];
+    let exited = CloseCause::Process {
+        end: ProcessEnd::Exited { code: 4 },
+        shutdown: None,
+    };
+    assert_eq!(
+        after_close(&exited, &tail),
+        vec![Diagnosis::ExitedAfterReady {
+            exit_code: Some(4),
+            signal: None,
+            stderr_tail: tail.clone(),
+        }]
+    );
+    let killed = CloseCause::Process {
+        end: ProcessEnd::Killed { signal: 9 },
+        shutdown: None,
+    };
+    assert_eq!(
+        after_close(&killed, &[]),
+        vec![Diagnosis::ExitedAfterReady {
+            exit_code: None,
+            signal: Some(9),
+            stderr_tail: Vec::new(),
+        }]
+    );
+    assert_eq!(
+        after_close(&CloseCause::StdoutClosedStillRunning, &[]),
+        vec![Diagnosis::StdoutClosed]
+    );
+    // Closed by Periscope, or by the user's disconnect over HTTP: nothing to advise.
+    for quiet in [
+        CloseCause::Process {
+            end: ProcessEnd::Exited { code: 0 },
+            shutdown: Some(ShutdownStep::SentSigterm),
+        },
+        CloseCause::Process {
+            end: ProcessEnd::DidNotExit,
+            shutdown: None,
+        },
+        CloseCause::Disconnected { session: None },
+        CloseCause::LegacyStreamClosed,
+        CloseCause::Unknown,
+    ] {
+        assert_eq!(after_close(&quiet, &tail), Vec::new(), "{quiet:?}");
+    }
+}
