@@ -332,17 +332,21 @@ impl Shared {
 
     /// Stops waiting for `id`; returns how long it was waited for.
     fn forget(&self, id: &RequestId, gave_up: Option<GaveUp>) -> Duration {
+        self.forget_if_waiting(id, gave_up).unwrap_or_default()
+    }
+
+    /// Like [`Shared::forget`]; `None` when the request was no longer waiting: something took
+    /// it for an answer (its response, or the transport saying none will come) just now.
+    fn forget_if_waiting(&self, id: &RequestId, gave_up: Option<GaveUp>) -> Option<Duration> {
         let mut calls = self.lock_calls();
-        let Some(p) = calls.pending.remove(id) else {
-            return Duration::ZERO;
-        };
+        let p = calls.pending.remove(id)?;
         if let Some(token) = &p.progress_token {
             calls.progress_routes.remove(token);
         }
         if let Some(g) = gave_up {
             calls.finished.insert(id.clone(), Finished::GaveUp(g));
         }
-        p.sent_at.elapsed()
+        Some(p.sent_at.elapsed())
     }
 
     /// Records, then writes, one outgoing frame, waiting at most `patience` for the server to

@@ -327,16 +327,7 @@ impl Session {
         let cancel = options.cancel.unwrap_or_default();
         let gave_up = loop {
             tokio::select! {
-                reply = &mut rx => {
-                    return match reply {
-                        Ok(Reply::Response { message, seq }) => response_result(method, message).map(|v| (v, seq)),
-                        Ok(Reply::Closed(report)) => Err(RequestError::Closed { method: method.into(), report }),
-                        Ok(Reply::Undeliverable(Unanswered::StreamBroke { reason, request_seq })) => Err(RequestError::StreamBroke { method: method.into(), reason, seq: request_seq, not_reissued: None }),
-                        Ok(Reply::Undeliverable(Unanswered::Other(reason))) => Err(RequestError::Transport { method: method.into(), reason, problem: None }),
-                        Ok(Reply::Undeliverable(Unanswered::Problem { reason, problem })) => Err(RequestError::Transport { method: method.into(), reason, problem: Some(problem) }),
-                        Err(_) => Err(RequestError::Closed { method: method.into(), report: s.close_report().unwrap_or_default() }),
-                    };
-                }
+                reply = &mut rx => return outcome(s, method, reply),
                 () = tokio::time::sleep_until(deadline) => break GaveUp::TimedOut,
                 () = cancel.cancelled() => break GaveUp::Cancelled,
                 () = progress_seen.notified() => {
@@ -348,7 +339,12 @@ impl Session {
         if let Ok(Reply::Response { message, seq }) = rx.try_recv() {
             return response_result(method, message).map(|v| (v, seq));
         }
-        let waited = s.forget(&id, Some(gave_up));
+        let Some(waited) = s.forget_if_waiting(&id, Some(gave_up)) else {
+            // Taken for an answer as the wait ended (the response, or the transport saying
+            // none will come, e.g. a body cut at the same limit): that is the outcome, and it
+            // is already on its way (whoever took the request sends it or drops the sender).
+            return outcome(s, method, rx.await);
+        };
         // HTTP: the request's own stream is closed (the modern era's cancellation; in the
         // legacy era the notification below says it too).
         s.transport.abandon(&id);
@@ -407,6 +403,44 @@ impl Session {
         options: CallOptions,
     ) -> (Result<Value, RequestError>, Timing) {
         timed(self.request(method, params, options)).await
+    }
+}
+
+/// What a request's reply (or its sender gone: the session closed) makes of it.
+fn outcome(
+    s: &Shared,
+    method: &str,
+    reply: Result<Reply, oneshot::error::RecvError>,
+) -> Result<(Value, u64), RequestError> {
+    let method = method.to_string();
+    match reply {
+        Ok(Reply::Response { message, seq }) => response_result(&method, message).map(|v| (v, seq)),
+        Ok(Reply::Closed(report)) => Err(RequestError::Closed { method, report }),
+        Ok(Reply::Undeliverable(Unanswered::StreamBroke {
+            reason,
+            request_seq,
+        })) => Err(RequestError::StreamBroke {
+            method,
+            reason,
+            seq: request_seq,
+            not_reissued: None,
+        }),
+        Ok(Reply::Undeliverable(Unanswered::Other(reason))) => Err(RequestError::Transport {
+            method,
+            reason,
+            problem: None,
+        }),
+        Ok(Reply::Undeliverable(Unanswered::Problem { reason, problem })) => {
+            Err(RequestError::Transport {
+                method,
+                reason,
+                problem: Some(problem),
+            })
+        }
+        Err(_) => Err(RequestError::Closed {
+            method,
+            report: s.close_report().unwrap_or_default(),
+        }),
     }
 }
 
