@@ -36,6 +36,8 @@ pub struct RecordingInfo {
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub target: Value,
     /// The record format, `MAJOR.MINOR`.
+    /// The target in one line: the command and its arguments, or the URL.
+    pub target_line: String,
     pub format_version: String,
     pub periscope_version: Option<String>,
     pub started_wall_us: Option<u64>,
@@ -45,6 +47,8 @@ pub struct RecordingInfo {
     /// `serverInfo` (legacy: in the handshake's result; modern: in its `_meta`).
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub server_info: Option<Value>,
+    /// `serverInfo`, read (name, version, …); None when the recording has no handshake.
+    pub server: Option<periscope_core::views::ServerInfoView>,
     /// The `initialize` / `server/discover` result, when recorded.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub identity: Option<Value>,
@@ -164,6 +168,11 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
         id,
         name,
         path,
+        target_line: recording
+            .target
+            .as_ref()
+            .map(periscope_core::summary::target_line)
+            .unwrap_or_default(),
         target: recording.target.clone().unwrap_or(Value::Null),
         format_version: recording
             .format_version
@@ -173,6 +182,10 @@ fn reopen(id: String, name: String, path: String, recording: Recording) -> Opene
         started_wall_us: recording.started_wall_us,
         era: summary.era.map(str::to_string),
         protocol_version: summary.protocol_version,
+        server: summary
+            .server_info
+            .as_ref()
+            .map(periscope_core::views::ServerInfoView::read),
         server_info: summary.server_info,
         identity: surface.identity.clone(),
         frames: recording.frames.len() as u64,

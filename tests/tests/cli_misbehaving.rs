@@ -102,6 +102,39 @@ fn an_unsupported_protocol_version_is_a_warning_and_the_command_goes_on() {
 }
 
 #[test]
+fn info_names_what_is_off_in_the_servers_identity_and_the_demo_has_nothing_off() {
+    let info = |server: &[&str]| {
+        Command::new(bin("periscope"))
+            .args(["info", "--era", "legacy", "--"])
+            .args(server)
+            .output()
+            .expect("periscope runs")
+    };
+    let bin_misbehaving = bin("misbehaving-server");
+    let out = info(&[bin_misbehaving.to_str().unwrap(), "off-spec-identity"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("server: misbehaving-server\n"), "{text}");
+    assert!(
+        text.contains("off-spec: serverInfo.version is missing"),
+        "{text}"
+    );
+    assert!(
+        text.contains("off-spec: capabilities.resources is not of type object"),
+        "{text}"
+    );
+
+    let demo = bin("periscope-demo-server");
+    let out = info(&[demo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("server: periscope-demo"), "{text}");
+    assert!(!text.contains("off-spec"), "{text}");
+    // A warning is worded, never printed as an empty line.
+    assert!(!text.lines().any(|l| l.trim() == "warning:"), "{text}");
+}
+
+#[test]
 fn terminal_control_sequences_from_the_server_never_reach_the_terminal() {
     let run = |args: &[&str]| {
         Command::new(bin("periscope"))

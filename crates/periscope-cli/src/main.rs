@@ -427,8 +427,13 @@ async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
         }
         Action::Info => {
             // The handshake succeeded, so the identity is there.
-            let identity = serde_json::to_value(session.identity()).unwrap_or(Value::Null);
-            out.result(Ok(identity), output::print_identity)
+            let identity = session.identity();
+            let json = serde_json::to_value(&identity).unwrap_or(Value::Null);
+            out.result(Ok(json), |_| {
+                if let Some(identity) = &identity {
+                    output::print_identity(identity)
+                }
+            })
         }
         Action::Saved(SavedAction::Run { name, server }) => {
             let call = match saved_command::find(name, server.as_deref()) {

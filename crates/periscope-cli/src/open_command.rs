@@ -91,17 +91,15 @@ fn print_text(
         recording.periscope_version.as_deref().unwrap_or("?")
     );
     if let Some(target) = &recording.target {
-        say!("target: {}", target_line(target));
+        say!("target: {}", periscope_core::summary::target_line(target));
     }
     let server = summary
         .server_info
         .as_ref()
         .map(|i| {
-            let name = i.get("name").and_then(Value::as_str).unwrap_or("?");
-            match i.get("version").and_then(Value::as_str) {
-                Some(v) => format!("{name} {v}"),
-                None => name.to_string(),
-            }
+            periscope_core::views::ServerInfoView::read(i)
+                .label()
+                .unwrap_or_else(|| "?".into())
         })
         .unwrap_or_else(|| "not recorded".into());
     say!(
@@ -157,26 +155,5 @@ fn print_text(
             frame.seq,
             String::from_utf8_lossy(&frame.bytes)
         );
-    }
-}
-
-/// What was recorded, in one line: the command and its arguments, or the URL.
-fn target_line(target: &Value) -> String {
-    if let Some(url) = target.get("url").and_then(Value::as_str) {
-        return url.to_string();
-    }
-    let mut words: Vec<String> = target
-        .get("command")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .into_iter()
-        .collect();
-    if let Some(args) = target.get("args").and_then(Value::as_array) {
-        words.extend(args.iter().filter_map(Value::as_str).map(str::to_string));
-    }
-    if words.is_empty() {
-        target.to_string()
-    } else {
-        words.join(" ")
     }
 }

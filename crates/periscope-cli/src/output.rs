@@ -3,7 +3,7 @@
 use periscope_core::doctor::{self, Diagnosis, Scene};
 use periscope_core::event::Progress;
 use periscope_core::record::{Cut, Flag, GaveUp};
-use periscope_core::session::RequestError;
+use periscope_core::session::{RequestError, ServerIdentity};
 use periscope_core::transport::SendError;
 use periscope_core::vocabulary::Problem;
 use serde_json::Value;
@@ -262,52 +262,60 @@ pub fn print_resource_contents(v: &Value) {
     }
 }
 
-/// `periscope info`: the era and what the server said about itself.
-pub fn print_identity(v: &Value) {
-    let era = str_of(v, "era");
-    let how = match v.pointer("/era_reason/how").and_then(Value::as_str) {
-        Some("pinned") => "pinned".to_string(),
-        Some("discovered") => "found by server/discover".to_string(),
-        Some("probe_failed") => format!(
+/// `periscope info`: the era and what the server said about itself, from the engine's reading
+/// of it (the JSON as sent is what `--format json` prints).
+pub fn print_identity(identity: &ServerIdentity) {
+    use periscope_core::era::EraReason;
+    let how = match &identity.era_reason {
+        EraReason::Pinned => "pinned".to_string(),
+        EraReason::Discovered => "found by server/discover".to_string(),
+        EraReason::ProbeFailed { answer } => format!(
             "server/discover failed ({}), fell back to initialize",
-            v.pointer("/era_reason/answer")
-                .and_then(Value::as_str)
-                .unwrap_or("")
+            crate::terminal::safe(answer)
         ),
-        _ => String::new(),
+        EraReason::Remembered => "remembered from an earlier connection".to_string(),
     };
-    say!("era: {era} ({how})");
-    say!("protocol version: {}", str_of(v, "protocol_version"));
-    if let Some(list) = v.get("supported_versions").and_then(Value::as_array)
-        && !list.is_empty()
-    {
-        let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
-        say!("supported versions: {}", names.join(", "));
-    }
-    say!("transport: {}", str_of(v, "transport"));
-    let info = v.get("server_info").unwrap_or(&Value::Null);
+    say!("era: {} ({how})", identity.era);
     say!(
-        "server: {} {}",
-        crate::terminal::safe(str_of(info, "name")),
-        crate::terminal::safe(str_of(info, "version"))
+        "protocol version: {}",
+        crate::terminal::safe(&identity.protocol_version)
     );
-    if let Some(text) = v.get("instructions").and_then(Value::as_str) {
+    if !identity.supported_versions.is_empty() {
+        say!(
+            "supported versions: {}",
+            crate::terminal::safe(&identity.supported_versions.join(", "))
+        );
+    }
+    say!("transport: {}", identity.transport);
+    let info = &identity.info;
+    say!(
+        "server: {}",
+        crate::terminal::safe(&info.label().unwrap_or_else(|| "(no name)".into()))
+    );
+    if let Some(title) = &info.title {
+        say!("title: {}", crate::terminal::safe(title));
+    }
+    if let Some(text) = &identity.instructions {
         say!("instructions: {}", crate::terminal::safe(text));
     }
-    say!(
-        "capabilities: {}",
-        pretty(v.get("capabilities").unwrap_or(&Value::Null))
-    );
-    for w in v
-        .get("warnings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        say!(
-            "warning: {}",
-            crate::terminal::safe(w.as_str().unwrap_or(""))
-        );
+    say!("capabilities: {}", pretty(&identity.capabilities));
+    for problem in info.problems.iter().chain(&identity.offers.problems) {
+        say!("off-spec: {}", off_spec_words(problem));
+    }
+    for warning in &identity.warnings {
+        say!("warning: {}", crate::terminal::safe(&warning.to_string()));
+    }
+}
+
+/// What was off in the server's identity, in English.
+fn off_spec_words(problem: &periscope_core::views::OffSpec) -> String {
+    use periscope_core::views::OffSpec;
+    match problem {
+        OffSpec::NotAnObject => "serverInfo is not an object".into(),
+        OffSpec::Missing { field } => format!("{} is missing", crate::terminal::safe(field)),
+        OffSpec::WrongType { field, expected } => {
+            format!("{} is not of type {expected}", crate::terminal::safe(field))
+        }
     }
 }
 

@@ -62,6 +62,27 @@ impl Summary {
     }
 }
 
+/// What was recorded, in one line: the command and its arguments, or the URL.
+pub fn target_line(target: &Value) -> String {
+    if let Some(url) = target.get("url").and_then(Value::as_str) {
+        return url.to_string();
+    }
+    let mut words: Vec<String> = target
+        .get("command")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    if let Some(args) = target.get("args").and_then(Value::as_array) {
+        words.extend(args.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    if words.is_empty() {
+        target.to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
 /// The era the recorded session spoke: the handshake request Periscope sent last.
 pub fn era_of(recording: &Recording) -> Option<&'static str> {
     recording

@@ -130,9 +130,12 @@ pub struct Task {
     pub ttl_ms: Option<u64>,
     pub created_at: Option<String>,
     pub last_updated_at: Option<String>,
-    /// Extension: the questions the task waits for (`inputRequests`, keyed).
+    /// Extension: the questions the task waits for (`inputRequests`, keyed), as sent.
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown> | null"))]
     pub input_requests: Option<Value>,
+    /// The same questions, read: key, method and message, in the server's order.
+    #[serde(default)]
+    pub asks: Vec<TaskAsk>,
     /// The final result, read as a tool's (extension: inline when completed; legacy: from
     /// `tasks/result`), with its JSON as sent. Boxed: a read result is larger than the rest.
     pub result: Option<Box<ToolResultView>>,
@@ -170,6 +173,10 @@ impl Task {
             ttl_ms: millis("ttlMs", "ttl"),
             created_at: text("createdAt"),
             last_updated_at: text("lastUpdatedAt"),
+            asks: carried("inputRequests")
+                .as_ref()
+                .map(TaskAsk::read_all)
+                .unwrap_or_default(),
             input_requests: carried("inputRequests"),
             result: carried("result").map(|r| Box::new(ToolResultView::read(&r))),
             error: carried("error"),
@@ -183,6 +190,46 @@ impl Task {
             .map(Duration::from_millis)
             .unwrap_or(DEFAULT_POLL_INTERVAL)
             .clamp(MIN_POLL_INTERVAL, MAX_POLL_INTERVAL)
+    }
+}
+
+/// One question a task waits for (the extension's `inputRequests` member): a request the
+/// server would have sent, such as `elicitation/create`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TaskAsk {
+    /// Its key in `inputRequests` (what the answer is filed under).
+    pub key: String,
+    /// None when the request names no method.
+    pub method: Option<crate::vocabulary::Method>,
+    /// `params.message`, when it has one.
+    pub message: Option<String>,
+    /// The request as sent.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub raw: Value,
+}
+
+impl TaskAsk {
+    /// Reads `inputRequests` (an object keyed by the server; anything else holds no question).
+    fn read_all(requests: &Value) -> Vec<TaskAsk> {
+        let Some(requests) = requests.as_object() else {
+            return Vec::new();
+        };
+        requests
+            .iter()
+            .map(|(key, request)| TaskAsk {
+                key: key.clone(),
+                method: request
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .map(crate::vocabulary::Method::parse),
+                message: request
+                    .pointer("/params/message")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                raw: request.clone(),
+            })
+            .collect()
     }
 }
 
@@ -618,6 +665,44 @@ pub async fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_questions_a_task_waits_for_are_read_in_order() {
+        let task = Task::from_wire(&json!({
+            "taskId": "t1", "status": "input_required",
+            "inputRequests": {
+                "name": {"method": "elicitation/create", "params": {"message": "Your name?"}},
+                "odd": {"params": {}}
+            }
+        }))
+        .unwrap();
+        let asks: Vec<(&str, Option<String>, Option<&str>)> = task
+            .asks
+            .iter()
+            .map(|a| {
+                (
+                    a.key.as_str(),
+                    a.method.as_ref().map(ToString::to_string),
+                    a.message.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            asks,
+            [
+                (
+                    "name",
+                    Some("elicitation/create".into()),
+                    Some("Your name?")
+                ),
+                ("odd", None, None)
+            ]
+        );
+        assert_eq!(task.asks[1].raw, json!({"params": {}}));
+        let none =
+            Task::from_wire(&json!({"taskId": "t", "status": "working", "inputRequests": 3}));
+        assert!(none.unwrap().asks.is_empty());
+    }
 
     #[test]
     fn both_flavours_of_task_read_the_same() {

@@ -25,6 +25,8 @@
 //!   notifications as fast as it can, then serves normally. For benchmarks.
 //! - `off-spec`: answers `tools/list` with two tools that break the revision's schema: the
 //!   first has no `name`, the second an `inputSchema` of type "string" (it must be "object").
+//! - `off-spec-identity`: answers `initialize` with a `serverInfo` that has no `version` and
+//!   a `resources` capability that is `true` (it must be an object).
 //! - `terminal-escapes`: hides terminal control sequences (an OSC 52 clipboard write, CSI
 //!   screen clearing, an 8-bit CSI, a carriage return) in everything a terminal could print:
 //!   a log notification, the tool list, and `tools/call` of `echo` (a result), `fail` (a
@@ -77,13 +79,25 @@ fn main() {
                         .unwrap_or("2025-11-25")
                         .to_string()
                 };
+                // off-spec-identity: no serverInfo.version, a capability that is no object.
+                let (capabilities, server_info) = if mode == "off-spec-identity" {
+                    (
+                        json!({"tools": {}, "resources": true}),
+                        json!({"name": "misbehaving-server"}),
+                    )
+                } else {
+                    (
+                        json!({"tools": {}}),
+                        json!({"name": "misbehaving-server", "version": "1.0.0"}),
+                    )
+                };
                 respond(
                     &mut out,
                     &id,
                     json!({
                         "protocolVersion": version,
-                        "capabilities": {"tools": {}},
-                        "serverInfo": {"name": "misbehaving-server", "version": "1.0.0"},
+                        "capabilities": capabilities,
+                        "serverInfo": server_info,
                     }),
                 );
             }

@@ -10,13 +10,13 @@ import { BlockView } from "../content/BlockView";
 import {
   DEFAULT_MODEL,
   DEFAULT_REJECT_REASON,
-  offSpecText,
   parseToolInput,
   prioritiesOf,
   STOP_REASONS,
   toolUseId,
 } from "./sampling";
 import { DraftBar } from "./SamplingDraft";
+import { offSpecText } from "../i18n/offSpec";
 import "../styles/answering.css";
 
 interface Props {

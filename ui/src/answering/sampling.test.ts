@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { offSpecText, parseToolInput, prioritiesOf, toolUseId } from "./sampling";
+import { offSpecText } from "../i18n/offSpec";
+import { parseToolInput, prioritiesOf, toolUseId } from "./sampling";
 import { samplingRequest } from "../testing/results";
 
 // The engine reads the request (vocabulary/views/sampling.rs, with its tests); these check what

@@ -1,7 +1,6 @@
 // Answering a `sampling/createMessage` request: what the reply may say, and reading what the
 // user typed. The request itself is read by the engine (`SamplingView`, vocabulary/views/
 // sampling.rs); this file only words what it found off and lists its priorities.
-import type { OffSpec } from "../bindings/OffSpec";
 import type { SamplingView } from "../bindings/SamplingView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import i18n from "../i18n";
@@ -29,18 +28,6 @@ export function prioritiesOf(view: SamplingView): Priority[] {
     ["intelligence", prefs.intelligence_priority],
   ];
   return all.flatMap(([name, value]) => (value === null ? [] : [{ name, value }]));
-}
-
-/** What the engine found off in the request, in the UI's language. */
-export function offSpecText(problem: OffSpec): string {
-  switch (problem.kind) {
-    case "not_an_object":
-      return i18n.t("answering:parse.paramsNotObject");
-    case "missing":
-      return i18n.t("answering:parse.missing", { field: problem.field });
-    case "wrong_type":
-      return i18n.t("answering:parse.wrongType", { field: problem.field, expected: problem.expected });
-  }
 }
 
 /** A tool_use id in the usual shape: "toolu_" and 24 random hex digits. */

@@ -9,7 +9,7 @@ import { recordIpc } from "./record";
 import { requestsIpc } from "./requests";
 
 export { aboutIpc } from "./about";
-export { errorMessage, hasTauri } from "./errors";
+export { asCallError, errorMessage, hasTauri } from "./errors";
 export { LOG_LEVELS, type JsonObject, type ListKind, type LogLevel, type PagedKind } from "./types";
 export { serverIpc } from "./connections";
 export { resourcesIpc, toolsIpc } from "./requests";

@@ -1,12 +1,10 @@
 import { useTranslation } from "react-i18next";
-import type { JsonObject } from "../ipc";
-import { isObject } from "../json";
+import type { CapabilitiesView } from "../bindings/CapabilitiesView";
 
 /** `tools (listChanged)`, `resources (subscribe, listChanged)`, `logging`… one per line. */
-export function CapabilityList({ capabilities }: { capabilities: JsonObject }) {
+export function CapabilityList({ offers }: { offers: CapabilitiesView }) {
   const { t } = useTranslation("overview");
-  const names = Object.keys(capabilities).sort();
-  if (names.length === 0) {
+  if (offers.declared.length === 0) {
     return (
       <p className="muted" data-testid="no-capabilities">
         {t("noCapabilities")} {t("noCapabilitiesHow")}
@@ -15,17 +13,15 @@ export function CapabilityList({ capabilities }: { capabilities: JsonObject }) {
   }
   return (
     <ul className="capabilities">
-      {names.map((name) => {
-        const value = capabilities[name];
-        const flags = isObject(value)
-          ? Object.entries(value).map(([k, v]) => (v === true ? k : `${k}: ${JSON.stringify(v)}`))
-          : [];
+      {offers.declared.map((capability) => {
+        // A setting that is not simply `true` is shown as sent (raw JSON).
+        const badges = [...capability.flags, ...capability.settings.map((s) => `${s.key}: ${JSON.stringify(s.value)}`)];
         return (
-          <li key={name}>
-            <span className="capability-name mono">{name}</span>
-            {flags.map((flag) => (
-              <span key={flag} className="badge">
-                {flag}
+          <li key={capability.name}>
+            <span className="capability-name mono">{capability.name}</span>
+            {badges.map((badge) => (
+              <span key={badge} className="badge">
+                {badge}
               </span>
             ))}
           </li>

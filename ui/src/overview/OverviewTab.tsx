@@ -6,7 +6,7 @@ import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
 import { formatLatency } from "../format";
-import { asObject, getString, isObject } from "../json";
+
 import { connectStartedAt, formatDuration, useSignInProgress } from "../oauth/progress";
 import { SignInProgress } from "../oauth/SignInProgress";
 import { CapabilityList } from "./CapabilityList";
@@ -18,6 +18,7 @@ import type { ServerState } from "../state/connections";
 import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
+import { offSpecText } from "../i18n/offSpec";
 import { problemText } from "../i18n/problem";
 
 /** Modern or legacy, and how Periscope came to speak it; a remembered era can be probed again. */
@@ -85,19 +86,20 @@ export function OverviewTab({ server }: { server: ServerState }) {
       </EmptyState>
     );
   }
-  const info = asObject(identity?.server_info);
-  const name = getString(info, "name");
-  const title = getString(info, "title");
-  const version = getString(info, "version");
-  const website = getString(info, "websiteUrl");
+  // What the engine found off in serverInfo and capabilities (vocabulary/views/server.rs).
+  const offSpec = identity ? [...identity.info.problems, ...identity.offers.problems] : [];
+  const { name, title, version, website_url: website } = identity?.info ?? { name: null, title: null, version: null, website_url: null };
   return (
     <div className="overview scroll-area">
-      {identity && identity.warnings.length > 0 && (
-        <section className="warning-box" role="status">
+      {identity && (identity.warnings.length > 0 || offSpec.length > 0) && (
+        <section className="warning-box" role="status" data-testid="overview-warnings">
           <div className="warning-box-title">{t("warnings")}</div>
           <ul>
             {identity.warnings.map((w, i) => (
               <li key={i}>{problemText(w)}</li>
+            ))}
+            {offSpec.map((p, i) => (
+              <li key={`off-${i}`}>{t("offSpec", { what: offSpecText(p) })}</li>
             ))}
           </ul>
         </section>
@@ -149,7 +151,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
             </dd>
           </>
         )}
-        <ServerIcons serverInfo={identity?.server_info} />
+        {identity && <ServerIcons icons={identity.info.icons} />}
         {website && (
           <>
             <dt>{t("fact.website")}</dt>
@@ -183,11 +185,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
           </section>
           <section className="section">
             <h3>{t("capabilities")}</h3>
-            {isObject(identity.capabilities) ? (
-              <CapabilityList capabilities={identity.capabilities} />
-            ) : (
-              <JsonBlock value={identity.capabilities} />
-            )}
+            {identity.offers.unknown ? <JsonBlock value={identity.capabilities} /> : <CapabilityList offers={identity.offers} />}
           </section>
           <details className="section">
             <summary>{t("raw")}</summary>

@@ -3,7 +3,6 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatLatency } from "../format";
 import { errorMessage, LOG_LEVELS, serverIpc, type LogLevel } from "../ipc";
-import { isObject } from "../json";
 import "../styles/saved.css";
 import type { ServerState } from "../state/connections";
 
@@ -20,7 +19,7 @@ export function ServerUtilities({ server }: { server: ServerState }) {
   const ready = server.status.state === "ready";
   // 2026-07-28 removed ping and logging/setLevel: the level goes with each request instead.
   const modern = server.identity?.era === "modern";
-  const logging = isObject(server.identity?.capabilities) && server.identity.capabilities.logging !== undefined;
+  const logging = server.identity?.offers.logging ?? false;
 
   const doPing = async () => {
     setPing((p) => ({ ...p, busy: true, error: null }));

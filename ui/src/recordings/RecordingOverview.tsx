@@ -2,24 +2,13 @@ import { useTranslation } from "react-i18next";
 import type { RecordingInfo } from "../bindings/RecordingInfo";
 import { formatNumber, formatTime } from "../format";
 
-const text = (value: unknown, ...path: string[]): string | undefined => {
-  let at: unknown = value;
-  for (const key of path) {
-    if (typeof at !== "object" || at === null) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return typeof at === "string" ? at : undefined;
-};
 
 /** What was recorded, when, by which Periscope, and how much. */
 export function RecordingOverview({ info }: { info: RecordingInfo }) {
   const { t } = useTranslation("recordings");
-  const target = info.target as Record<string, unknown> | null;
-  const what =
-    text(target, "url") ??
-    [text(target, "command"), ...(Array.isArray(target?.args) ? (target.args as unknown[]).map(String) : [])].filter(Boolean).join(" ");
-  const name = text(info.server_info, "name");
-  const version = text(info.server_info, "version");
+  const what = info.target_line;
+  const name = info.server?.name;
+  const version = info.server?.version;
   const count = (n: number) => formatNumber(n);
   return (
     <div className="overview scroll-area" data-testid="recording-overview">

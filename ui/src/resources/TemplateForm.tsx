@@ -3,7 +3,6 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { TemplateExpansion } from "../bindings/TemplateExpansion";
 import { CompletionInput } from "../completion/CompletionInput";
-import { isObject } from "../json";
 import { errorMessage, resourcesIpc } from "../ipc";
 import type { TemplateInfo } from "./resources";
 import type { ServerState } from "../state/connections";
@@ -17,8 +16,7 @@ interface Props {
 
 /** True when the server's handshake declared `completions`. */
 export function offersCompletions(server: ServerState): boolean {
-  const capabilities = server.identity?.capabilities;
-  return isObject(capabilities) && capabilities["completions"] !== undefined;
+  return server.identity?.offers.completions ?? false;
 }
 
 /** What the other variables hold: a change asks for suggestions again. */

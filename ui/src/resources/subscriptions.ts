@@ -2,16 +2,13 @@
 // after a notifications/resources/updated (the store records those as they arrive).
 import i18n from "../i18n";
 import { errorMessage } from "../ipc";
-import { isObject } from "../json";
 import { resourcesIpc } from "../ipc";
 import { readResource } from "../state/calls";
 import { updateServer, type ServerState } from "../state/connections";
 
 /** True when the server's handshake declared `resources.subscribe`. */
 export function canSubscribe(server: ServerState): boolean {
-  const capabilities = server.identity?.capabilities;
-  const resources = isObject(capabilities) ? capabilities["resources"] : undefined;
-  return isObject(resources) && resources["subscribe"] === true;
+  return server.identity?.offers.resources_subscribe ?? false;
 }
 
 export function isSubscribed(server: ServerState, uri: string): boolean {

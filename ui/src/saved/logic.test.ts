@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
 import type { SavedCall } from "../bindings/SavedCall";
-import { serverIcons } from "../overview/icons";
 import { applyEdit, duplicateCall, filterHistory, filterSaved, parseArgumentsText } from "./logic";
 
 const entry = (id: string, change: Partial<HistoryEntry>): HistoryEntry => ({
@@ -90,25 +89,5 @@ describe("editing a saved call", () => {
     expect(copy).toEqual({ ...saved, id: "s2", name: "two plus three (copy 2)", created_wall_us: 9 });
     expect(copy.arguments).not.toBe(saved.arguments);
     expect(duplicateCall(copy, [], "s3", 10).name).toBe("two plus three (copy)");
-  });
-});
-
-describe("serverIcons", () => {
-  it("shows data: images, names https: ones and drops the rest", () => {
-    const icons = serverIcons({
-      name: "x",
-      icons: [
-        { src: "data:image/png;base64,AAAA", mimeType: "image/png", sizes: "48x48" },
-        { src: "https://example.com/icon.png" },
-        { src: "http://example.com/icon.png" },
-        { src: "javascript:alert(1)" },
-        { src: "data:text/html,<script>alert(1)</script>" },
-        { nope: true },
-        "not an object",
-      ],
-    });
-    expect(icons.shown).toEqual([{ src: "data:image/png;base64,AAAA", mimeType: "image/png", sizes: "48x48" }]);
-    expect(icons.remote).toEqual(["https://example.com/icon.png"]);
-    expect(serverIcons(null)).toEqual({ shown: [], remote: [] });
   });
 });

@@ -8,9 +8,7 @@ import type { PromptResultView } from "../bindings/PromptResultView";
 import type { ReadResultView } from "../bindings/ReadResultView";
 import type { ToolResultView } from "../bindings/ToolResultView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
-import { errorMessage, ipc, type JsonObject } from "../ipc";
-import { isObject } from "../json";
-import type { CallError } from "../bindings/CallError";
+import { asCallError, errorMessage, ipc, type JsonObject } from "../ipc";
 import type { Diagnosis } from "../bindings/Diagnosis";
 import type { TaskEntry } from "../bindings/TaskEntry";
 import type { UrlRequired } from "../bindings/UrlRequired";
@@ -111,13 +109,9 @@ export async function track<V>(
     };
     // A CallError from Rust: a JSON-RPC error answer keeps its code and data; any failure
     // may come with the doctor's diagnoses.
-    if (isObject(error as JsonValue) && typeof (error as JsonObject).code === "number") {
-      const e = error as unknown as CallError;
-      failed.rpcError = { code: e.code as number, data: e.data ?? null, urlRequired: e.url_required ?? null, args };
-    }
-    if (isObject(error as JsonValue) && Array.isArray((error as JsonObject).diagnoses)) {
-      failed.diagnoses = (error as unknown as CallError).diagnoses;
-    }
+    const e = asCallError(error);
+    if (e?.code != null) failed.rpcError = { code: e.code, data: e.data, urlRequired: e.url_required, args };
+    if (e) failed.diagnoses = e.diagnoses;
     saveState(failed);
   }
 }

@@ -8,7 +8,6 @@ import type { ResourceView } from "../bindings/ResourceView";
 import type { TemplateView } from "../bindings/TemplateView";
 import type { ToolView } from "../bindings/ToolView";
 import type { ListKind } from "../ipc";
-import { isObject } from "../json";
 import { onSessionStart, type ServerState } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
@@ -71,10 +70,9 @@ export function setList<K extends ListKind>(id: string, kind: K, list: ListState
 
 /** True when the server's handshake says it offers this kind of list (or we don't know). */
 export function offers(server: ServerState, kind: ListKind): boolean {
-  const capabilities = server.identity?.capabilities;
-  if (!isObject(capabilities)) return true;
-  const key = kind === "resource_templates" ? "resources" : kind;
-  return capabilities[key] !== undefined;
+  const offers = server.identity?.offers;
+  if (!offers || offers.unknown) return true;
+  return kind === "tools" ? offers.tools : kind === "prompts" ? offers.prompts : offers.resources;
 }
 
 /** The lists a notification says changed. */

@@ -23,6 +23,8 @@ const info = (id: string, frames = 1): RecordingInfo => ({
   protocol_version: null,
   identity: null,
   server_info: null,
+  server: null,
+  target_line: "",
   frames,
   exchanges: 0,
   stderr_lines: 0,

@@ -27,6 +27,7 @@ const entry = (over: Partial<TaskEntry["task"]> = {}, rest: Partial<TaskEntry> =
     created_at: null,
     last_updated_at: null,
     input_requests: null,
+    asks: [],
     result: null,
     error: null,
     ...over,
@@ -59,7 +60,7 @@ describe("the Tasks tab", () => {
   it("names the input a task waits for and says where it is answered", async () => {
     const ask = { method: "elicitation/create", params: { message: "Continue?", requestedSchema: {} } };
     tasks.update(() => ({
-      servers: { demo: { error: null, byId: { "t-1": entry({ status: "input_required", input_requests: { continue: ask } }) } } },
+      servers: { demo: { error: null, byId: { "t-1": entry({ status: "input_required", input_requests: { continue: ask }, asks: [{ key: "continue", method: "elicitation/create", message: "Continue?", raw: ask }] }) } } },
     }));
     render(<TasksTab server={server()} />);
     const note = await screen.findByTestId("task-input");

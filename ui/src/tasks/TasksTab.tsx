@@ -12,7 +12,6 @@ import { ErrorBox } from "../common/ErrorBox";
 import { JsonBlock } from "../common/JsonBlock";
 import { problemText } from "../i18n/problem";
 import { ipc } from "../ipc";
-import { isObject } from "../json";
 import type { ServerState } from "../state/connections";
 import { cancelTask, isTerminal, loadTasks, statusText, useServerTasks } from "../state/tasks";
 import { ToolResult } from "../tools/ToolResult";
@@ -121,28 +120,20 @@ function TaskCard({ serverId, entry }: { serverId: string; entry: TaskEntry }) {
 /** What the task waits for; the question itself opens in the answering dialog. */
 function InputNote({ entry }: { entry: TaskEntry }) {
   const { t } = useTranslation(["tasks", "common"]);
-  const requests = isObject(entry.task.input_requests as JsonValue) ? (entry.task.input_requests as Record<string, JsonValue>) : {};
-  const keys = Object.keys(requests);
   return (
     <div className="task-input" data-testid="task-input">
       <p>
         {entry.flavour === "extension" ? t("input.extension") : t("input.standard")}
       </p>
-      {keys.map((key) => {
-        const request = requests[key];
-        const method = isObject(request) && typeof request.method === "string" ? request.method : "?";
-        const params = isObject(request) && isObject(request.params) ? request.params : null;
-        const message = params && typeof params.message === "string" ? params.message : null;
-        return (
-          <details key={key}>
-            <summary>
-              <span className="mono">{key}</span>: {method}
-              {message && <> — {message}</>}
-            </summary>
-            <JsonBlock value={request} />
-          </details>
-        );
-      })}
+      {entry.task.asks.map((ask) => (
+        <details key={ask.key}>
+          <summary>
+            <span className="mono">{ask.key}</span>: {ask.method ?? "?"}
+            {ask.message && <> — {ask.message}</>}
+          </summary>
+          <JsonBlock value={ask.raw as JsonValue} />
+        </details>
+      ))}
     </div>
   );
 }

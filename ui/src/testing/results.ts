@@ -1,9 +1,11 @@
-// For tests: results and sampling requests as the engine reads them. Each fixture holds the JSON
+// For tests: results, sampling requests and server identities as the engine reads them. Each fixture holds the JSON
 // a server sends and the view the engine gives for it, kept true by a Rust test
 // (vocabulary/views/ui_fixtures.rs), so a UI test renders exactly what the app would.
 import type { PromptResultView } from "../bindings/PromptResultView";
 import type { ReadResultView } from "../bindings/ReadResultView";
+import type { CapabilitiesView } from "../bindings/CapabilitiesView";
 import type { SamplingView } from "../bindings/SamplingView";
+import type { ServerInfoView } from "../bindings/ServerInfoView";
 import type { ToolResultView } from "../bindings/ToolResultView";
 import fixtures from "./fixtures/results.json";
 
@@ -12,6 +14,8 @@ interface Views {
   prompt_result: PromptResultView;
   read_result: ReadResultView;
   sampling: SamplingView;
+  server_info: ServerInfoView;
+  capabilities: CapabilitiesView;
 }
 
 type Name = keyof typeof fixtures;
@@ -26,3 +30,8 @@ export const toolResult = (name: Name & `tool/${string}`) => viewOf("tool_result
 export const promptResult = (name: Name & `prompt/${string}`) => viewOf("prompt_result", name);
 export const readResult = (name: Name & `read/${string}`) => viewOf("read_result", name);
 export const samplingRequest = (name: Name & `sampling/${string}`) => viewOf("sampling", name);
+export const serverInfo = (name: Name & `server_info/${string}`) => viewOf("server_info", name);
+export const capabilities = (name: Name & `capabilities/${string}`) => viewOf("capabilities", name);
+
+/** The raw JSON of a fixture, as the server sent it. */
+export const rawOf = (name: Name) => fixtures[name].raw;

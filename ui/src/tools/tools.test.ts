@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { IconSource } from "../bindings/IconSource";
 import type { RememberedArgs } from "../bindings/RememberedArgs";
 import { loadArgs, loadRemembered, resetRemembered, saveArgs } from "./remembered";
 import { toolView } from "../testing/views";
@@ -21,24 +22,23 @@ describe("toolInfo", () => {
     ]);
   });
 
-  it("shows data: image icons only; names https: ones; drops other schemes", () => {
-    const icon = (src: string, mime_type: string | null = null) => ({ src, mime_type, sizes: [], theme: null });
-    // "not an icon" (no object) is left out by the engine already.
+  it("shows the icons the engine placed inline, names remote ones, and leaves refused ones out", () => {
+    // The engine places each icon by its scheme (vocabulary/views/icon.rs, tested there).
+    const icon = (src: string, source: IconSource, mime_type: string | null = null) => ({ src, source, mime_type, sizes: [], theme: null });
     const tool = toolInfo(
       toolView({
         name: "t",
         icons: [
-          icon("data:image/png;base64,AAAA", "image/png"),
-          icon("https://example.com/i.png"),
-          icon("javascript:alert(1)"),
-          icon("http://example.com/i.png"),
-          icon("file:///etc/passwd"),
+          icon("data:image/png;base64,AAAA", "inline", "image/png"),
+          icon("https://example.com/i.png", "remote"),
+          icon("javascript:alert(1)", "refused"),
         ],
       }),
     )!;
-    expect(tool.icons.map((i) => i.src)).toEqual(["data:image/png;base64,AAAA"]);
+    expect(tool.icons).toEqual([{ src: "data:image/png;base64,AAAA", mimeType: "image/png", sizes: null }]);
     expect(tool.remoteIcons).toEqual(["https://example.com/i.png"]);
   });
+
 });
 
 describe("remembered arguments", () => {

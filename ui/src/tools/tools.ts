@@ -3,6 +3,7 @@ import type { AppLink } from "../bindings/AppLink";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { TaskSupport } from "../bindings/TaskSupport";
 import type { ToolView } from "../bindings/ToolView";
+import { placeIcons } from "../common/icons";
 import i18n from "../i18n";
 
 /** One annotation hint the server set, as the server stated it. */
@@ -46,19 +47,11 @@ export interface ToolInfo {
 }
 
 function icons(view: ToolView): { shown: ToolIcon[]; remote: string[] } {
-  const shown: ToolIcon[] = [];
-  const remote: string[] = [];
-  for (const icon of view.icons) {
-    const src = icon.src.trim();
-    if (!src) continue;
-    const lower = src.toLowerCase();
-    if (lower.startsWith("data:image/")) {
-      shown.push({ src, mimeType: icon.mime_type, sizes: icon.sizes.length > 0 ? icon.sizes.join(" ") : null });
-    } else if (lower.startsWith("https:")) {
-      remote.push(src);
-    }
-  }
-  return { shown, remote };
+  const { shown, remote } = placeIcons(view.icons);
+  return {
+    shown: shown.map((icon) => ({ src: icon.src, mimeType: icon.mime_type, sizes: icon.sizes.length > 0 ? icon.sizes.join(" ") : null })),
+    remote,
+  };
 }
 
 /** What the Tools tab shows of a tool the engine read; null for one without a name. */

@@ -20,6 +20,8 @@ fn modern(supported: &[&str]) -> ServerIdentity {
         protocol_version: "2026-07-28".into(),
         capabilities: json!({}),
         server_info: json!({}),
+        info: Default::default(),
+        offers: Default::default(),
         instructions: None,
         warnings: Vec::new(),
         latency_us: 0,

@@ -131,8 +131,16 @@ pub struct ServerIdentity {
     /// The versions the server says it supports (`server/discover`; empty for legacy).
     pub supported_versions: Vec<String>,
     pub protocol_version: String,
+    /// `capabilities` as sent; read in [`ServerIdentity::offers`].
     pub capabilities: Value,
+    /// `serverInfo` as sent (`Null` when absent); read in [`ServerIdentity::info`].
     pub server_info: Value,
+    /// `serverInfo`, read.
+    #[serde(default)]
+    pub info: crate::views::ServerInfoView,
+    /// `capabilities`, read.
+    #[serde(default)]
+    pub offers: crate::views::CapabilitiesView,
     pub instructions: Option<String>,
     /// Things the user should know, e.g. an unsupported protocol version.
     pub warnings: Vec<crate::vocabulary::Problem>,

@@ -182,12 +182,15 @@ impl Session {
             .or_else(|| result.get("serverInfo"))
             .cloned()
             .unwrap_or(Value::Null);
+        let capabilities = result.get("capabilities").cloned().unwrap_or(json!({}));
         let identity = ServerIdentity {
             era: Era::Modern,
             era_reason: reason,
             supported_versions: supported,
             protocol_version: version.clone(),
-            capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
+            info: crate::views::ServerInfoView::read(&server_info),
+            offers: crate::views::CapabilitiesView::read(&capabilities),
+            capabilities,
             server_info,
             instructions: result
                 .get("instructions")

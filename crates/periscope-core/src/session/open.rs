@@ -223,13 +223,17 @@ impl Session {
             let _ = s.events.send(Event::Warning(warning.clone()));
             warnings.push(warning);
         }
+        let server_info = result.get("serverInfo").cloned().unwrap_or(Value::Null);
+        let capabilities = result.get("capabilities").cloned().unwrap_or(json!({}));
         let identity = ServerIdentity {
             era: Era::Legacy,
             era_reason,
             supported_versions: Vec::new(),
             protocol_version: version.clone(),
-            capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
-            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+            info: crate::views::ServerInfoView::read(&server_info),
+            offers: crate::views::CapabilitiesView::read(&capabilities),
+            capabilities,
+            server_info,
             instructions: result
                 .get("instructions")
                 .and_then(Value::as_str)

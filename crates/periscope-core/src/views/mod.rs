@@ -13,11 +13,14 @@ pub use crate::vocabulary::views::content::{
     ReadResultView, ResourceContents, ToolResultView,
 };
 pub use crate::vocabulary::views::elicitation::ElicitationView;
-pub use crate::vocabulary::views::icon::IconView;
+pub use crate::vocabulary::views::icon::{IconSource, IconView};
 pub use crate::vocabulary::views::prompt::{PromptArgumentView, PromptView};
 pub use crate::vocabulary::views::read::OffSpec;
 pub use crate::vocabulary::views::resource::{ResourceView, TemplateView};
 pub use crate::vocabulary::views::sampling::SamplingView;
+pub use crate::vocabulary::views::server::{
+    CapabilitiesView, CapabilitySetting, CapabilityView, ServerInfoView,
+};
 pub use task::TaskView;
 pub use tool::ToolView;
 

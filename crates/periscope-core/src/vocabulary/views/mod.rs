@@ -12,5 +12,6 @@ pub mod prompt;
 pub mod read;
 pub mod resource;
 pub mod sampling;
+pub mod server;
 #[cfg(test)]
 mod ui_fixtures;

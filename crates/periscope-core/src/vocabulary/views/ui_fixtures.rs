@@ -1,13 +1,15 @@
 //! The UI's tests start from what the engine reads: fixture files under `ui/src` that hold JSON
 //! as a server sends it beside the view the engine gives for it. These tests keep the views
 //! true, so a UI test never holds a shape the engine would not give (`BLESS=1` rewrites them
-//! after a change to the views). `ui/src/testing/fixtures/results.json` holds results and
-//! sampling requests; the elicitation forms have their own (`elicitation.rs`).
+//! after a change to the views). `ui/src/testing/fixtures/results.json` holds results,
+//! sampling requests and what a server says of itself (`serverInfo`, `capabilities`); the
+//! elicitation forms have their own (`elicitation.rs`).
 
 use serde_json::Value;
 
 use super::content::{PromptResultView, ReadResultView, ToolResultView};
 use super::sampling::SamplingView;
+use super::server::{CapabilitiesView, ServerInfoView};
 
 /// Checks each entry of the fixture file at `path` (from the repository's root): its `field`
 /// must be what `view_of` gives for the entry; with `BLESS` set, writes what it gives instead.
@@ -41,6 +43,8 @@ fn view_of(reads: &str, raw: &Value) -> Value {
         "prompt_result" => serde_json::to_value(PromptResultView::read(raw)),
         "read_result" => serde_json::to_value(ReadResultView::read(raw)),
         "sampling" => serde_json::to_value(SamplingView::read(raw)),
+        "server_info" => serde_json::to_value(ServerInfoView::read(raw)),
+        "capabilities" => serde_json::to_value(CapabilitiesView::read(raw)),
         other => panic!("no reader {other:?}"),
     };
     view.unwrap()
