@@ -203,3 +203,48 @@ async fn a_tool_that_needs_the_legacy_era_says_so_and_reconnects_there_on_a_clic
     h.call_tool("confirm").await;
     h.result_saying("confirmed").await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_probe_the_server_ignores_is_explained_and_skipped_on_a_click() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let mut h = Harness::start_with("eras-probe-wait", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        // A legacy server that says nothing at all to server/discover (as many do): auto
+        // would wait out the probe's whole time before falling back.
+        let catalog = serde_json::json!({"servers": [
+            {"id": "mute", "name": "Ignores the probe", "era": "auto", "target": {"transport": "stdio",
+                "command": periscope_tests::bin_str("misbehaving-server"),
+                "args": ["ignores-discover"], "env": [], "cwd": null}},
+        ]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    h.click(r#"[data-testid="server-item"][data-server-id="mute"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.click(r#"[data-testid="tab-overview"]"#).await;
+    let note = h
+        .text_containing(r#"[data-testid="probe-waiting"]"#, "server/discover")
+        .await;
+    assert!(note.contains("legacy era"), "{note}");
+    h.shot("probe-waiting").await;
+
+    // One click: the probe is given up on (no failure said), and the legacy era is used and
+    // remembered.
+    h.click(r#"[data-testid="probe-skip"]"#).await;
+    h.text_containing(
+        r#"[data-testid="overview-era"]"#,
+        "remembered from an earlier connection",
+    )
+    .await;
+    h.count_is(r#"[data-testid="connection-error"]"#, 0).await;
+    h.click(r#"[data-testid="tab-traffic"]"#).await;
+    h.find(r#"[data-testid="traffic-row"][data-method="initialize"]"#)
+        .await;
+    h.count_is(
+        r#"[data-testid="traffic-row"][data-method="server/discover"]"#,
+        0,
+    )
+    .await;
+}

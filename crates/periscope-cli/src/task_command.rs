@@ -67,17 +67,21 @@ pub async fn call_as_task(
             out,
             Err(RequestError::Protocol {
                 method: names::TASKS_GET.into(),
-                detail: format!(
-                    "the task failed: {}",
-                    end.task.error.map(|e| e.to_string()).unwrap_or_default()
-                ),
+                breach: periscope_core::vocabulary::breach::Breach::Other {
+                    detail: format!(
+                        "the task failed: {}",
+                        end.task.error.map(|e| e.to_string()).unwrap_or_default()
+                    ),
+                },
             }),
         ),
         (status, None) => finish(
             out,
             Err(RequestError::Protocol {
                 method: names::TASKS_GET.into(),
-                detail: format!("the task ended {status} without a result"),
+                breach: periscope_core::vocabulary::breach::Breach::TaskWithoutResult {
+                    status: status.to_string(),
+                },
             }),
         ),
     }

@@ -6,7 +6,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::request_headers::HeaderAnnotationError;
 use crate::revision;
 use crate::vocabulary::method::names;
 use crate::wire::error_code;
@@ -75,22 +74,11 @@ pub mod meta_key {
     pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 }
 
-/// Methods the 2026-07-28 revision removed, with what replaced them (said in the UI and the
-/// CLI when a user asks for one on a modern server).
-pub fn removed_in_modern(method: &str) -> Option<&'static str> {
-    match method {
-        names::PING => Some("2026-07-28 removed ping: there is no session to keep alive"),
-        names::LOGGING_SET_LEVEL => Some(
-            "2026-07-28 removed logging/setLevel: the log level goes with each request (_meta io.modelcontextprotocol/logLevel)",
-        ),
-        names::RESOURCES_SUBSCRIBE | names::RESOURCES_UNSUBSCRIBE => Some(
-            "2026-07-28 replaced resource subscriptions with subscriptions/listen (one stream with the kinds you opt in to)",
-        ),
-        names::INITIALIZE | names::INITIALIZED => Some(
-            "2026-07-28 has no handshake: every request carries its own version and capabilities",
-        ),
-        _ => None,
-    }
+/// Methods the 2026-07-28 revision removed, with what replaced them, in English (said by the
+/// CLI when a user asks for one on a modern server; the app words the same
+/// [`ModernReplacement`](crate::vocabulary::refusal::ModernReplacement)).
+pub fn removed_in_modern(method: &str) -> Option<String> {
+    crate::vocabulary::refusal::ModernReplacement::of(method).map(|r| r.to_string())
 }
 
 /// Adds the modern request metadata to `params` (created when absent), keeping whatever
@@ -181,20 +169,9 @@ pub fn result_kind(result: &Value) -> ResultKind {
     }
 }
 
-/// Why a modern-era call ended without a result of its own.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ModernRefusal {
-    /// Over HTTP, a tool whose `x-mcp-header` annotations break the spec's rules is not called.
-    #[error("the tool {tool:?} is refused: {reason}")]
-    InvalidHeaderAnnotation {
-        tool: String,
-        reason: HeaderAnnotationError,
-    },
-    #[error("{0}")]
-    RemovedMethod(&'static str),
-    #[error("the server asked for input {rounds} times in a row; Periscope stopped answering")]
-    TooManyRounds { rounds: usize },
-}
+/// Why a modern-era call ended without a result of its own (in the vocabulary, where hosts
+/// word it).
+pub use crate::vocabulary::refusal::NotSentWhy as ModernRefusal;
 
 /// Requests a server may answer with `input_required` (multi round-trip requests).
 pub fn may_require_input(method: &str) -> bool {

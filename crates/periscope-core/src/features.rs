@@ -1,6 +1,7 @@
 //! Typed helpers over [`Session::request`] for the server features every host uses. Results
 //! stay JSON values: an inspector shows what the server sent, including fields it does not know.
 
+use crate::vocabulary::breach::Breach;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -152,19 +153,19 @@ impl Session {
                 .request_cached(method, params, CallOptions::default())
                 .await?;
             hints.push(CacheHint::of(&result, reused));
-            let page = result.get(key).and_then(Value::as_array).ok_or_else(|| {
-                RequestError::Protocol {
-                    method: method.into(),
-                    detail: format!("result has no \"{key}\" array"),
-                }
-            })?;
+            let page = result
+                .get(key)
+                .and_then(Value::as_array)
+                .ok_or_else(|| no_array(method, key))?;
             items.extend(page.iter().cloned());
             match result.get("nextCursor") {
                 Some(next) if !next.is_null() => {
                     if seen_cursors.contains(next) {
                         return Err(RequestError::Protocol {
                             method: method.into(),
-                            detail: format!("nextCursor {next} repeats an earlier cursor"),
+                            breach: Breach::CursorRepeats {
+                                cursor: next.to_string(),
+                            },
                         });
                     }
                     seen_cursors.push(next.clone());
@@ -180,7 +181,9 @@ impl Session {
         }
         Err(RequestError::Protocol {
             method: method.into(),
-            detail: format!("still paging after {MAX_PAGES} pages"),
+            breach: Breach::TooManyPages {
+                pages: MAX_PAGES as u64,
+            },
         })
     }
 
@@ -199,10 +202,7 @@ impl Session {
         let items = result
             .get(key)
             .and_then(Value::as_array)
-            .ok_or_else(|| RequestError::Protocol {
-                method: method.into(),
-                detail: format!("result has no \"{key}\" array"),
-            })?
+            .ok_or_else(|| no_array(method, key))?
             .clone();
         let next_cursor = match result.get("nextCursor") {
             None | Some(Value::Null) => None,
@@ -210,14 +210,18 @@ impl Session {
             Some(other) => {
                 return Err(RequestError::Protocol {
                     method: method.into(),
-                    detail: format!("nextCursor {other} is not a string"),
+                    breach: Breach::CursorNotString {
+                        cursor: other.to_string(),
+                    },
                 });
             }
         };
         if next_cursor.is_some() && next_cursor.as_deref() == cursor {
             return Err(RequestError::Protocol {
                 method: method.into(),
-                detail: "nextCursor repeats the cursor of this page".into(),
+                breach: Breach::CursorRepeats {
+                    cursor: Value::from(cursor.unwrap_or_default()).to_string(),
+                },
             });
         }
         Ok(ListPage {
@@ -250,22 +254,33 @@ impl Session {
                 CallOptions::default(),
             )
             .await?;
-        let protocol = |detail: &str| RequestError::Protocol {
+        let protocol = |breach: Breach| RequestError::Protocol {
             method: names::COMPLETION_COMPLETE.into(),
-            detail: detail.into(),
+            breach,
         };
-        let completion = result
-            .get("completion")
-            .ok_or_else(|| protocol("result has no \"completion\""))?;
+        let completion = result.get("completion").ok_or_else(|| {
+            protocol(Breach::MissingMember {
+                member: "completion".into(),
+                expected: "object".into(),
+            })
+        })?;
         let values = completion
             .get("values")
             .and_then(Value::as_array)
-            .ok_or_else(|| protocol("completion has no \"values\" array"))?
+            .ok_or_else(|| {
+                protocol(Breach::MissingMember {
+                    member: "completion.values".into(),
+                    expected: "array".into(),
+                })
+            })?
             .iter()
             .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| protocol("a completion value is not a string"))
+                v.as_str().map(str::to_string).ok_or_else(|| {
+                    protocol(Breach::WrongItem {
+                        member: "completion.values".into(),
+                        expected: "string".into(),
+                    })
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Completion {
@@ -434,6 +449,17 @@ impl Session {
 /// The params of `tools/call`.
 fn tool_call_params(name: &str, arguments: Map<String, Value>) -> Value {
     json!({"name": name, "arguments": arguments})
+}
+
+/// A list result without its array (`key`: `tools`, `resources`, …).
+fn no_array(method: &str, key: &str) -> RequestError {
+    RequestError::Protocol {
+        method: method.into(),
+        breach: Breach::MissingMember {
+            member: key.into(),
+            expected: "array".into(),
+        },
+    }
 }
 
 #[cfg(test)]

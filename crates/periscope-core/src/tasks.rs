@@ -15,6 +15,7 @@
 //! Everything goes through [`Session::request`], so every frame is in the record, and the
 //! questions go to the session's host handler, the same one that answers `input_required`.
 
+use crate::vocabulary::breach::Breach;
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -147,7 +148,7 @@ pub struct Task {
 impl Task {
     /// Reads a task: the flat `Task` of `tasks/get` and of the extension's `CreateTaskResult`,
     /// or the legacy `CreateTaskResult` (`{task: {...}}`).
-    pub fn from_wire(value: &Value) -> Result<Self, String> {
+    pub fn from_wire(value: &Value) -> Result<Self, Breach> {
         let t = match value.get("task") {
             Some(inner) if inner.is_object() && value.get("taskId").is_none() => inner,
             _ => value,
@@ -155,13 +156,17 @@ impl Task {
         let task_id = t
             .get("taskId")
             .and_then(Value::as_str)
-            .ok_or("no taskId")?
+            .ok_or_else(|| Breach::NotATask {
+                missing: "taskId".into(),
+            })?
             .to_string();
         let status = t
             .get("status")
             .and_then(Value::as_str)
             .map(TaskStatus::from_wire)
-            .ok_or("no status")?;
+            .ok_or_else(|| Breach::NotATask {
+                missing: "status".into(),
+            })?;
         let text = |key: &str| t.get(key).and_then(Value::as_str).map(str::to_string);
         let millis = |a: &str, b: &str| t.get(a).or_else(|| t.get(b)).and_then(Value::as_u64);
         let carried = |key: &str| t.get(key).filter(|v| !v.is_null()).cloned();
@@ -353,15 +358,15 @@ pub fn flavour(session: &Session) -> Option<TaskFlavour> {
     session.era().map(TaskFlavour::of)
 }
 
-fn protocol_error(method: &str, detail: impl Into<String>) -> RequestError {
+fn protocol_error(method: &str, breach: Breach) -> RequestError {
     RequestError::Protocol {
         method: method.into(),
-        detail: detail.into(),
+        breach,
     }
 }
 
 fn read_task(method: &str, value: &Value) -> Result<Task, RequestError> {
-    Task::from_wire(value).map_err(|why| protocol_error(method, format!("not a task: {why}")))
+    Task::from_wire(value).map_err(|breach| protocol_error(method, breach))
 }
 
 /// Calls a tool as a task. Legacy: asks for one (`params.task`; refused here when the server
@@ -452,7 +457,15 @@ pub async fn list(
     let tasks = result
         .get("tasks")
         .and_then(Value::as_array)
-        .ok_or_else(|| protocol_error(names::TASKS_LIST, "no tasks array"))?
+        .ok_or_else(|| {
+            protocol_error(
+                names::TASKS_LIST,
+                Breach::MissingMember {
+                    member: "tasks".into(),
+                    expected: "array".into(),
+                },
+            )
+        })?
         .iter()
         .map(|t| read_task(names::TASKS_LIST, t))
         .collect::<Result<Vec<_>, _>>()?;

@@ -165,6 +165,9 @@ pub enum AppEvent {
         server_id: String,
         decision: Decision,
     },
+    /// The auto era's `server/discover` probe has waited `waited_ms` for an answer: the UI
+    /// says what is being waited for and offers the legacy era, which skips it.
+    ProbeWaiting { server_id: String, waited_ms: u64 },
     /// Something the user should know, e.g. a request the client refused and why.
     Warning {
         server_id: String,

@@ -89,7 +89,7 @@ pub async fn open<R: Runtime>(
     let page =
         resource::from_read(&resource_uri, &read, listed).map_err(|e| Problem::ProtocolBroken {
             method: periscope_core::vocabulary::method::names::RESOURCES_READ.into(),
-            detail: format!("{resource_uri}: {e}"),
+            breach: (&e).into(),
         })?;
     let policy = csp::build(page.meta.csp.as_ref());
     let (tool_name, expects_input) = match &source {

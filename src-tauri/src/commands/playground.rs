@@ -147,9 +147,9 @@ pub async fn chat_send<R: Runtime>(
                     .map_err(Problem::from)?;
                 // A prompt the model cannot read is the server's answer breaking the protocol.
                 let messages =
-                    prompt_messages_of(&got).map_err(|detail| Problem::ProtocolBroken {
+                    prompt_messages_of(&got).map_err(|breach| Problem::ProtocolBroken {
                         method: periscope_core::vocabulary::method::names::PROMPTS_GET.into(),
-                        detail,
+                        breach,
                     })?;
                 prompt_messages.extend(messages);
             }

@@ -125,10 +125,7 @@ pub async fn resend_frame(
     let exchange = session
         .send_raw(text.into_bytes(), wait)
         .await
-        .map_err(|e| Problem::Transport {
-            method: "raw".into(),
-            detail: e.to_string(),
-        })?;
+        .map_err(|e| periscope_core::session::send_problem("raw", &e))?;
     Ok(ResendOutcome {
         sent_seq: exchange.sent.seq,
         responses: exchange.responses,

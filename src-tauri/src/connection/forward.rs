@@ -83,6 +83,10 @@ pub(super) async fn forward(
                 server_id: server_id.clone(),
                 state,
             }),
+            Ok(Event::ProbeWaiting { waited_ms }) => hub.send(AppEvent::ProbeWaiting {
+                server_id: server_id.clone(),
+                waited_ms,
+            }),
             Ok(Event::Warning(problem)) => hub.send(AppEvent::Warning {
                 server_id: server_id.clone(),
                 problem,

@@ -65,8 +65,9 @@ impl AppState {
         self.found_eras.forget(server_id);
     }
 
-    /// Reconnects in the legacy era (the doctor said a tool works there): remembered for the
-    /// server as if its probe had failed, so Overview says so and **Probe again** undoes it.
+    /// Reconnects in the legacy era (the doctor said a tool works there, or the user would not
+    /// wait out the probe): remembered for the server as if its probe had failed, so Overview
+    /// says so and **Probe again** undoes it.
     pub async fn reconnect_legacy(&self, server_id: &str) -> Result<ServerIdentity, Problem> {
         let entry = self
             .catalog()
@@ -76,6 +77,8 @@ impl AppState {
                 id: server_id.into(),
             })?;
         self.found_eras.remember_legacy(&entry);
+        // A connection still probing `server/discover` is given up on, not waited for.
+        self.disconnect(server_id).await?;
         self.connect(server_id).await
     }
 
@@ -253,6 +256,14 @@ impl AppState {
                     },
                 );
                 Ok(identity)
+            }
+            // Disconnected while the handshake ran (the user chose another era, or closed it):
+            // nothing failed, and the status already says what happened.
+            Err(e) if conn.user_closed.load(Ordering::SeqCst) => {
+                session.close().await;
+                Err(Attempt::Failed(Problem::Cancelled {
+                    method: e.method().to_string(),
+                }))
             }
             Err(_) if remembered => {
                 conn.user_closed.store(true, Ordering::SeqCst);

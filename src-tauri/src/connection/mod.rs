@@ -234,9 +234,6 @@ impl AppState {
         session
             .notify(names::ROOTS_LIST_CHANGED, None)
             .await
-            .map_err(|e| Problem::Transport {
-                method: names::ROOTS_LIST_CHANGED.into(),
-                detail: e.to_string(),
-            })
+            .map_err(|e| periscope_core::session::send_problem(names::ROOTS_LIST_CHANGED, &e))
     }
 }

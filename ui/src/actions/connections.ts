@@ -66,7 +66,13 @@ export async function reconnectLegacy(id: string): Promise<void> {
   return connectThrough(id, () => ipc.reconnectLegacy(id));
 }
 
+/** Each server's latest connect attempt: an earlier one given up on (the user chose the legacy
+ * era while it probed) says nothing when it ends. */
+const attempts = new Map<string, number>();
+
 async function connectThrough(id: string, open: () => Promise<ServerIdentity>): Promise<void> {
+  const attempt = (attempts.get(id) ?? 0) + 1;
+  attempts.set(id, attempt);
   beginConnect(id);
   try {
     const identity = await open();
@@ -74,6 +80,7 @@ async function connectThrough(id: string, open: () => Promise<ServerIdentity>): 
     setIdentity(id, session, identity);
     updateServer(id, (s) => ({ ...s, busy: null }));
   } catch (error) {
+    if (attempts.get(id) !== attempt) return;
     const message = errorMessage(error);
     updateServer(id, (s) => {
       // A connection that is up was not what failed (e.g. it was already connected): say so.

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { Breach } from "../bindings/Breach";
 import type { CatalogDamage } from "../bindings/CatalogDamage";
 import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { ModelError } from "../bindings/ModelError";
+import type { NotReissued } from "../bindings/NotReissued";
+import type { NotSentWhy } from "../bindings/NotSentWhy";
+import type { TransportFault } from "../bindings/TransportFault";
 import type { Problem } from "../bindings/Problem";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
@@ -38,9 +42,18 @@ const samples: Record<Problem["kind"], Problem> = {
     stderr_tail: ["out of cheese"],
   },
   session_expired: { kind: "session_expired", method: "tools/call" },
-  transport: { kind: "transport", method: "tools/call", detail: "connection reset by peer" },
-  protocol_broken: { kind: "protocol_broken", method: "tools/call", detail: "result has no content" },
-  not_sent: { kind: "not_sent", method: "sampling/createMessage", detail: "removed in this era" },
+  transport: {
+    kind: "transport",
+    method: "tools/call",
+    detail: "the server answered POST https://example.com/mcp with HTTP 404",
+    fault: { kind: "http_status", http_method: "POST", url: "https://example.com/mcp", status: 404, content_type: "text/html" },
+  },
+  protocol_broken: {
+    kind: "protocol_broken",
+    method: "tools/list",
+    breach: { kind: "missing_member", member: "tools", expected: "array" },
+  },
+  not_sent: { kind: "not_sent", method: "ping", why: { rule: "removed_in_modern", replaced_by: "no_session" } },
   not_found: { kind: "not_found", what: "frame", id: "42" },
   no_longer_waiting: { kind: "no_longer_waiting", what: "tool_call" },
   unavailable: { kind: "unavailable", what: "secret_store", detail: "the keyring is locked" },
@@ -107,6 +120,62 @@ const headerRules: Record<HeaderAnnotationError["rule"], HeaderAnnotationError> 
   duplicate: { rule: "duplicate", name: "Region" },
   not_primitive: { rule: "not_primitive", at: "/properties/tags", name: "Tags", kind: "array" },
   not_statically_reachable: { rule: "not_statically_reachable", at: "/properties/a", name: "A", through: "anyOf" },
+};
+
+// Every fault a transport names, and every reason a request is not sent (a kind added in Rust
+// without a sample here fails `tsc`).
+const faults: Record<TransportFault["kind"], TransportFault[]> = {
+  closed: [{ kind: "closed" }],
+  write_failed: [{ kind: "write_failed", detail: "Broken pipe (os error 32)" }],
+  http_status: [{ kind: "http_status", http_method: "GET", url: "https://example.com/sse", status: 405, content_type: null }],
+  content_type: [{ kind: "content_type", content_type: "text/html" }],
+  tls: [
+    { kind: "tls", tls: { kind: "wrong_name", expected: "a.example", presented: ["b.example", "c.example"] } },
+    { kind: "tls", tls: { kind: "expired", not_after: 1700000000 } },
+    { kind: "tls", tls: { kind: "not_yet_valid" } },
+    { kind: "tls", tls: { kind: "untrusted_issuer" } },
+    { kind: "tls", tls: { kind: "other", detail: "handshake failure" } },
+  ],
+  unauthorized: [
+    { kind: "unauthorized", status: 401, error: null },
+    { kind: "unauthorized", status: 403, error: "insufficient_scope" },
+  ],
+  session_expired: [{ kind: "session_expired" }],
+  input_not_read: [
+    { kind: "input_not_read", unsent: 4096, total: 4096, waited_ms: 30000 },
+    { kind: "input_not_read", unsent: 1024, total: 4096, waited_ms: 2500 },
+  ],
+  queued_behind: [{ kind: "queued_behind", waited_ms: 30000 }],
+  queue_full: [{ kind: "queue_full", limit: 1024 }],
+  no_response_headers: [{ kind: "no_response_headers", http_method: "POST", url: "https://example.com/mcp", waited_ms: 30000 }],
+  stream_broke: ([null, "may_repeat_effect", "already_reissued"] as Array<NotReissued | null>).map(
+    (not_reissued): TransportFault => ({ kind: "stream_broke", detail: "error decoding response body", not_reissued }),
+  ),
+  other: [{ kind: "other", detail: "no endpoint event within 10 s" }],
+};
+const breaches: Record<Breach["kind"], Breach[]> = {
+  neither_result_nor_error: [{ kind: "neither_result_nor_error" }],
+  missing_member: (["array", "string", "object", "non-empty array"] as const).map(
+    (expected): Breach => ({ kind: "missing_member", member: "completion.values", expected }),
+  ),
+  wrong_item: [{ kind: "wrong_item", member: "completion.values", expected: "string" }],
+  bad_value: [{ kind: "bad_value", member: "messages[0].role", value: '"system"' }],
+  no_body: [{ kind: "no_body" }],
+  bad_base64: [{ kind: "bad_base64", detail: "Invalid padding" }],
+  too_big: [{ kind: "too_big", bytes: 9000000, limit: 8388608 }],
+  cursor_not_string: [{ kind: "cursor_not_string", cursor: "42" }],
+  cursor_repeats: [{ kind: "cursor_repeats", cursor: '"page-2"' }],
+  too_many_pages: [{ kind: "too_many_pages", pages: 10000 }],
+  not_a_task: [{ kind: "not_a_task", missing: "taskId" }],
+  task_without_result: [{ kind: "task_without_result", status: "cancelled" }],
+  other: [{ kind: "other", detail: "the server named only legacy versions (2025-06-18)" }],
+};
+const notSent: Record<NotSentWhy["rule"], NotSentWhy[]> = {
+  removed_in_modern: (["no_session", "level_per_request", "listen_stream", "no_handshake"] as const).map(
+    (replaced_by): NotSentWhy => ({ rule: "removed_in_modern", replaced_by }),
+  ),
+  header_rule: [{ rule: "header_rule", tool: "deploy", why: { rule: "duplicate", name: "Region" } }],
+  too_many_rounds: [{ rule: "too_many_rounds", rounds: 16 }],
 };
 
 // Every way a connection ends and a start fails (a kind added in Rust without a sample here fails
@@ -186,6 +255,15 @@ const everyProblem: Problem[] = [
     (why): Problem => ({ kind: "server_request_refused", method: "elicitation/create", id: "e1", why }),
   ),
   ...Object.values(headerRules).map((why): Problem => ({ kind: "tool_refused", tool: "deploy", why })),
+  ...Object.values(faults)
+    .flat()
+    .map((fault): Problem => ({ kind: "transport", method: "tools/list", detail: "(the CLI's words)", fault })),
+  ...Object.values(breaches)
+    .flat()
+    .map((breach): Problem => ({ kind: "protocol_broken", method: "tools/list", breach })),
+  ...Object.values(notSent)
+    .flat()
+    .map((why): Problem => ({ kind: "not_sent", method: "ping", why })),
   ...Object.values(closes)
     .flat()
     .map((c): Problem => ({ kind: "connection_ended", cause: c })),
@@ -234,6 +312,8 @@ describe("every problem kind, in every language", () => {
         for (const sent of ["message", "detail", "reason", "version", "key", "tool"] as const) {
           // A refused URL's reason is Periscope's own (an enum), worded like the kind.
           if (problem.kind === "url_refused" && sent === "reason") continue;
+          // A transport problem's detail is the CLI's English; the UI words its fault.
+          if (problem.kind === "transport" && sent === "detail") continue;
           const value = (problem as Partial<Record<string, unknown>>)[sent];
           if (typeof value === "string") expect(text, problem.kind).toContain(value);
         }

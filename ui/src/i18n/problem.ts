@@ -2,16 +2,21 @@
 // sentence comes from the `problems` namespace by its kind; what a server, the system or a
 // library said (a message, a detail, stderr) is interpolated as it came, quoted by the sentence.
 import type { TFunction } from "i18next";
+import type { Breach } from "../bindings/Breach";
 import type { CatalogDamage } from "../bindings/CatalogDamage";
 import type { CloseCause } from "../bindings/CloseCause";
 import type { HeaderAnnotationError } from "../bindings/HeaderAnnotationError";
 import type { LeftOutEntry } from "../bindings/LeftOutEntry";
+import type { NotSentWhy } from "../bindings/NotSentWhy";
+import type { TlsProblem } from "../bindings/TlsProblem";
+import type { TransportFault } from "../bindings/TransportFault";
 import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
 import type { ProcessEnd } from "../bindings/ProcessEnd";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
 import type { UrlFault } from "../bindings/UrlFault";
+import { formatBytes } from "../format";
 import i18n from "./index";
 
 type T = TFunction<"problems">;
@@ -35,6 +40,96 @@ function refusalText(why: ServerRequestRefusal, t: T): string {
       return t("refusal.no_requested_schema");
     case "schema_outside_form_subset":
       return t("refusal.schema_outside_form_subset", { detail: why.detail });
+  }
+}
+
+/** What kept a request or its answer from crossing the connection, in `t`'s language. */
+function transportFaultText(fault: TransportFault, t: T): string {
+  const seconds = (ms: number) => Math.round(ms / 100) / 10;
+  switch (fault.kind) {
+    case "closed":
+    case "session_expired":
+      return t(`fault.${fault.kind}`);
+    case "write_failed":
+    case "other":
+      return t(`fault.${fault.kind}`, { detail: fault.detail });
+    case "http_status":
+      return t("fault.http_status", { httpMethod: fault.http_method, url: fault.url, status: fault.status });
+    case "content_type":
+      return t("fault.content_type", { contentType: fault.content_type });
+    case "tls":
+      return t("fault.tls", { why: tlsText(fault.tls, t) });
+    case "unauthorized":
+      return fault.error === null
+        ? t("fault.unauthorized", { status: fault.status })
+        : t("fault.unauthorized_error", { status: fault.status, error: fault.error });
+    case "input_not_read":
+      return fault.unsent === fault.total
+        ? t("fault.input_not_read_all", { total: formatBytes(fault.total), seconds: seconds(fault.waited_ms) })
+        : t("fault.input_not_read", { unsent: formatBytes(fault.unsent), seconds: seconds(fault.waited_ms) });
+    case "queued_behind":
+      return t("fault.queued_behind", { seconds: seconds(fault.waited_ms) });
+    case "queue_full":
+      return t("fault.queue_full", { limit: fault.limit });
+    case "no_response_headers":
+      return t("fault.no_response_headers", { httpMethod: fault.http_method, url: fault.url, seconds: seconds(fault.waited_ms) });
+    case "stream_broke": {
+      const broke = t("fault.stream_broke", { detail: fault.detail });
+      return fault.not_reissued === null ? broke : `${broke} ${t(`fault.not_reissued.${fault.not_reissued}`)}`;
+    }
+  }
+}
+
+function tlsText(tls: TlsProblem, t: T): string {
+  switch (tls.kind) {
+    case "wrong_name":
+      return t("tls.wrong_name", { expected: tls.expected ?? "?", presented: tls.presented.join(", ") });
+    case "expired":
+    case "not_yet_valid":
+    case "untrusted_issuer":
+      return t(`tls.${tls.kind}`);
+    case "other":
+      return t("tls.other", { detail: tls.detail });
+  }
+}
+
+/** How a server's answer broke the protocol, in `t`'s language. */
+function breachText(breach: Breach, t: T): string {
+  switch (breach.kind) {
+    case "neither_result_nor_error":
+    case "no_body":
+      return t(`breach.${breach.kind}`);
+    case "missing_member":
+    case "wrong_item":
+      return t(`breach.${breach.kind}`, { member: breach.member, expected: t(`breach.type.${breach.expected}`, { defaultValue: breach.expected }) });
+    case "bad_value":
+      return t("breach.bad_value", { member: breach.member, value: breach.value });
+    case "cursor_not_string":
+    case "cursor_repeats":
+      return t(`breach.${breach.kind}`, { cursor: breach.cursor });
+    case "too_many_pages":
+      return t("breach.too_many_pages", { pages: breach.pages });
+    case "not_a_task":
+      return t("breach.not_a_task", { missing: breach.missing });
+    case "task_without_result":
+      return t("breach.task_without_result", { status: breach.status });
+    case "bad_base64":
+    case "other":
+      return t(`breach.${breach.kind}`, { detail: breach.detail });
+    case "too_big":
+      return t("breach.too_big", { size: formatBytes(breach.bytes), limit: formatBytes(breach.limit) });
+  }
+}
+
+/** Why Periscope did not send a request, in `t`'s language. */
+function notSentText(why: NotSentWhy, t: T): string {
+  switch (why.rule) {
+    case "removed_in_modern":
+      return t(`notSent.${why.replaced_by}`);
+    case "header_rule":
+      return t("notSent.header_rule", { tool: why.tool, why: headerAnnotationText(why.why, t) });
+    case "too_many_rounds":
+      return t("notSent.too_many_rounds", { rounds: why.rounds });
   }
 }
 
@@ -220,9 +315,11 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
           })
         : t("kind.closed_before_answer", { method: problem.method, cause: closeText(problem.cause, t) });
     case "transport":
-    case "protocol_broken":
+      return t("kind.transport", { method: problem.method, fault: transportFaultText(problem.fault, t) });
     case "not_sent":
-      return t(`kind.${problem.kind}`, { method: problem.method, detail: problem.detail });
+      return t("kind.not_sent", { method: problem.method, why: notSentText(problem.why, t) });
+    case "protocol_broken":
+      return t("kind.protocol_broken", { method: problem.method, breach: breachText(problem.breach, t) });
     case "not_found":
       return t("kind.not_found", { what: t(`thing.${problem.what}`), id: problem.id });
     case "no_longer_waiting":

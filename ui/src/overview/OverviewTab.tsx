@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useNow } from "../common/useNow";
 import { useTranslation } from "react-i18next";
-import { connect, reprobeEra } from "../actions/connections";
+import { connect, reconnectLegacy, reprobeEra } from "../actions/connections";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { EmptyState } from "../common/EmptyState";
 import { JsonBlock } from "../common/JsonBlock";
@@ -70,7 +70,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
   const status = server.status;
   const protocol = identity?.protocol_version ?? (status.state === "ready" ? status.protocol_version : null);
   if (!identity && !protocol) {
-    if (status.state === "connecting") return <Connecting serverId={server.id} />;
+    if (status.state === "connecting") return <Connecting serverId={server.id} probeWaiting={server.probeWaiting ?? false} />;
     return (
       <EmptyState
         title={t("empty.notConnected.title")}
@@ -198,7 +198,7 @@ export function OverviewTab({ server }: { server: ServerState }) {
 }
 
 /** While the connection is being made: how long it has taken, and the sign-in's steps if one runs. */
-function Connecting({ serverId }: { serverId: string }) {
+function Connecting({ serverId, probeWaiting }: { serverId: string; probeWaiting: boolean }) {
   const { t } = useTranslation(["overview", "common"]);
   const progress = useSignInProgress(serverId);
   const now = useNow(1000);
@@ -223,6 +223,14 @@ function Connecting({ serverId }: { serverId: string }) {
       >
         {progress ? t("empty.connecting.signingIn") : t("empty.connecting.body")}
       </EmptyState>
+      {probeWaiting && (
+        <section className="warning-box" role="status" data-testid="probe-waiting">
+          <p>{t("empty.connecting.probe")}</p>
+          <button type="button" className="button" data-testid="probe-skip" onClick={() => void reconnectLegacy(serverId)}>
+            {t("empty.connecting.probeSkip")}
+          </button>
+        </section>
+      )}
       {progress && <SignInProgress progress={progress} />}
     </div>
   );

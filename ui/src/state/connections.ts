@@ -60,6 +60,8 @@ export interface ServerState {
   };
   /** Modern era: the listen stream's state (AppEvent "listen"), worded where it is shown. */
   listen?: ListenState;
+  /** This connection's `server/discover` probe has waited a while (AppEvent "probe_waiting"). */
+  probeWaiting?: boolean;
 }
 
 export interface ConnectionsState {
@@ -123,7 +125,7 @@ export function onSessionStart(listener: (serverId: string, wallUs: number) => v
 
 function startSession(server: ServerState, wallUs: number): ServerState {
   for (const listener of sessionListeners) listener(server.id, wallUs);
-  return { ...server, session: server.session + 1, identity: null, listen: undefined, resources: { ...server.resources, subscribed: [], updated: {} } };
+  return { ...server, session: server.session + 1, identity: null, listen: undefined, probeWaiting: false, resources: { ...server.resources, subscribed: [], updated: {} } };
 }
 
 function applyStatus(server: ServerState, status: ConnectionStatus, wallUs: number): ServerState {
@@ -147,6 +149,11 @@ export function updateServerSoon(id: string, change: (server: ServerState) => Se
 function withServer(state: ConnectionsState, id: string, change: (server: ServerState) => ServerState): ConnectionsState {
   const servers = withEntry(state.servers, id, () => newServerState(id), change);
   return servers === state.servers && state.servers[id] ? state : { ...state, servers };
+}
+
+/** The connection's probe has waited a while: Overview says why connecting takes long. */
+export function noteProbeWaiting(id: string): void {
+  updateServerSoon(id, (server) => (server.status.state === "connecting" ? { ...server, probeWaiting: true } : server));
 }
 
 /** Makes a server's state if there is none yet (an event named it). */

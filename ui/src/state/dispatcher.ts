@@ -5,7 +5,7 @@ import type { AppEvent } from "../bindings/AppEvent";
 import type { ListKind } from "../ipc";
 import { addAsks, addCompleted, addDecision, addWarning, removeAsk } from "./asks";
 import { noteCallProgress } from "./calls";
-import { applyStatusEvent, ensureServer, updateServerSoon } from "./connections";
+import { applyStatusEvent, ensureServer, noteProbeWaiting, updateServerSoon } from "./connections";
 import { noteListChange, refetchKinds } from "./lists";
 import { addLogsHeld, addNotification, addStderr } from "./logs";
 import { addHistoryEntry } from "./saved";
@@ -68,6 +68,9 @@ export function dispatchEvents(events: readonly AppEvent[], nowUs: number = Date
       }
       case "warning":
         addWarning(event.server_id, event.problem, nowUs);
+        break;
+      case "probe_waiting":
+        noteProbeWaiting(event.server_id);
         break;
       case "call_progress":
         noteCallProgress(event.server_id, event.call_id, event.progress, event.total, event.message);

@@ -39,6 +39,26 @@ pub enum ResourceError {
     TooBig(usize),
 }
 
+impl From<&ResourceError> for crate::vocabulary::breach::Breach {
+    fn from(error: &ResourceError) -> Self {
+        use crate::vocabulary::breach::Breach;
+        match error {
+            ResourceError::NoContents => Breach::MissingMember {
+                member: "contents".into(),
+                expected: "non-empty array".into(),
+            },
+            ResourceError::NoBody => Breach::NoBody,
+            ResourceError::BadBase64(detail) => Breach::BadBase64 {
+                detail: detail.clone(),
+            },
+            ResourceError::TooBig(bytes) => Breach::TooBig {
+                bytes: *bytes as u64,
+                limit: MAX_HTML_BYTES as u64,
+            },
+        }
+    }
+}
+
 /// The page of `uri` from `result`, with `listing` (its `resources/list` entry, if listed) for
 /// the metadata the content item does not carry.
 pub fn from_read(

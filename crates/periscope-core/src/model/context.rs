@@ -3,6 +3,7 @@
 //! user attaches (their contents become blocks of the user's message). Tool results use the
 //! same mapping of MCP content blocks.
 
+use crate::vocabulary::breach::Breach;
 use serde_json::Value;
 
 use super::chat::{Block, ChatMessage, ChatRole};
@@ -84,24 +85,37 @@ pub fn resource_blocks(result: &Value) -> Vec<Block> {
 }
 
 /// A `prompts/get` result's messages as chat messages, in order.
-pub fn prompt_messages(result: &Value) -> Result<Vec<ChatMessage>, String> {
+pub fn prompt_messages(result: &Value) -> Result<Vec<ChatMessage>, Breach> {
     let mut out = Vec::new();
     for (i, m) in result
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or("the prompt has no messages")?
+        .ok_or_else(|| Breach::MissingMember {
+            member: "messages".into(),
+            expected: "array".into(),
+        })?
         .iter()
         .enumerate()
     {
         let role = match m.get("role").and_then(Value::as_str) {
             Some("user") => ChatRole::User,
             Some("assistant") => ChatRole::Assistant,
-            other => return Err(format!("message {i} of the prompt has role {other:?}")),
+            _ => {
+                return Err(Breach::BadValue {
+                    member: format!("messages[{i}].role"),
+                    value: m.get("role").unwrap_or(&Value::Null).to_string(),
+                });
+            }
         };
         let content = match m.get("content") {
             Some(Value::Array(blocks)) => blocks.iter().map(content_block).collect(),
             Some(block) => vec![content_block(block)],
-            None => return Err(format!("message {i} of the prompt has no content")),
+            None => {
+                return Err(Breach::MissingMember {
+                    member: format!("messages[{i}].content"),
+                    expected: "object".into(),
+                });
+            }
         };
         out.push(ChatMessage { role, content });
     }

@@ -81,8 +81,11 @@ pub enum RequestError {
         not_reissued: Option<NotReissued>,
     },
     /// The answer arrived but does not have the shape the protocol requires.
-    #[error("{method}: the server's answer breaks the protocol: {detail}")]
-    Protocol { method: String, detail: String },
+    #[error("{method}: the server's answer breaks the protocol: {breach}")]
+    Protocol {
+        method: String,
+        breach: crate::vocabulary::breach::Breach,
+    },
     /// Periscope did not send it (or stopped going round): the modern era's rules say why.
     #[error("{method}: {refusal}")]
     Refused {
@@ -119,17 +122,7 @@ impl RequestError {
     }
 }
 
-/// Why a request whose response stream broke was not sent again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum NotReissued {
-    /// Its method changes state (a tool call, a task update): the server may have done it
-    /// already, and a second request could do it twice (`era::safe_to_reissue`).
-    #[error("not re-issued: sending it again could repeat its effect")]
-    MayRepeatEffect,
-    /// It was itself the re-issue of a request whose stream broke: once is enough.
-    #[error("not re-issued again: it already was the re-issue of a request whose stream broke")]
-    AlreadyReissued,
-}
+pub use crate::vocabulary::transport_fault::NotReissued;
 
 fn humanize(d: Duration) -> String {
     if d.subsec_millis() == 0 {

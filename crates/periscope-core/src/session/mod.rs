@@ -10,6 +10,7 @@ mod modern;
 mod open;
 mod probe_wait;
 mod problem;
+pub use problem::send_problem;
 mod raw;
 mod request;
 mod sign_in;
@@ -137,10 +138,10 @@ pub struct ServerIdentity {
     pub server_info: Value,
     /// `serverInfo`, read.
     #[serde(default)]
-    pub info: crate::views::ServerInfoView,
+    pub info: crate::vocabulary::views::server::ServerInfoView,
     /// `capabilities`, read.
     #[serde(default)]
-    pub offers: crate::views::CapabilitiesView,
+    pub offers: crate::vocabulary::views::server::CapabilitiesView,
     pub instructions: Option<String>,
     /// Things the user should know, e.g. an unsupported protocol version.
     pub warnings: Vec<crate::vocabulary::Problem>,

@@ -188,8 +188,8 @@ impl Session {
             era_reason: reason,
             supported_versions: supported,
             protocol_version: version.clone(),
-            info: crate::views::ServerInfoView::read(&server_info),
-            offers: crate::views::CapabilitiesView::read(&capabilities),
+            info: crate::vocabulary::views::server::ServerInfoView::read(&server_info),
+            offers: crate::vocabulary::views::server::CapabilitiesView::read(&capabilities),
             capabilities,
             server_info,
             instructions: result
@@ -301,7 +301,9 @@ impl From<Probe> for RequestError {
             Probe::Failed(e) => e,
             Probe::Legacy(answer) => RequestError::Protocol {
                 method: names::SERVER_DISCOVER.into(),
-                detail: format!("{answer}: the server does not speak the modern era"),
+                breach: crate::vocabulary::breach::Breach::Other {
+                    detail: format!("{answer}: the server does not speak the modern era"),
+                },
             },
         }
     }
@@ -401,17 +403,17 @@ impl Shared {
         params: Option<&Value>,
     ) -> Option<ModernRefusal> {
         self.modern_version()?;
-        if let Some(why) = era::removed_in_modern(method) {
-            return Some(ModernRefusal::RemovedMethod(why));
+        if let Some(replaced_by) = crate::vocabulary::refusal::ModernReplacement::of(method) {
+            return Some(ModernRefusal::RemovedInModern { replaced_by });
         }
         if method != names::TOOLS_CALL || self.transport.name().await == TransportKind::Stdio {
             return None;
         }
         let tool = params?.get("name")?.as_str()?;
         match self.lock_tool_headers().get(tool) {
-            Some(Err(reason)) => Some(ModernRefusal::InvalidHeaderAnnotation {
+            Some(Err(reason)) => Some(ModernRefusal::HeaderRule {
                 tool: tool.to_string(),
-                reason: reason.clone(),
+                why: reason.clone(),
             }),
             _ => None,
         }

@@ -196,14 +196,16 @@ impl Session {
             .await?;
         let latency_us = started.elapsed().as_micros() as u64;
         let method = names::INITIALIZE;
-        let protocol_error = |detail: &str| RequestError::Protocol {
-            method: method.into(),
-            detail: detail.into(),
-        };
         let version = result
             .get("protocolVersion")
             .and_then(Value::as_str)
-            .ok_or_else(|| protocol_error("result has no string \"protocolVersion\""))?
+            .ok_or_else(|| RequestError::Protocol {
+                method: method.into(),
+                breach: crate::vocabulary::breach::Breach::MissingMember {
+                    member: "protocolVersion".into(),
+                    expected: "string".into(),
+                },
+            })?
             .to_string();
         let mut warnings = Vec::new();
         if !protocol::STATEFUL_VERSIONS.contains(&version.as_str()) {
@@ -230,8 +232,8 @@ impl Session {
             era_reason,
             supported_versions: Vec::new(),
             protocol_version: version.clone(),
-            info: crate::views::ServerInfoView::read(&server_info),
-            offers: crate::views::CapabilitiesView::read(&capabilities),
+            info: crate::vocabulary::views::server::ServerInfoView::read(&server_info),
+            offers: crate::vocabulary::views::server::CapabilitiesView::read(&capabilities),
             capabilities,
             server_info,
             instructions: result

@@ -5,7 +5,9 @@ use crate::vocabulary::Problem;
 
 use super::RequestError;
 use super::open::ConnectError;
+use crate::transport::{HttpProblem, SendError, Stall};
 use crate::vocabulary::start::StartCause;
+use crate::vocabulary::transport_fault::TransportFault;
 
 impl From<RequestError> for Problem {
     fn from(error: RequestError) -> Problem {
@@ -31,21 +33,125 @@ impl From<&RequestError> for Problem {
                 stderr_tail: report.stderr_tail.clone(),
             },
             RequestError::SessionExpired { .. } => Problem::SessionExpired { method },
-            RequestError::Send { .. }
-            | RequestError::Transport { .. }
-            | RequestError::StreamBroke { .. } => Problem::Transport {
+            RequestError::Send { source, .. } => Problem::Transport {
                 method,
                 detail: error.reason(),
+                fault: Box::new(TransportFault::from(source)),
             },
-            RequestError::Protocol { detail, .. } => Problem::ProtocolBroken {
-                method,
-                detail: detail.clone(),
-            },
-            RequestError::Refused { .. } => Problem::NotSent {
+            RequestError::Transport {
+                reason, problem, ..
+            } => Problem::Transport {
                 method,
                 detail: error.reason(),
+                fault: Box::new(match problem {
+                    Some(problem) => http_fault(problem),
+                    None => TransportFault::Other {
+                        detail: reason.clone(),
+                    },
+                }),
+            },
+            RequestError::StreamBroke {
+                reason,
+                not_reissued,
+                ..
+            } => Problem::Transport {
+                method,
+                detail: error.reason(),
+                fault: Box::new(TransportFault::StreamBroke {
+                    detail: reason.clone(),
+                    not_reissued: *not_reissued,
+                }),
+            },
+            RequestError::Protocol { breach, .. } => Problem::ProtocolBroken {
+                method,
+                breach: breach.clone(),
+            },
+            RequestError::Refused { refusal, .. } => Problem::NotSent {
+                method,
+                why: Box::new(refusal.clone()),
             },
         }
+    }
+}
+
+/// What an HTTP failure the transport named was.
+fn http_fault(problem: &HttpProblem) -> TransportFault {
+    match problem {
+        HttpProblem::Status {
+            method,
+            url,
+            status,
+            content_type,
+        } => TransportFault::HttpStatus {
+            http_method: method.clone(),
+            url: url.clone(),
+            status: *status,
+            content_type: content_type.clone(),
+        },
+        HttpProblem::ContentType { content_type } => TransportFault::ContentType {
+            content_type: content_type.clone(),
+        },
+        HttpProblem::Tls(tls) => TransportFault::Tls { tls: tls.clone() },
+        HttpProblem::Unauthorized { challenge } => TransportFault::Unauthorized {
+            status: challenge.status,
+            error: challenge.error.clone(),
+        },
+    }
+}
+
+impl From<&SendError> for TransportFault {
+    fn from(error: &SendError) -> TransportFault {
+        let ms = |d: &std::time::Duration| d.as_millis() as u64;
+        match error {
+            SendError::Closed => TransportFault::Closed,
+            SendError::Io(io) => TransportFault::WriteFailed {
+                detail: io.to_string(),
+            },
+            SendError::Http(text) => TransportFault::Other {
+                detail: text.clone(),
+            },
+            SendError::HttpProblem { problem, .. } => http_fault(problem),
+            SendError::SessionExpired { .. } => TransportFault::SessionExpired,
+            SendError::Unauthorized { challenge, .. } => TransportFault::Unauthorized {
+                status: challenge.status,
+                error: challenge.error.clone(),
+            },
+            SendError::Stalled(stall) => match stall {
+                Stall::InputNotRead {
+                    unsent,
+                    total,
+                    waited,
+                } => TransportFault::InputNotRead {
+                    unsent: *unsent,
+                    total: *total,
+                    waited_ms: ms(waited),
+                },
+                Stall::QueuedBehind { waited } => TransportFault::QueuedBehind {
+                    waited_ms: ms(waited),
+                },
+                Stall::QueueFull { limit } => TransportFault::QueueFull {
+                    limit: *limit as u64,
+                },
+                Stall::NoResponseHeaders {
+                    method,
+                    url,
+                    waited,
+                } => TransportFault::NoResponseHeaders {
+                    http_method: method.clone(),
+                    url: url.clone(),
+                    waited_ms: ms(waited),
+                },
+            },
+        }
+    }
+}
+
+/// A failed send as a problem (`method`: what was being sent).
+pub fn send_problem(method: &str, error: &SendError) -> Problem {
+    Problem::Transport {
+        method: method.to_string(),
+        detail: error.to_string(),
+        fault: Box::new(TransportFault::from(error)),
     }
 }
 

@@ -185,7 +185,9 @@ impl Session {
             if round > super::modern::MAX_INPUT_ROUNDS {
                 return Err(RequestError::Refused {
                     method: method.into(),
-                    refusal: crate::era::ModernRefusal::TooManyRounds { rounds: round - 1 },
+                    refusal: crate::era::ModernRefusal::TooManyRounds {
+                        rounds: (round - 1) as u64,
+                    },
                 });
             }
             let asked = result
@@ -468,7 +470,7 @@ fn response_result(method: &str, message: Value) -> Result<Value, RequestError> 
         }),
         None => Err(RequestError::Protocol {
             method: method.into(),
-            detail: "the response has neither a result nor a well-formed error".into(),
+            breach: crate::vocabulary::breach::Breach::NeitherResultNorError,
         }),
     }
 }
@@ -574,7 +576,7 @@ mod tests {
         let message = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "x"}});
         let err = response_result("ping", message).unwrap_err();
         assert!(
-            matches!(&err, RequestError::Protocol { method, detail } if method == "ping" && detail.contains("neither a result nor a well-formed error")),
+            matches!(&err, RequestError::Protocol { method, breach: crate::vocabulary::breach::Breach::NeitherResultNorError } if method == "ping"),
             "{err}"
         );
         let ok = json!({"jsonrpc": "2.0", "id": 1, "result": null});

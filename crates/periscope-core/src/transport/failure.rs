@@ -1,7 +1,7 @@
 //! What an HTTP exchange ran into, typed: the transport's errors carry it beside their words,
 //! so a host can say what to do next (`doctor.rs`) without reading the words back.
 
-use serde::{Deserialize, Serialize};
+pub use crate::vocabulary::transport_fault::TlsProblem;
 
 /// Something an HTTP server did (or a TLS handshake ran into) that the transport could not use.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,26 +22,6 @@ pub enum HttpProblem {
     /// 401/403 that no sign-in got past (none was possible, or it failed): `challenge` is what
     /// the server's `WWW-Authenticate` asked for (empty when it had none Periscope can read).
     Unauthorized { challenge: crate::auth::Challenge },
-}
-
-/// Why a TLS handshake failed, as far as the certificate says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TlsProblem {
-    /// The certificate is for other names than the one in the URL.
-    WrongName {
-        expected: Option<String>,
-        presented: Vec<String>,
-    },
-    /// The certificate expired (`not_after`: seconds since the Unix epoch, when known).
-    Expired { not_after: Option<u64> },
-    /// The certificate is not valid yet.
-    NotYetValid,
-    /// Self-signed, or signed by an authority this machine does not trust.
-    UntrustedIssuer,
-    /// Anything else the handshake said.
-    Other { detail: String },
 }
 
 /// A response's content type, lowercased, as it came (`None` without the header).

@@ -13,7 +13,7 @@ pub struct TaskView {
     /// The task, when it could be read (it needs a `taskId` and a `status`).
     pub task: Option<Task>,
     /// Why it could not, when it could not.
-    pub problem: Option<String>,
+    pub problem: Option<crate::vocabulary::breach::Breach>,
     pub raw: Value,
 }
 
@@ -55,7 +55,12 @@ mod tests {
         let raw = json!({"status": "working"});
         let view = TaskView::read(&raw);
         assert_eq!(view.task, None);
-        assert_eq!(view.problem.as_deref(), Some("no taskId"));
+        assert_eq!(
+            view.problem,
+            Some(crate::vocabulary::breach::Breach::NotATask {
+                missing: "taskId".into()
+            })
+        );
         assert_eq!(view.raw, raw);
     }
 }

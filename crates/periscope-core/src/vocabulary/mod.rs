@@ -4,6 +4,7 @@
 //! or a number of its own; the hosts and the UI read the same types (exported with ts-rs).
 //! Why something failed is said the same way: a [`Problem`] of a named kind, worded by each host.
 
+pub mod breach;
 pub mod catalog_damage;
 pub mod close;
 pub mod error_code;
@@ -13,6 +14,7 @@ pub mod problem;
 pub mod refusal;
 pub mod seconds;
 pub mod start;
+pub mod transport_fault;
 pub mod views;
 
 pub use error_code::ErrorCode;

@@ -8,12 +8,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::breach::Breach;
 use super::catalog_damage::{self, CatalogDamage, CopyKept};
 use super::close::CloseCause;
 use super::model_error::ModelError;
-use super::refusal::{HeaderAnnotationError, ServerRequestRefusal};
+use super::refusal::{HeaderAnnotationError, NotSentWhy, ServerRequestRefusal};
 use super::seconds::seconds;
 use super::start::StartCause;
+use super::transport_fault::TransportFault;
 
 /// A failure, typed. In JSON (and TypeScript) its `kind` names it, beside its parameters.
 /// Texts in `detail`, `message` and `reason` are quoted as they came (from a server, the
@@ -69,16 +71,26 @@ pub enum Problem {
     /// The HTTP server forgot the session (404).
     #[error("{method}: the server no longer knows this session (HTTP 404)")]
     SessionExpired { method: String },
-    /// The transport could not carry the request or its answer.
+    /// The transport could not carry the request or its answer: `fault` says what it ran into
+    /// (`detail`: the same in English, as the CLI says it).
     #[error("{method}: {detail}")]
-    Transport { method: String, detail: String },
+    Transport {
+        method: String,
+        detail: String,
+        /// Boxed: a fault is larger than most problems.
+        fault: Box<TransportFault>,
+    },
     /// The answer does not have the shape the protocol requires (or is not what was asked,
     /// e.g. a task where none came).
-    #[error("{method}: the server's answer breaks the protocol: {detail}")]
-    ProtocolBroken { method: String, detail: String },
+    #[error("{method}: the server's answer breaks the protocol: {breach}")]
+    ProtocolBroken { method: String, breach: Breach },
     /// Periscope did not send the request: the protocol era's rules forbid it.
-    #[error("{method}: {detail}")]
-    NotSent { method: String, detail: String },
+    #[error("{method}: {why}")]
+    NotSent {
+        method: String,
+        /// Boxed: a header rule is larger than most problems.
+        why: Box<NotSentWhy>,
+    },
     /// Something Periscope keeps (a frame, a model provider, a conversation, an app view, a
     /// host config file) does not exist.
     #[error("there is no {what} {id:?}")]
@@ -491,6 +503,7 @@ impl Problem {
 mod tests {
     use super::*;
     use crate::vocabulary::close::ProcessEnd;
+    use crate::vocabulary::refusal::ModernReplacement;
 
     /// One of every kind, with every parameter set to a value that shows in the wording.
     pub fn samples() -> Vec<Problem> {
@@ -544,14 +557,22 @@ mod tests {
             Problem::Transport {
                 method: "tools/call".into(),
                 detail: "connection reset".into(),
+                fault: Box::new(TransportFault::Other {
+                    detail: "connection reset".into(),
+                }),
             },
             Problem::ProtocolBroken {
-                method: "tools/call".into(),
-                detail: "no content".into(),
+                method: "tools/list".into(),
+                breach: Breach::MissingMember {
+                    member: "tools".into(),
+                    expected: "array".into(),
+                },
             },
             Problem::NotSent {
-                method: "tools/call".into(),
-                detail: "removed in this era".into(),
+                method: "ping".into(),
+                why: Box::new(NotSentWhy::RemovedInModern {
+                    replaced_by: ModernReplacement::NoSession,
+                }),
             },
             Problem::NoLongerWaiting {
                 what: Waiting::ToolCall,

@@ -62,3 +62,61 @@ pub enum HeaderAnnotationError {
         through: String,
     },
 }
+
+/// Why Periscope did not send a request: the 2026-07-28 era's rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum NotSentWhy {
+    /// 2026-07-28 removed the method; `replaced_by` says what took its place.
+    #[error("{replaced_by}")]
+    RemovedInModern { replaced_by: ModernReplacement },
+    /// Over HTTP, a tool whose `x-mcp-header` annotations break the spec's rules.
+    #[error("the tool {tool:?} is refused: {why}")]
+    HeaderRule {
+        tool: String,
+        why: HeaderAnnotationError,
+    },
+    /// The server asked for input `rounds` times in a row; Periscope stopped answering.
+    #[error("the server asked for input {rounds} times in a row; Periscope stopped answering")]
+    TooManyRounds { rounds: u64 },
+}
+
+/// What took the place of a method 2026-07-28 removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum ModernReplacement {
+    /// `ping`: there is no session to keep alive.
+    #[error("2026-07-28 removed ping: there is no session to keep alive")]
+    NoSession,
+    /// `logging/setLevel`: the level goes with each request.
+    #[error(
+        "2026-07-28 removed logging/setLevel: the log level goes with each request (_meta io.modelcontextprotocol/logLevel)"
+    )]
+    LevelPerRequest,
+    /// `resources/subscribe` and `resources/unsubscribe`: `subscriptions/listen`.
+    #[error(
+        "2026-07-28 replaced resource subscriptions with subscriptions/listen (one stream with the kinds you opt in to)"
+    )]
+    ListenStream,
+    /// `initialize` and `notifications/initialized`: no handshake.
+    #[error("2026-07-28 has no handshake: every request carries its own version and capabilities")]
+    NoHandshake,
+}
+
+impl ModernReplacement {
+    /// What replaced `method` in 2026-07-28, when that revision removed it.
+    pub fn of(method: &str) -> Option<ModernReplacement> {
+        use super::method::names;
+        match method {
+            names::PING => Some(ModernReplacement::NoSession),
+            names::LOGGING_SET_LEVEL => Some(ModernReplacement::LevelPerRequest),
+            names::RESOURCES_SUBSCRIBE | names::RESOURCES_UNSUBSCRIBE => {
+                Some(ModernReplacement::ListenStream)
+            }
+            names::INITIALIZE | names::INITIALIZED => Some(ModernReplacement::NoHandshake),
+            _ => None,
+        }
+    }
+}
