@@ -161,7 +161,7 @@ mod tests {
         eras.note(
             &auto,
             &identity(EraReason::ProbeFailed {
-                answer: "-32601".into(),
+                answer: periscope_core::era::ProbeAnswer::NotDiscoverResult,
             }),
         );
         assert_eq!(eras.choice(&auto), (EraChoice::Legacy, true));
@@ -184,7 +184,7 @@ mod tests {
         eras.note(
             &auto,
             &identity(EraReason::ProbeFailed {
-                answer: "-32601".into(),
+                answer: periscope_core::era::ProbeAnswer::NotDiscoverResult,
             }),
         );
         eras.note(&auto, &identity(EraReason::Discovered));
@@ -192,7 +192,7 @@ mod tests {
         eras.note(
             &auto,
             &identity(EraReason::ProbeFailed {
-                answer: "-32601".into(),
+                answer: periscope_core::era::ProbeAnswer::NotDiscoverResult,
             }),
         );
         eras.forget("s");
@@ -210,7 +210,7 @@ mod tests {
         eras.note(
             &auto,
             &identity(EraReason::ProbeFailed {
-                answer: "-32601".into(),
+                answer: periscope_core::era::ProbeAnswer::NotDiscoverResult,
             }),
         );
         let again = FoundEras::default();

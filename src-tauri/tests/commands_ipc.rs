@@ -151,7 +151,7 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
         json!({"entry": {"id": "x", "name": " ", "target": {"transport": "stdio", "command": "true", "args": [], "env": [], "cwd": null}}}),
     )
     .unwrap_err();
-    assert!(said(&bad).contains("a server needs a name"), "{bad}");
+    assert!(said(&bad).contains("a server's name is missing"), "{bad}");
 
     let not_connected = invoke(
         &webview,

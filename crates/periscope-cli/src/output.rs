@@ -271,7 +271,7 @@ pub fn print_identity(identity: &ServerIdentity) {
         EraReason::Discovered => "found by server/discover".to_string(),
         EraReason::ProbeFailed { answer } => format!(
             "server/discover failed ({}), fell back to initialize",
-            crate::terminal::safe(answer)
+            crate::terminal::safe(&answer.to_string())
         ),
         EraReason::Remembered => "remembered from an earlier connection".to_string(),
     };

@@ -237,6 +237,18 @@ impl std::fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
+impl From<CatalogError> for crate::vocabulary::Problem {
+    /// The field the entry lacks, as hosts word it (in the UI's language).
+    fn from(error: CatalogError) -> Self {
+        use crate::vocabulary::problem::Field;
+        crate::vocabulary::Problem::invalid(match error {
+            CatalogError::MissingName => Field::ServerName,
+            CatalogError::MissingCommand => Field::ServerCommand,
+            CatalogError::MissingUrl => Field::ServerUrl,
+        })
+    }
+}
+
 /// Checks an entry before it is added to (or replaces one in) the catalog, so every host
 /// refuses the same entries with the same words.
 pub fn validate_entry(entry: &ServerEntry) -> Result<(), CatalogError> {

@@ -54,10 +54,50 @@ pub enum EraReason {
     /// `server/discover` answered (auto).
     Discovered,
     /// Auto, and the probe said legacy: `answer` is what `server/discover` got.
-    ProbeFailed { answer: String },
+    ProbeFailed { answer: ProbeAnswer },
     /// Auto, and an earlier connection's probe found legacy: the host skipped the probe (the
     /// app remembers what each server speaks; docs/eras.md).
     Remembered,
+}
+
+/// What the `server/discover` probe got that says the server speaks the legacy era, typed so
+/// hosts word it; `Display` is the CLI's English.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ProbeAnswer {
+    /// An error that is not one of the modern era's: its code (and the specs' name for it) and
+    /// message, as sent.
+    #[error("the server answered with error {code}{}: {message}", code_name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default())]
+    Error {
+        code: i64,
+        code_name: Option<String>,
+        message: String,
+    },
+    /// No answer within the probe's time.
+    #[error("no answer within {} s", crate::vocabulary::seconds::seconds(*after_ms))]
+    NoAnswer { after_ms: u64 },
+    /// No answer `after_s` after the server was seen writing: it talks, but not to the probe.
+    #[error("no answer {after_s} s after the server was seen writing, though it is talking")]
+    SilentWhileTalking { after_s: u64 },
+    /// The server named only legacy versions (in a -32022 error's data, or `supportedVersions`).
+    #[error("the server named only legacy versions ({})", versions.join(", "))]
+    OnlyLegacyVersions { versions: Vec<String> },
+    /// A result that is not a `DiscoverResult` (no `supportedVersions`).
+    #[error("the answer is not a DiscoverResult (no supportedVersions)")]
+    NotDiscoverResult,
+    /// The connection could not carry it (an HTTP refusal, a broken stream).
+    #[error("{fault_words}")]
+    Transport {
+        fault: Box<crate::vocabulary::transport_fault::TransportFault>,
+        /// The same in English, as the CLI says it.
+        fault_words: String,
+    },
+    /// The answer broke the protocol.
+    #[error("the server's answer breaks the protocol: {breach}")]
+    Breach {
+        breach: crate::vocabulary::breach::Breach,
+    },
 }
 
 /// The 2026-07-28 tasks extension's identifier, in `capabilities.extensions` (the session

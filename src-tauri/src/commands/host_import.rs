@@ -68,9 +68,10 @@ pub fn import_save<R: Runtime>(
     entries: Vec<ServerEntry>,
 ) -> Result<Vec<ServerEntry>, Problem> {
     for entry in &entries {
-        validate_entry(entry).map_err(|e| Problem::InvalidInput {
-            field: periscope_core::vocabulary::problem::Field::ServerEntry,
-            detail: Some(format!("{:?}: {e}", entry.name)),
+        validate_entry(entry).map_err(|e| Problem::NotImported {
+            name: entry.name.clone(),
+            imported: 0,
+            cause: Box::new(Problem::from(e)),
         })?;
     }
     let mut taken: Vec<String> = state.catalog().into_iter().map(|e| e.id).collect();

@@ -102,10 +102,7 @@ impl AppState {
     /// Adds the entry, or replaces the one with its id; its secret values go to the secret
     /// store and the catalog keeps only their names. Returns the new catalog.
     pub fn save_entry(&self, entry: ServerEntry) -> Result<Vec<ServerEntry>, Problem> {
-        validate_entry(&entry).map_err(|e| Problem::InvalidInput {
-            field: periscope_core::vocabulary::problem::Field::ServerEntry,
-            detail: Some(e.to_string()),
-        })?;
+        validate_entry(&entry).map_err(Problem::from)?;
         let previous = lock(&self.catalog)
             .iter()
             .find(|e| e.id == entry.id)

@@ -3,4 +3,4 @@
 /**
  * The input [`Problem::InvalidInput`] is about.
  */
-export type Field = "saved_call_name" | "arguments" | "provider_id" | "provider_name" | "model_name" | "folder_path" | "message" | "servers" | "conversation_id" | "server_entry" | "blob" | "frame" | "log_level" | "recording" | "ask_kind" | "conversation" | "local_file" | "local_folder" | "request_timeout_seconds" | "host_config" | "call_id" | "approval";
+export type Field = "saved_call_name" | "arguments" | "provider_id" | "provider_name" | "model_name" | "folder_path" | "message" | "servers" | "conversation_id" | "server_entry" | "server_name" | "server_command" | "server_url" | "blob" | "frame" | "log_level" | "recording" | "ask_kind" | "conversation" | "local_file" | "local_folder" | "request_timeout_seconds" | "host_config" | "call_id" | "approval";

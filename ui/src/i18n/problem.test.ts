@@ -7,10 +7,11 @@ import type { ModelError } from "../bindings/ModelError";
 import type { NotReissued } from "../bindings/NotReissued";
 import type { NotSentWhy } from "../bindings/NotSentWhy";
 import type { TransportFault } from "../bindings/TransportFault";
+import type { ProbeAnswer } from "../bindings/ProbeAnswer";
 import type { Problem } from "../bindings/Problem";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
-import { problemText } from "./problem";
+import { probeAnswerText, problemText } from "./problem";
 import { strictT } from "./strictT";
 
 const cause: Problem = { kind: "not_connected", server: "srv-1" };
@@ -258,6 +259,7 @@ const everyProblem: Problem[] = [
   ...Object.values(faults)
     .flat()
     .map((fault): Problem => ({ kind: "transport", method: "tools/list", detail: "(the CLI's words)", fault })),
+  ...(["server_name", "server_command", "server_url"] as const).map((field): Problem => ({ kind: "invalid_input", field, detail: null })),
   ...Object.values(breaches)
     .flat()
     .map((breach): Problem => ({ kind: "protocol_broken", method: "tools/list", breach })),
@@ -340,4 +342,25 @@ describe("every problem kind, in every language", () => {
       "tools/call: the server answered with error -32601 (MethodNotFound): “no such tool here”",
     );
   });
+});
+
+describe("what the era probe got, in every language", () => {
+  // Every kind (a kind added in Rust without a sample here fails `tsc`).
+  const answers: Record<ProbeAnswer["kind"], ProbeAnswer> = {
+    error: { kind: "error", code: -32601, code_name: "MethodNotFound", message: "Method not found" },
+    no_answer: { kind: "no_answer", after_ms: 10000 },
+    silent_while_talking: { kind: "silent_while_talking", after_s: 3 },
+    only_legacy_versions: { kind: "only_legacy_versions", versions: ["2025-06-18", "2025-11-25"] },
+    not_discover_result: { kind: "not_discover_result" },
+    transport: { kind: "transport", fault: { kind: "http_status", http_method: "POST", url: "https://a.example/mcp", status: 405, content_type: null }, fault_words: "(the CLI's words)" },
+    breach: { kind: "breach", breach: { kind: "neither_result_nor_error" } },
+  };
+  for (const lng of ["en", "zh-Hans"] as const) {
+    it(`has words in ${lng}, the server's message kept as sent`, () => {
+      const { t, missing } = strictT(lng, "problems");
+      for (const answer of Object.values(answers)) expect(probeAnswerText(answer, t).trim(), answer.kind).not.toBe("");
+      expect(probeAnswerText(answers.error, t)).toContain("Method not found");
+      expect(missing).toEqual([]);
+    });
+  }
 });

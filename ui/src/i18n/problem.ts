@@ -12,6 +12,7 @@ import type { TlsProblem } from "../bindings/TlsProblem";
 import type { TransportFault } from "../bindings/TransportFault";
 import type { ModelError } from "../bindings/ModelError";
 import type { Problem } from "../bindings/Problem";
+import type { ProbeAnswer } from "../bindings/ProbeAnswer";
 import type { ProcessEnd } from "../bindings/ProcessEnd";
 import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
@@ -118,6 +119,26 @@ function breachText(breach: Breach, t: T): string {
       return t(`breach.${breach.kind}`, { detail: breach.detail });
     case "too_big":
       return t("breach.too_big", { size: formatBytes(breach.bytes), limit: formatBytes(breach.limit) });
+  }
+}
+
+/** What the `server/discover` probe got that made Periscope speak the legacy era. */
+export function probeAnswerText(answer: ProbeAnswer, t: T = i18n.getFixedT(null, "problems")): string {
+  switch (answer.kind) {
+    case "error":
+      return t("probeAnswer.error", { code: answer.code, name: codeName(answer.code_name), message: answer.message });
+    case "no_answer":
+      return t("probeAnswer.no_answer", { seconds: answer.after_ms / 1000 });
+    case "silent_while_talking":
+      return t("probeAnswer.silent_while_talking", { seconds: answer.after_s });
+    case "only_legacy_versions":
+      return t("probeAnswer.only_legacy_versions", { versions: answer.versions.join(", ") });
+    case "not_discover_result":
+      return t("probeAnswer.not_discover_result");
+    case "transport":
+      return transportFaultText(answer.fault, t);
+    case "breach":
+      return breachText(answer.breach, t);
   }
 }
 

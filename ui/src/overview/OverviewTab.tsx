@@ -19,7 +19,7 @@ import { useServerTraffic } from "../state/traffic";
 import { formatNumber } from "../format";
 import type { ServerIdentity } from "../bindings/ServerIdentity";
 import { offSpecText } from "../i18n/offSpec";
-import { problemText } from "../i18n/problem";
+import { probeAnswerText, problemText } from "../i18n/problem";
 
 /** Modern or legacy, and how Periscope came to speak it; a remembered era can be probed again. */
 function EraFact({ serverId, identity }: { serverId: string; identity: ServerIdentity }) {
@@ -32,7 +32,7 @@ function EraFact({ serverId, identity }: { serverId: string; identity: ServerIde
         ? t("era.discovered")
         : reason.how === "remembered"
           ? t("era.remembered")
-          : t("era.fellBack", { answer: reason.answer });
+          : t("era.fellBack", { answer: probeAnswerText(reason.answer) });
   return (
     <>
       <span className={`era-badge era-${identity.era}`}>{identity.era === "modern" ? t("era.modern") : t("era.legacy")}</span>{" "}

@@ -1,3 +1,5 @@
+import type { TFunction } from "i18next";
+import type { ImportRefusal } from "../bindings/ImportRefusal";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -298,7 +300,7 @@ export function ImportDialog({ initialText, initialFile, onClose }: Props) {
               <span className="form-label">{t("import.refused")}</span>
               <ul>
                 {preview.refused.map((r) => (
-                  <li key={r.name}>{t("import.refusedLine", { name: r.name, message: r.message })}</li>
+                  <li key={r.name}>{t("import.refusedLine", { name: r.name, message: refusalText(r.reason, t) })}</li>
                 ))}
               </ul>
             </div>
@@ -307,4 +309,27 @@ export function ImportDialog({ initialText, initialFile, onClose }: Props) {
       )}
     </Dialog>
   );
+}
+
+/** Why a server cannot be imported, in the UI's language (the engine's `ImportRefusal`). */
+function refusalText(reason: ImportRefusal, t: TFunction<"sidebar">): string {
+  switch (reason.kind) {
+    case "not_an_object":
+    case "missing_command":
+    case "missing_url":
+    case "zed_extension":
+    case "nothing_to_run":
+      return t(`import.refusal.${reason.kind}`);
+    case "unknown_transport":
+    case "package_serves_http":
+      return t(`import.refusal.${reason.kind}`, { transport: reason.transport });
+    case "bad_field":
+      return t("import.refusal.bad_field", { field: reason.field, expected: reason.expected });
+    case "unset_variable":
+      return t("import.refusal.unset_variable", { variable: reason.variable });
+    case "unsupported_variable":
+      return t("import.refusal.unsupported_variable", { placeholder: reason.placeholder });
+    case "unknown_package_type":
+      return t("import.refusal.unknown_package_type", { registryType: reason.registry_type });
+  }
 }

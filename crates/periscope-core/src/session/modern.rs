@@ -8,11 +8,11 @@ use serde_json::{Map, Value, json};
 
 use super::handler::ServerRequest;
 use super::{CallOptions, RequestError, ServerIdentity, Session, Shared};
-use crate::era::ModernRefusal;
 use crate::era::{
     self, Era, EraChoice, EraReason, ResultKind, meta_key, pick_legacy_version,
     pick_modern_version, result_kind,
 };
+use crate::era::{ModernRefusal, ProbeAnswer};
 use crate::event::{Event, SessionState};
 use crate::record::{Decision, DecisionKind};
 use crate::request_headers::{self, HeaderAnnotationError};
@@ -52,7 +52,7 @@ impl Session {
 
     /// Auto found a legacy server: normal, so an info line (never a warning), and a decision in
     /// the record, since the frames alone do not say why `initialize` followed.
-    fn fell_back(&self, answer: &str) {
+    fn fell_back(&self, answer: &crate::era::ProbeAnswer) {
         let s = &self.shared;
         let _ = s.events.send(Event::Info(format!(
             "server/discover: {answer}; the server speaks the legacy era, so Periscope falls back to initialize"
@@ -115,32 +115,35 @@ impl Session {
                         .await;
                 }
                 _ if auto && pick_legacy_version(&supported).is_some() => {
-                    return Err(Probe::Legacy(format!(
-                        "the server named only legacy versions ({supported})"
-                    )));
+                    return Err(Probe::Legacy(ProbeAnswer::OnlyLegacyVersions {
+                        versions: supported
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect(),
+                    }));
                 }
                 _ => {}
             }
         }
         let latency_us = started.elapsed().as_micros() as u64;
         if watch.as_ref().is_some_and(|w| w.cut_short()) && answer.is_err() {
-            return Err(Probe::Legacy(format!(
-                "no answer {} s after the server was seen writing, though it is talking",
-                super::probe_wait::AFTER_LIFE.as_secs()
-            )));
+            return Err(Probe::Legacy(ProbeAnswer::SilentWhileTalking {
+                after_s: super::probe_wait::AFTER_LIFE.as_secs(),
+            }));
         }
         drop(watch);
         let (result, _seq) = answer.map_err(|e| match e {
             // Without the method: the fallback's words name `server/discover` once.
-            e if auto && is_legacy_answer(&e) => Probe::Legacy(e.reason()),
+            e if auto && is_legacy_answer(&e) => Probe::Legacy(ProbeAnswer::from(&e)),
             e => Probe::Failed(e),
         })?;
         // A result without `supportedVersions` is not a DiscoverResult: some legacy servers
         // answer any method they do not know with an empty result.
         if auto && !result.get("supportedVersions").is_some_and(Value::is_array) {
-            return Err(Probe::Legacy(
-                "the answer is not a DiscoverResult (no supportedVersions)".into(),
-            ));
+            return Err(Probe::Legacy(ProbeAnswer::NotDiscoverResult));
         }
         let supported: Vec<String> = result
             .get("supportedVersions")
@@ -160,10 +163,9 @@ impl Session {
             s.speak(Some(&v));
             v
         } else if auto && pick_legacy_version(&json!(supported)).is_some() {
-            return Err(Probe::Legacy(format!(
-                "the server supports only legacy versions ({})",
-                supported.join(", ")
-            )));
+            return Err(Probe::Legacy(ProbeAnswer::OnlyLegacyVersions {
+                versions: supported.clone(),
+            }));
         } else {
             let warning = Problem::NoVersionInCommon {
                 offered: supported.clone(),
@@ -291,7 +293,7 @@ impl Session {
 #[derive(Debug)]
 enum Probe {
     /// The server is legacy: fall back to `initialize`. The text is what `server/discover` got.
-    Legacy(String),
+    Legacy(ProbeAnswer),
     Failed(RequestError),
 }
 

@@ -74,6 +74,37 @@ impl From<&RequestError> for Problem {
     }
 }
 
+impl From<&RequestError> for crate::era::ProbeAnswer {
+    /// What a failed probe got, from the same reading as the failure's [`Problem`].
+    fn from(error: &RequestError) -> Self {
+        use crate::era::ProbeAnswer;
+        match Problem::from(error) {
+            Problem::RequestFailed {
+                code,
+                code_name,
+                message,
+                ..
+            } => ProbeAnswer::Error {
+                code,
+                code_name,
+                message,
+            },
+            Problem::TimedOut { after_ms, .. } => ProbeAnswer::NoAnswer { after_ms },
+            Problem::ProtocolBroken { breach, .. } => ProbeAnswer::Breach { breach },
+            Problem::Transport { fault, detail, .. } => ProbeAnswer::Transport {
+                fault,
+                fault_words: detail,
+            },
+            _ => ProbeAnswer::Transport {
+                fault: Box::new(TransportFault::Other {
+                    detail: error.reason(),
+                }),
+                fault_words: error.reason(),
+            },
+        }
+    }
+}
+
 /// What an HTTP failure the transport named was.
 fn http_fault(problem: &HttpProblem) -> TransportFault {
     match problem {

@@ -328,6 +328,9 @@ words! {
         Servers => "the servers",
         ConversationId => "the conversation id",
         ServerEntry => "the server entry",
+        ServerName => "a server's name",
+        ServerCommand => "a local server's command",
+        ServerUrl => "a remote server's URL",
         Blob => "the blob",
         Frame => "the frame",
         LogLevel => "the log level",
@@ -387,7 +390,10 @@ impl Field {
             | Field::ModelName
             | Field::FolderPath
             | Field::Message
-            | Field::Servers => "is missing",
+            | Field::Servers
+            | Field::ServerName
+            | Field::ServerCommand
+            | Field::ServerUrl => "is missing",
             Field::Arguments => "must be a JSON object",
             Field::LocalFile | Field::LocalFolder => "is not on this computer",
             Field::Frame => "is not UTF-8 text: a command line cannot carry it",
