@@ -74,5 +74,25 @@ fn a_server_that_exits_after_it_was_ready_leaves_a_diagnosis_under_the_failed_st
                 "stderr_tail": last_words}]),
         "{status}"
     );
+
+    // A server that closes its stdout and runs on: the doctor says what that means.
+    let entry = json!({
+        "id": "mute", "name": "Closes its stdout", "era": "legacy",
+        "target": {"transport": "stdio", "command": fixture, "args": ["close-stdout"],
+                   "env": [], "cwd": null, "secret_env": []}
+    });
+    invoke(&webview, "catalog_save", json!({"entry": entry})).unwrap();
+    invoke(&webview, "connect", json!({"serverId": "mute"})).unwrap();
+    let conn = wait_for(&webview, "mute", |c| c["status"]["state"] == "failed");
+    let status = &conn["status"];
+    assert_eq!(
+        status["error"]["cause"]["kind"], "stdout_closed_still_running",
+        "{status}"
+    );
+    assert_eq!(
+        status["diagnoses"],
+        json!([{"kind": "stdout_closed"}]),
+        "{status}"
+    );
     let _ = std::fs::remove_dir_all(data);
 }

@@ -384,3 +384,28 @@ fn tls_failures_name_the_certificates_problem() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(hints(&out).is_empty(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_server_that_goes_away_while_listened_to_is_said_with_its_last_words_and_a_hint() {
+    let out = run(periscope(&[
+        "listen",
+        "--era",
+        "legacy",
+        "--",
+        bin("misbehaving-server").to_str().unwrap(),
+        "exit-after-ready",
+    ]));
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("the connection ended: server exited with status 4")
+            && err.contains("fatal: lost the database connection"),
+        "{err}"
+    );
+    assert!(
+        hints(&out)
+            .iter()
+            .any(|h| h.contains("after the connection was ready")),
+        "{err}"
+    );
+}

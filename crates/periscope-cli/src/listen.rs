@@ -6,12 +6,15 @@
 use std::time::Duration;
 
 use periscope_core::era::Era;
-use periscope_core::event::{Event, ServerNotification};
+use periscope_core::event::{Event, ServerNotification, SessionState};
 use periscope_core::session::Session;
 use periscope_core::subscription::ListenFilter;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::args::Format;
+
+/// How many of the server's last stderr lines are said when it goes away.
+const STDERR_TAIL: usize = 5;
 use crate::exit::Exit;
 use crate::output;
 
@@ -94,6 +97,18 @@ pub async fn run(session: &Session, asked: Asked<'_>, format: Format, quiet: boo
         match event {
             Ok(Event::Notification(n)) => print(&n, format),
             Ok(Event::Listen(state)) if !quiet => tell!("periscope: {}", state.describe()),
+            // The server went away while listened to: how, its last words, and what to do.
+            Ok(Event::StateChanged(SessionState::Closed { cause })) => {
+                let stderr_tail = session.traffic().stderr_tail(STDERR_TAIL);
+                tell!(
+                    "periscope: the connection ended: {cause}{}",
+                    crate::terminal::safe(&periscope_core::vocabulary::problem::stderr_tail(
+                        &stderr_tail
+                    ))
+                );
+                crate::hints::tell_all(&periscope_core::doctor::after_close(&cause, &stderr_tail));
+                return Exit::Connect;
+            }
             Ok(_) => {}
             Err(RecvError::Lagged(n)) => {
                 tell!("periscope: warning: {n} events were skipped (the record has every frame)")

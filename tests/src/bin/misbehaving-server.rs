@@ -13,6 +13,8 @@
 //! - `exit-mid-request`: on `tools/list`, writes a last word to stderr and exits with status 3.
 //! - `exit-after-ready`: a moment (300 ms) after `notifications/initialized`, writes a last
 //!   word to stderr and exits with status 4: a connection that breaks after it was ready.
+//! - `close-stdout`: a moment (300 ms) after `notifications/initialized`, closes its stdout
+//!   and keeps running (a minute): a connection whose server still runs but says nothing more.
 //! - `never-answers`: never answers `tools/list` (it still answers `ping`).
 //! - `stderr-flood`: writes 100 000 lines to stderr at start, and serves normally.
 //! - `server-requests`: after `notifications/initialized`, sends a batch holding `ping`,
@@ -155,6 +157,15 @@ fn main() {
                 std::thread::sleep(Duration::from_millis(300));
                 eprintln!("fatal: lost the database connection");
                 std::process::exit(4);
+            }
+            ("notifications/initialized", None) if mode == "close-stdout" => {
+                std::thread::sleep(Duration::from_millis(300));
+                // SAFETY: fd 1 is this process's stdout, owned by nobody else here; closing it
+                // is the point (nothing writes to it after this).
+                drop(unsafe { <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(1) });
+                // Still running, as a server whose output was redirected away would be.
+                std::thread::sleep(Duration::from_secs(60));
+                return;
             }
             ("notifications/initialized", None) if mode == "flood" => {
                 let n: usize = std::env::args()
