@@ -32,6 +32,7 @@ mod auth;
 mod browser;
 mod conformance;
 mod diff_command;
+mod event_printer;
 mod exit;
 mod hints;
 mod host_command;
@@ -52,7 +53,6 @@ use std::time::Duration;
 
 use periscope_core::config::{EraChoice, HttpTarget, ServerTarget, StdioTarget};
 use periscope_core::doctor::{self, Scene};
-use periscope_core::event::{Event, ServerNotification};
 use periscope_core::saved_calls::{CallKind, request_arguments};
 use periscope_core::session::{CallOptions, Session, SessionOptions};
 use periscope_core::traffic::MEMORY_BUDGET;
@@ -61,7 +61,6 @@ use serde_json::{Map, Value};
 
 /// Progress notifications waiting to be printed; past this, the printer skips to newer ones.
 const PROGRESS_BACKLOG: usize = 256;
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use args::{
@@ -70,7 +69,6 @@ use args::{
 use exit::Exit;
 use periscope_core::transport::TransportKind;
 use periscope_core::transport::http::HttpMode;
-use periscope_core::vocabulary::Problem;
 
 // mimalloc: under a flood, glibc malloc's arena locks took a third of the engine's CPU
 // (docs/engine.md, "Allocator").
@@ -290,7 +288,7 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     // Nothing the CLI does asks for the past beyond the newest frames, so a session that
     // runs long (`listen`, a flood) keeps only those in memory; `--record` still gets all.
     session.traffic().keep_newest(MEMORY_BUDGET);
-    let mut printer = tokio::spawn(print_events(
+    let mut printer = tokio::spawn(event_printer::print_events(
         session.subscribe_from_start(),
         cli.quiet,
         verbose,
@@ -570,143 +568,4 @@ async fn raw(cli: &Cli, session: &Session, json: &str) -> Exit {
         return Exit::Protocol;
     }
     Exit::Ok
-}
-
-/// Shows, on stderr, what the server says along the way: log messages and other
-/// notifications (unless `--quiet`), what is normal but worth knowing (with `-v`), and always
-/// every frame that breaks the protocol.
-async fn print_events(
-    mut events: broadcast::Receiver<Event>,
-    quiet: bool,
-    verbose: bool,
-    recorded: bool,
-) {
-    let mut missed = Missed::new(recorded);
-    loop {
-        let event = match events.recv().await {
-            Ok(event) => event,
-            Err(broadcast::error::RecvError::Lagged(n)) => {
-                missed.add(n);
-                continue;
-            }
-            Err(broadcast::error::RecvError::Closed) => {
-                missed.tell();
-                return;
-            }
-        };
-        match event {
-            Event::FrameAppended(frame)
-                if frame.direction == Direction::In && !frame.verdict.is_valid() =>
-            {
-                tell!(
-                    "periscope: warning: the server sent a frame that is {} (frame {}, {} bytes): {}",
-                    frame.verdict.summary(),
-                    frame.seq,
-                    frame.size(),
-                    output::preview(&frame.text_lossy(), 80)
-                );
-            }
-            Event::Warning(text) => tell!("periscope: warning: {text}"),
-            Event::Info(text) if verbose => tell!("periscope: {text}"),
-            // Said even with -q: it explains a wait of up to the probe's whole timeout.
-            Event::ProbeWaiting { waited_ms } => tell!(
-                "periscope: waiting for the server to answer server/discover (the 2026-07-28 era's probe, {:.0} s so far); a server that ignores it costs the probe's whole wait: `--era legacy` skips it",
-                waited_ms as f64 / 1000.0
-            ),
-            Event::FromCache {
-                method, left_ms, ..
-            } if !quiet => tell!(
-                "periscope: {}",
-                Problem::FromCache {
-                    method: method.to_string(),
-                    left_s: left_ms.div_ceil(1000),
-                }
-            ),
-            Event::InputRound {
-                method,
-                round,
-                asked,
-                ..
-            } if !quiet => {
-                let asked: Vec<String> = asked
-                    .iter()
-                    .map(|(key, m)| format!("{key} ({m})"))
-                    .collect();
-                let asked = if asked.is_empty() {
-                    "nothing, only its requestState back".to_string()
-                } else {
-                    asked.join(", ")
-                };
-                tell!("periscope: {method}: round {round}: the server asks for {asked}");
-            }
-            Event::FrameFlagged(record) => {
-                if let Some(text) = output::flag_text(&record.flag) {
-                    tell!("periscope: warning: frame {}: {text}", record.seq);
-                }
-            }
-            Event::Notification(n) if !quiet => match n {
-                ServerNotification::Log {
-                    level,
-                    logger,
-                    data,
-                } => {
-                    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
-                    let data = match data {
-                        Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    tell!("[server {level}{logger}] {data}");
-                }
-                ServerNotification::Progress(_) => {}
-                other => tell!("[server notification] {}", other.method()),
-            },
-            _ => {}
-        }
-    }
-}
-
-/// Events the printer fell behind on, told at most once a second (a flood would otherwise
-/// print a line per lag, hundreds of them) and once more at the end.
-struct Missed {
-    count: u64,
-    told_at: Option<std::time::Instant>,
-    recorded: bool,
-}
-
-impl Missed {
-    fn new(recorded: bool) -> Missed {
-        Missed {
-            count: 0,
-            told_at: None,
-            recorded,
-        }
-    }
-
-    fn add(&mut self, n: u64) {
-        self.count += n;
-        if self
-            .told_at
-            .is_none_or(|at| at.elapsed() >= Duration::from_secs(1))
-        {
-            self.tell();
-        }
-    }
-
-    fn tell(&mut self) {
-        if self.count == 0 {
-            return;
-        }
-        let count = self.count;
-        if self.recorded {
-            tell!(
-                "periscope: {count} events went by too fast to print; the record file has them all"
-            );
-        } else {
-            tell!(
-                "periscope: {count} events went by too fast to print (`--record FILE` keeps every frame)"
-            );
-        }
-        self.count = 0;
-        self.told_at = Some(std::time::Instant::now());
-    }
 }
