@@ -18,6 +18,18 @@ fn against(mode: &str, extra: &[&str]) -> Output {
         .expect("periscope runs")
 }
 
+/// `tools list` in the auto era (with its `server/discover` probe) against a mode.
+fn auto_era(mode: &str, extra: &[&str]) -> Output {
+    Command::new(bin("periscope"))
+        .args(["tools", "list"])
+        .args(extra)
+        .arg("--")
+        .arg(bin("misbehaving-server"))
+        .arg(mode)
+        .output()
+        .expect("periscope runs")
+}
+
 #[test]
 fn off_spec_frames_are_named_on_stderr_and_the_command_still_succeeds() {
     let cases = [
@@ -199,12 +211,7 @@ fn terminal_control_sequences_from_the_server_never_reach_the_terminal() {
 /// nothing: the user hears, a second in, what is being waited for and how to skip it.
 #[test]
 fn a_probe_the_server_ignores_is_explained_while_it_waits() {
-    let out = Command::new(bin("periscope"))
-        .args(["tools", "list", "-q", "--timeout", "3", "--"])
-        .arg(bin("misbehaving-server"))
-        .arg("ignores-discover")
-        .output()
-        .expect("periscope runs");
+    let out = auto_era("ignores-discover", &["-q", "--timeout", "3"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(
@@ -231,12 +238,7 @@ fn a_probe_the_server_ignores_is_explained_while_it_waits() {
 /// probe gives up a few seconds after the server began to talk, and says why (with `-v`).
 #[test]
 fn a_probe_ignored_by_a_talking_server_is_cut_short() {
-    let out = Command::new(bin("periscope"))
-        .args(["tools", "list", "-v", "--timeout", "60", "--"])
-        .arg(bin("misbehaving-server"))
-        .arg("stderr-flood")
-        .output()
-        .expect("periscope runs");
+    let out = auto_era("stderr-flood", &["-v", "--timeout", "60"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(

@@ -128,7 +128,7 @@ export function probeAnswerText(answer: ProbeAnswer, t: T = i18n.getFixedT(null,
     case "error":
       return t("probeAnswer.error", { code: answer.code, name: codeName(answer.code_name), message: answer.message });
     case "no_answer":
-      return t("probeAnswer.no_answer", { seconds: answer.after_ms / 1000 });
+      return t("probeAnswer.no_answer", { seconds: Math.round(answer.after_ms / 100) / 10 });
     case "silent_while_talking":
       return t("probeAnswer.silent_while_talking", { seconds: answer.after_s });
     case "only_legacy_versions":
