@@ -6,19 +6,12 @@ use std::process::{Command, Output};
 use periscope_tests::{bin, stderr};
 
 fn against(mode: &str, extra: &[&str]) -> Output {
-    Command::new(bin("periscope"))
-        .args(["tools", "list"])
-        // The fixture is a legacy server whose script starts at initialize.
-        .args(["--era", "legacy"])
-        .args(extra)
-        .arg("--")
-        .arg(bin("misbehaving-server"))
-        .arg(mode)
-        .output()
-        .expect("periscope runs")
+    // The fixture is a legacy server whose script starts at initialize.
+    auto_era(mode, &[&["--era", "legacy"], extra].concat())
 }
 
-/// `tools list` in the auto era (with its `server/discover` probe) against a mode.
+/// `tools list` against a mode, in the auto era (with its `server/discover` probe) unless
+/// `extra` pins one.
 fn auto_era(mode: &str, extra: &[&str]) -> Output {
     Command::new(bin("periscope"))
         .args(["tools", "list"])
