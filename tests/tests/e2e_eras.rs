@@ -22,6 +22,18 @@ fn catalog(data: &std::path::Path) {
     std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
 }
 
+/// A catalog of one stdio server in the auto era: `binary` (one of this build's) with `args`.
+fn one_auto_server(data: &std::path::Path, id: &str, name: &str, binary: &str, args: &[&str]) {
+    let dir = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&dir).unwrap();
+    let catalog = serde_json::json!({"servers": [
+        {"id": id, "name": name, "era": "auto", "target": {"transport": "stdio",
+            "command": periscope_tests::bin_str(binary),
+            "args": args, "env": [], "cwd": null}},
+    ]});
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn auto_lands_in_the_modern_era_and_a_multi_round_trip_tool_completes_through_the_form() {
     let _turn = ONE_AT_A_TIME.lock().await;
@@ -120,16 +132,15 @@ async fn auto_lands_in_the_modern_era_and_a_multi_round_trip_tool_completes_thro
 async fn a_server_found_to_speak_legacy_is_spoken_to_in_legacy_at_once_until_asked_to_probe_again()
 {
     let _turn = ONE_AT_A_TIME.lock().await;
+    // The demo in its default, legacy-only mode: it answers server/discover -32601.
     let mut h = Harness::start_with("eras-remembered", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        // The demo in its default, legacy-only mode: it answers server/discover -32601.
-        let catalog = serde_json::json!({"servers": [
-            {"id": "old", "name": "Legacy-only demo", "era": "auto", "target": {"transport": "stdio",
-                "command": periscope_tests::bin_str("periscope-demo-server"),
-                "args": [], "env": [], "cwd": null}},
-        ]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        one_auto_server(
+            data,
+            "old",
+            "Legacy-only demo",
+            "periscope-demo-server",
+            &[],
+        )
     })
     .await;
     let era = r#"[data-testid="overview-era"]"#;
@@ -166,17 +177,16 @@ async fn a_server_found_to_speak_legacy_is_spoken_to_in_legacy_at_once_until_ask
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tool_that_needs_the_legacy_era_says_so_and_reconnects_there_on_a_click() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    // Both eras; its `confirm` fails on a 2026-07-28 connection as FastMCP's ctx.elicit()
+    // does there, and works on a legacy one.
     let mut h = Harness::start_with("eras-doctor", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        // Both eras; its `confirm` fails on a 2026-07-28 connection as FastMCP's ctx.elicit()
-        // does there, and works on a legacy one.
-        let catalog = serde_json::json!({"servers": [
-            {"id": "fast", "name": "FastMCP-like", "era": "auto", "target": {"transport": "stdio",
-                "command": periscope_tests::bin_str("misbehaving-server"),
-                "args": ["modern-elicit"], "env": [], "cwd": null}},
-        ]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        one_auto_server(
+            data,
+            "fast",
+            "FastMCP-like",
+            "misbehaving-server",
+            &["modern-elicit"],
+        )
     })
     .await;
     h.click(r#"[data-testid="server-item"][data-server-id="fast"]"#)
@@ -207,17 +217,16 @@ async fn a_tool_that_needs_the_legacy_era_says_so_and_reconnects_there_on_a_clic
 #[tokio::test(flavor = "multi_thread")]
 async fn a_probe_the_server_ignores_is_explained_and_skipped_on_a_click() {
     let _turn = ONE_AT_A_TIME.lock().await;
+    // A legacy server that says nothing at all to server/discover (as many do): auto
+    // would wait out the probe's whole time before falling back.
     let mut h = Harness::start_with("eras-probe-wait", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        // A legacy server that says nothing at all to server/discover (as many do): auto
-        // would wait out the probe's whole time before falling back.
-        let catalog = serde_json::json!({"servers": [
-            {"id": "mute", "name": "Ignores the probe", "era": "auto", "target": {"transport": "stdio",
-                "command": periscope_tests::bin_str("misbehaving-server"),
-                "args": ["ignores-discover"], "env": [], "cwd": null}},
-        ]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        one_auto_server(
+            data,
+            "mute",
+            "Ignores the probe",
+            "misbehaving-server",
+            &["ignores-discover"],
+        )
     })
     .await;
     h.click(r#"[data-testid="server-item"][data-server-id="mute"]"#)

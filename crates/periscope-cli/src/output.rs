@@ -300,22 +300,10 @@ pub fn print_identity(identity: &ServerIdentity) {
     }
     say!("capabilities: {}", pretty(&identity.capabilities));
     for problem in info.problems.iter().chain(&identity.offers.problems) {
-        say!("off-spec: {}", off_spec_words(problem));
+        say!("off-spec: {problem}");
     }
     for warning in &identity.warnings {
         say!("warning: {}", crate::terminal::safe(&warning.to_string()));
-    }
-}
-
-/// What was off in the server's identity, in English.
-fn off_spec_words(problem: &periscope_core::views::OffSpec) -> String {
-    use periscope_core::views::OffSpec;
-    match problem {
-        OffSpec::NotAnObject => "serverInfo is not an object".into(),
-        OffSpec::Missing { field } => format!("{} is missing", crate::terminal::safe(field)),
-        OffSpec::WrongType { field, expected } => {
-            format!("{} is not of type {expected}", crate::terminal::safe(field))
-        }
     }
 }
 

@@ -44,9 +44,13 @@ function refusalText(why: ServerRequestRefusal, t: T): string {
   }
 }
 
+/** A wait in milliseconds as seconds, to a tenth ("10", not "10.001"). */
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
+}
+
 /** What kept a request or its answer from crossing the connection, in `t`'s language. */
 function transportFaultText(fault: TransportFault, t: T): string {
-  const seconds = (ms: number) => Math.round(ms / 100) / 10;
   switch (fault.kind) {
     case "closed":
     case "session_expired":
@@ -128,7 +132,7 @@ export function probeAnswerText(answer: ProbeAnswer, t: T = i18n.getFixedT(null,
     case "error":
       return t("probeAnswer.error", { code: answer.code, name: codeName(answer.code_name), message: answer.message });
     case "no_answer":
-      return t("probeAnswer.no_answer", { seconds: Math.round(answer.after_ms / 100) / 10 });
+      return t("probeAnswer.no_answer", { seconds: seconds(answer.after_ms) });
     case "silent_while_talking":
       return t("probeAnswer.silent_while_talking", { seconds: answer.after_s });
     case "only_legacy_versions":

@@ -17,6 +17,19 @@ pub enum OffSpec {
     WrongType { field: String, expected: String },
 }
 
+impl std::fmt::Display for OffSpec {
+    /// In English, as the CLI says it (the UI words it in `i18n/offSpec.ts`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OffSpec::NotAnObject => f.write_str("the item is not an object"),
+            OffSpec::Missing { field } => write!(f, "{field} is missing"),
+            OffSpec::WrongType { field, expected } => {
+                write!(f, "{field} is not of type {expected}")
+            }
+        }
+    }
+}
+
 impl OffSpec {
     /// The problem of a member of an item (`at`: `arguments[2]`, `annotations`), named from
     /// the item: a member that is no object is a wrong type there.
