@@ -101,11 +101,68 @@ impl DemoServer {
     }
 }
 
+/// A list served in one page has no cursor to give: any cursor is one it never gave, refused
+/// as the spec says (-32602, "Pagination").
+fn single_page(request: Option<&PaginatedRequestParams>) -> Result<(), McpError> {
+    match cursor(request) {
+        None => Ok(()),
+        Some(cursor) => Err(McpError::invalid_params(
+            format!("invalid cursor: {cursor}"),
+            Some(serde_json::json!({ "cursor": cursor })),
+        )),
+    }
+}
+
 fn cursor(request: Option<&PaginatedRequestParams>) -> Option<&str> {
     request.and_then(|request| request.cursor.as_deref())
 }
 
+/// The methods of the spec a client may send this server. One of them that rmcp could not
+/// read into its typed request arrives as a custom request: its params were wrong.
+const SPEC_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+    "tasks/cancel",
+    "tasks/update",
+];
+
 impl ServerHandler for DemoServer {
+    /// rmcp hands a known method with params it cannot read over as a custom request, and its
+    /// default answers "method not found": the spec's answer is -32602 (invalid params).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, McpError> {
+        if SPEC_METHODS.contains(&request.method.as_str()) {
+            return Err(McpError::invalid_params(
+                format!("invalid params for {}", request.method),
+                None,
+            ));
+        }
+        Err(McpError::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            request.method,
+            None,
+        ))
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_logging()
@@ -198,9 +255,10 @@ impl ServerHandler for DemoServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        single_page(request.as_ref())?;
         let capabilities = context.client_capabilities();
         if self.is_modern(&context) {
             let mut tools = modern::tools(self.modern.demo.bonus());
@@ -255,9 +313,10 @@ impl ServerHandler for DemoServer {
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        single_page(request.as_ref())?;
         let result = ListResourceTemplatesResult::with_all_items(resources::templates());
         if self.is_modern(&context) {
             return Ok(caching::templates(result));
@@ -360,9 +419,10 @@ impl ServerHandler for DemoServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        single_page(request.as_ref())?;
         let result =
             ListPromptsResult::with_all_items(prompts::all(self.state_for(&context).bonus()));
         if self.is_modern(&context) {

@@ -33,8 +33,11 @@ periscope raw '{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}' -- periscope
 pub struct Cli {
     #[command(subcommand)]
     pub action: Action,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    /// Output format (junit, sarif and markdown: `check` only).
+    #[arg(long = "format", value_enum, default_value_t = OutputFormat::Text, global = true)]
+    pub output_format: OutputFormat,
+    /// `--format` for every action but `check`, which reads `output_format`.
+    #[arg(skip)]
     pub format: Format,
     /// Record every frame, stderr line and flag to this file (JSON Lines; see docs/engine.md).
     #[arg(long, value_name = "FILE.jsonl", global = true)]
@@ -44,6 +47,7 @@ pub struct Cli {
     pub protocol_version: Option<String>,
     /// Which era of MCP to speak: `auto` probes with server/discover (2026-07-28) and falls
     /// back to the initialize handshake for a legacy server; `modern` and `legacy` pin one.
+    /// `check` only: `both` (auto checks both eras of a server that speaks both).
     #[arg(long, value_enum, default_value_t = EraArg::Auto, global = true)]
     pub era: EraArg,
     /// Seconds to wait for each response (progress restarts the clock).
@@ -205,6 +209,7 @@ pub enum EraArg {
     Auto,
     Modern,
     Legacy,
+    Both,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -244,10 +249,33 @@ impl From<DpopChoice> for DpopMode {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Format {
+    #[default]
     Text,
     Json,
+}
+
+/// What `--format` accepts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    /// JUnit XML (`check`).
+    Junit,
+    /// SARIF 2.1.0 (`check`).
+    Sarif,
+    /// Markdown (`check`).
+    Markdown,
+}
+
+/// `check --fail-on`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    /// Exit 1 when a rule failed.
+    Error,
+    /// Exit 1 when a rule failed or warned.
+    Warning,
 }
 
 #[derive(Subcommand, Debug)]
@@ -354,6 +382,40 @@ pub enum Action {
     /// jq), `markdown` (chosen frames, for a bug report). No server.
     #[command(subcommand)]
     Recording(RecordingAction),
+    /// Check the server: ask what it must answer right (lifecycle, JSON-RPC, lists, tools,
+    /// resources, prompts, utilities, stdio), in each era it speaks, and give each rule a
+    /// verdict (pass, fail, warning, skipped and why) with the frames that show it and a fix.
+    /// Only tools marked read-only are called, unless --call or --call-all. Exit 0 when nothing
+    /// at or above --fail-on failed, 1 when something did, 3 when the server cannot be
+    /// reached. See docs/check.md.
+    Check {
+        /// The lowest verdict that fails the check (exit 1).
+        #[arg(long, value_enum, default_value_t = FailOnArg::Error)]
+        fail_on: FailOnArg,
+        /// Only these rules or areas (comma-separated or repeated): `jsonrpc.unknown-method`,
+        /// `tools`…
+        #[arg(long, value_name = "RULE|AREA", value_delimiter = ',')]
+        only: Vec<String>,
+        /// Not these rules or areas.
+        #[arg(long, value_name = "RULE|AREA", value_delimiter = ',')]
+        skip: Vec<String>,
+        /// Also call this tool (not marked read-only) with arguments made from its schema
+        /// (repeatable).
+        #[arg(long = "call", value_name = "TOOL")]
+        call: Vec<String>,
+        /// Call every tool.
+        #[arg(long, conflicts_with = "no_calls")]
+        call_all: bool,
+        /// Call no tool, not even the read-only ones.
+        #[arg(long)]
+        no_calls: bool,
+        /// The file SARIF results point at (the server's entry point in your repository).
+        #[arg(long, value_name = "PATH")]
+        sarif_location: Option<String>,
+        /// Print the rules (id, area, weight, title) and exit; no server.
+        #[arg(long)]
+        list_rules: bool,
+    },
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -503,6 +565,32 @@ pub fn tool_arguments(
         map.insert(k.clone(), value);
     }
     Ok(map)
+}
+
+/// Reads `--format` and `--era` against the action: junit, sarif and markdown, and era
+/// `both`, are `check`'s alone.
+pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
+    let checking = matches!(cli.action, Action::Check { .. });
+    cli.format = match cli.output_format {
+        OutputFormat::Text => Format::Text,
+        OutputFormat::Json => Format::Json,
+        OutputFormat::Junit | OutputFormat::Sarif | OutputFormat::Markdown if checking => {
+            Format::Text
+        }
+        other => {
+            return Err(format!(
+                "--format {} is for `periscope check` only; use text or json",
+                other
+                    .to_possible_value()
+                    .map(|v| v.get_name().to_string())
+                    .unwrap_or_default()
+            ));
+        }
+    };
+    if cli.era == EraArg::Both && !checking {
+        return Err("--era both is for `periscope check` only".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

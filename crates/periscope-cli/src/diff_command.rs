@@ -43,6 +43,6 @@ pub fn run(first: &PathBuf, second: Option<&PathBuf>, format: Format) -> Exit {
     if result.is_same() {
         Exit::Ok
     } else {
-        Exit::Differ
+        Exit::Found
     }
 }

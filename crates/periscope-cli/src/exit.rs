@@ -5,8 +5,9 @@ use std::process::ExitCode;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Exit {
     Ok = 0,
-    /// `diff`: the two sessions differ (like diff(1)).
-    Differ = 1,
+    /// `diff`, `replay`: the two sessions differ (like diff(1)); `check`: a rule at or above
+    /// `--fail-on` failed.
+    Found = 1,
     /// Bad command line (clap also exits 2).
     Usage = 2,
     /// The server could not be started, or went away.

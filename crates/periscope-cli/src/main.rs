@@ -30,6 +30,7 @@ mod app_data;
 mod args;
 mod auth;
 mod browser;
+mod check_command;
 mod conformance;
 mod diff_command;
 mod event_printer;
@@ -82,6 +83,16 @@ fn main() -> ExitCode {
         None => (argv, Vec::new()),
     };
     let (mut cli, verbose) = parse(ours);
+    if let Err(e) = args::settle_format(&mut cli) {
+        tell!("periscope: {e}");
+        return Exit::Usage.into();
+    }
+    if let Action::Check {
+        list_rules: true, ..
+    } = cli.action
+    {
+        return check_command::list_rules(cli.format).into();
+    }
     if let Err(e) = secrets::read_into(&mut cli) {
         eprintln!("periscope: {e}");
         return Exit::Usage.into();
@@ -164,6 +175,15 @@ fn main() -> ExitCode {
         .enable_all()
         .build()
         .expect("the tokio runtime starts");
+    if let Action::Check { .. } = cli.action {
+        // A check opens the sessions it needs itself.
+        return runtime
+            .block_on(async {
+                let options = session_options(&cli, &target).await;
+                check_command::run(&cli, target, options).await
+            })
+            .into();
+    }
     runtime.block_on(run(cli, target, verbose)).into()
 }
 
@@ -217,27 +237,28 @@ impl Target {
     }
 }
 
-async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
+/// The sessions' options from the command line: the answers to the server's requests, the
+/// patience, the era, and for a URL the sign-in.
+async fn session_options(cli: &Cli, target: &Target) -> SessionOptions {
     let mut options = SessionOptions {
         request_timeout: Duration::from_secs_f64(cli.timeout),
-        handler: Arc::new(answers::AnswersByFlags::from_cli(&cli)),
+        handler: Arc::new(answers::AnswersByFlags::from_cli(cli)),
         ..SessionOptions::default()
     };
     if let Some(v) = &cli.protocol_version {
         options.protocol_version = v.clone();
     }
     options.era = match cli.era {
-        args::EraArg::Auto => EraChoice::Auto,
+        args::EraArg::Auto | args::EraArg::Both => EraChoice::Auto,
         args::EraArg::Modern => EraChoice::Modern,
         args::EraArg::Legacy => EraChoice::Legacy,
     };
-    let record = cli.record.as_deref();
     if let Target::Http(t) = &target {
         // A server that answers 401 gets a sign-in; anything else never sees the authorizer.
         if let Action::ConformanceClient { .. } = cli.action {
             options.authorizer = Some(auth::for_conformance(&t.url));
         } else {
-            let client = auth::for_cli(&cli, &t.url);
+            let client = auth::for_cli(cli, &t.url);
             if cli.sign_out
                 && let Err(e) = client.sign_out().await
             {
@@ -253,6 +274,12 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
             options.era = era;
         }
     }
+    options
+}
+
+async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
+    let options = session_options(&cli, &target).await;
+    let record = cli.record.as_deref();
     let session = match &target {
         Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
         Target::Http(t) => {
@@ -468,6 +495,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
         | Action::Recording(_)
         | Action::Open { .. }
         | Action::Diff { .. }
+        | Action::Check { .. }
         | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::Replay { file, ignore } => {

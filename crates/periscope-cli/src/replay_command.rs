@@ -42,6 +42,6 @@ pub async fn run(
     if report.is_same() {
         Exit::Ok
     } else {
-        Exit::Differ
+        Exit::Found
     }
 }

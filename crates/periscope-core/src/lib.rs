@@ -17,6 +17,7 @@ pub mod answering;
 pub mod apps;
 pub mod auth;
 pub mod cache_hint;
+pub mod check;
 pub mod config;
 pub mod diff;
 pub mod doctor;

@@ -335,6 +335,9 @@ fn classify_message(value: &Value) -> Verdict {
 
 fn classify_response(obj: &Map<String, Value>) -> Verdict {
     let id = match obj.get("id") {
+        // MCP (2025-11-25 on) leaves the id out of an error about a request whose id could not
+        // be read, where JSON-RPC 2.0 writes null: both are an error without an id.
+        None if obj.contains_key("error") && !obj.contains_key("result") => None,
         None => return not_rpc("neither \"method\" nor \"id\""),
         Some(Value::Null) => None,
         Some(id) => match RequestId::from_value(id) {

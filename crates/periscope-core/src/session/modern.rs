@@ -209,6 +209,13 @@ impl Session {
         Ok(identity)
     }
 
+    /// Modern era: adds the request metadata every request carries to `params`, for a request
+    /// built by hand (a raw send: `check` asks its questions this way). Nothing in the legacy
+    /// era.
+    pub fn stamp_meta(&self, params: &mut Option<Value>) {
+        self.shared.stamp(params);
+    }
+
     /// The era the session speaks, once known.
     pub fn era(&self) -> Option<Era> {
         self.identity().map(|i| i.era)

@@ -17,6 +17,8 @@ use crate::wire::{Frame, RequestId, Verdict};
 pub struct RawExchange {
     pub sent: Arc<Frame>,
     pub responses: Vec<Value>,
+    /// The sequence numbers of `responses`' frames, in the same order.
+    pub response_seqs: Vec<u64>,
     /// Request ids in the raw frame that got no response in time, or were already in use.
     pub unanswered: Vec<RequestId>,
 }
@@ -74,9 +76,13 @@ impl Session {
         };
         let deadline = tokio::time::Instant::now() + wait;
         let mut responses = Vec::new();
+        let mut response_seqs = Vec::new();
         for (id, rx) in waiting {
             match tokio::time::timeout_at(deadline, rx).await {
-                Ok(Ok(Reply::Response { message, .. })) => responses.push(message),
+                Ok(Ok(Reply::Response { message, seq })) => {
+                    responses.push(message);
+                    response_seqs.push(seq);
+                }
                 _ => {
                     s.forget(&id, Some(GaveUp::TimedOut));
                     unanswered.push(id);
@@ -86,6 +92,7 @@ impl Session {
         Ok(RawExchange {
             sent,
             responses,
+            response_seqs,
             unanswered,
         })
     }

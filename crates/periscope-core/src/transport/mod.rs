@@ -1,8 +1,8 @@
 //! Transports move frames and nothing else: they record every inbound frame in the traffic
 //! record the moment it is complete, then hand it on. They never parse for their own needs.
 
-mod child_env;
-mod child_lifetime;
+pub(crate) mod child_env;
+pub(crate) mod child_lifetime;
 mod event_stream;
 mod exchange;
 mod failure;

@@ -1,0 +1,177 @@
+//! How a check asks its questions: requests built by hand and sent raw (with the modern
+//! metadata stamped on when the session speaks 2026-07-28), so the check controls the id, the
+//! params and even the bytes, and every answer comes back with the frames that carried it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::session::Session;
+
+/// One question and its answer.
+#[derive(Debug, Clone)]
+pub(crate) struct Asked {
+    pub request_seq: u64,
+    pub response_seq: Option<u64>,
+    /// The whole response message, as it came.
+    pub response: Option<Value>,
+    /// Why nothing came back (the send failed, or no answer in time).
+    pub lost: Option<String>,
+}
+
+impl Asked {
+    /// The frames of the exchange.
+    pub fn frames(&self) -> Vec<u64> {
+        std::iter::once(self.request_seq)
+            .chain(self.response_seq)
+            .collect()
+    }
+
+    pub fn result(&self) -> Option<&Value> {
+        self.response.as_ref()?.get("result")
+    }
+
+    pub fn error(&self) -> Option<&Value> {
+        self.response.as_ref()?.get("error")
+    }
+
+    /// The error's code, when the answer is an error with an integer code.
+    pub fn error_code(&self) -> Option<i64> {
+        self.error()?.get("code")?.as_i64()
+    }
+
+    /// The answer, in a few words: for messages.
+    pub fn describe(&self) -> String {
+        if let Some(why) = &self.lost {
+            return why.clone();
+        }
+        match (self.result(), self.error()) {
+            (_, Some(error)) => {
+                let code = error.get("code").map(Value::to_string).unwrap_or_default();
+                let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+                format!("error {code} \"{}\"", short(message))
+            }
+            (Some(result), None) => format!("a result {}", short(&result.to_string())),
+            (None, None) => "a response with neither result nor error".into(),
+        }
+    }
+}
+
+/// Shortens a server's text for a one-line message.
+pub(crate) fn short(text: &str) -> String {
+    const MAX: usize = 120;
+    if text.chars().count() <= MAX {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(MAX).collect();
+    cut.push('…');
+    cut
+}
+
+/// Asks one session's server.
+pub(crate) struct Probe<'a> {
+    pub session: &'a Session,
+    next: AtomicU64,
+    /// How long to wait for each answer.
+    pub wait: Duration,
+}
+
+impl<'a> Probe<'a> {
+    pub fn new(session: &'a Session, wait: Duration) -> Probe<'a> {
+        Probe {
+            session,
+            next: AtomicU64::new(1),
+            wait,
+        }
+    }
+
+    /// A fresh string id of the check's own (the session's numbered ids never collide with it).
+    pub fn fresh_id(&self) -> String {
+        format!("check-{}", self.next.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Sends `method` with `params` (stamped in the modern era) under a fresh id.
+    pub async fn ask(&self, method: &str, params: Option<Value>) -> Asked {
+        let id = json!(self.fresh_id());
+        self.ask_with_id(id, method, params).await
+    }
+
+    /// Like [`Probe::ask`], under the id given (a number, a string).
+    pub async fn ask_with_id(&self, id: Value, method: &str, params: Option<Value>) -> Asked {
+        let mut params = params;
+        self.session.stamp_meta(&mut params);
+        let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        self.send(serde_json::to_vec(&message).expect("JSON values serialize"))
+            .await
+    }
+
+    /// Sends bytes as they are; the first response to a request among them, if any.
+    pub async fn send(&self, bytes: Vec<u8>) -> Asked {
+        match self.session.send_raw(bytes, self.wait).await {
+            Ok(exchange) => Asked {
+                request_seq: exchange.sent.seq,
+                response_seq: exchange.response_seqs.first().copied(),
+                response: exchange.responses.into_iter().next(),
+                lost: (!exchange.unanswered.is_empty())
+                    .then(|| format!("no answer within {:.0} s", self.wait.as_secs_f64())),
+            },
+            Err(e) => Asked {
+                request_seq: 0,
+                response_seq: None,
+                response: None,
+                lost: Some(format!("could not send: {e}")),
+            },
+        }
+    }
+
+    /// Like [`Probe::send`], but stops waiting for the requests' answers as soon as an error
+    /// no request names arrives (a batch refused as a whole): the refusal is then the answer.
+    pub async fn send_or_refused(&self, bytes: Vec<u8>) -> (Asked, Option<(u64, Value)>) {
+        let traffic = self.session.traffic().clone();
+        let after = traffic.last_seq();
+        let sent_bytes = bytes.clone();
+        let send = self.send(bytes);
+        tokio::pin!(send);
+        loop {
+            tokio::select! {
+                asked = &mut send => return (asked, None),
+                () = tokio::time::sleep(Duration::from_millis(20)) => {
+                    if let Some(refusal) = unnamed_error_after(&traffic, after) {
+                        let request_seq = (after + 1..=refusal.0)
+                            .find(|seq| {
+                                traffic.frame(*seq).is_some_and(|f| {
+                                    f.direction == crate::wire::Direction::Out
+                                        && f.bytes[..] == sent_bytes[..]
+                                })
+                            })
+                            .unwrap_or(after + 1);
+                        let asked = Asked {
+                            request_seq,
+                            response_seq: None,
+                            response: None,
+                            lost: None,
+                        };
+                        return (asked, Some(refusal));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first inbound error response after `after` whose id is absent or null.
+fn unnamed_error_after(traffic: &crate::traffic::Traffic, after: u64) -> Option<(u64, Value)> {
+    (after + 1..=traffic.last_seq()).find_map(|seq| {
+        let frame = traffic.frame(seq)?;
+        if frame.direction != crate::wire::Direction::In {
+            return None;
+        }
+        let message: Value = serde_json::from_slice(&frame.bytes).ok()?;
+        (message.get("error").is_some() && message.get("id").is_none_or(Value::is_null))
+            .then_some((seq, message))
+    })
+}
