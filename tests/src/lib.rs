@@ -244,3 +244,58 @@ pub fn http_get(url: &str) -> (u16, Option<String>, String) {
     });
     (status, location, body.to_string())
 }
+
+/// `periscope ARGS` with its data (and stored sign-ins) in `data`, tokens in an owner-only
+/// file rather than the keychain (CI has none).
+pub fn periscope_signed_in(data: &std::path::Path, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(bin("periscope"));
+    command
+        .args(args)
+        .env("XDG_DATA_HOME", data)
+        .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1");
+    command
+}
+
+/// Runs `periscope ARGS`, plays the browser when it prints the sign-in URL, and returns
+/// (exit code, stdout, stderr, the redirect's URL).
+pub fn run_signing_in(data: &std::path::Path, args: &[&str]) -> (i32, String, String, String) {
+    let mut child = periscope_signed_in(data, args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let mut err = String::new();
+    let mut redirect = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        err.push_str(&line);
+        err.push('\n');
+        if let Some(url) = line
+            .trim()
+            .strip_prefix("http://")
+            .filter(|_| line.contains("/authorize?"))
+        {
+            let (status, location, _) = http_get(&format!("http://{url}"));
+            assert_eq!(status, 302, "the demo AS approves at once");
+            redirect = location.expect("a redirect");
+            let (status, _, body) = http_get(&redirect);
+            assert_eq!(status, 200);
+            assert!(body.contains("Signed in"), "{body}");
+            break;
+        }
+    }
+    for line in lines {
+        err.push_str(&line.unwrap());
+        err.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+        redirect,
+    )
+}

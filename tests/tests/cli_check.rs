@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
-use periscope_tests::{bin, bin_str, scratch_dir, stderr};
+use periscope_tests::{HttpServerProcess, bin, bin_str, run_signing_in, scratch_dir, stderr};
 use serde_json::Value;
 
 fn periscope(args: &[&str]) -> Output {
@@ -29,6 +29,41 @@ fn json(out: &Output) -> Value {
 
 fn demo() -> String {
     bin_str("periscope-demo-server")
+}
+
+/// The demo server over Streamable HTTP on a free loopback port.
+fn demo_http(extra: &[&str]) -> HttpServerProcess {
+    HttpServerProcess::start(
+        Command::new(bin("periscope-demo-server"))
+            .args(["--http", "127.0.0.1:0"])
+            .args(extra),
+    )
+}
+
+/// `faulty-http RULE` in front of `upstream`.
+fn faulty_http(rule: &str, upstream: &str) -> HttpServerProcess {
+    HttpServerProcess::start(Command::new(bin("faulty-http")).args([rule, upstream]))
+}
+
+fn http_rules() -> Vec<(String, String)> {
+    rules()
+        .into_iter()
+        .filter(|(r, _)| r.starts_with("http."))
+        .collect()
+}
+
+/// The verdicts `--only RULE` gave (the rule's own, in each era it was asked).
+fn fired(rule: &str, severity: &str, report: &Value) -> bool {
+    let expected = if severity == "error" {
+        "fail"
+    } else {
+        "warning"
+    };
+    report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["rule"] == rule && r["verdict"] == expected)
 }
 
 /// `(rule, era, verdict)` of every result.
@@ -88,11 +123,13 @@ fn the_demo_server_passes_every_rule_it_is_asked_in_both_eras_over_stdio() {
         .map(|(r, _)| r)
         .filter(|r| !passed.contains(r.as_str()))
         .collect();
-    assert_eq!(
-        not_passed,
-        ["lifecycle.undeclared-refused", "resources.base64"],
-        "{results:?}"
-    );
+    // The HTTP rules are asked over HTTP only (their test is below).
+    let expected: Vec<String> = ["lifecycle.undeclared-refused", "resources.base64"]
+        .into_iter()
+        .map(str::to_string)
+        .chain(http_rules().into_iter().map(|(r, _)| r))
+        .collect();
+    assert_eq!(not_passed, expected, "{results:?}");
 
     // A server of the legacy era only: the modern rules are skipped as of another era.
     let out = periscope(&["check", "--format", "json", "--", &demo]);
@@ -116,8 +153,13 @@ fn the_demo_server_passes_every_rule_it_is_asked_in_both_eras_over_stdio() {
 
 #[test]
 fn every_rule_fails_where_its_fixture_breaks_it() {
-    let rules = rules();
-    assert!(rules.len() >= 56, "{} rules", rules.len());
+    let all = rules();
+    assert!(all.len() >= 60, "{} rules", all.len());
+    // The HTTP rules have a proxy of their own (below); the rest break behind faulty-server.
+    let rules: Vec<(String, String)> = all
+        .into_iter()
+        .filter(|(r, _)| !r.starts_with("http."))
+        .collect();
     let queue = Mutex::new(rules.clone());
     let found = Mutex::new(Vec::new());
     let (demo, faulty) = (demo(), bin_str("faulty-server"));
@@ -293,4 +335,115 @@ fn a_failures_frames_are_in_the_record_it_wrote() {
     assert_eq!(recorded.len(), 2, "{text}");
     let bodies: Vec<String> = recorded.iter().map(|e| e.to_string()).collect();
     assert!(bodies[0].contains("periscope/no-such-method"), "{bodies:?}");
+}
+
+#[test]
+fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
+    let server = demo_http(&["--eras", "dual"]);
+    let out = periscope(&["check", "-q", "--format", "json", "--url", &server.url]);
+    let report = json(&out);
+    let results = verdicts(&report);
+    let broken: Vec<_> = results
+        .iter()
+        .filter(|(_, _, v)| v == "fail" || v == "warning")
+        .collect();
+    assert!(broken.is_empty(), "the demo over HTTP breaks {broken:?}");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let passed: BTreeSet<&str> = results
+        .iter()
+        .filter(|(_, _, v)| v == "pass")
+        .map(|(r, _, _)| r.as_str())
+        .collect();
+    let not_passed: Vec<String> = rules()
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| !passed.contains(r.as_str()))
+        .collect();
+    assert_eq!(
+        not_passed,
+        [
+            "lifecycle.undeclared-refused",
+            "resources.base64",
+            "http.auth-challenge",
+            "stdio.stdout-only-json",
+            "stdio.exits-on-stdin-close",
+            "stdio.no-orphans",
+            "stdio.exits-on-sigterm",
+        ],
+        "{results:?}"
+    );
+
+    // A protected server: the check signs in (the demo's authorization server approves at
+    // once), and its 401 without a token is a proper challenge.
+    let protected = demo_http(&["--oauth"]);
+    let data = scratch_dir("check-oauth");
+    let (code, stdout, err, _) = run_signing_in(
+        &data,
+        &[
+            "check",
+            "-q",
+            "--no-browser",
+            "--only",
+            "http",
+            "--format",
+            "json",
+            "--url",
+            &protected.url,
+        ],
+    );
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
+    assert_eq!(code, 0, "{err}");
+    let auth = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rule"] == "http.auth-challenge")
+        .unwrap();
+    assert_eq!(auth["verdict"], "pass", "{auth}");
+}
+
+#[test]
+fn every_http_rule_fails_behind_the_proxy_that_breaks_it() {
+    let upstream = demo_http(&["--eras", "dual"]);
+    let protected = demo_http(&["--oauth"]);
+    let mut quiet = Vec::new();
+    for (rule, severity) in http_rules() {
+        let behind = if rule == "http.auth-challenge" {
+            &protected.url
+        } else {
+            &upstream.url
+        };
+        let proxy = faulty_http(&rule, behind);
+        let data = scratch_dir("check-http-faults");
+        // A sign-in through the proxy is refused (the metadata names the server behind it):
+        // the transport's rules are still asked, without a session.
+        let out = Command::new(bin("periscope"))
+            .args([
+                "check",
+                "-q",
+                "--no-browser",
+                "--timeout",
+                "3",
+                "--only",
+                &rule,
+                "--format",
+                "json",
+                "--url",
+                &proxy.url,
+            ])
+            .env("XDG_DATA_HOME", &data)
+            .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1")
+            .output()
+            .unwrap();
+        let report = json(&out);
+        if !fired(&rule, &severity, &report) {
+            quiet.push(format!("{rule}: {report}"));
+        }
+    }
+    assert!(
+        quiet.is_empty(),
+        "rules that did not fire behind their proxy:\n{}",
+        quiet.join("\n")
+    );
 }

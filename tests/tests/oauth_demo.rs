@@ -3,63 +3,12 @@
 //! loopback listener. Then: the tokens are stored (an owner-only file here, no keychain on CI),
 //! reused, never in the record or the output, and forgotten on --sign-out.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use periscope_tests::{HttpServerProcess, bin, http_get, scratch_dir};
+use periscope_tests::{
+    HttpServerProcess, bin, periscope_signed_in as periscope, run_signing_in, scratch_dir,
+};
 use serde_json::Value;
-
-fn periscope(data: &std::path::Path, args: &[&str]) -> Command {
-    let mut command = Command::new(bin("periscope"));
-    command
-        .args(args)
-        .env("XDG_DATA_HOME", data)
-        .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1");
-    command
-}
-
-/// Runs `periscope ARGS`, plays the browser when it prints the sign-in URL, and returns
-/// (exit code, stdout, stderr, the redirect's URL).
-fn run_signing_in(data: &std::path::Path, args: &[&str]) -> (i32, String, String, String) {
-    let mut child = periscope(data, args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = BufReader::new(stderr).lines();
-    let mut err = String::new();
-    let mut redirect = String::new();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        err.push_str(&line);
-        err.push('\n');
-        if let Some(url) = line
-            .trim()
-            .strip_prefix("http://")
-            .filter(|_| line.contains("/authorize?"))
-        {
-            let (status, location, _) = http_get(&format!("http://{url}"));
-            assert_eq!(status, 302, "the demo AS approves at once");
-            redirect = location.expect("a redirect");
-            let (status, _, body) = http_get(&redirect);
-            assert_eq!(status, 200);
-            assert!(body.contains("Signed in"), "{body}");
-            break;
-        }
-    }
-    for line in lines {
-        err.push_str(&line.unwrap());
-        err.push('\n');
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        err,
-        redirect,
-    )
-}
 
 #[test]
 fn the_cli_signs_in_reuses_the_token_keeps_secrets_out_of_records_and_signs_out() {

@@ -70,6 +70,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use crate::{
     endpoints::{MCP_PATH, MESSAGE_PATH, SSE_PATH},
     era::Eras,
+    http_gate,
     modern::ModernState,
     oauth::{self, OAuth, OAuthConfig},
     server::DemoServer,
@@ -250,12 +251,18 @@ fn streamable_router(check_host: bool, shutdown: CancellationToken, eras: Eras) 
         Arc::new(sessions),
         config,
     );
-    Router::new()
+    let router = Router::new()
         .route_service(MCP_PATH, service)
         .route_layer(middleware::from_fn_with_state(
             modern,
             crate::modern::stream_break::cut_if_armed,
         ))
+        .route_layer(middleware::from_fn(http_gate::require_jsonrpc));
+    if check_host {
+        router.route_layer(middleware::from_fn(http_gate::require_local_origin))
+    } else {
+        router
+    }
 }
 
 /// Streamable HTTP behind a bearer check, plus the authorization server's

@@ -19,6 +19,7 @@ mod e2e_tests;
 mod endpoints;
 mod era;
 mod http;
+mod http_gate;
 #[cfg(test)]
 mod http_tests;
 mod media;

@@ -125,13 +125,16 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
     let _ = teller.await;
     if let Some(why) = &report.unreachable {
         tell!("periscope: could not check `{}`: {why}", report.target);
-        if cli.output_format == OutputFormat::Json {
-            say!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
+        if report.results.is_empty() {
+            if cli.output_format == OutputFormat::Json {
+                say!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
+            }
+            return Exit::Connect;
         }
-        return Exit::Connect;
+        // What the transport's rules found without a session may say why: printed below.
     }
     match cli.output_format {
         OutputFormat::Text => print_text(&report),
@@ -149,10 +152,10 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
         ),
         OutputFormat::Markdown => say!("{}", format::markdown(&report).trim_end()),
     }
-    if report.fails(fail_on) {
-        Exit::Found
-    } else {
-        Exit::Ok
+    match (report.fails(fail_on), &report.unreachable) {
+        (true, _) => Exit::Found,
+        (false, Some(_)) => Exit::Connect,
+        (false, None) => Exit::Ok,
     }
 }
 

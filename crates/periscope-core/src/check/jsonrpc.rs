@@ -111,6 +111,9 @@ async fn parse_error(ctx: &EraCtx<'_>) -> Outcome {
             ),
         );
     }
+    if sent.refused_over_http() {
+        return Outcome::pass(frames, format!("refused with {}", sent.describe()));
+    }
     let Some((seq, answer)) = strays.into_iter().next() else {
         return Outcome::pass(frames, "ignored, and the next request was answered");
     };
@@ -137,6 +140,9 @@ async fn invalid_request(ctx: &EraCtx<'_>) -> Outcome {
     )
     .await;
     let mut frames = vec![sent.request_seq];
+    if sent.refused_over_http() {
+        return Outcome::pass(frames, format!("refused with {}", sent.describe()));
+    }
     let Some((seq, answer)) = strays.into_iter().next() else {
         return Outcome::broken(
             frames,
@@ -277,7 +283,7 @@ async fn batch(ctx: &EraCtx<'_>) -> Outcome {
     frames.extend(refusal.as_ref().map(|(seq, _)| *seq));
     // An answer to the batch's requests, paired by the session: results, or errors.
     let answered = sent.result().is_some();
-    let refused = sent.error().is_some() || refusal.is_some();
+    let refused = sent.error().is_some() || refusal.is_some() || sent.refused_over_http();
     let revision = ctx.revision().to_string();
     match (answers_batches, answered, refused) {
         (true, true, _) => Outcome::pass(frames, format!("{revision}: the batch was answered")),

@@ -9,6 +9,7 @@
 
 pub mod arguments;
 pub mod format;
+mod http;
 mod jsonrpc;
 mod lifecycle;
 mod lists;
@@ -285,13 +286,30 @@ pub async fn run(
     let sessions = match sessions {
         Ok(s) => s,
         Err(why) => {
+            // The transport's own rules still say what they can (a protected server's 401, say),
+            // recorded nowhere: there is no session to record them in.
+            let (events, _) = tokio::sync::broadcast::channel(16);
+            let traffic = std::sync::Arc::new(crate::traffic::Traffic::new(events));
+            for (rule, outcome) in http::ask(target, options, &[Era::Legacy], traffic).await {
+                if matches!(outcome, Outcome::Skip(..)) {
+                    continue;
+                }
+                let result = outcome.judge(rule, None);
+                tell(CheckProgress::Judged(Box::new(result.clone())));
+                results.push(result);
+            }
+            for result in &mut results {
+                result.frames.clear();
+            }
+            report.counts = Counts::of(&results);
+            report.results = results;
             report.unreachable = Some(why);
             report.took_ms = started.elapsed().as_millis() as u64;
             return report;
         }
     };
     report.server = sessions[0].1.info.label();
-    for (index, (session, identity)) in sessions.iter().enumerate() {
+    for (index, (_, identity)) in sessions.iter().enumerate() {
         tell(CheckProgress::Asking { era: identity.era });
         report.eras.push(EraRecord {
             era: identity.era,
@@ -304,7 +322,15 @@ pub async fn run(
                     .map(|p| beside(p).display().to_string()),
             },
         });
-        let (era_results, found) = ask_era(session, identity, options, progress.clone()).await;
+    }
+    // The eras are asked together: their sessions are separate.
+    let asked = join_all(
+        sessions
+            .iter()
+            .map(|(session, identity)| ask_era(session, identity, options, progress.clone())),
+    )
+    .await;
+    for (era_results, found) in asked {
         results.extend(era_results);
         findings.push(found);
     }
@@ -331,9 +357,11 @@ pub async fn run(
         tell(CheckProgress::Judged(Box::new(result.clone())));
         results.push(result);
     }
+    let http_results = http::ask(target, options, &spoken, sessions[0].0.traffic().clone()).await;
     for (rule, outcome) in tools::across_eras(&findings, options)
         .into_iter()
         .chain(process_results)
+        .chain(http_results)
         .chain(process::stdout_only_json(
             target,
             sessions.iter().map(|(s, _)| s),

@@ -18,6 +18,8 @@ pub(crate) struct Asked {
     pub response: Option<Value>,
     /// Why nothing came back (the send failed, or no answer in time).
     pub lost: Option<String>,
+    /// Over HTTP: the status of the POST that carried the request (a 4xx is a refusal).
+    pub http_status: Option<u16>,
 }
 
 impl Asked {
@@ -41,8 +43,16 @@ impl Asked {
         self.error()?.get("code")?.as_i64()
     }
 
+    /// Over HTTP, the POST was refused with a 4xx status.
+    pub fn refused_over_http(&self) -> bool {
+        self.http_status.is_some_and(|s| (400..500).contains(&s))
+    }
+
     /// The answer, in a few words: for messages.
     pub fn describe(&self) -> String {
+        if let Some(status) = self.http_status.filter(|s| !(200..300).contains(s)) {
+            return format!("HTTP {status}");
+        }
         if let Some(why) = &self.lost {
             return why.clone();
         }
@@ -111,21 +121,28 @@ impl<'a> Probe<'a> {
 
     /// Sends bytes as they are; the first response to a request among them, if any.
     pub async fn send(&self, bytes: Vec<u8>) -> Asked {
-        match self.session.send_raw(bytes, self.wait).await {
+        let traffic = self.session.traffic().clone();
+        let before = traffic.last_seq();
+        let mut asked = match self.session.send_raw(bytes.clone(), self.wait).await {
             Ok(exchange) => Asked {
                 request_seq: exchange.sent.seq,
                 response_seq: exchange.response_seqs.first().copied(),
                 response: exchange.responses.into_iter().next(),
                 lost: (!exchange.unanswered.is_empty())
                     .then(|| format!("no answer within {:.0} s", self.wait.as_secs_f64())),
+                http_status: None,
             },
             Err(e) => Asked {
-                request_seq: 0,
+                // The frame is in the record even when its delivery failed (an HTTP 4xx).
+                request_seq: sent_frame(&traffic, before, &bytes).unwrap_or(0),
                 response_seq: None,
                 response: None,
                 lost: Some(format!("could not send: {e}")),
+                http_status: None,
             },
-        }
+        };
+        asked.http_status = http_status(&traffic, asked.request_seq).await;
+        asked
     }
 
     /// Like [`Probe::send`], but stops waiting for the requests' answers as soon as an error
@@ -141,19 +158,12 @@ impl<'a> Probe<'a> {
                 asked = &mut send => return (asked, None),
                 () = tokio::time::sleep(Duration::from_millis(20)) => {
                     if let Some(refusal) = unnamed_error_after(&traffic, after) {
-                        let request_seq = (after + 1..=refusal.0)
-                            .find(|seq| {
-                                traffic.frame(*seq).is_some_and(|f| {
-                                    f.direction == crate::wire::Direction::Out
-                                        && f.bytes[..] == sent_bytes[..]
-                                })
-                            })
-                            .unwrap_or(after + 1);
                         let asked = Asked {
-                            request_seq,
+                            request_seq: sent_frame(&traffic, after, &sent_bytes).unwrap_or(after + 1),
                             response_seq: None,
                             response: None,
                             lost: None,
+                            http_status: None,
                         };
                         return (asked, Some(refusal));
                     }
@@ -174,4 +184,35 @@ fn unnamed_error_after(traffic: &crate::traffic::Traffic, after: u64) -> Option<
         (message.get("error").is_some() && message.get("id").is_none_or(Value::is_null))
             .then_some((seq, message))
     })
+}
+
+/// The outgoing frame after `after` that carried `bytes`.
+fn sent_frame(traffic: &crate::traffic::Traffic, after: u64, bytes: &[u8]) -> Option<u64> {
+    (after + 1..=traffic.last_seq()).find(|seq| {
+        traffic
+            .frame(*seq)
+            .is_some_and(|f| f.direction == crate::wire::Direction::Out && f.bytes[..] == bytes[..])
+    })
+}
+
+/// Over HTTP, the status of the POST that carried frame `seq`: the transport records the
+/// exchange as its response comes, which may be just after the send returned.
+async fn http_status(traffic: &crate::traffic::Traffic, seq: u64) -> Option<u16> {
+    if seq == 0 || traffic.exchanges().is_empty() {
+        return None; // stdio
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    loop {
+        if let Some(exchange) = traffic
+            .exchanges()
+            .iter()
+            .find(|x| x.sent_frame == Some(seq))
+        {
+            return exchange.status;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }

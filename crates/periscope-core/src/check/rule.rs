@@ -362,6 +362,55 @@ rules! {
         "server/utilities/caching", Some("caching"),
         "caching hints are well formed: ttlMs a non-negative integer, cacheScope public or private",
         "Send ttlMs as a whole number of milliseconds (0 or more) and cacheScope as \"public\" or \"private\".";
+    // Streamable HTTP.
+    SessionIdAscii = "http.session-id-ascii", Http, Error, Once,
+        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "the Mcp-Session-Id the server gives is visible ASCII (0x21 to 0x7E)",
+        "Make session ids of visible ASCII only (a UUID, a JWT, a hash).";
+    UnknownSession = "http.unknown-session", Http, Error, Once,
+        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "a request with a session id the server never gave gets 404",
+        "Answer a request whose Mcp-Session-Id you do not know with 404 Not Found.";
+    MissingSession = "http.missing-session", Http, Error, Once,
+        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "after initialization, a request without the session id gets 400",
+        "Answer a request without Mcp-Session-Id (other than initialize) with 400 Bad Request.";
+    DeletedSession = "http.deleted-session", Http, Error, Once,
+        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "DELETE ends the session (later requests get 404), or is refused with 405",
+        "On DELETE with a session id, end the session and answer its later requests with 404 (or refuse DELETE with 405).";
+    ProtocolVersionHeader = "http.protocol-version-header", Http, Error, Once,
+        "basic/transports#protocol-version-header", Some("http-header-validation"),
+        "a request with an unsupported MCP-Protocol-Version header gets 400",
+        "Check MCP-Protocol-Version and answer a version you do not speak with 400 Bad Request.";
+    AcceptHeader = "http.accept-header", Http, Warning, Once,
+        "basic/transports#sending-messages-to-the-server", None,
+        "a POST whose Accept offers neither application/json nor text/event-stream gets 406",
+        "Answer a POST that accepts neither JSON nor SSE with 406 Not Acceptable.";
+    ContentType = "http.content-type", Http, Warning, Once,
+        "basic/transports#sending-messages-to-the-server", None,
+        "a POST whose body is not declared application/json gets 415",
+        "Answer a POST whose Content-Type is not application/json with 415 Unsupported Media Type.";
+    GetStream = "http.get-stream", Http, Error, Once,
+        "basic/transports#listening-for-messages-from-the-server", None,
+        "GET on the endpoint opens an SSE stream or is refused with 405",
+        "Answer GET with Content-Type: text/event-stream, or 405 Method Not Allowed.";
+    NotificationAccepted = "http.notification-accepted", Http, Error, Once,
+        "basic/transports#sending-messages-to-the-server", None,
+        "a notification POSTed is accepted with 202 and no body",
+        "Answer a POSTed notification (or response) with 202 Accepted and an empty body.";
+    MethodHeader = "http.method-header", Http, Error, Once,
+        "basic/transports#request-headers", Some("http-header-validation"),
+        "a 2026-07-28 request whose Mcp-Method header differs from its body is refused (400, -32020)",
+        "Compare Mcp-Method with the body's method and refuse a mismatch with 400 and error -32020.";
+    Origin = "http.origin", Http, Error, Once,
+        "basic/transports#security-warning", Some("dns-rebinding-protection"),
+        "a server on loopback refuses a request from a foreign Origin with 403",
+        "Validate Origin on a local server: answer an origin you do not expect with 403 Forbidden (DNS rebinding).";
+    AuthChallenge = "http.auth-challenge", Http, Error, Once,
+        "basic/authorization#authorization-server-discovery", None,
+        "a protected server answers 401 with a Bearer challenge whose protected-resource document names its authorization servers",
+        "Send WWW-Authenticate: Bearer resource_metadata=\"…\" with 401, and serve the document with resource and authorization_servers.";
     // stdio.
     StdoutOnlyJson = "stdio.stdout-only-json", Stdio, Error, Once,
         "basic/transports#stdio", None,

@@ -228,17 +228,22 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
     let mut structured_frames = Vec::new();
     let mut structured_wrong = Vec::new();
     let mut structured_seen = 0;
-    for tool in &chosen {
+    // The calls go out together: a slow tool does not hold up the others.
+    let asks = chosen.iter().map(|tool| {
         let name = name_of(tool);
         let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
         let token = format!("check-progress-{}", ctx.probe.fresh_id());
-        tokens.push(token.clone());
         let params = json!({
             "name": name,
             "arguments": arguments::generate(&schema),
             "_meta": {"progressToken": token},
         });
-        let asked = ctx.probe.ask(names::TOOLS_CALL, Some(params)).await;
+        async move { (token, ctx.probe.ask(names::TOOLS_CALL, Some(params)).await) }
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    for (tool, (token, asked)) in chosen.iter().zip(answers) {
+        let name = name_of(tool);
+        tokens.push(token);
         result_frames.extend(asked.frames());
         let Some(result) = asked.result() else {
             let refused = asked.error().is_some();

@@ -1,0 +1,209 @@
+//! An HTTP proxy that breaks one Streamable HTTP rule of `periscope check` on purpose, in
+//! front of a real server: `faulty-http <rule id> <upstream URL>`. It prints its own URL (the
+//! upstream's path on 127.0.0.1 and a free port) on stdout, then forwards each request,
+//! changing only what the rule's fault changes (`tests/tests/cli_check.rs`). One request per
+//! connection; response bodies (SSE streams too) are copied as they come.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+/// A request or response head: the first line and the headers, in order.
+struct Head {
+    line: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Head {
+    fn read(reader: &mut impl BufRead) -> Option<Head> {
+        let mut line = String::new();
+        reader.read_line(&mut line).ok()?;
+        if line.trim().is_empty() {
+            return None;
+        }
+        let mut headers = Vec::new();
+        loop {
+            let mut header = String::new();
+            reader.read_line(&mut header).ok()?;
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            let (name, value) = header.split_once(':')?;
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+        Some(Head {
+            line: line.trim_end().to_string(),
+            headers,
+        })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn set(&mut self, name: &str, value: &str) {
+        self.headers.retain(|(n, _)| n != name);
+        self.headers.push((name.to_string(), value.to_string()));
+    }
+
+    fn remove(&mut self, name: &str) {
+        self.headers.retain(|(n, _)| n != name);
+    }
+
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        write!(out, "{}\r\n", self.line)?;
+        for (name, value) in &self.headers {
+            write!(out, "{name}: {value}\r\n")?;
+        }
+        write!(out, "\r\n")
+    }
+}
+
+struct Proxy {
+    fault: String,
+    upstream: String,
+    /// The last session id the server gave.
+    session: Mutex<Option<String>>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(fault), Some(upstream_url)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: faulty-http <rule id> <upstream URL>");
+        std::process::exit(2);
+    };
+    let rest = upstream_url
+        .strip_prefix("http://")
+        .expect("an http:// upstream");
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().unwrap().port();
+    println!("http://127.0.0.1:{port}/{path}");
+    let _ = std::io::stdout().flush();
+    let proxy = Arc::new(Proxy {
+        fault: fault.clone(),
+        upstream: authority.to_string(),
+        session: Mutex::new(None),
+    });
+    for client in listener.incoming().flatten() {
+        let proxy = proxy.clone();
+        std::thread::spawn(move || {
+            let _ = proxy.serve(client);
+        });
+    }
+}
+
+fn respond(
+    client: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &str,
+) -> std::io::Result<()> {
+    write!(
+        client,
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+impl Proxy {
+    fn serve(&self, mut client: TcpStream) -> std::io::Result<()> {
+        let mut reader = BufReader::new(client.try_clone()?);
+        let Some(mut head) = Head::read(&mut reader) else {
+            return Ok(());
+        };
+        let length: usize = head
+            .get("content-length")
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body)?;
+        let message: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        let method = head.line.split(' ').next().unwrap_or("").to_string();
+        let session = self.session.lock().unwrap().clone();
+        match self.fault.as_str() {
+            "http.session-id-ascii" => {
+                if let Some(id) = head.get("mcp-session-id").map(str::to_string) {
+                    head.set("mcp-session-id", id.trim_end_matches(" x"));
+                }
+            }
+            "http.unknown-session"
+                if head.get("mcp-session-id") == Some("periscope-check-no-such-session") =>
+            {
+                if let Some(id) = &session {
+                    head.set("mcp-session-id", id);
+                }
+            }
+            "http.missing-session"
+                if method == "POST"
+                    && head.get("mcp-session-id").is_none()
+                    && message["method"] != "initialize" =>
+            {
+                if let Some(id) = &session {
+                    head.set("mcp-session-id", id);
+                }
+            }
+            "http.deleted-session" if method == "DELETE" => {
+                return respond(&mut client, "200 OK", "text/plain", "");
+            }
+            "http.protocol-version-header"
+                if head.get("mcp-protocol-version") == Some("1999-01-01") =>
+            {
+                let version = message
+                    .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("2025-11-25")
+                    .to_string();
+                head.set("mcp-protocol-version", &version);
+            }
+            "http.accept-header" if head.get("accept") == Some("text/plain") => {
+                head.set("accept", "application/json, text/event-stream");
+            }
+            "http.content-type" if head.get("content-type") == Some("text/plain") => {
+                head.set("content-type", "application/json");
+            }
+            "http.get-stream" if method == "GET" => {
+                return respond(&mut client, "200 OK", "text/plain", "hello");
+            }
+            "http.method-header" => {
+                if let Some(body_method) = message["method"].as_str() {
+                    if head.get("mcp-method").is_some() {
+                        head.set("mcp-method", body_method);
+                    }
+                }
+            }
+            "http.origin" => head.remove("origin"),
+            _ => {}
+        }
+        head.set("host", &self.upstream);
+        head.set("connection", "close");
+        let mut upstream = TcpStream::connect(&self.upstream)?;
+        head.write(&mut upstream)?;
+        upstream.write_all(&body)?;
+        let mut from = BufReader::new(upstream);
+        let Some(mut reply) = Head::read(&mut from) else {
+            return Ok(());
+        };
+        if let Some(id) = reply.get("mcp-session-id").map(str::to_string) {
+            *self.session.lock().unwrap() = Some(id.clone());
+            if self.fault == "http.session-id-ascii" {
+                reply.set("mcp-session-id", &format!("{id} x"));
+            }
+        }
+        let status = reply.line.split(' ').nth(1).unwrap_or("").to_string();
+        if self.fault == "http.notification-accepted" && status == "202" {
+            return respond(&mut client, "200 OK", "application/json", "{}");
+        }
+        if self.fault == "http.auth-challenge" && status == "401" {
+            reply.remove("www-authenticate");
+        }
+        reply.set("connection", "close");
+        reply.write(&mut client)?;
+        std::io::copy(&mut from, &mut client)?;
+        Ok(())
+    }
+}
