@@ -170,10 +170,10 @@ impl Proxy {
                 return respond(&mut client, "200 OK", "text/plain", "hello");
             }
             "http.method-header" => {
-                if let Some(body_method) = message["method"].as_str() {
-                    if head.get("mcp-method").is_some() {
-                        head.set("mcp-method", body_method);
-                    }
+                if let Some(body_method) = message["method"].as_str()
+                    && head.get("mcp-method").is_some()
+                {
+                    head.set("mcp-method", body_method);
                 }
             }
             "http.origin" => head.remove("origin"),

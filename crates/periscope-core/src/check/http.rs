@@ -215,17 +215,15 @@ impl Raw<'_> {
             body,
             error,
         };
-        for message in reply.messages() {
+        // The answer (the first message of a JSON body or an SSE stream) goes in the record.
+        if let Some(message) = reply.messages().into_iter().next() {
             let bytes = serde_json::to_vec(&message).expect("JSON");
             let frame = self
                 .traffic
                 .append_frame_via(Direction::In, bytes, None, Some(seq));
-            let mut reply_frames = reply.frames.clone();
-            reply_frames.push(frame.seq);
-            return Reply {
-                frames: reply_frames,
-                ..reply
-            };
+            let mut frames = reply.frames.clone();
+            frames.push(frame.seq);
+            return Reply { frames, ..reply };
         }
         reply
     }
