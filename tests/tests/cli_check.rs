@@ -447,3 +447,15 @@ fn every_http_rule_fails_behind_the_proxy_that_breaks_it() {
         quiet.join("\n")
     );
 }
+
+#[test]
+fn the_docs_list_every_rule() {
+    let page = std::fs::read_to_string(periscope_tests::tests_dir().join("../docs/check.md"))
+        .expect("docs/check.md");
+    let missing: Vec<String> = rules()
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| !page.contains(&format!("| `{r}` |")))
+        .collect();
+    assert!(missing.is_empty(), "docs/check.md does not list {missing:?}");
+}
