@@ -457,5 +457,8 @@ fn the_docs_list_every_rule() {
         .map(|(r, _)| r)
         .filter(|r| !page.contains(&format!("| `{r}` |")))
         .collect();
-    assert!(missing.is_empty(), "docs/check.md does not list {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/check.md does not list {missing:?}"
+    );
 }

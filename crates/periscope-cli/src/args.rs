@@ -269,6 +269,15 @@ pub enum OutputFormat {
     Markdown,
 }
 
+/// `diff --fail-on`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFailOn {
+    /// Any difference.
+    Any,
+    /// Only a difference that breaks a client of the first surface.
+    Breaking,
+}
+
 /// `check --fail-on`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FailOnArg {
@@ -347,12 +356,17 @@ pub enum Action {
     },
     /// Compare what a server showed of itself (identity, tools, resources, templates, prompts)
     /// in two record files, or at the first and last listing of one. Exit 0 when the same, 1
-    /// when they differ. No server.
+    /// when they differ (with --fail-on breaking: only when a change breaks a client). No server.
     Diff {
         /// A record file (written with --record).
         first: PathBuf,
         /// Another record file (default: FIRST's first listing against its last).
         second: Option<PathBuf>,
+        /// What makes the exit code 1: `any` difference, or only a `breaking` one (a tool,
+        /// resource, template or prompt removed, a new required argument, a narrowed type, a
+        /// removed enum value; additions break nothing).
+        #[arg(long, value_enum, default_value_t = DiffFailOn::Any)]
+        fail_on: DiffFailOn,
     },
     /// Open a record file (written with --record or the app's Save session…) in the desktop
     /// app, read-only; with --print, print its summary (target, era, counts, the server's

@@ -3,7 +3,7 @@
 //! Markdown; the exit code says whether anything at or above `--fail-on` failed.
 
 use periscope_core::check::format::{self, result_name, spec_link};
-use periscope_core::check::report::{CheckReport, CheckResult, FailOn, Verdict};
+use periscope_core::check::report::{CheckReport, CheckResult, FailOn, RuleVerdict};
 use periscope_core::check::rule::{Area, Rule, Severity};
 use periscope_core::check::{
     self, CheckOptions, CheckProgress, CheckTarget, EraPick, Selector, ToolCalls,
@@ -100,6 +100,7 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
     options.skip = skip;
     options.record = cli.record.clone();
     options.wait = std::time::Duration::from_secs_f64(cli.timeout.min(10.0));
+    options.call_wait = std::time::Duration::from_secs_f64(cli.timeout);
     let fail_on = match fail_on {
         FailOnArg::Error => FailOn::Error,
         FailOnArg::Warning => FailOn::Warning,
@@ -159,12 +160,12 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
     }
 }
 
-fn mark(verdict: Verdict) -> &'static str {
+fn mark(verdict: RuleVerdict) -> &'static str {
     match verdict {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "FAIL",
-        Verdict::Warning => "warn",
-        Verdict::Skipped => "skip",
+        RuleVerdict::Pass => "pass",
+        RuleVerdict::Fail => "FAIL",
+        RuleVerdict::Warning => "warn",
+        RuleVerdict::Skipped => "skip",
     }
 }
 
@@ -194,7 +195,7 @@ fn print_text(report: &CheckReport) {
         say!("{}", area.id());
         for r in results {
             say!("  {} {:<44} {}", mark(r.verdict), result_name(r), r.message);
-            if matches!(r.verdict, Verdict::Fail | Verdict::Warning) {
+            if matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning) {
                 if let Some(hint) = &r.hint {
                     say!("       fix: {hint}");
                 }

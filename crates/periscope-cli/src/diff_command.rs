@@ -1,17 +1,18 @@
 //! `periscope diff A [B]`: what a server showed of itself (identity, tools, resources,
 //! templates, prompts) in two record files — the last listing of each — or, with one file, at
-//! its first and last listing. Exit 0 when the same, 1 when they differ (like diff(1)), 2 when a
-//! file cannot be read: a CI job can fail a build when a server's tool surface changes.
+//! its first and last listing. Exit 0 when the same, 1 when they differ (like diff(1); with
+//! `--fail-on breaking`, only when a change breaks a client), 2 when a file cannot be read: a CI
+//! job can fail a build when a server's tool surface changes.
 
 use std::path::PathBuf;
 
 use periscope_core::diff::{self, Moment, Surface};
 use periscope_core::export::Recording;
 
-use crate::args::Format;
+use crate::args::{DiffFailOn, Format};
 use crate::exit::Exit;
 
-pub fn run(first: &PathBuf, second: Option<&PathBuf>, format: Format) -> Exit {
+pub fn run(first: &PathBuf, second: Option<&PathBuf>, fail_on: DiffFailOn, format: Format) -> Exit {
     let read = |path: &PathBuf| {
         Recording::read(path).map_err(|e| {
             tell!("periscope: {e}");
@@ -40,9 +41,9 @@ pub fn run(first: &PathBuf, second: Option<&PathBuf>, format: Format) -> Exit {
         ),
         Format::Text => say!("{}", diff::to_text(&result).trim_end()),
     }
-    if result.is_same() {
-        Exit::Ok
-    } else {
-        Exit::Found
-    }
+    let fails = match fail_on {
+        DiffFailOn::Any => !result.is_same(),
+        DiffFailOn::Breaking => !result.breaking.is_empty(),
+    };
+    if fails { Exit::Found } else { Exit::Ok }
 }

@@ -110,8 +110,12 @@ fn main() -> ExitCode {
         }
         Action::Recording(action) => return recording_command::run(action).into(),
         Action::Open { file, print } => return open_command::run(file, *print, cli.format).into(),
-        Action::Diff { first, second } => {
-            return diff_command::run(first, second.as_ref(), cli.format).into();
+        Action::Diff {
+            first,
+            second,
+            fail_on,
+        } => {
+            return diff_command::run(first, second.as_ref(), *fail_on, cli.format).into();
         }
         // The desktop app connects, not this process.
         Action::OpenApp => return open_app::run(cli.url.as_deref(), &server).into(),

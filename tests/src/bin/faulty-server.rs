@@ -108,6 +108,7 @@ fn main() {
         })
     };
 
+    let mut batch_seen = false;
     for line in std::io::stdin().lock().split(b'\n') {
         let Ok(line) = line else { break };
         let message = match serde_json::from_slice::<Value>(&line) {
@@ -131,6 +132,13 @@ fn main() {
                 .lock()
                 .unwrap()
                 .insert(id.to_string(), (method.to_string(), params));
+        }
+        // jsonrpc.batch: a batch stops the server (it reads nothing more).
+        if fault == "jsonrpc.batch" && message.is_array() {
+            batch_seen = true;
+        }
+        if batch_seen {
+            continue;
         }
         match inbound(&fault, message) {
             Inbound::Forward(message) => {
@@ -178,14 +186,6 @@ fn inbound(fault: &str, message: Value) -> Inbound {
         {
             Inbound::Answer(error(&Value::Null, -32601, "unknown notification"))
         }
-        ("jsonrpc.batch", _) if message.is_array() => Inbound::Answer(Value::Array(
-            message
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|item| result(&item["id"], json!({})))
-                .collect(),
-        )),
         ("lists.bogus-cursor" | "lists.cursors-end", "tools/list")
             if params.get("cursor").is_some() =>
         {

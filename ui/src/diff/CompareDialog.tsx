@@ -2,6 +2,7 @@ import { GitCompare } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CompareMoment } from "../bindings/CompareMoment";
+import type { BreakingChange } from "../bindings/BreakingChange";
 import type { SurfaceDiff } from "../bindings/SurfaceDiff";
 import { ErrorBox } from "../common/ErrorBox";
 import { Dialog } from "../dialog/Dialog";
@@ -129,6 +130,7 @@ export function DiffResult({ diff }: { diff: SurfaceDiff }) {
   }
   return (
     <div className="diff-result" data-testid="diff-result">
+      {diff.breaking.length > 0 && <BreakingList changes={diff.breaking} />}
       <section className="section" data-testid="diff-identity">
         <h3>{t("identity")}</h3>
         {diff.identity_before !== diff.identity_after ? (
@@ -169,5 +171,39 @@ export function DiffResult({ diff }: { diff: SurfaceDiff }) {
         </section>
       ))}
     </div>
+  );
+}
+
+/** What breaks a client written against the before side (the engine says which: `breaking`). */
+function BreakingList({ changes }: { changes: BreakingChange[] }) {
+  const { t } = useTranslation("diff");
+  return (
+    <section className="section" data-testid="diff-breaking">
+      <h3>{t("breaking.title")}</h3>
+      <ul className="recorded-items">
+        {changes.map((change, i) => {
+          const item = `${t(`lists.${change.list}`)} ${change.key}`;
+          const why = change.why;
+          const text =
+            why.kind === "removed"
+              ? t("breaking.removed", { item })
+              : why.kind === "new_required_argument"
+                ? t("breaking.new_required_argument", { item, name: why.name, path: why.path })
+                : why.kind === "narrowed_type"
+                  ? t("breaking.narrowed_type", {
+                      item,
+                      path: why.path,
+                      before: why.before.join("|"),
+                      after: why.after.join("|"),
+                    })
+                  : t("breaking.removed_enum_value", { item, path: why.path, value: JSON.stringify(why.value) });
+          return (
+            <li key={i} className="recorded-item diff-removed" data-testid="diff-breaking-item">
+              {text}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

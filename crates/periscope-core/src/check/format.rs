@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::report::{CheckReport, CheckResult, FailOn, Verdict};
+use super::report::{CheckReport, CheckResult, FailOn, RuleVerdict};
 use super::rule::{Applies, Area, Rule};
 use crate::era::Era;
 use crate::revision;
@@ -64,7 +64,8 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let counts = &report.counts;
     let failing = |r: &CheckResult| {
-        r.verdict == Verdict::Fail || (r.verdict == Verdict::Warning && fail_on == FailOn::Warning)
+        r.verdict == RuleVerdict::Fail
+            || (r.verdict == RuleVerdict::Warning && fail_on == FailOn::Warning)
     };
     let failures = report.results.iter().filter(|r| failing(r)).count();
     let _ = writeln!(
@@ -88,7 +89,7 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
             results.iter().filter(|r| failing(r)).count(),
             results
                 .iter()
-                .filter(|r| r.verdict == Verdict::Skipped)
+                .filter(|r| r.verdict == RuleVerdict::Skipped)
                 .count()
         );
         for result in results {
@@ -113,23 +114,23 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
             .collect::<Vec<_>>()
             .join("\n");
             match result.verdict {
-                Verdict::Pass => out.push_str("/>\n"),
-                Verdict::Skipped => {
+                RuleVerdict::Pass => out.push_str("/>\n"),
+                RuleVerdict::Skipped => {
                     let _ = write!(
                         out,
                         ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
                         xml(&result.message)
                     );
                 }
-                Verdict::Warning if fail_on == FailOn::Error => {
+                RuleVerdict::Warning if fail_on == FailOn::Error => {
                     let _ = write!(
                         out,
                         ">\n      <system-out>warning: {}</system-out>\n    </testcase>\n",
                         xml(&detail)
                     );
                 }
-                Verdict::Fail | Verdict::Warning => {
-                    let kind = if result.verdict == Verdict::Fail {
+                RuleVerdict::Fail | RuleVerdict::Warning => {
+                    let kind = if result.verdict == RuleVerdict::Fail {
                         "fail"
                     } else {
                         "warning"
@@ -177,7 +178,7 @@ pub fn sarif(report: &CheckReport, location: Option<&str>) -> Value {
     let results: Vec<Value> = report
         .results
         .iter()
-        .filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::Warning))
+        .filter(|r| matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning))
         .map(|r| {
             let text = match &r.hint {
                 Some(hint) => format!("{}: {} Fix: {hint}", result_name(r), r.message),
@@ -186,7 +187,7 @@ pub fn sarif(report: &CheckReport, location: Option<&str>) -> Value {
             json!({
                 "ruleId": r.rule.id(),
                 "ruleIndex": asked.iter().position(|x| *x == r.rule),
-                "level": if r.verdict == Verdict::Fail { "error" } else { "warning" },
+                "level": if r.verdict == RuleVerdict::Fail { "error" } else { "warning" },
                 "message": {"text": text},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": uri},
@@ -232,14 +233,16 @@ pub fn markdown(report: &CheckReport) -> String {
         let broken: Vec<&CheckResult> = report
             .results
             .iter()
-            .filter(|r| r.area == *area && matches!(r.verdict, Verdict::Fail | Verdict::Warning))
+            .filter(|r| {
+                r.area == *area && matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning)
+            })
             .collect();
         if broken.is_empty() {
             continue;
         }
         let _ = writeln!(out, "## {}\n", area.id());
         for r in broken {
-            let mark = if r.verdict == Verdict::Fail {
+            let mark = if r.verdict == RuleVerdict::Fail {
                 "✗ fail"
             } else {
                 "! warning"
@@ -264,7 +267,7 @@ pub fn markdown(report: &CheckReport) -> String {
     let skipped: Vec<&CheckResult> = report
         .results
         .iter()
-        .filter(|r| r.verdict == Verdict::Skipped)
+        .filter(|r| r.verdict == RuleVerdict::Skipped)
         .collect();
     if !skipped.is_empty() {
         let _ = writeln!(

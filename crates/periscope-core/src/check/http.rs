@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::{CheckOptions, CheckTarget};
 use crate::config::HttpTarget;
@@ -272,7 +272,7 @@ fn is_4xx(reply: &Reply, expected: u16) -> Outcome {
     }
 }
 
-fn skip_all(reason: SkipReason, why: &str, options: &CheckOptions) -> Vec<(Rule, Outcome)> {
+fn skip_all(reason: NotAsked, why: &str, options: &CheckOptions) -> Vec<(Rule, Outcome)> {
     ALL.into_iter()
         .filter(|r| options.selects(*r))
         .map(|r| (r, Outcome::skip(reason.clone(), why)))
@@ -287,7 +287,7 @@ pub(crate) async fn ask(
 ) -> Vec<(Rule, Outcome)> {
     let CheckTarget::Http { target, .. } = target else {
         return skip_all(
-            SkipReason::OtherTransport,
+            NotAsked::OtherTransport,
             "a rule of Streamable HTTP",
             options,
         );
@@ -301,7 +301,7 @@ pub(crate) async fn ask(
         .build()
     {
         Ok(c) => c,
-        Err(e) => return skip_all(SkipReason::NoSession, &e.to_string(), options),
+        Err(e) => return skip_all(NotAsked::NoSession, &e.to_string(), options),
     };
     let raw = Raw {
         client,
@@ -333,7 +333,7 @@ pub(crate) async fn ask(
             found.push((
                 rule,
                 Outcome::skip(
-                    SkipReason::NoSession,
+                    NotAsked::NoSession,
                     "the server requires a sign-in, and these requests go without a token",
                 ),
             ));
@@ -343,7 +343,7 @@ pub(crate) async fn ask(
     found.push((
         Rule::AuthChallenge,
         Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             format!("the server answered without a sign-in ({})", opened.said()),
         ),
     ));
@@ -398,7 +398,7 @@ pub(crate) async fn ask(
         found.push((
             Rule::NotificationAccepted,
             Outcome::skip(
-                SkipReason::OtherEra,
+                NotAsked::OtherEra,
                 "asked in the legacy era (its notifications/initialized)",
             ),
         ));
@@ -414,7 +414,7 @@ pub(crate) async fn ask(
                 found.push((
                     rule,
                     Outcome::skip(
-                        SkipReason::NothingToAsk,
+                        NotAsked::NothingToAsk,
                         "the server gave no Mcp-Session-Id (it keeps no sessions)",
                     ),
                 ));
@@ -551,7 +551,7 @@ pub(crate) async fn ask(
     } else {
         found.push((
             Rule::MethodHeader,
-            Outcome::skip(SkipReason::OtherEra, "a rule of 2026-07-28"),
+            Outcome::skip(NotAsked::OtherEra, "a rule of 2026-07-28"),
         ));
     }
     found.push((Rule::Origin, origin(&raw, legacy).await));
@@ -609,7 +609,7 @@ async fn origin(raw: &Raw<'_>, legacy: bool) -> Outcome {
         .unwrap_or(false);
     if !loopback {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "the server is not on loopback (the rule guards local servers)",
         );
     }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use super::{CheckOptions, CheckTarget, EraCtx};
@@ -75,7 +75,7 @@ fn handshake_result(ctx: &EraCtx<'_>) -> Option<(u64, Value)> {
 fn instructions(ctx: &EraCtx<'_>) -> Outcome {
     let Some((seq, result)) = handshake_result(ctx) else {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "the handshake's result is not in the record",
         );
     };
@@ -163,7 +163,7 @@ fn declared_answers(ctx: &EraCtx<'_>) -> Outcome {
     }
     if asked.is_empty() {
         return Outcome::skip(
-            SkipReason::NotDeclared {
+            NotAsked::NotDeclared {
                 capability: "tools, prompts or resources".into(),
             },
             "the server declares none of tools, prompts and resources",
@@ -179,7 +179,7 @@ fn declared_answers(ctx: &EraCtx<'_>) -> Outcome {
 async fn undeclared_refused(ctx: &EraCtx<'_>) -> Outcome {
     if ctx.identity.offers.unknown {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "the server's capabilities are unreadable, so nothing is known to be undeclared",
         );
     }
@@ -189,7 +189,7 @@ async fn undeclared_refused(ctx: &EraCtx<'_>) -> Outcome {
         .collect();
     if undeclared.is_empty() {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "the server declares tools, prompts and resources: none is undeclared",
         );
     }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use super::EraCtx;
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::{ListEnd, ListKind, MAX_PAGES};
 use crate::vocabulary::method::names;
@@ -30,7 +30,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
 
 fn not_declared(kind: ListKind) -> Outcome {
     Outcome::skip(
-        SkipReason::NotDeclared {
+        NotAsked::NotDeclared {
             capability: kind.capability().into(),
         },
         format!("the server does not declare {}", kind.capability()),
@@ -112,7 +112,7 @@ fn cursors_end(ctx: &EraCtx<'_>) -> Outcome {
         }
     }
     if paged == 0 {
-        return Outcome::skip(SkipReason::NothingToAsk, "no list is declared");
+        return Outcome::skip(NotAsked::NothingToAsk, "no list is declared");
     }
     if wrong.is_empty() {
         Outcome::pass(frames, format!("{paged} lists paged to their end"))
@@ -126,7 +126,7 @@ async fn bogus_cursor(ctx: &EraCtx<'_>) -> Outcome {
         .into_iter()
         .find(|k| ctx.listing(*k).is_some_and(|l| l.refused().is_none()))
     else {
-        return Outcome::skip(SkipReason::NothingToAsk, "no list answers");
+        return Outcome::skip(NotAsked::NothingToAsk, "no list answers");
     };
     let asked = ctx
         .probe

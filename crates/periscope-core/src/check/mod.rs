@@ -34,7 +34,7 @@ use crate::config::{HttpMode, HttpTarget, StdioTarget};
 use crate::era::{Era, EraChoice};
 use crate::session::{ServerIdentity, Session, SessionOptions};
 use probe::Probe;
-use report::{CheckReport, CheckResult, Counts, EraRecord, Outcome, SkipReason};
+use report::{CheckReport, CheckResult, Counts, EraRecord, NotAsked, Outcome};
 use rule::{Applies, Area, Rule};
 use surface::{ListKind, Listing};
 
@@ -123,6 +123,8 @@ pub struct CheckOptions {
     pub record: Option<PathBuf>,
     /// How long to wait for each answer.
     pub wait: Duration,
+    /// How long to wait for a tool call's answer.
+    pub call_wait: Duration,
     /// Resources read at most.
     pub max_reads: usize,
 }
@@ -137,6 +139,7 @@ impl CheckOptions {
             skip: Vec::new(),
             record: None,
             wait: Duration::from_secs(10),
+            call_wait: Duration::from_secs(60),
             max_reads: 20,
         }
     }
@@ -265,19 +268,14 @@ pub async fn run(
             Err(why) => return Err(why),
         };
         let mut eras = vec![first];
-        let speaks_legacy_too = eras[0].1.era == Era::Modern
-            && eras[0]
-                .1
-                .supported_versions
-                .iter()
-                .any(|v| crate::revision::STATEFUL_VERSIONS.contains(&v.as_str()));
-        if matches!(options.eras, EraPick::Auto | EraPick::Both) && speaks_legacy_too {
+        // A modern server may answer `initialize` too without listing a legacy revision in
+        // `server/discover` (the official SDKs list only 2026-07-28): it is asked, and only
+        // a refusal says it is modern alone.
+        if matches!(options.eras, EraPick::Auto | EraPick::Both) && eras[0].1.era == Era::Modern {
             let record = options.record.as_deref().map(beside);
             match open(target, options, EraChoice::Legacy, record.as_deref()).await {
                 Ok(pair) => eras.push(pair),
-                Err(why) => {
-                    tracing::warn!("the legacy session of a server of both eras failed: {why}")
-                }
+                Err(why) => tracing::info!("no legacy session beside the modern one: {why}"),
             }
         }
         Ok(eras)
@@ -344,7 +342,7 @@ pub async fn run(
         };
         if era_missing {
             let result = Outcome::skip(
-                SkipReason::OtherEra,
+                NotAsked::OtherEra,
                 "the server does not speak the era this rule belongs to",
             )
             .judge(rule, None);

@@ -68,6 +68,17 @@ impl Asked {
     }
 }
 
+/// A request's bytes: `params` stamped with the modern metadata in that era.
+fn message(id: Value, method: &str, params: Option<Value>, session: &Session) -> Vec<u8> {
+    let mut params = params;
+    session.stamp_meta(&mut params);
+    let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
+    if let Some(params) = params {
+        message["params"] = params;
+    }
+    serde_json::to_vec(&message).expect("JSON values serialize")
+}
+
 /// Shortens a server's text for a one-line message.
 pub(crate) fn short(text: &str) -> String {
     const MAX: usize = 120;
@@ -103,27 +114,31 @@ impl<'a> Probe<'a> {
 
     /// Sends `method` with `params` (stamped in the modern era) under a fresh id.
     pub async fn ask(&self, method: &str, params: Option<Value>) -> Asked {
+        self.ask_within(self.wait, method, params).await
+    }
+
+    /// Like [`Probe::ask`], waiting `wait` for the answer (a tool call gets the user's
+    /// patience, not the check's).
+    pub async fn ask_within(&self, wait: Duration, method: &str, params: Option<Value>) -> Asked {
         let id = json!(self.fresh_id());
-        self.ask_with_id(id, method, params).await
+        self.send_within(wait, message(id, method, params, self.session))
+            .await
     }
 
     /// Like [`Probe::ask`], under the id given (a number, a string).
     pub async fn ask_with_id(&self, id: Value, method: &str, params: Option<Value>) -> Asked {
-        let mut params = params;
-        self.session.stamp_meta(&mut params);
-        let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
-        if let Some(params) = params {
-            message["params"] = params;
-        }
-        self.send(serde_json::to_vec(&message).expect("JSON values serialize"))
-            .await
+        self.send(message(id, method, params, self.session)).await
     }
 
     /// Sends bytes as they are; the first response to a request among them, if any.
     pub async fn send(&self, bytes: Vec<u8>) -> Asked {
+        self.send_within(self.wait, bytes).await
+    }
+
+    async fn send_within(&self, wait: Duration, bytes: Vec<u8>) -> Asked {
         let traffic = self.session.traffic().clone();
         let before = traffic.last_seq();
-        let mut asked = match self.session.send_raw(bytes.clone(), self.wait).await {
+        let mut asked = match self.session.send_raw(bytes.clone(), wait).await {
             Ok(exchange) => Asked {
                 request_seq: exchange.sent.seq,
                 response_seq: exchange.response_seqs.first().copied(),
@@ -145,27 +160,50 @@ impl<'a> Probe<'a> {
         asked
     }
 
-    /// Like [`Probe::send`], but stops waiting for the requests' answers as soon as an error
-    /// no request names arrives (a batch refused as a whole): the refusal is then the answer.
-    pub async fn send_or_refused(&self, bytes: Vec<u8>) -> (Asked, Option<(u64, Value)>) {
+    /// Sends a batch and waits for what becomes of it: its requests answered, the batch
+    /// refused as a whole (an error no request names, or a 4xx), or nothing. Right after the
+    /// batch goes out, `then` is asked: once it is answered (and a moment more), a batch with no
+    /// answer yet was ignored. Returns the batch, the refusal, and `then`'s answer if asked.
+    pub async fn send_batch(
+        &self,
+        bytes: Vec<u8>,
+        then: &str,
+    ) -> (Asked, Option<(u64, Value)>, Option<Asked>) {
         let traffic = self.session.traffic().clone();
         let after = traffic.last_seq();
         let sent_bytes = bytes.clone();
         let send = self.send(bytes);
         tokio::pin!(send);
+        let sync = async {
+            while sent_frame(&traffic, after, &sent_bytes).is_none() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            let answer = self.ask(then, None).await;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            answer
+        };
+        tokio::pin!(sync);
+        let unanswered = |traffic: &crate::traffic::Traffic| Asked {
+            request_seq: sent_frame(traffic, after, &sent_bytes).unwrap_or(after + 1),
+            response_seq: None,
+            response: None,
+            lost: None,
+            http_status: None,
+        };
         loop {
             tokio::select! {
-                asked = &mut send => return (asked, None),
+                asked = &mut send => {
+                    if asked.response.is_some() || asked.refused_over_http() {
+                        return (asked, None, None);
+                    }
+                    // No answer in time: whether the server still serves decides.
+                    let synced = (&mut sync).await;
+                    return (asked, None, Some(synced));
+                }
+                synced = &mut sync => return (unanswered(&traffic), None, Some(synced)),
                 () = tokio::time::sleep(Duration::from_millis(20)) => {
                     if let Some(refusal) = unnamed_error_after(&traffic, after) {
-                        let asked = Asked {
-                            request_seq: sent_frame(&traffic, after, &sent_bytes).unwrap_or(after + 1),
-                            response_seq: None,
-                            response: None,
-                            lost: None,
-                            http_status: None,
-                        };
-                        return (asked, Some(refusal));
+                        return (unanswered(&traffic), Some(refusal), None);
                     }
                 }
             }

@@ -11,7 +11,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::{CheckOptions, CheckTarget};
 use crate::config::StdioTarget;
@@ -36,7 +36,7 @@ pub(crate) async fn ask(target: &CheckTarget, options: &CheckOptions) -> Vec<(Ru
         .map(|r| {
             (
                 r,
-                Outcome::skip(SkipReason::OtherTransport, "a rule of stdio servers"),
+                Outcome::skip(NotAsked::OtherTransport, "a rule of stdio servers"),
             )
         })
         .collect();
@@ -144,9 +144,9 @@ async fn stdin_close(target: &StdioTarget, wait: Duration) -> Vec<(Rule, Outcome
             return vec![
                 (
                     Rule::ExitsOnStdinClose,
-                    Outcome::skip(SkipReason::NoSession, why.clone()),
+                    Outcome::skip(NotAsked::NoSession, why.clone()),
                 ),
-                (Rule::NoOrphans, Outcome::skip(SkipReason::NoSession, why)),
+                (Rule::NoOrphans, Outcome::skip(NotAsked::NoSession, why)),
             ];
         }
     };
@@ -165,10 +165,7 @@ async fn stdin_close(target: &StdioTarget, wait: Duration) -> Vec<(Rule, Outcome
             ),
             (
                 Rule::NoOrphans,
-                Outcome::skip(
-                    SkipReason::NothingToAsk,
-                    "the server did not exit on its own",
-                ),
+                Outcome::skip(NotAsked::NothingToAsk, "the server did not exit on its own"),
             ),
         ],
         Some(took) => {
@@ -201,12 +198,12 @@ async fn stdin_close(target: &StdioTarget, wait: Duration) -> Vec<(Rule, Outcome
 async fn sigterm(target: &StdioTarget, wait: Duration) -> Outcome {
     let mut started = match start(target, wait).await {
         Ok(s) => s,
-        Err(why) => return Outcome::skip(SkipReason::NoSession, why),
+        Err(why) => return Outcome::skip(NotAsked::NoSession, why),
     };
     let pid = Pid::from_raw(started.pgid.as_raw());
     if let Err(e) = kill(pid, Signal::SIGTERM) {
         return Outcome::skip(
-            SkipReason::NoSession,
+            NotAsked::NoSession,
             format!("could not signal the server: {e}"),
         );
     }
@@ -231,7 +228,7 @@ pub(crate) fn stdout_only_json<'a>(
     if !matches!(target, CheckTarget::Stdio(_)) {
         return vec![(
             Rule::StdoutOnlyJson,
-            Outcome::skip(SkipReason::OtherTransport, "a rule of stdio servers"),
+            Outcome::skip(NotAsked::OtherTransport, "a rule of stdio servers"),
         )];
     }
     let mut frames = Vec::new();

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::EraCtx;
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use crate::vocabulary::method::names;
@@ -17,7 +17,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
     let Some(listing) = ctx.listing(ListKind::Prompts) else {
         let skip = || {
             Outcome::skip(
-                SkipReason::NotDeclared {
+                NotAsked::NotDeclared {
                     capability: "prompts".into(),
                 },
                 "the server does not declare prompts",
@@ -31,11 +31,12 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
     let prompts: Vec<Value> = listing.items.iter().take(MAX_GETS).cloned().collect();
     let mut frames = Vec::new();
     let mut wrong = Vec::new();
+    let mut guessed_wrong = Vec::new();
     for prompt in &prompts {
         let Some(name) = prompt.get("name").and_then(Value::as_str) else {
             continue;
         };
-        let arguments = filled(prompt, None);
+        let arguments = filled(ctx, prompt, None).await;
         let asked = ctx
             .probe
             .ask(
@@ -45,7 +46,12 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
             .await;
         frames.extend(asked.frames());
         let Some(result) = asked.result() else {
-            wrong.push(format!("{name}: {}", asked.describe()));
+            // Prompt arguments have no schema: values the server refuses were only guesses.
+            if asked.error_code() == Some(error_code::INVALID_PARAMS) {
+                guessed_wrong.push(name.to_string());
+            } else {
+                wrong.push(format!("{name}: {}", asked.describe()));
+            }
             continue;
         };
         if let Some(violations) =
@@ -56,9 +62,23 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
         }
     }
     let get = if prompts.is_empty() {
-        Outcome::skip(SkipReason::NothingToAsk, "no prompt is listed")
+        Outcome::skip(NotAsked::NothingToAsk, "no prompt is listed")
     } else if wrong.is_empty() {
-        Outcome::pass(frames, format!("{} prompts got", prompts.len()))
+        let refused = match guessed_wrong.is_empty() {
+            true => String::new(),
+            false => format!(
+                "; {} refused the argument values guessed for them (-32602): {}",
+                guessed_wrong.len(),
+                guessed_wrong.join(", ")
+            ),
+        };
+        Outcome::pass(
+            frames,
+            format!(
+                "{} prompts got{refused}",
+                prompts.len() - guessed_wrong.len()
+            ),
+        )
     } else {
         Outcome::broken(frames, wrong.join("; "))
     };
@@ -80,13 +100,39 @@ fn required_arguments(prompt: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The prompt's required arguments, each "periscope", but `leave_out`.
-fn filled(prompt: &Value, leave_out: Option<&str>) -> Value {
+/// The prompt's required arguments but `leave_out`, each the first value `completion/complete`
+/// offers for it when the server declares completions, else "periscope".
+async fn filled(ctx: &EraCtx<'_>, prompt: &Value, leave_out: Option<&str>) -> Value {
+    let prompt_name = prompt
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let mut arguments = Map::new();
     for name in required_arguments(prompt) {
-        if Some(name.as_str()) != leave_out {
-            arguments.insert(name, json!("periscope"));
+        if Some(name.as_str()) == leave_out {
+            continue;
         }
+        let mut value = json!("periscope");
+        if ctx.identity.offers.completions {
+            let asked = ctx
+                .probe
+                .ask(
+                    names::COMPLETION_COMPLETE,
+                    Some(json!({
+                        "ref": {"type": "ref/prompt", "name": prompt_name},
+                        "argument": {"name": name, "value": ""},
+                    })),
+                )
+                .await;
+            if let Some(first) = asked
+                .result()
+                .and_then(|r| r.pointer("/completion/values/0"))
+                .filter(|v| v.is_string())
+            {
+                value = first.clone();
+            }
+        }
+        arguments.insert(name, value);
     }
     Value::Object(arguments)
 }
@@ -96,10 +142,7 @@ async fn missing_argument(ctx: &EraCtx<'_>, prompts: &[Value]) -> Outcome {
         let first = required_arguments(p).into_iter().next()?;
         Some((p, first))
     }) else {
-        return Outcome::skip(
-            SkipReason::NothingToAsk,
-            "no prompt has a required argument",
-        );
+        return Outcome::skip(NotAsked::NothingToAsk, "no prompt has a required argument");
     };
     let name = prompt
         .get("name")
@@ -109,7 +152,7 @@ async fn missing_argument(ctx: &EraCtx<'_>, prompts: &[Value]) -> Outcome {
         .probe
         .ask(
             names::PROMPTS_GET,
-            Some(json!({"name": name, "arguments": filled(prompt, Some(&argument))})),
+            Some(json!({"name": name, "arguments": filled(ctx, prompt, Some(&argument)).await})),
         )
         .await;
     if asked.error_code() == Some(error_code::INVALID_PARAMS) {

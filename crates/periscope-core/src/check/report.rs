@@ -10,7 +10,7 @@ use crate::era::Era;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum RuleVerdict {
     Pass,
     /// Broken, and the rule is a MUST.
     Fail,
@@ -24,7 +24,7 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "why", rename_all = "snake_case")]
-pub enum SkipReason {
+pub enum NotAsked {
     /// The server does not declare the capability the rule needs.
     NotDeclared { capability: String },
     /// Asking would call a tool that is not marked read-only and was not picked
@@ -47,7 +47,7 @@ pub enum SkipReason {
 pub struct CheckResult {
     pub rule: Rule,
     pub area: Area,
-    pub verdict: Verdict,
+    pub verdict: RuleVerdict,
     /// The era of the session it was asked in; none for a rule asked once.
     pub era: Option<Era>,
     /// The official conformance scenario that tests the same rule.
@@ -59,7 +59,21 @@ pub struct CheckResult {
     pub message: String,
     /// The fix, for a failure or a warning.
     pub hint: Option<String>,
-    pub skipped: Option<SkipReason>,
+    pub skipped: Option<NotAsked>,
+}
+
+/// A message on one line: a server's words may hold line breaks, which would break the text,
+/// JUnit and Markdown reports' layout.
+fn one_line(message: String) -> String {
+    if message.contains(['\n', '\r']) {
+        message
+            .split(['\n', '\r'])
+            .filter(|l| !l.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        message
+    }
 }
 
 /// The outcome of a rule before its weight is applied.
@@ -67,43 +81,45 @@ pub struct CheckResult {
 pub(crate) enum Outcome {
     Pass { frames: Vec<u64>, message: String },
     Broken { frames: Vec<u64>, message: String },
-    Skip(SkipReason, String),
+    Skip(NotAsked, String),
 }
 
 impl Outcome {
     pub(crate) fn pass(frames: Vec<u64>, message: impl Into<String>) -> Outcome {
         Outcome::Pass {
             frames,
-            message: message.into(),
+            message: one_line(message.into()),
         }
     }
 
     pub(crate) fn broken(frames: Vec<u64>, message: impl Into<String>) -> Outcome {
         Outcome::Broken {
             frames,
-            message: message.into(),
+            message: one_line(message.into()),
         }
     }
 
-    pub(crate) fn skip(reason: SkipReason, message: impl Into<String>) -> Outcome {
-        Outcome::Skip(reason, message.into())
+    pub(crate) fn skip(reason: NotAsked, message: impl Into<String>) -> Outcome {
+        Outcome::Skip(reason, one_line(message.into()))
     }
 
     /// The verdict, with the rule's weight and words.
     pub(crate) fn judge(self, rule: Rule, era: Option<Era>) -> CheckResult {
         let info = rule.info();
         let (verdict, frames, message, skipped) = match self {
-            Outcome::Pass { frames, message } => (Verdict::Pass, frames, message, None),
+            Outcome::Pass { frames, message } => (RuleVerdict::Pass, frames, message, None),
             Outcome::Broken { frames, message } => (
                 match info.severity {
-                    Severity::Error => Verdict::Fail,
-                    Severity::Warning => Verdict::Warning,
+                    Severity::Error => RuleVerdict::Fail,
+                    Severity::Warning => RuleVerdict::Warning,
                 },
                 frames,
                 message,
                 None,
             ),
-            Outcome::Skip(reason, message) => (Verdict::Skipped, Vec::new(), message, Some(reason)),
+            Outcome::Skip(reason, message) => {
+                (RuleVerdict::Skipped, Vec::new(), message, Some(reason))
+            }
         };
         let mut frames = frames;
         frames.sort_unstable();
@@ -116,7 +132,7 @@ impl Outcome {
             official_scenario: info.official_scenario.map(str::to_string),
             frames,
             message,
-            hint: matches!(verdict, Verdict::Fail | Verdict::Warning)
+            hint: matches!(verdict, RuleVerdict::Fail | RuleVerdict::Warning)
                 .then(|| info.hint.to_string()),
             skipped,
         }
@@ -138,10 +154,10 @@ impl Counts {
         let mut counts = Counts::default();
         for result in results {
             match result.verdict {
-                Verdict::Pass => counts.pass += 1,
-                Verdict::Fail => counts.fail += 1,
-                Verdict::Warning => counts.warning += 1,
-                Verdict::Skipped => counts.skipped += 1,
+                RuleVerdict::Pass => counts.pass += 1,
+                RuleVerdict::Fail => counts.fail += 1,
+                RuleVerdict::Warning => counts.warning += 1,
+                RuleVerdict::Skipped => counts.skipped += 1,
             }
         }
         counts
@@ -193,8 +209,8 @@ impl CheckReport {
     /// Whether anything at or above `threshold` failed.
     pub fn fails(&self, threshold: FailOn) -> bool {
         self.results.iter().any(|r| match threshold {
-            FailOn::Error => r.verdict == Verdict::Fail,
-            FailOn::Warning => matches!(r.verdict, Verdict::Fail | Verdict::Warning),
+            FailOn::Error => r.verdict == RuleVerdict::Fail,
+            FailOn::Warning => matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning),
         })
     }
 }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::EraCtx;
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use crate::era::Era;
@@ -20,7 +20,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
     let Some(listing) = ctx.listing(ListKind::Resources) else {
         let skip = || {
             Outcome::skip(
-                SkipReason::NotDeclared {
+                NotAsked::NotDeclared {
                     capability: "resources".into(),
                 },
                 "the server does not declare resources",
@@ -108,7 +108,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
         }
     }
     let read = if resources.is_empty() {
-        Outcome::skip(SkipReason::NothingToAsk, "no resource is listed")
+        Outcome::skip(NotAsked::NothingToAsk, "no resource is listed")
     } else if read_wrong.is_empty() {
         Outcome::pass(read_frames, format!("{} resources read", resources.len()))
     } else {
@@ -116,7 +116,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
     };
     let mime = if typed == 0 {
         Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "no resource read has a MIME type in both places",
         )
     } else if mime_wrong.is_empty() {
@@ -128,7 +128,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
         Outcome::broken(mime_frames, mime_wrong.join("; "))
     };
     let base64 = if blobs == 0 {
-        Outcome::skip(SkipReason::NothingToAsk, "no resource read is binary")
+        Outcome::skip(NotAsked::NothingToAsk, "no resource read is binary")
     } else if blob_wrong.is_empty() {
         Outcome::pass(blob_frames, format!("{blobs} blobs decode"))
     } else {
@@ -187,10 +187,10 @@ async fn unknown_uri(ctx: &EraCtx<'_>) -> Outcome {
 
 fn templates(ctx: &EraCtx<'_>) -> Outcome {
     let Some(listing) = ctx.listing(ListKind::Templates) else {
-        return Outcome::skip(SkipReason::NothingToAsk, "no templates listed");
+        return Outcome::skip(NotAsked::NothingToAsk, "no templates listed");
     };
     if listing.items.is_empty() {
-        return Outcome::skip(SkipReason::NothingToAsk, "no templates listed");
+        return Outcome::skip(NotAsked::NothingToAsk, "no templates listed");
     }
     let mut wrong = Vec::new();
     for template in &listing.items {
@@ -215,7 +215,7 @@ fn templates(ctx: &EraCtx<'_>) -> Outcome {
 async fn subscribe(ctx: &EraCtx<'_>, resources: &[Value]) -> Outcome {
     if !ctx.identity.offers.resources_subscribe {
         return Outcome::skip(
-            SkipReason::NotDeclared {
+            NotAsked::NotDeclared {
                 capability: "resources.subscribe".into(),
             },
             "the server does not declare resources.subscribe",
@@ -225,7 +225,7 @@ async fn subscribe(ctx: &EraCtx<'_>, resources: &[Value]) -> Outcome {
         .iter()
         .find_map(|r| r.get("uri").and_then(Value::as_str))
     else {
-        return Outcome::skip(SkipReason::NothingToAsk, "no resource is listed");
+        return Outcome::skip(NotAsked::NothingToAsk, "no resource is listed");
     };
     let on = ctx
         .probe

@@ -219,8 +219,8 @@ rules! {
         "Never answer a notification, not even with an error.";
     Batch = "jsonrpc.batch", JsonRpc, Warning, Both,
         "basic#requests", None,
-        "a JSON-RPC batch is handled as the negotiated revision says (answered in 2025-03-26, refused after)",
-        "From 2025-06-18 on, refuse a batch with -32600; in 2025-03-26, answer each of its requests.";
+        "a JSON-RPC batch is answered where the revision has batches (2025-03-26 and before), and never stops the server",
+        "Answer each request of a batch in 2025-03-26; from 2025-06-18 answer, refuse or ignore it, but keep serving.";
     ErrorShape = "jsonrpc.error-shape", JsonRpc, Error, Both,
         "basic#responses", None,
         "every error response has an integer code and a string message",
@@ -337,7 +337,7 @@ rules! {
         "server/prompts#error-handling", None,
         "prompts/get without a required argument is refused with -32602",
         "Check required arguments and answer a missing one with error -32602.";
-    UnknownPrompt = "prompts.unknown-prompt", Prompts, Error, Both,
+    UnknownPrompt = "prompts.unknown-prompt", Prompts, Warning, Both,
         "server/prompts#error-handling", None,
         "getting a prompt that does not exist is refused with -32602",
         "Answer prompts/get for an unknown name with JSON-RPC error -32602.";
@@ -367,7 +367,7 @@ rules! {
         "basic/transports#session-management", Some("server-session-lifecycle"),
         "the Mcp-Session-Id the server gives is visible ASCII (0x21 to 0x7E)",
         "Make session ids of visible ASCII only (a UUID, a JWT, a hash).";
-    UnknownSession = "http.unknown-session", Http, Error, Once,
+    UnknownSession = "http.unknown-session", Http, Warning, Once,
         "basic/transports#session-management", Some("server-session-lifecycle"),
         "a request with a session id the server never gave gets 404",
         "Answer a request whose Mcp-Session-Id you do not know with 404 Not Found.";

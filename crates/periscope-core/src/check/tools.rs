@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Value, json};
 
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use super::{CheckOptions, EraCtx, EraFindings, arguments, key};
@@ -30,7 +30,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> (Vec<(Rule, Outcome)>, Vec<Called>)
     let Some(listing) = ctx.listing(ListKind::Tools) else {
         let skip = || {
             Outcome::skip(
-                SkipReason::NotDeclared {
+                NotAsked::NotDeclared {
                     capability: "tools".into(),
                 },
                 "the server does not declare tools",
@@ -124,7 +124,7 @@ fn schemas_compile(tools: &[Value], member: &str, frames: &[u64]) -> Outcome {
         }
     }
     if seen == 0 {
-        return Outcome::skip(SkipReason::NothingToAsk, format!("no tool has an {member}"));
+        return Outcome::skip(NotAsked::NothingToAsk, format!("no tool has an {member}"));
     }
     if wrong.is_empty() {
         Outcome::pass(frames.to_vec(), format!("{seen} schemas compile"))
@@ -203,7 +203,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
     if chosen.is_empty() || !calling_rules.iter().any(|r| ctx.options.selects(*r)) {
         let skip = || {
             Outcome::skip(
-                SkipReason::NotReadOnly {
+                NotAsked::NotReadOnly {
                     tools: left_out.clone(),
                 },
                 "no tool is marked read-only or picked to be called (--call NAME, --call-all)",
@@ -238,7 +238,13 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
             "arguments": arguments::generate(&schema),
             "_meta": {"progressToken": token},
         });
-        async move { (token, ctx.probe.ask(names::TOOLS_CALL, Some(params)).await) }
+        async move {
+            let asked = ctx
+                .probe
+                .ask_within(ctx.options.call_wait, names::TOOLS_CALL, Some(params))
+                .await;
+            (token, asked)
+        }
     });
     let answers = futures_util::future::join_all(asks).await;
     for (tool, (token, asked)) in chosen.iter().zip(answers) {
@@ -317,7 +323,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
         Rule::StructuredContent,
         if structured_seen == 0 {
             Outcome::skip(
-                SkipReason::NothingToAsk,
+                NotAsked::NothingToAsk,
                 "no tool called has an outputSchema (or every such call failed)",
             )
         } else if structured_wrong.is_empty() {
@@ -340,7 +346,7 @@ async fn bad_arguments(ctx: &EraCtx<'_>, chosen: &[Value]) -> Outcome {
         Some((tool, arguments::wrong(schema)?))
     }) else {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "no tool called takes a typed argument",
         );
     };
@@ -407,7 +413,7 @@ fn progress(ctx: &EraCtx<'_>, tokens: &[String]) -> Outcome {
         }
     }
     if frames.is_empty() {
-        return Outcome::skip(SkipReason::NothingToAsk, "no tool called reported progress");
+        return Outcome::skip(NotAsked::NothingToAsk, "no tool called reported progress");
     }
     if wrong.is_empty() {
         Outcome::pass(
@@ -430,7 +436,7 @@ pub(crate) fn across_eras(
     let (Some(modern), Some(legacy)) = (modern, legacy) else {
         let skip = || {
             Outcome::skip(
-                SkipReason::OtherEra,
+                NotAsked::OtherEra,
                 "asked only of a server of both eras (one era was checked)",
             )
         };
@@ -502,7 +508,7 @@ pub(crate) fn across_eras(
             .unwrap_or_default();
         let (_, left_out) = callable(&tools, options);
         Outcome::skip(
-            SkipReason::NotReadOnly { tools: left_out },
+            NotAsked::NotReadOnly { tools: left_out },
             "no tool was called in both eras",
         )
     } else if only_legacy_works.is_empty() {

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::EraCtx;
-use super::report::{Outcome, SkipReason};
+use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use crate::era::Era;
@@ -44,7 +44,7 @@ async fn ping(ctx: &EraCtx<'_>) -> Outcome {
 async fn set_level(ctx: &EraCtx<'_>) -> Outcome {
     if !ctx.identity.offers.logging {
         return Outcome::skip(
-            SkipReason::NotDeclared {
+            NotAsked::NotDeclared {
                 capability: "logging".into(),
             },
             "the server does not declare logging",
@@ -91,7 +91,7 @@ fn completion_ref(ctx: &EraCtx<'_>) -> Option<(Value, String)> {
 async fn completion(ctx: &EraCtx<'_>) -> Outcome {
     if !ctx.identity.offers.completions {
         return Outcome::skip(
-            SkipReason::NotDeclared {
+            NotAsked::NotDeclared {
                 capability: "completions".into(),
             },
             "the server does not declare completions",
@@ -99,7 +99,7 @@ async fn completion(ctx: &EraCtx<'_>) -> Outcome {
     }
     let Some((params, what)) = completion_ref(ctx) else {
         return Outcome::skip(
-            SkipReason::NothingToAsk,
+            NotAsked::NothingToAsk,
             "no prompt argument or template variable to complete",
         );
     };
@@ -167,7 +167,7 @@ fn cache_hints(ctx: &EraCtx<'_>) -> Outcome {
         }
     }
     if hinted == 0 {
-        return Outcome::skip(SkipReason::NothingToAsk, "no result carried caching hints");
+        return Outcome::skip(NotAsked::NothingToAsk, "no result carried caching hints");
     }
     if wrong.is_empty() {
         Outcome::pass(frames, format!("{hinted} results with well-formed hints"))

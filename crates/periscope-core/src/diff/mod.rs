@@ -6,12 +6,14 @@
 //! The CLI's `periscope diff A [B]` reads record files; a CI job can fail a build when a
 //! server's tool surface changes (exit 1 when they differ).
 
+mod breaking;
 mod structural;
 mod surface;
 
 use serde::Serialize;
 use serde_json::Value;
 
+pub use breaking::{Breaking, BreakingChange, breaking};
 pub use structural::{MAX_CHANGES, ValueChange, changes};
 pub use surface::{Moment, Surface, SurfaceList};
 
@@ -55,6 +57,8 @@ pub struct SurfaceDiff {
     pub identity_before: bool,
     pub identity_after: bool,
     pub lists: Vec<ListDiff>,
+    /// The differences that break a client of the first surface (`breaking`).
+    pub breaking: Vec<BreakingChange>,
 }
 
 impl SurfaceDiff {
@@ -134,6 +138,7 @@ pub fn compare(before: &Surface, after: &Surface) -> SurfaceDiff {
         identity_before: before.identity.is_some(),
         identity_after: after.identity.is_some(),
         lists,
+        breaking: breaking(before, after),
     }
 }
 
@@ -203,6 +208,12 @@ pub fn to_text(diff: &SurfaceDiff) -> String {
             if item.changes.len() >= MAX_CHANGES {
                 let _ = writeln!(out, "      (first {MAX_CHANGES} differences)");
             }
+        }
+    }
+    if !diff.breaking.is_empty() {
+        out.push_str("breaking:\n");
+        for change in &diff.breaking {
+            let _ = writeln!(out, "  ! {change}");
         }
     }
     out
