@@ -1,7 +1,8 @@
 //! `periscope diff` on two sessions the CLI recorded against the demo server over HTTP, its
 //! tool list changed in between (the demo's `trigger_list_changed` adds a bonus tool for every
 //! client of the modern era): exit 1 and the added tool named; a session against itself is the
-//! same (exit 0); a file that is not a record exits 2.
+//! same (exit 0); with `--fail-on breaking` the added tool passes and its removal (the files the
+//! other way round) fails; a file that is not a record exits 2.
 
 use periscope_tests::{demo_http, periscope, scratch_dir, stderr, stdout};
 use serde_json::Value;
@@ -48,6 +49,17 @@ fn a_changed_tool_list_is_a_difference_with_the_tool_named() {
     assert_eq!(diff.status.code(), Some(1), "{}", stderr(&diff));
     let text = stdout(&diff);
     assert!(text.contains("tools:\n  + "), "{text}");
+
+    // An added tool breaks no client; the same change the other way round removes it.
+    let (a, b) = (before.to_str().unwrap(), after.to_str().unwrap());
+    let added = periscope(&["diff", a, b, "--fail-on", "breaking"]);
+    assert_eq!(added.status.code(), Some(0), "{}", stdout(&added));
+    assert!(!stdout(&added).contains("breaking:"), "{}", stdout(&added));
+    let removed = periscope(&["diff", b, a, "--fail-on", "breaking"]);
+    assert_eq!(removed.status.code(), Some(1), "{}", stderr(&removed));
+    let text = stdout(&removed);
+    assert!(text.contains("breaking:\n  ! tools "), "{text}");
+    assert!(text.contains(": removed"), "{text}");
 
     let json = periscope(&[
         "diff",
