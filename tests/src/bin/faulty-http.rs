@@ -1,8 +1,10 @@
 //! An HTTP proxy that breaks one Streamable HTTP rule of `periscope check` on purpose, in
 //! front of a real server: `faulty-http <rule id> <upstream URL>`. It prints its own URL (the
 //! upstream's path on 127.0.0.1 and a free port) on stdout, then forwards each request,
-//! changing only what the rule's fault changes (`tests/tests/cli_check.rs`). One request per
-//! connection; response bodies (SSE streams too) are copied as they come.
+//! changing only what the rule's fault changes (`tests/tests/cli_check.rs`, and
+//! `check_agreement.rs`, where the official suite meets the same faults). One request per
+//! connection; response bodies (SSE streams too) are copied as they come, but for the faults
+//! that change a JSON-RPC answer, whose POST responses are read whole and rewritten.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -176,10 +178,15 @@ impl Proxy {
                     head.set("mcp-method", body_method);
                 }
             }
-            "http.origin" => head.remove("origin"),
+            // No DNS-rebinding protection: the page's Origin and Host never reach the server.
+            "http.origin" => {
+                head.remove("origin");
+                head.set("host", &self.upstream);
+            }
             _ => {}
         }
-        head.set("host", &self.upstream);
+        // The Host header goes through as the client sent it (a loopback name with this
+        // proxy's port), so the server's own Host check still sees what the client sent.
         head.set("connection", "close");
         let mut upstream = TcpStream::connect(&self.upstream)?;
         head.write(&mut upstream)?;
@@ -201,9 +208,128 @@ impl Proxy {
         if self.fault == "http.auth-challenge" && status == "401" {
             reply.remove("www-authenticate");
         }
+        if method == "POST" && answer_fault(&self.fault, &message).is_some() {
+            // The whole answer, rewritten (a POST's stream ends with its response).
+            let mut body = Vec::new();
+            if reply.get("transfer-encoding") == Some("chunked") {
+                body = dechunk(&mut from)?;
+            } else {
+                from.read_to_end(&mut body)?;
+            }
+            let text = rewrite(&self.fault, &message, &String::from_utf8_lossy(&body));
+            reply.remove("transfer-encoding");
+            reply.set("content-length", &text.len().to_string());
+            reply.set("connection", "close");
+            reply.write(&mut client)?;
+            client.write_all(text.as_bytes())?;
+            return Ok(());
+        }
         reply.set("connection", "close");
         reply.write(&mut client)?;
         std::io::copy(&mut from, &mut client)?;
         Ok(())
     }
+}
+
+/// Reads a chunked body to its end.
+fn dechunk(from: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        if from.read_line(&mut size)? == 0 {
+            return Ok(body);
+        }
+        let size =
+            usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16).unwrap_or(0);
+        if size == 0 {
+            return Ok(body);
+        }
+        let mut chunk = vec![0; size];
+        from.read_exact(&mut chunk)?;
+        body.extend(chunk);
+        let mut end = String::new();
+        from.read_line(&mut end)?;
+    }
+}
+
+/// The change a fault makes to the answer to `request`, if it changes this one.
+fn answer_fault(fault: &str, request: &serde_json::Value) -> Option<fn(&mut serde_json::Value)> {
+    let method = request["method"].as_str()?;
+    let change: fn(&mut serde_json::Value) = match (fault, method) {
+        ("lists.tools", "tools/list") => |m| {
+            if let Some(tool) = m
+                .pointer_mut("/result/tools/0")
+                .and_then(|t| t.as_object_mut())
+            {
+                tool.remove("inputSchema");
+            }
+        },
+        ("lists.resources", "resources/list") => |m| {
+            if let Some(r) = m
+                .pointer_mut("/result/resources/0")
+                .and_then(|t| t.as_object_mut())
+            {
+                r.remove("uri");
+            }
+        },
+        ("lists.prompts", "prompts/list") => |m| {
+            if let Some(p) = m
+                .pointer_mut("/result/prompts/0")
+                .and_then(|t| t.as_object_mut())
+            {
+                p.remove("name");
+            }
+        },
+        ("utilities.ping", "ping") | ("utilities.logging-set-level", "logging/setLevel") => |m| {
+            let id = m["id"].clone();
+            *m = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "refused"}});
+        },
+        ("resources.unknown-uri", "resources/read")
+            if request
+                .pointer("/params/uri")
+                .and_then(|u| u.as_str())
+                .is_some_and(|u| !u.starts_with("demo://")) =>
+        {
+            |m| {
+                let id = m["id"].clone();
+                *m = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {"contents": []}});
+            }
+        }
+        ("utilities.cache-hints", _) => |m| {
+            if let Some(result) = m.get_mut("result").and_then(|r| r.as_object_mut())
+                && result.contains_key("ttlMs")
+            {
+                result.insert("ttlMs".into(), serde_json::json!(-5));
+            }
+        },
+        _ => return None,
+    };
+    Some(change)
+}
+
+/// The answer body with the fault's change made to its JSON-RPC response (a JSON body, or
+/// the `data:` of an SSE event).
+fn rewrite(fault: &str, request: &serde_json::Value, body: &str) -> String {
+    let Some(change) = answer_fault(fault, request) else {
+        return body.to_string();
+    };
+    let mend = |text: &str| -> Option<String> {
+        let mut message: serde_json::Value = serde_json::from_str(text).ok()?;
+        if message.get("id").is_some() && message.get("method").is_none() {
+            change(&mut message);
+        }
+        Some(message.to_string())
+    };
+    if let Some(mended) = mend(body) {
+        return mended;
+    }
+    body.split('\n')
+        .map(
+            |line| match line.strip_prefix("data:").and_then(|d| mend(d.trim())) {
+                Some(mended) => format!("data: {mended}"),
+                None => line.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
 }

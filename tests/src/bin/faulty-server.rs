@@ -208,6 +208,13 @@ fn inbound(fault: &str, message: Value) -> Inbound {
         {
             Inbound::Answer(result(&id, json!({"contents": []})))
         }
+        ("resources.unknown-uri-code", "resources/read")
+            if params["uri"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("periscope-check")) =>
+        {
+            Inbound::Answer(error(&id, -32603, "no such resource"))
+        }
         ("resources.subscribe", "resources/subscribe") => Inbound::Answer(error(&id, -32603, "no")),
         ("utilities.ping", "ping") => Inbound::Answer(error(&id, -32603, "no")),
         ("utilities.logging-set-level", "logging/setLevel") => {

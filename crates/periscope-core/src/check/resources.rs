@@ -31,6 +31,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
             Rule::MimeConsistent,
             Rule::Base64,
             Rule::UnknownUri,
+            Rule::UnknownUriCode,
             Rule::TemplateSyntax,
             Rule::Subscribe,
         ]
@@ -134,11 +135,13 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
     } else {
         Outcome::broken(blob_frames, blob_wrong.join("; "))
     };
+    let (unknown, unknown_code) = unknown_uri(ctx).await;
     vec![
         (Rule::ReadResult, read),
         (Rule::MimeConsistent, mime),
         (Rule::Base64, base64),
-        (Rule::UnknownUri, unknown_uri(ctx).await),
+        (Rule::UnknownUri, unknown),
+        (Rule::UnknownUriCode, unknown_code),
         (Rule::TemplateSyntax, templates(ctx)),
         (Rule::Subscribe, subscribe(ctx, &resources).await),
     ]
@@ -156,33 +159,44 @@ fn same_type(a: &str, b: &str) -> bool {
     bare(a) == bare(b)
 }
 
-async fn unknown_uri(ctx: &EraCtx<'_>) -> Outcome {
+/// An unknown URI read: refused with an error (`resources.unknown-uri`), of the code the
+/// revision names (`resources.unknown-uri-code`, a SHOULD: SEP-2164 moved it to -32602).
+async fn unknown_uri(ctx: &EraCtx<'_>) -> (Outcome, Outcome) {
     let uri = "periscope-check://no/such/resource";
     let asked = ctx
         .probe
         .ask(names::RESOURCES_READ, Some(json!({"uri": uri})))
         .await;
+    let Some(code) = asked.error_code() else {
+        let refused = Outcome::broken(
+            asked.frames(),
+            format!("reading {uri} got {} (expected an error)", asked.describe()),
+        );
+        let code = Outcome::skip(NotAsked::NothingToAsk, "the read was not refused");
+        return (refused, code);
+    };
     let expected: &[i64] = match ctx.era() {
         Era::Modern => &[error_code::INVALID_PARAMS],
         Era::Legacy => &[RESOURCE_NOT_FOUND, error_code::INVALID_PARAMS],
     };
-    match asked.error_code() {
-        Some(code) if expected.contains(&code) => {
-            Outcome::pass(asked.frames(), format!("refused with {code}"))
-        }
-        _ => Outcome::broken(
+    let refused = Outcome::pass(asked.frames(), format!("refused with {code}"));
+    let named = if expected.contains(&code) {
+        Outcome::pass(asked.frames(), format!("error {code}"))
+    } else {
+        Outcome::broken(
             asked.frames(),
             format!(
-                "reading {uri} got {} (expected {})",
-                asked.describe(),
+                "error {code}, where {} names {}",
+                ctx.revision(),
                 expected
                     .iter()
                     .map(i64::to_string)
                     .collect::<Vec<_>>()
                     .join(" or ")
             ),
-        ),
-    }
+        )
+    };
+    (refused, named)
 }
 
 fn templates(ctx: &EraCtx<'_>) -> Outcome {

@@ -318,8 +318,12 @@ rules! {
         "Encode blob with standard base64 (RFC 4648, with padding).";
     UnknownUri = "resources.unknown-uri", Resources, Error, Both,
         "server/resources#error-handling", Some("sep-2164-resource-not-found"),
-        "reading a URI that does not exist is refused with an error (-32002 before 2026-07-28, -32602 in it)",
+        "reading a URI that does not exist is refused with a JSON-RPC error, not a result",
         "Answer a read of an unknown URI with a JSON-RPC error (resource not found), not empty contents.";
+    UnknownUriCode = "resources.unknown-uri-code", Resources, Warning, Both,
+        "server/resources#error-handling", Some("sep-2164-resource-not-found"),
+        "that error has the code the revision names: -32602 in 2026-07-28 (SEP-2164), -32002 or -32602 before",
+        "Use -32602 (Invalid params) for a resource that does not exist in 2026-07-28; -32002 before it.";
     TemplateSyntax = "resources.template-syntax", Resources, Error, Both,
         "server/resources#resource-templates", None,
         "each uriTemplate is a valid RFC 6570 template",
@@ -360,19 +364,19 @@ rules! {
         "Send notifications/progress with the request's progressToken and a growing progress value.";
     CacheHints = "utilities.cache-hints", Utilities, Error, Modern,
         "server/utilities/caching", Some("caching"),
-        "caching hints are well formed: ttlMs a non-negative integer, cacheScope public or private",
-        "Send ttlMs as a whole number of milliseconds (0 or more) and cacheScope as \"public\" or \"private\".";
+        "every list result carries caching hints, well formed: ttlMs a non-negative integer, cacheScope public or private",
+        "Send ttlMs (whole milliseconds, 0 or more) and cacheScope (\"public\" or \"private\") with every list and read result.";
     // Streamable HTTP.
     SessionIdAscii = "http.session-id-ascii", Http, Error, Once,
-        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "basic/transports#session-management", Some("server-initialize"),
         "the Mcp-Session-Id the server gives is visible ASCII (0x21 to 0x7E)",
         "Make session ids of visible ASCII only (a UUID, a JWT, a hash).";
     UnknownSession = "http.unknown-session", Http, Warning, Once,
-        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "basic/transports#session-management", None,
         "a request with a session id the server never gave gets 404",
         "Answer a request whose Mcp-Session-Id you do not know with 404 Not Found.";
     MissingSession = "http.missing-session", Http, Error, Once,
-        "basic/transports#session-management", Some("server-session-lifecycle"),
+        "basic/transports#session-management", None,
         "after initialization, a request without the session id gets 400",
         "Answer a request without Mcp-Session-Id (other than initialize) with 400 Bad Request.";
     DeletedSession = "http.deleted-session", Http, Error, Once,
@@ -380,7 +384,7 @@ rules! {
         "DELETE ends the session (later requests get 404), or is refused with 405",
         "On DELETE with a session id, end the session and answer its later requests with 404 (or refuse DELETE with 405).";
     ProtocolVersionHeader = "http.protocol-version-header", Http, Error, Once,
-        "basic/transports#protocol-version-header", Some("http-header-validation"),
+        "basic/transports#protocol-version-header", None,
         "a request with an unsupported MCP-Protocol-Version header gets 400",
         "Check MCP-Protocol-Version and answer a version you do not speak with 400 Bad Request.";
     AcceptHeader = "http.accept-header", Http, Warning, Once,

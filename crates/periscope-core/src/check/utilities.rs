@@ -132,12 +132,29 @@ async fn completion(ctx: &EraCtx<'_>) -> Outcome {
     )
 }
 
-/// Every result the server sent in this session, read for `ttlMs` and `cacheScope`.
+/// Every list result carries `ttlMs` and `cacheScope` (2026-07-28, "Caching"), and every
+/// result that carries them has them well formed.
 fn cache_hints(ctx: &EraCtx<'_>) -> Outcome {
     let traffic = ctx.probe.session.traffic();
     let mut frames = Vec::new();
     let mut wrong = Vec::new();
     let mut hinted = 0;
+    for kind in ListKind::ALL {
+        let Some(listing) = ctx.listing(kind) else {
+            continue;
+        };
+        for page in &listing.pages {
+            let Some(result) = page.result() else {
+                continue;
+            };
+            for key in ["ttlMs", "cacheScope"] {
+                if result.get(key).is_none() {
+                    frames.extend(page.frames());
+                    wrong.push(format!("{} has no {key}", kind.method()));
+                }
+            }
+        }
+    }
     for frame in traffic.frames() {
         if frame.direction != Direction::In {
             continue;
@@ -166,7 +183,8 @@ fn cache_hints(ctx: &EraCtx<'_>) -> Outcome {
             wrong.push(format!("frame {}: cacheScope is {scope}", frame.seq));
         }
     }
-    if hinted == 0 {
+    wrong.dedup();
+    if hinted == 0 && wrong.is_empty() {
         return Outcome::skip(NotAsked::NothingToAsk, "no result carried caching hints");
     }
     if wrong.is_empty() {
