@@ -105,7 +105,7 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
         FailOnArg::Error => FailOn::Error,
         FailOnArg::Warning => FailOn::Warning,
     };
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, mut rx) = tokio::sync::mpsc::channel(256);
     let quiet = cli.quiet;
     let teller = tokio::spawn(async move {
         while let Some(progress) = rx.recv().await {

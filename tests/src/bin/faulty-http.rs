@@ -214,7 +214,7 @@ impl Proxy {
             if reply.get("transfer-encoding") == Some("chunked") {
                 body = dechunk(&mut from)?;
             } else {
-                from.read_to_end(&mut body)?;
+                (&mut from).take(16 << 20).read_to_end(&mut body)?;
             }
             let text = rewrite(&self.fault, &message, &String::from_utf8_lossy(&body));
             reply.remove("transfer-encoding");

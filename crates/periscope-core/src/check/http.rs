@@ -19,6 +19,7 @@ use crate::era::Era;
 use crate::record::HttpExchange;
 use crate::revision;
 use crate::traffic::Traffic;
+use crate::vocabulary::method::names;
 use crate::wire::Direction;
 
 /// Most of a response body read.
@@ -194,11 +195,14 @@ impl Raw<'_> {
             duration_us: started.elapsed().as_micros() as u64,
             sent_frame,
         });
-        // A GET stream never ends: its body is not read.
+        // A GET of the event stream never ends: its body is not read.
+        let stream = method == reqwest::Method::GET
+            && headers
+                .accept
+                .unwrap_or("")
+                .starts_with("text/event-stream");
         let mut body = Vec::new();
-        if method != reqwest::Method::GET
-            && let Some(r) = response.as_mut()
-        {
+        if !stream && let Some(r) = response.as_mut() {
             let deadline = tokio::time::Instant::now() + self.wait;
             while body.len() < MAX_BODY {
                 match tokio::time::timeout_at(deadline, r.chunk()).await {
@@ -240,7 +244,7 @@ fn request(id: &str, method: &str, params: Value) -> Value {
 fn initialize(id: &str) -> Value {
     request(
         id,
-        "initialize",
+        names::INITIALIZE,
         json!({
             "protocolVersion": revision::LATEST_STATEFUL,
             "capabilities": {},
@@ -315,14 +319,14 @@ pub(crate) async fn ask(
     let opening = if legacy {
         initialize("check-http-1")
     } else {
-        modern("check-http-1", "server/discover")
+        modern("check-http-1", names::SERVER_DISCOVER)
     };
     let opened = raw
         .post(
             &opening,
             &Headers {
                 version: (!legacy).then(|| revision::LATEST_MODERN.to_string()),
-                extra: modern_method_header(legacy, "server/discover"),
+                extra: modern_method_header(legacy, names::SERVER_DISCOVER),
                 ..Headers::default()
             },
         )
@@ -360,11 +364,14 @@ pub(crate) async fn ask(
     };
     // A request every server of the era answers, and its method.
     let (cheap, cheap_method) = if legacy {
-        (request("check-http-ping", "ping", json!({})), "ping")
+        (
+            request("check-http-ping", names::PING, json!({})),
+            names::PING,
+        )
     } else {
         (
-            modern("check-http-ping", "server/discover"),
-            "server/discover",
+            modern("check-http-ping", names::SERVER_DISCOVER),
+            names::SERVER_DISCOVER,
         )
     };
     let with_method = |mut headers: Headers| {
@@ -374,7 +381,7 @@ pub(crate) async fn ask(
         headers
     };
     if legacy {
-        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let initialized = json!({"jsonrpc": "2.0", "method": names::INITIALIZED});
         let reply = raw.post(&initialized, &usual).await;
         found.push((
             Rule::NotificationAccepted,
@@ -518,14 +525,14 @@ pub(crate) async fn ask(
         },
     ));
     if spoken.contains(&Era::Modern) {
-        let body = modern("check-http-method", "server/discover");
+        let body = modern("check-http-method", names::SERVER_DISCOVER);
         let reply = raw
             .post(
                 &body,
                 &Headers {
                     session: None,
                     version: Some(revision::LATEST_MODERN.into()),
-                    extra: vec![("mcp-method", "tools/list".into())],
+                    extra: vec![("mcp-method", names::TOOLS_LIST.into())],
                     ..Headers::default()
                 },
             )
@@ -616,7 +623,7 @@ async fn origin(raw: &Raw<'_>, legacy: bool) -> Outcome {
     let body = if legacy {
         initialize("check-http-origin")
     } else {
-        modern("check-http-origin", "server/discover")
+        modern("check-http-origin", names::SERVER_DISCOVER)
     };
     let reply = raw
         .post(
@@ -625,7 +632,7 @@ async fn origin(raw: &Raw<'_>, legacy: bool) -> Outcome {
                 version: (!legacy).then(|| revision::LATEST_MODERN.to_string()),
                 extra: {
                     let mut extra = vec![("origin", "http://periscope-check.invalid".to_string())];
-                    extra.extend(modern_method_header(legacy, "server/discover"));
+                    extra.extend(modern_method_header(legacy, names::SERVER_DISCOVER));
                     extra
                 },
                 ..Headers::default()
@@ -692,11 +699,7 @@ async fn auth_challenge(raw: &Raw<'_>, opened: &Reply) -> Outcome {
         )
         .await;
     frames.extend(document.frames.iter().copied());
-    // The GET body is not read by `send` (streams); fetch it here, bounded.
-    let body = match tokio::time::timeout(raw.wait, raw.client.get(&metadata).send()).await {
-        Ok(Ok(r)) => r.text().await.unwrap_or_default(),
-        _ => String::new(),
-    };
+    let body = document.body.clone();
     let doc: Option<Value> = serde_json::from_str(&body).ok();
     let servers = doc
         .as_ref()

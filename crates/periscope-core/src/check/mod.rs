@@ -184,13 +184,14 @@ pub(crate) struct EraCtx<'a> {
     /// The frames of the handshake (before the check asked anything).
     pub handshake_frames: Vec<u64>,
     pub lists: HashMap<ListKindKey, Listing>,
-    pub progress: Option<tokio::sync::mpsc::UnboundedSender<CheckProgress>>,
+    pub progress: Option<tokio::sync::mpsc::Sender<CheckProgress>>,
 }
 
 impl EraCtx<'_> {
     pub fn tell(&self, progress: CheckProgress) {
         if let Some(tx) = &self.progress {
-            let _ = tx.send(progress);
+            // A host that falls behind misses progress, never results (they are in the report).
+            let _ = tx.try_send(progress);
         }
     }
 
@@ -234,13 +235,13 @@ impl EraCtx<'_> {
 pub async fn run(
     target: &CheckTarget,
     options: &CheckOptions,
-    progress: Option<tokio::sync::mpsc::UnboundedSender<CheckProgress>>,
+    progress: Option<tokio::sync::mpsc::Sender<CheckProgress>>,
 ) -> CheckReport {
     let started = Instant::now();
     let started_ms = crate::traffic::wall_now_us() / 1000;
     let tell = |p: CheckProgress| {
         if let Some(tx) = &progress {
-            let _ = tx.send(p);
+            let _ = tx.try_send(p);
         }
     };
     let mut report = CheckReport {
@@ -439,7 +440,7 @@ async fn ask_era(
     session: &Session,
     identity: &ServerIdentity,
     options: &CheckOptions,
-    progress: Option<tokio::sync::mpsc::UnboundedSender<CheckProgress>>,
+    progress: Option<tokio::sync::mpsc::Sender<CheckProgress>>,
 ) -> (Vec<CheckResult>, EraFindings) {
     let handshake_frames = session.traffic().frames().iter().map(|f| f.seq).collect();
     let probe = Probe::new(session, options.wait);

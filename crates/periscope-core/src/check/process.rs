@@ -16,6 +16,7 @@ use super::rule::Rule;
 use super::{CheckOptions, CheckTarget};
 use crate::config::StdioTarget;
 use crate::session::Session;
+use crate::vocabulary::method::names;
 use crate::wire::Direction;
 
 /// How long a server has to exit after its stdin closes, or after SIGTERM.
@@ -93,7 +94,7 @@ async fn start(target: &StdioTarget, wait: Duration) -> Result<Started, String> 
     let pid = child.id().ok_or("the server exited at once")?;
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let stdout = child.stdout.take().expect("stdout is piped");
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": names::INITIALIZE, "params": {
         "protocolVersion": crate::revision::LATEST_STATEFUL,
         "capabilities": {},
         "clientInfo": {"name": "periscope-check", "version": crate::ENGINE_VERSION},
@@ -103,7 +104,7 @@ async fn start(target: &StdioTarget, wait: Duration) -> Result<Started, String> 
     // The first line the server writes says it is up (a modern-only server refuses
     // initialize: it is up too).
     let _ = tokio::time::timeout(wait, lines.next_line()).await;
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let initialized = json!({"jsonrpc": "2.0", "method": names::INITIALIZED});
     let _ = stdin.write_all(format!("{initialized}\n").as_bytes()).await;
     // Keep reading: a server blocked on a full pipe would not get to exit.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
