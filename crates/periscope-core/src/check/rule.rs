@@ -289,8 +289,8 @@ rules! {
         "Fix the outputSchema: an object schema a JSON Schema validator compiles.";
     UnknownTool = "tools.unknown-tool", Tools, Error, Both,
         "server/tools#error-handling", None,
-        "calling a tool that does not exist is refused with -32602",
-        "Answer a call to an unknown tool with JSON-RPC error -32602, not a result.";
+        "calling a tool that does not exist is refused with a JSON-RPC error (-32602 the spec's example), not a result",
+        "Answer a call to an unknown tool with JSON-RPC error -32602, not a result with isError.";
     CallResult = "tools.call-result", Tools, Error, Both,
         "server/tools#tool-result", None,
         "a call with arguments generated from the input schema gets a valid CallToolResult",
