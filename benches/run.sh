@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|app|app_flood|app_lists|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|app|app_flood|app_lists|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -26,6 +26,12 @@ fi
 # Protocol checks: recording with the per-frame schema checks on against off, the share checked.
 if [ -z "$filter" ] || [ "$filter" = "checks" ]; then
   cargo bench -p periscope-benches --bench checks
+fi
+# periscope check: the whole check of the demo server (both eras) over stdio and over HTTP, beside
+# the official conformance suite's server mode (its pinned line, installed by its runner).
+if [ -z "$filter" ] || [ "$filter" = "check" ]; then
+  tests/conformance/run.sh --line next --version >/dev/null
+  cargo bench -p periscope-benches --bench check
 fi
 # Load through the engine: 10 000 requests in flight, a minute of flood (release binaries).
 if [ -z "$filter" ] || [ "$filter" = "load" ]; then
