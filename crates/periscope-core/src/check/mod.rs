@@ -284,28 +284,7 @@ pub async fn run(
     let (sessions, process_results) = tokio::join!(sessions, process_rules);
     let sessions = match sessions {
         Ok(s) => s,
-        Err(why) => {
-            // The transport's own rules still say what they can (a protected server's 401, say),
-            // recorded nowhere: there is no session to record them in.
-            let (events, _) = tokio::sync::broadcast::channel(16);
-            let traffic = std::sync::Arc::new(crate::traffic::Traffic::new(events));
-            for (rule, outcome) in http::ask(target, options, &[Era::Legacy], traffic).await {
-                if matches!(outcome, Outcome::Skip(..)) {
-                    continue;
-                }
-                let result = outcome.judge(rule, None);
-                tell(CheckProgress::Judged(Box::new(result.clone())));
-                results.push(result);
-            }
-            for result in &mut results {
-                result.frames.clear();
-            }
-            report.counts = Counts::of(&results);
-            report.results = results;
-            report.unreachable = Some(why);
-            report.took_ms = started.elapsed().as_millis() as u64;
-            return report;
-        }
+        Err(why) => return unreachable(report, target, options, why, &tell, started).await,
     };
     report.server = sessions[0].1.info.label();
     for (index, (_, identity)) in sessions.iter().enumerate() {
@@ -333,8 +312,13 @@ pub async fn run(
         results.extend(era_results);
         findings.push(found);
     }
-    // The rules of an era nobody spoke: skipped, said once.
     let spoken: Vec<Era> = sessions.iter().map(|(_, i)| i.era).collect();
+    let judge = |rule: Rule, outcome: Outcome, era: Option<Era>| {
+        let result = outcome.judge(rule, era);
+        tell(CheckProgress::Judged(Box::new(result.clone())));
+        result
+    };
+    // The rules of an era nobody spoke: skipped, said once.
     for rule in Rule::ALL.iter().copied().filter(|r| options.selects(*r)) {
         let era_missing = match rule.info().applies {
             Applies::Legacy => !spoken.contains(&Era::Legacy),
@@ -342,36 +326,24 @@ pub async fn run(
             _ => false,
         };
         if era_missing {
-            let result = Outcome::skip(
-                NotAsked::OtherEra,
-                "the server does not speak the era this rule belongs to",
-            )
-            .judge(rule, None);
-            tell(CheckProgress::Judged(Box::new(result.clone())));
-            results.push(result);
+            let why = "the server does not speak the era this rule belongs to";
+            results.push(judge(rule, Outcome::skip(NotAsked::OtherEra, why), None));
         }
     }
     for (rule, outcome) in lifecycle::negotiation(target, options, &spoken).await {
-        let result = outcome.judge(rule, Some(Era::Legacy));
-        tell(CheckProgress::Judged(Box::new(result.clone())));
-        results.push(result);
+        results.push(judge(rule, outcome, Some(Era::Legacy)));
     }
     let http_results = http::ask(target, options, &spoken, sessions[0].0.traffic().clone()).await;
+    let stdout_results = process::stdout_only_json(target, sessions.iter().map(|(s, _)| s));
     for (rule, outcome) in tools::across_eras(&findings, options)
         .into_iter()
         .chain(process_results)
         .chain(http_results)
-        .chain(process::stdout_only_json(
-            target,
-            sessions.iter().map(|(s, _)| s),
-        ))
+        .chain(stdout_results)
     {
-        if !options.selects(rule) {
-            continue;
+        if options.selects(rule) {
+            results.push(judge(rule, outcome, None));
         }
-        let result = outcome.judge(rule, None);
-        tell(CheckProgress::Judged(Box::new(result.clone())));
-        results.push(result);
     }
     for (session, _) in &sessions {
         session.close().await;
@@ -385,6 +357,36 @@ pub async fn run(
     });
     report.counts = Counts::of(&results);
     report.results = results;
+    report.took_ms = started.elapsed().as_millis() as u64;
+    report
+}
+
+/// The report of a server no session could be opened with: the transport's own rules still
+/// say what they can (a protected server's 401, say), recorded nowhere, as there is no session
+/// to record them in.
+async fn unreachable(
+    mut report: CheckReport,
+    target: &CheckTarget,
+    options: &CheckOptions,
+    why: String,
+    tell: &impl Fn(CheckProgress),
+    started: Instant,
+) -> CheckReport {
+    let (events, _) = tokio::sync::broadcast::channel(16);
+    let traffic = std::sync::Arc::new(crate::traffic::Traffic::new(events));
+    let mut results = Vec::new();
+    for (rule, outcome) in http::ask(target, options, &[Era::Legacy], traffic).await {
+        if matches!(outcome, Outcome::Skip(..)) {
+            continue;
+        }
+        let mut result = outcome.judge(rule, None);
+        result.frames.clear();
+        tell(CheckProgress::Judged(Box::new(result.clone())));
+        results.push(result);
+    }
+    report.counts = Counts::of(&results);
+    report.results = results;
+    report.unreachable = Some(why);
     report.took_ms = started.elapsed().as_millis() as u64;
     report
 }
