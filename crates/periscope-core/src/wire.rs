@@ -364,7 +364,8 @@ fn classify_response(obj: &Map<String, Value>) -> Verdict {
     }
 }
 
-fn json_kind(value: &Value) -> &'static str {
+/// "a string", "an object"…: a value's JSON kind, for messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

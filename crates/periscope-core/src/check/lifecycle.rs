@@ -87,19 +87,11 @@ fn instructions(ctx: &EraCtx<'_>) -> Outcome {
         ),
         Some(other) => Outcome::broken(
             vec![seq],
-            format!("instructions is {}, not a string", kind_of(other)),
+            format!(
+                "instructions is {}, not a string",
+                crate::wire::json_kind(other)
+            ),
         ),
-    }
-}
-
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

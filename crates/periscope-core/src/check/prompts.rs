@@ -8,6 +8,7 @@ use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
 use super::surface::ListKind;
 use crate::vocabulary::method::names;
+use crate::vocabulary::views::prompt::PromptView;
 use crate::wire::error_code;
 
 /// Prompts got at most.
@@ -90,13 +91,9 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> Vec<(Rule, Outcome)> {
 }
 
 fn required_arguments(prompt: &Value) -> Vec<String> {
-    prompt
-        .get("arguments")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|a| a.get("required") == Some(&Value::Bool(true)))
-        .filter_map(|a| a.get("name").and_then(Value::as_str).map(str::to_string))
+    PromptView::read(prompt)
+        .required_arguments()
+        .map(str::to_string)
         .collect()
 }
 

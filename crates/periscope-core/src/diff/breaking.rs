@@ -155,13 +155,9 @@ fn schema_breaks(path: &str, before: &Value, after: &Value, depth: usize, out: &
 
 /// A prompt's required argument names.
 fn prompt_required(prompt: &Value) -> BTreeSet<String> {
-    prompt
-        .get("arguments")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|a| a.get("required") == Some(&Value::Bool(true)))
-        .filter_map(|a| a.get("name").and_then(Value::as_str).map(str::to_string))
+    crate::vocabulary::views::prompt::PromptView::read(prompt)
+        .required_arguments()
+        .map(str::to_string)
         .collect()
 }
 

@@ -32,6 +32,14 @@ pub struct PromptView {
 }
 
 impl PromptView {
+    /// The names of the arguments a `prompts/get` must fill.
+    pub fn required_arguments(&self) -> impl Iterator<Item = &str> {
+        self.arguments
+            .iter()
+            .filter(|a| a.required)
+            .map(|a| a.name.as_str())
+    }
+
     /// Reads one `prompts/list` item.
     pub fn read(raw: &Value) -> PromptView {
         let mut r = Reader::new(raw);
