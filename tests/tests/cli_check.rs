@@ -82,6 +82,28 @@ fn verdicts(report: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The results that failed or warned.
+fn broken(results: &[(String, String, String)]) -> Vec<&(String, String, String)> {
+    results
+        .iter()
+        .filter(|(_, _, v)| v == "fail" || v == "warning")
+        .collect()
+}
+
+/// The rules that passed in no era, in `--list-rules` order.
+fn not_passed(results: &[(String, String, String)]) -> Vec<String> {
+    let passed: BTreeSet<&str> = results
+        .iter()
+        .filter(|(_, _, v)| v == "pass")
+        .map(|(r, _, _)| r.as_str())
+        .collect();
+    rules()
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| !passed.contains(r.as_str()))
+        .collect()
+}
+
 fn rules() -> Vec<(String, String)> {
     let out = periscope(&["check", "--list-rules", "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -104,25 +126,13 @@ fn the_demo_server_passes_every_rule_it_is_asked_in_both_eras_over_stdio() {
     let out = periscope(&["check", "--format", "json", "--", &demo, "--eras", "dual"]);
     let report = json(&out);
     let results = verdicts(&report);
-    let broken: Vec<_> = results
-        .iter()
-        .filter(|(_, _, v)| v == "fail" || v == "warning")
-        .collect();
+    let broken = broken(&results);
     assert!(broken.is_empty(), "the demo breaks {broken:?}");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(report["eras"].as_array().unwrap().len(), 2, "{report}");
     // Every rule was asked and passed in at least one era, but the few the demo gives
     // nothing to ask (it declares every list; no resource it lists first is binary).
-    let passed: BTreeSet<&str> = results
-        .iter()
-        .filter(|(_, _, v)| v == "pass")
-        .map(|(r, _, _)| r.as_str())
-        .collect();
-    let not_passed: Vec<String> = rules()
-        .into_iter()
-        .map(|(r, _)| r)
-        .filter(|r| !passed.contains(r.as_str()))
-        .collect();
+    let not_passed = not_passed(&results);
     // The HTTP rules are asked over HTTP only (their test is below).
     let expected: Vec<String> = ["lifecycle.undeclared-refused", "resources.base64"]
         .into_iter()
@@ -343,22 +353,10 @@ fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
     let out = periscope(&["check", "-q", "--format", "json", "--url", &server.url]);
     let report = json(&out);
     let results = verdicts(&report);
-    let broken: Vec<_> = results
-        .iter()
-        .filter(|(_, _, v)| v == "fail" || v == "warning")
-        .collect();
+    let broken = broken(&results);
     assert!(broken.is_empty(), "the demo over HTTP breaks {broken:?}");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let passed: BTreeSet<&str> = results
-        .iter()
-        .filter(|(_, _, v)| v == "pass")
-        .map(|(r, _, _)| r.as_str())
-        .collect();
-    let not_passed: Vec<String> = rules()
-        .into_iter()
-        .map(|(r, _)| r)
-        .filter(|r| !passed.contains(r.as_str()))
-        .collect();
+    let not_passed = not_passed(&results);
     assert_eq!(
         not_passed,
         [
