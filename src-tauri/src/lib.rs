@@ -7,6 +7,7 @@ mod asks;
 mod browser;
 mod call_history;
 mod catalog_store;
+mod check_runs;
 pub mod commands;
 mod connection;
 mod events;
@@ -38,6 +39,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(commands::timeline::LatencyTrackers::default())
         .manage(playground::Playground::default())
         .manage(apps::McpApps::default())
+        .manage(check_runs::CheckRuns::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -53,6 +55,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             ));
             // Each session's traffic goes to a store file here (docs/store.md).
             let _ = state.traffic_dir.set(data.join("traffic"));
+            // The Check view's last run of each server, and its record (docs/check.md).
+            app.state::<check_runs::CheckRuns>()
+                .set_dir(data.join("checks"));
             state.found_eras.load(data.join("eras.json"));
             let _ = state.secrets.set(secrets.clone());
             // Model providers: models.json beside the catalog; their keys in the same store.
@@ -136,6 +141,10 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::recordings::resend_frame,
             commands::recordings::replay_recording,
             commands::recordings::compare_sessions,
+            // The Check view.
+            commands::check::check_run,
+            commands::check::check_last,
+            commands::check::check_export,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::list_page,

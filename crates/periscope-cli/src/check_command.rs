@@ -118,7 +118,7 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
                     "periscope: calling in the {era} era, with arguments made from their schemas: {}",
                     tools.join(", ")
                 ),
-                CheckProgress::Judged(_) => {}
+                CheckProgress::Judged { .. } => {}
             }
         }
     });

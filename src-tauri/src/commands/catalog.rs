@@ -44,12 +44,14 @@ pub async fn catalog_remove<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     temporary: State<'_, Temporary>,
+    check_runs: State<'_, crate::check_runs::CheckRuns>,
     id: String,
 ) -> Result<Vec<ServerEntry>, Problem> {
     state.disconnect(&id).await?;
     let entries = state.remove_entry(&id)?;
     temporary.forget(&id);
     state.forget_era(&id);
+    check_runs.forget(&id);
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }

@@ -7,6 +7,7 @@ use periscope_core::vocabulary::Problem;
 pub mod about;
 pub mod asks;
 pub mod catalog;
+pub mod check;
 pub mod connection;
 pub mod export;
 pub mod host_import;

@@ -69,13 +69,7 @@ impl AppState {
     /// wait out the probe): remembered for the server as if its probe had failed, so Overview
     /// says so and **Probe again** undoes it.
     pub async fn reconnect_legacy(&self, server_id: &str) -> Result<ServerIdentity, Problem> {
-        let entry = self
-            .catalog()
-            .into_iter()
-            .find(|e| e.id == server_id)
-            .ok_or_else(|| Problem::ServerNotFound {
-                id: server_id.into(),
-            })?;
+        let entry = self.entry(server_id)?;
         self.found_eras.remember_legacy(&entry);
         // A connection still probing `server/discover` is given up on, not waited for.
         self.disconnect(server_id).await?;
@@ -118,28 +112,15 @@ impl AppState {
         }
     }
 
-    async fn connect_once(&self, server_id: &str) -> Result<ServerIdentity, Attempt> {
-        let entry = self
-            .catalog()
-            .into_iter()
-            .find(|e| e.id == server_id)
-            .ok_or_else(|| Problem::ServerNotFound {
-                id: server_id.into(),
-            })?;
-        // Secret values come from the secret store now, as the client secret below does.
-        let target = self.resolved_target(&entry)?;
-        self.disconnect(server_id).await?;
-
-        let answerer = Arc::new(AppAnswerer {
-            asks: self.asks.clone(),
-            hub: self.hub.clone(),
-            server_id: server_id.into(),
-            server_name: entry.name.clone(),
-            server_host: self.server_host(server_id),
-            traffic: Default::default(),
-        });
-        let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();
-        let oauth = match &target {
+    /// The sign-in of a remote server (none for a local one): its stored token, else a sign-in
+    /// that asks the user first. `traffic` is where the sign-in's own exchanges are recorded.
+    pub(crate) fn oauth_client(
+        &self,
+        entry: &periscope_core::config::ServerEntry,
+        target: &ServerTarget,
+        traffic: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>>,
+    ) -> Option<Arc<OAuthClient>> {
+        match target {
             ServerTarget::Http { target, .. } => Some(Arc::new(OAuthClient::new(
                 OAuthConfig {
                     server_url: target.url.clone(),
@@ -156,16 +137,34 @@ impl AppState {
                     sign_in_opener(
                         self.asks.clone(),
                         self.hub.clone(),
-                        server_id.into(),
+                        entry.id.clone(),
                         entry.name.clone(),
-                        traffic_slot.clone(),
+                        traffic,
                     ),
                     Duration::from_secs(600),
                 )),
                 self.secrets.get().cloned(),
             ))),
             ServerTarget::Stdio(_) => None,
-        };
+        }
+    }
+
+    async fn connect_once(&self, server_id: &str) -> Result<ServerIdentity, Attempt> {
+        let entry = self.entry(server_id)?;
+        // Secret values come from the secret store now, as the client secret below does.
+        let target = self.resolved_target(&entry)?;
+        self.disconnect(server_id).await?;
+
+        let answerer = Arc::new(AppAnswerer {
+            asks: self.asks.clone(),
+            hub: self.hub.clone(),
+            server_id: server_id.into(),
+            server_name: entry.name.clone(),
+            server_host: self.server_host(server_id),
+            traffic: Default::default(),
+        });
+        let traffic_slot: Arc<OnceLock<Arc<periscope_core::traffic::Traffic>>> = Arc::default();
+        let oauth = self.oauth_client(&entry, &target, traffic_slot.clone());
         let (era, remembered) = self.found_eras.choice(&entry);
         let options = SessionOptions {
             handler: answerer.clone(),

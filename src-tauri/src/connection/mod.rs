@@ -81,6 +81,17 @@ impl AppState {
         lock(&self.catalog).clone()
     }
 
+    /// The catalog's entry of `server_id`.
+    pub fn entry(&self, server_id: &str) -> Result<ServerEntry, Problem> {
+        lock(&self.catalog)
+            .iter()
+            .find(|e| e.id == server_id)
+            .cloned()
+            .ok_or_else(|| Problem::ServerNotFound {
+                id: server_id.into(),
+            })
+    }
+
     pub fn set_catalog_issues(&self, issues: LoadIssues) {
         *lock(&self.catalog_issues) = issues;
     }
@@ -171,7 +182,7 @@ impl AppState {
     }
 
     /// The entry's target with its secret values filled in, to start a session with.
-    fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, Problem> {
+    pub(crate) fn resolved_target(&self, entry: &ServerEntry) -> Result<ServerTarget, Problem> {
         server_secrets::resolve(self.secret_store(), entry).map_err(|e| Problem::StartFailed {
             server: entry.id.clone(),
             cause: periscope_core::vocabulary::start::StartCause::SecretsUnresolved {

@@ -17,13 +17,7 @@ impl AppState {
         })?;
         let text = std::str::from_utf8(&frame.bytes)
             .map_err(|_| Problem::invalid(periscope_core::vocabulary::problem::Field::Frame))?;
-        let entry = self
-            .catalog()
-            .into_iter()
-            .find(|e| e.id == server_id)
-            .ok_or_else(|| Problem::ServerNotFound {
-                id: server_id.into(),
-            })?;
+        let entry = self.entry(server_id)?;
         Ok(command_line(text, &entry))
     }
 }

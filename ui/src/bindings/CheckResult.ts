@@ -18,6 +18,10 @@ era: Era | null,
  */
 official_scenario: string | null, 
 /**
+ * Where the spec says it: the section of the revision this era speaks, as a link.
+ */
+spec: string, 
+/**
  * The frames that show the verdict (sequence numbers in that era's record).
  */
 frames: Array<number>, 

@@ -311,6 +311,7 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
     case "remembered_era_failed":
     case "dialog_closed":
     case "busy":
+    case "check_running":
       return t(`kind.${problem.kind}`);
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });

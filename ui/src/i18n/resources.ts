@@ -12,6 +12,7 @@ import enCommon from "./locales/en/common.json";
 import enCompletion from "./locales/en/completion.json";
 import enConsole from "./locales/en/console.json";
 import enContent from "./locales/en/content.json";
+import enCheck from "./locales/en/check.json";
 import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
@@ -44,6 +45,7 @@ import zhCommon from "./locales/zh-Hans/common.json";
 import zhCompletion from "./locales/zh-Hans/completion.json";
 import zhConsole from "./locales/zh-Hans/console.json";
 import zhContent from "./locales/zh-Hans/content.json";
+import zhCheck from "./locales/zh-Hans/check.json";
 import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
@@ -79,6 +81,7 @@ export const resources = {
     completion: enCompletion,
     console: enConsole,
     content: enContent,
+    check: enCheck,
     diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
@@ -113,6 +116,7 @@ export const resources = {
     completion: zhCompletion,
     console: zhConsole,
     content: zhContent,
+    check: zhCheck,
     diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,

@@ -18,6 +18,7 @@ export { savedIpc } from "./saved";
 export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
 export { timelineIpc } from "./timeline";
+export { checkIpc } from "./check";
 export { modelsIpc } from "./models";
 export { playgroundIpc } from "./playground";
 

@@ -1,4 +1,5 @@
 import type { ServerEntry } from "../bindings/ServerEntry";
+import { CheckTab } from "../check/CheckTab";
 import { ConsoleTab } from "../console/ConsoleTab";
 import { McpAppsView } from "../mcp-apps/McpAppsView";
 import { NetworkTab } from "../network/NetworkTab";
@@ -43,6 +44,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}
         {server.tab === "playground" && <PlaygroundView key={entry.id} server={server} />}
         {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
+        {server.tab === "check" && <CheckTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "timeline" && <TimelineTab key={entry.id} server={server} />}

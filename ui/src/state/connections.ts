@@ -23,6 +23,7 @@ export type TabId =
   | "requests"
   | "playground"
   | "tasks"
+  | "check"
   | "oauth"
   | "traffic"
   | "timeline"

@@ -97,7 +97,9 @@ export function TrafficList({ window, count, selectedSeq, follow, onSelect, onFo
     const { geometry: g, follow: following, onFollowChange: followChanged } = latest.current;
     const next = clampOffset(g, to);
     latest.current.top = next;
-    const end = atEnd(g, next, ROW_HEIGHT / 2);
+    // A list whose rows are not counted yet (a record just opened at a frame) has no end to
+    // be at: following stays as it was.
+    const end = g.rows === 0 ? following : atEnd(g, next, ROW_HEIGHT / 2);
     // Following changes in the same render as the position: a render still following would
     // put the list back at the end.
     const apply = () => {

@@ -8,6 +8,7 @@
 //! exports (`format`). See docs/check.md.
 
 pub mod arguments;
+pub mod compare;
 pub mod format;
 mod http;
 mod jsonrpc;
@@ -152,14 +153,16 @@ impl CheckOptions {
 }
 
 /// What a check says while it runs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CheckProgress {
     /// A session in `era` is open and being asked.
     Asking { era: Era },
     /// These tools are about to be called in `era` (the read-only ones and those picked).
     WillCall { era: Era, tools: Vec<String> },
     /// A rule has its verdict.
-    Judged(Box<CheckResult>),
+    Judged { result: Box<CheckResult> },
 }
 
 /// One era's session and what was found in it, for the rules asked across eras.
@@ -315,7 +318,9 @@ pub async fn run(
     let spoken: Vec<Era> = sessions.iter().map(|(_, i)| i.era).collect();
     let judge = |rule: Rule, outcome: Outcome, era: Option<Era>| {
         let result = outcome.judge(rule, era);
-        tell(CheckProgress::Judged(Box::new(result.clone())));
+        tell(CheckProgress::Judged {
+            result: Box::new(result.clone()),
+        });
         result
     };
     // The rules of an era nobody spoke: skipped, said once.
@@ -381,7 +386,9 @@ async fn unreachable(
         }
         let mut result = outcome.judge(rule, None);
         result.frames.clear();
-        tell(CheckProgress::Judged(Box::new(result.clone())));
+        tell(CheckProgress::Judged {
+            result: Box::new(result.clone()),
+        });
         results.push(result);
     }
     report.counts = Counts::of(&results);
@@ -501,7 +508,9 @@ async fn ask_era(
             continue;
         }
         let result = outcome.judge(rule, Some(era));
-        ctx.tell(CheckProgress::Judged(Box::new(result.clone())));
+        ctx.tell(CheckProgress::Judged {
+            result: Box::new(result.clone()),
+        });
         results.push(result);
     }
     let findings = EraFindings {

@@ -52,6 +52,8 @@ pub struct CheckResult {
     pub era: Option<Era>,
     /// The official conformance scenario that tests the same rule.
     pub official_scenario: Option<String>,
+    /// Where the spec says it: the section of the revision this era speaks, as a link.
+    pub spec: String,
     /// The frames that show the verdict (sequence numbers in that era's record).
     #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
     pub frames: Vec<u64>,
@@ -130,6 +132,7 @@ impl Outcome {
             verdict,
             era,
             official_scenario: info.official_scenario.map(str::to_string),
+            spec: super::format::spec_link(rule, era),
             frames,
             message,
             hint: matches!(verdict, RuleVerdict::Fail | RuleVerdict::Warning)

@@ -158,6 +158,9 @@ pub enum Problem {
     /// The model is still answering in this conversation.
     #[error("the model is still answering; wait, or stop it first")]
     Busy,
+    /// A check of this server is already running (one at a time: each starts the server).
+    #[error("a check of this server is already running")]
+    CheckRunning,
     /// Sign-in does not apply to this server (a local one, or one never signed in to).
     #[error("{what}")]
     SignIn { server: String, what: SignIn },
@@ -298,6 +301,7 @@ words! {
         AppView => "app view",
         HostConfigFile => "host config file here named",
         Record => "record of server",
+        CheckReport => "check report of server",
     }
     /// What [`Problem::NoLongerWaiting`] was about.
     Waiting {
@@ -641,6 +645,7 @@ mod tests {
                 detail: "not connected".into(),
             },
             Problem::Busy,
+            Problem::CheckRunning,
             Problem::SignIn {
                 server: "srv-1".into(),
                 what: SignIn::NotRemote,

@@ -1,0 +1,180 @@
+//! The Check view's runs: one at a time per server (each starts the server anew), and the last
+//! run of each server kept in `checks/` in the app's data folder — its report, what changed
+//! since the run before it, and the record of its sessions, so a failure's frames still open
+//! after a restart. A new run replaces them.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use periscope_core::check::compare::CheckChanges;
+use periscope_core::check::report::CheckReport;
+use periscope_core::check::{EraPick, ToolCalls};
+use periscope_core::private_file;
+use periscope_core::vocabulary::Problem;
+use periscope_core::vocabulary::problem::Facility;
+use serde::{Deserialize, Serialize};
+
+/// What the user chose for a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CheckRunOptions {
+    pub eras: EraPick,
+    pub calls: ToolCalls,
+}
+
+/// A finished run: the report, what changed since the run before it, and what was asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CheckRun {
+    pub report: CheckReport,
+    /// None for a server's first run.
+    pub changes: Option<CheckChanges>,
+    pub options: CheckRunOptions,
+}
+
+#[derive(Default)]
+pub struct CheckRuns {
+    /// `checks/` in the app's data folder; unset (tests on the mock runtime), nothing is kept.
+    dir: OnceLock<PathBuf>,
+    running: Mutex<HashSet<String>>,
+}
+
+/// Holds a server's turn; dropping it (the run ended, or its command was abandoned) frees it.
+pub struct Turn<'a> {
+    runs: &'a CheckRuns,
+    server_id: String,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        self.runs
+            .running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.server_id);
+    }
+}
+
+impl CheckRuns {
+    pub fn set_dir(&self, dir: PathBuf) {
+        let _ = self.dir.set(dir);
+    }
+
+    /// The server's turn, unless a check of it is already running.
+    pub fn begin(&self, server_id: &str) -> Result<Turn<'_>, Problem> {
+        let fresh = self
+            .running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(server_id.to_string());
+        if !fresh {
+            return Err(Problem::CheckRunning);
+        }
+        Ok(Turn {
+            runs: self,
+            server_id: server_id.to_string(),
+        })
+    }
+
+    fn dir(&self) -> Result<&Path, Problem> {
+        self.dir
+            .get()
+            .map(PathBuf::as_path)
+            .ok_or(Problem::Unavailable {
+                what: Facility::DataFolder,
+                detail: None,
+            })
+    }
+
+    /// `checks/<server>.<ext>`: a server id as a file name (ids are the catalog's, but a file
+    /// name is made safe whatever they hold).
+    fn file(&self, server_id: &str, ext: &str) -> Result<PathBuf, Problem> {
+        let name = crate::save_file::safe_file_name(server_id, "server");
+        Ok(self.dir()?.join(format!("{name}.{ext}")))
+    }
+
+    /// Where the run's first era's record goes (the second's beside it, `check::beside`);
+    /// none when nothing is kept.
+    pub fn record_path(&self, server_id: &str) -> Option<PathBuf> {
+        let path = self.file(server_id, "jsonl").ok()?;
+        let dir = path.parent()?;
+        private_file::create_folder(dir).ok()?;
+        Some(path)
+    }
+
+    /// The server's last run; none before its first (or when its file is unreadable: a
+    /// damaged report is not worth a failure, the next run replaces it).
+    pub fn last(&self, server_id: &str) -> Option<CheckRun> {
+        let path = self.file(server_id, "json").ok()?;
+        let bytes = std::fs::read(&path).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Keeps `run` as the server's last.
+    pub fn keep(&self, server_id: &str, run: &CheckRun) -> Result<(), Problem> {
+        let path = self.file(server_id, "json")?;
+        if let Some(dir) = path.parent() {
+            private_file::create_folder(dir).map_err(|e| Problem::io(dir, e))?;
+        }
+        let bytes = serde_json::to_vec(run).map_err(Problem::internal)?;
+        private_file::write_atomically(&path, &bytes).map_err(|e| Problem::Io {
+            path: path.display().to_string(),
+            detail: e.to_string(),
+        })
+    }
+
+    /// Forgets a server's runs (it left the catalog).
+    pub fn forget(&self, server_id: &str) {
+        for ext in ["json", "jsonl", "legacy.jsonl"] {
+            if let Ok(path) = self.file(server_id, ext) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_at_a_time_per_server_and_the_turn_ends_with_its_guard() {
+        let runs = CheckRuns::default();
+        let turn = runs.begin("a").unwrap();
+        assert_eq!(runs.begin("a").err(), Some(Problem::CheckRunning));
+        let other = runs.begin("b");
+        assert!(other.is_ok());
+        drop(turn);
+        assert!(runs.begin("a").is_ok());
+    }
+
+    #[test]
+    fn the_last_run_is_kept_and_forgotten_with_its_server() {
+        let dir = std::env::temp_dir().join(format!("periscope-check-runs-{}", std::process::id()));
+        let runs = CheckRuns::default();
+        runs.set_dir(dir.clone());
+        assert_eq!(runs.last("../a b"), None);
+        let run = CheckRun {
+            report: CheckReport {
+                target: "demo".into(),
+                server: None,
+                eras: Vec::new(),
+                results: Vec::new(),
+                counts: Default::default(),
+                started_ms: 5,
+                took_ms: 1,
+                unreachable: None,
+            },
+            changes: None,
+            options: CheckRunOptions::default(),
+        };
+        runs.keep("../a b", &run).unwrap();
+        // The id made a file name inside checks/, not a path out of it.
+        assert!(dir.join("_a_b.json").is_file());
+        assert_eq!(runs.last("../a b"), Some(run));
+        runs.forget("../a b");
+        assert_eq!(runs.last("../a b"), None);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
