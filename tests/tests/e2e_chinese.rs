@@ -1,6 +1,6 @@
 //! End-to-end: the main flow on a Chinese desktop (the app started with `LANG=zh_CN.UTF-8`):
 //! the UI speaks Simplified Chinese from the first paint, through the welcome view, a tool call
-//! and Traffic; switching to English in Settings applies at once and survives a restart.
+//! Traffic and a check of the server; switching to English in Settings applies at once and survives a restart.
 //! What the UI must show is read from its own locale files (tests/src/locale.rs), and each
 //! string checked is one that differs from the English.
 
@@ -74,6 +74,25 @@ async fn on_a_chinese_desktop_the_main_flow_is_in_chinese_and_english_can_be_cho
     h.text_containing(r#"[data-testid="traffic-count"]"#, &frames_word)
         .await;
     h.shot("traffic").await;
+
+    // Check: a run of the demo server, its verdicts and every rule's words in Chinese.
+    h.click(r#"[data-testid="tab-check"]"#).await;
+    h.text_containing(r#"[data-testid="check-tab"] h2"#, &zh("check", "title"))
+        .await;
+    h.click(r#"[data-testid="check-run"]:not([disabled])"#)
+        .await;
+    h.text_containing(
+        r#"[data-testid="check-changes"]"#,
+        &zh("check", "changes.first"),
+    )
+    .await;
+    h.click(r#"[data-testid="check-show-all"]"#).await;
+    h.text_containing(
+        r#"[data-testid="check-area-json_rpc"]"#,
+        &zh("check", "rules.jsonrpc.unknown-method.title"),
+    )
+    .await;
+    h.shot("check").await;
 
     // Settings: English, at once.
     h.click(r#"[data-testid="settings-button"]"#).await;
