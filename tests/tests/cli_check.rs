@@ -363,6 +363,7 @@ fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
             "lifecycle.undeclared-refused",
             "resources.base64",
             "http.auth-challenge",
+            "http.token-in-query",
             "stdio.stdout-only-json",
             "stdio.exits-on-stdin-close",
             "stdio.no-orphans",
@@ -392,13 +393,34 @@ fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
     let report: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
     assert_eq!(code, 0, "{err}");
-    let auth = report["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["rule"] == "http.auth-challenge")
-        .unwrap();
-    assert_eq!(auth["verdict"], "pass", "{auth}");
+    // With the sign-in's token, the rest of the transport's rules are asked too.
+    let results = verdicts(&report);
+    let protected_broken = self::broken(&results);
+    assert!(
+        protected_broken.is_empty(),
+        "the protected demo breaks {protected_broken:?}"
+    );
+    for rule in [
+        "http.auth-challenge",
+        "http.token-in-query",
+        "http.session-id-ascii",
+        "http.origin",
+    ] {
+        assert!(
+            results.iter().any(|(r, _, v)| r == rule && v == "pass"),
+            "{rule}: {results:?}"
+        );
+    }
+}
+
+/// The access token a signed-in check left in the credentials file of `data`.
+fn stored_access_token(data: &std::path::Path) -> String {
+    let file = data.join("dev.periscope.app/credentials.json");
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    stored["entries"][0]["access_token"]
+        .as_str()
+        .expect("a stored access token")
+        .to_string()
 }
 
 #[test]
@@ -406,30 +428,51 @@ fn every_http_rule_fails_behind_the_proxy_that_breaks_it() {
     let upstream = demo_http(&["--eras", "dual"]);
     let protected = demo_http(&["--oauth"]);
     let mut quiet = Vec::new();
+    // A token of the protected demo's, for the rule about tokens (a sign-in through the proxy
+    // is refused: the metadata names the server behind it).
+    let signed_in = scratch_dir("check-http-token");
+    let (code, _, err, _) = run_signing_in(
+        &signed_in,
+        &[
+            "check",
+            "-q",
+            "--no-browser",
+            "--only",
+            "http.auth-challenge",
+            "--url",
+            &protected.url,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let token = format!("Authorization: Bearer {}", stored_access_token(&signed_in));
     for (rule, severity) in http_rules() {
-        let behind = if rule == "http.auth-challenge" {
+        let protected_rule = matches!(rule.as_str(), "http.auth-challenge" | "http.token-in-query");
+        let behind = if protected_rule {
             &protected.url
         } else {
             &upstream.url
         };
         let proxy = faulty_http(&rule, behind);
         let data = scratch_dir("check-http-faults");
-        // A sign-in through the proxy is refused (the metadata names the server behind it):
-        // the transport's rules are still asked, without a session.
+        // The transport's rules are asked without a session when the sign-in fails.
+        let mut args = vec![
+            "check",
+            "-q",
+            "--no-browser",
+            "--timeout",
+            "3",
+            "--only",
+            &rule,
+            "--format",
+            "json",
+            "--url",
+            &proxy.url,
+        ];
+        if rule == "http.token-in-query" {
+            args.extend(["--header", &token]);
+        }
         let out = Command::new(bin("periscope"))
-            .args([
-                "check",
-                "-q",
-                "--no-browser",
-                "--timeout",
-                "3",
-                "--only",
-                &rule,
-                "--format",
-                "json",
-                "--url",
-                &proxy.url,
-            ])
+            .args(&args)
             .env("XDG_DATA_HOME", &data)
             .env("PERISCOPE_CREDENTIALS_FILE_ONLY", "1")
             .output()

@@ -178,6 +178,26 @@ impl Proxy {
                     head.set("mcp-method", body_method);
                 }
             }
+            // A token in the query string is taken: moved into the header the server reads.
+            "http.token-in-query" if head.get("authorization").is_none() => {
+                let mut parts = head.line.splitn(3, ' ');
+                let (verb, target, version) = (
+                    parts.next().unwrap_or("").to_string(),
+                    parts.next().unwrap_or("").to_string(),
+                    parts.next().unwrap_or("").to_string(),
+                );
+                if let Some((path, query)) = target.split_once('?')
+                    && let Some(token) = query
+                        .split('&')
+                        .find_map(|pair| pair.strip_prefix("access_token="))
+                {
+                    head.set(
+                        "authorization",
+                        &format!("Bearer {}", percent_decoded(token)),
+                    );
+                    head.line = format!("{verb} {path} {version}");
+                }
+            }
             // No DNS-rebinding protection: the page's Origin and Host never reach the server.
             "http.origin" => {
                 head.remove("origin");
@@ -232,6 +252,30 @@ impl Proxy {
 }
 
 /// Reads a chunked body to its end.
+/// `a%2Bb` → `a+b`: a query value as the server reads it.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn dechunk(from: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
     let mut body = Vec::new();
     loop {

@@ -217,6 +217,8 @@ fn inbound(fault: &str, message: Value) -> Inbound {
         }
         ("resources.subscribe", "resources/subscribe") => Inbound::Answer(error(&id, -32603, "no")),
         ("utilities.ping", "ping") => Inbound::Answer(error(&id, -32603, "no")),
+        // The server never hears of the cancellation, so it answers the call.
+        ("utilities.cancellation", "notifications/cancelled") => Inbound::Swallow,
         ("utilities.logging-set-level", "logging/setLevel") => {
             Inbound::Answer(error(&id, -32603, "no"))
         }

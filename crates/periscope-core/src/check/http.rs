@@ -25,7 +25,7 @@ use crate::wire::Direction;
 /// Most of a response body read.
 const MAX_BODY: usize = 1024 * 1024;
 
-const ALL: [Rule; 12] = [
+const ALL: [Rule; 13] = [
     Rule::SessionIdAscii,
     Rule::UnknownSession,
     Rule::MissingSession,
@@ -38,6 +38,7 @@ const ALL: [Rule; 12] = [
     Rule::MethodHeader,
     Rule::Origin,
     Rule::AuthChallenge,
+    Rule::TokenInQuery,
 ];
 
 /// One raw exchange: what came back, and where it is in the record.
@@ -155,7 +156,13 @@ impl Raw<'_> {
                 Some(r),
                 None,
             ),
-            Ok(Err(e)) => (None, Default::default(), None, Some(e.to_string())),
+            // reqwest names the URL, and a URL may carry a secret (the token-in-query rule's).
+            Ok(Err(e)) => (
+                None,
+                Default::default(),
+                None,
+                Some(crate::redact::urls_in_text(&e.to_string())),
+            ),
             Err(_) => (
                 None,
                 Default::default(),
@@ -321,36 +328,76 @@ pub(crate) async fn ask(
     } else {
         modern("check-http-1", names::SERVER_DISCOVER)
     };
-    let opened = raw
-        .post(
-            &opening,
-            &Headers {
-                version: (!legacy).then(|| revision::LATEST_MODERN.to_string()),
-                extra: modern_method_header(legacy, names::SERVER_DISCOVER),
-                ..Headers::default()
-            },
-        )
-        .await;
+    let opening_headers = Headers {
+        version: (!legacy).then(|| revision::LATEST_MODERN.to_string()),
+        extra: modern_method_header(legacy, names::SERVER_DISCOVER),
+        ..Headers::default()
+    };
+    let mut opened = raw.post(&opening, &opening_headers).await;
+    // A protected server: its challenge, then the rest asked with the check's bearer token
+    // (the sign-in's), when it has one.
+    let signed_in: HttpTarget;
+    let mut raw = raw;
     if opened.status == Some(401) {
         found.push((Rule::AuthChallenge, auth_challenge(&raw, &opened).await));
-        for rule in ALL.into_iter().filter(|r| *r != Rule::AuthChallenge) {
-            found.push((
-                rule,
-                Outcome::skip(
-                    NotAsked::NoSession,
-                    "the server requires a sign-in, and these requests go without a token",
-                ),
-            ));
+        found.push((
+            Rule::TokenInQuery,
+            token_in_query(&raw, options, &opening, true).await,
+        ));
+        let rest = ALL
+            .into_iter()
+            .filter(|r| !matches!(r, Rule::AuthChallenge | Rule::TokenInQuery));
+        let Some(bearer) = bearer_of(options, &raw.target.url).await else {
+            for rule in rest {
+                found.push((
+                    rule,
+                    Outcome::skip(
+                        NotAsked::NoSession,
+                        "the server requires a sign-in, and the check holds no bearer token for it",
+                    ),
+                ));
+            }
+            return found;
+        };
+        let mut headers = raw.target.headers.clone();
+        headers.push(bearer);
+        signed_in = HttpTarget {
+            headers,
+            ..raw.target.clone()
+        };
+        raw = Raw {
+            target: &signed_in,
+            ..raw
+        };
+        opened = raw.post(&opening, &opening_headers).await;
+        if opened.status == Some(401) {
+            for rule in rest {
+                found.push((
+                    rule,
+                    Outcome::skip(
+                        NotAsked::NoSession,
+                        format!(
+                            "the server refused the check's token too ({})",
+                            opened.said()
+                        ),
+                    ),
+                ));
+            }
+            return found;
         }
-        return found;
+    } else {
+        found.push((
+            Rule::AuthChallenge,
+            Outcome::skip(
+                NotAsked::NothingToAsk,
+                format!("the server answered without a sign-in ({})", opened.said()),
+            ),
+        ));
+        found.push((
+            Rule::TokenInQuery,
+            token_in_query(&raw, options, &opening, false).await,
+        ));
     }
-    found.push((
-        Rule::AuthChallenge,
-        Outcome::skip(
-            NotAsked::NothingToAsk,
-            format!("the server answered without a sign-in ({})", opened.said()),
-        ),
-    ));
     let session = opened.header("mcp-session-id").map(str::to_string);
     let version = if legacy {
         revision::LATEST_STATEFUL
@@ -640,6 +687,113 @@ async fn origin(raw: &Raw<'_>, legacy: bool) -> Outcome {
         )
         .await;
     is_4xx(&reply, 403)
+}
+
+/// The sign-in's token as the one header a raw request carries it in: a plain bearer token
+/// (a DPoP-bound one needs a proof made for each request, which these requests do not make).
+async fn bearer_of(options: &CheckOptions, url: &str) -> Option<(String, String)> {
+    let authorizer = options.session.authorizer.as_ref()?;
+    let token = authorizer.current().await?;
+    let mut headers = authorizer.present(&token, "POST", url);
+    match (headers.pop(), headers.is_empty()) {
+        (Some((name, value)), true)
+            if name.eq_ignore_ascii_case("authorization") && value.starts_with("Bearer ") =>
+        {
+            Some((name, value))
+        }
+        _ => None,
+    }
+}
+
+/// `http.token-in-query`: the token the check holds (a configured `Authorization: Bearer`
+/// header, else the sign-in's) sent as `?access_token=` instead of the header must not open
+/// the server. `refused_bare`: the opening request, sent without a token, got 401 already.
+/// The URL is recorded with the token redacted; no message carries it.
+async fn token_in_query(
+    raw: &Raw<'_>,
+    options: &CheckOptions,
+    opening: &Value,
+    refused_bare: bool,
+) -> Outcome {
+    let is_auth = |name: &str| name.eq_ignore_ascii_case("authorization");
+    let configured = raw
+        .target
+        .headers
+        .iter()
+        .find(|(n, _)| is_auth(n))
+        .and_then(|(_, v)| v.strip_prefix("Bearer ").map(str::to_string));
+    let token = match (&configured, &options.session.authorizer) {
+        (Some(token), _) => Some(token.clone()),
+        (None, Some(authorizer)) if refused_bare => authorizer.current().await,
+        _ => None,
+    };
+    let Some(token) = token.filter(|t| !t.is_empty()) else {
+        return Outcome::skip(
+            NotAsked::NothingToAsk,
+            "no token to try: the server answers without one, or the check is not signed in",
+        );
+    };
+    let bare = HttpTarget {
+        headers: raw
+            .target
+            .headers
+            .iter()
+            .filter(|(n, _)| !is_auth(n))
+            .cloned()
+            .collect(),
+        ..raw.target.clone()
+    };
+    let bare_raw = Raw {
+        client: raw.client.clone(),
+        target: &bare,
+        traffic: raw.traffic.clone(),
+        wait: raw.wait,
+    };
+    let legacy = opening.get("method").and_then(Value::as_str) == Some(names::INITIALIZE);
+    let headers = Headers {
+        version: (!legacy).then(|| revision::LATEST_MODERN.to_string()),
+        extra: modern_method_header(legacy, names::SERVER_DISCOVER),
+        ..Headers::default()
+    };
+    let mut frames = Vec::new();
+    if !refused_bare {
+        let without = bare_raw.post(opening, &headers).await;
+        frames.extend(without.frames.iter().copied());
+        if without.status != Some(401) {
+            return Outcome::skip(
+                NotAsked::NothingToAsk,
+                format!("the server answers without a token ({})", without.said()),
+            );
+        }
+    }
+    let separator = if bare.url.contains('?') { '&' } else { '?' };
+    let in_query = HttpTarget {
+        url: format!(
+            "{}{separator}access_token={}",
+            bare.url,
+            url::form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
+        ),
+        ..bare.clone()
+    };
+    let query_raw = Raw {
+        target: &in_query,
+        ..bare_raw
+    };
+    let reply = query_raw.post(opening, &headers).await;
+    frames.extend(reply.frames.iter().copied());
+    match reply.status {
+        Some(status) if (400..500).contains(&status) => Outcome::pass(
+            frames,
+            format!("HTTP {status}: a token in the query string opens nothing"),
+        ),
+        _ => Outcome::broken(
+            frames,
+            format!(
+                "the token sent as ?access_token= instead of the Authorization header got {}",
+                reply.said()
+            ),
+        ),
+    }
 }
 
 /// A protected server's 401: a `WWW-Authenticate: Bearer` challenge whose `resource_metadata`

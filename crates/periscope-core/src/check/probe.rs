@@ -130,6 +130,18 @@ impl<'a> Probe<'a> {
         self.send(message(id, method, params, self.session)).await
     }
 
+    /// Like [`Probe::ask_with_id`], waiting `wait` for the answer.
+    pub async fn ask_with_id_within(
+        &self,
+        wait: Duration,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) -> Asked {
+        self.send_within(wait, message(id, method, params, self.session))
+            .await
+    }
+
     /// Sends bytes as they are; the first response to a request among them, if any.
     pub async fn send(&self, bytes: Vec<u8>) -> Asked {
         self.send_within(self.wait, bytes).await

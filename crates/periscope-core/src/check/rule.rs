@@ -362,6 +362,10 @@ rules! {
         "basic/utilities/progress", None,
         "progress notifications carry the request's token and a progress that only increases",
         "Send notifications/progress with the request's progressToken and a growing progress value.";
+    CancelHonoured = "utilities.cancellation", Utilities, Warning, Legacy,
+        "basic/utilities/cancellation", None,
+        "a tool call cancelled with notifications/cancelled while it runs is not answered",
+        "On notifications/cancelled, stop the request's work and send no response for it.";
     CacheHints = "utilities.cache-hints", Utilities, Error, Modern,
         "server/utilities/caching", Some("caching"),
         "every list result carries caching hints, well formed: ttlMs a non-negative integer, cacheScope public or private",
@@ -415,6 +419,10 @@ rules! {
         "basic/authorization#authorization-server-discovery", None,
         "a protected server answers 401 with a Bearer challenge whose protected-resource document names its authorization servers",
         "Send WWW-Authenticate: Bearer resource_metadata=\"…\" with 401, and serve the document with resource and authorization_servers.";
+    TokenInQuery = "http.token-in-query", Http, Warning, Once,
+        "basic/authorization#access-token-usage", None,
+        "a protected server does not take its access token from the URL's query string (?access_token=)",
+        "Read the access token from the Authorization header only, and refuse a request that carries it in the query string with 401.";
     // stdio.
     StdoutOnlyJson = "stdio.stdout-only-json", Stdio, Error, Once,
         "basic/transports#stdio", None,

@@ -4,8 +4,10 @@
 //! surface in each, and a tool that works in the legacy era but not in 2026-07-28.
 
 use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 use super::report::{NotAsked, Outcome};
 use super::rule::Rule;
@@ -45,6 +47,7 @@ pub(crate) async fn ask(ctx: &EraCtx<'_>) -> (Vec<(Rule, Outcome)>, Vec<Called>)
             Rule::StructuredContent,
             Rule::BadArguments,
             Rule::ProgressMonotonic,
+            Rule::CancelHonoured,
         ];
         return (rules.into_iter().map(|r| (r, skip())).collect(), Vec::new());
     };
@@ -199,6 +202,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
         Rule::StructuredContent,
         Rule::BadArguments,
         Rule::ProgressMonotonic,
+        Rule::CancelHonoured,
         Rule::ModernToolWorks,
     ];
     let (chosen, left_out) = callable(tools, ctx.options);
@@ -216,6 +220,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
             Rule::StructuredContent,
             Rule::BadArguments,
             Rule::ProgressMonotonic,
+            Rule::CancelHonoured,
         ];
         return (Vec::new(), rules.into_iter().map(|r| (r, skip())).collect());
     }
@@ -230,8 +235,11 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
     let mut structured_frames = Vec::new();
     let mut structured_wrong = Vec::new();
     let mut structured_seen = 0;
+    // Each call says when it is answered, for the cancellation rule (which cancels a second
+    // call of a tool still running).
+    let done: Vec<CancellationToken> = chosen.iter().map(|_| CancellationToken::new()).collect();
     // The calls go out together: a slow tool does not hold up the others.
-    let asks = chosen.iter().map(|tool| {
+    let asks = chosen.iter().zip(&done).map(|(tool, done)| {
         let name = name_of(tool);
         let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
         let token = format!("check-progress-{}", ctx.probe.fresh_id());
@@ -245,10 +253,12 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
                 .probe
                 .ask_within(ctx.options.call_wait, names::TOOLS_CALL, Some(params))
                 .await;
+            done.cancel();
             (token, asked)
         }
     });
-    let answers = futures_util::future::join_all(asks).await;
+    let answers = futures_util::future::join_all(asks);
+    let (answers, cancelled) = tokio::join!(answers, cancellation(ctx, &chosen, &done));
     for (tool, (token, asked)) in chosen.iter().zip(answers) {
         let name = name_of(tool);
         tokens.push(token);
@@ -339,7 +349,119 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
     ));
     found.push((Rule::BadArguments, bad_arguments(ctx, &chosen).await));
     found.push((Rule::ProgressMonotonic, progress(ctx, &tokens)));
+    found.push((Rule::CancelHonoured, cancelled));
     (calls, found)
+}
+
+/// How long a call must have run, unanswered, for its tool to be the one cancelled.
+const LONG_CALL: Duration = Duration::from_millis(300);
+/// How long after the second call the cancellation goes out.
+const CANCEL_AFTER: Duration = Duration::from_millis(100);
+/// How long past the end of the first call an answer to the cancelled one is waited for.
+const CANCEL_GRACE: Duration = Duration::from_millis(500);
+
+/// `utilities.cancellation`: a tool whose call is still running after [`LONG_CALL`] is called
+/// again with the same arguments and that call cancelled; no answer may come for it, up to
+/// when the first call answered (and a grace after, as the second started later).
+async fn cancellation(ctx: &EraCtx<'_>, chosen: &[Value], done: &[CancellationToken]) -> Outcome {
+    let nothing = |why: &str| Outcome::skip(NotAsked::NothingToAsk, why);
+    // The rule is read in the legacy era only (2026-07-28 over HTTP has no session to name the
+    // request in): do not call twice for nothing.
+    if ctx.era() != Era::Legacy || !ctx.options.selects(Rule::CancelHonoured) {
+        return nothing("not asked in this era");
+    }
+    let started = Instant::now();
+    let all_done = async {
+        for d in done {
+            d.cancelled().await;
+        }
+    };
+    tokio::select! {
+        () = tokio::time::sleep(LONG_CALL) => {}
+        () = all_done => return nothing("every call answered within 0.3 s: no tool runs long enough to cancel"),
+    }
+    let Some(index) = done.iter().position(|d| !d.is_cancelled()) else {
+        return nothing("every call answered within 0.3 s: no tool runs long enough to cancel");
+    };
+    let tool = &chosen[index];
+    let name = name_of(tool);
+    let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
+    let id = json!(ctx.probe.fresh_id());
+    let params = json!({"name": name, "arguments": arguments::generate(&schema)});
+    let traffic = ctx.probe.session.traffic().clone();
+    let before = traffic.last_seq();
+    let ask = ctx.probe.ask_with_id_within(
+        ctx.options.call_wait,
+        id.clone(),
+        names::TOOLS_CALL,
+        Some(params),
+    );
+    let lag = started.elapsed();
+    let cancel = async {
+        tokio::time::sleep(CANCEL_AFTER).await;
+        let sent = ctx
+            .probe
+            .session
+            .notify(
+                names::CANCELLED,
+                Some(json!({"requestId": id, "reason": "periscope check: cancellation"})),
+            )
+            .await;
+        if sent.is_ok() {
+            done[index].cancelled().await;
+            tokio::time::sleep(lag + CANCEL_GRACE).await;
+        }
+        sent
+    };
+    tokio::pin!(ask);
+    let answered = tokio::select! {
+        asked = &mut ask => Some(asked),
+        sent = cancel => {
+            if let Err(e) = sent {
+                return nothing(&format!("notifications/cancelled could not be sent: {e}"));
+            }
+            None
+        }
+    };
+    let cancel_seq = (before + 1..=traffic.last_seq()).find(|seq| {
+        traffic.frame(*seq).is_some_and(|f| {
+            f.direction == Direction::Out
+                && serde_json::from_slice::<Value>(&f.bytes).is_ok_and(|m| {
+                    m.get("method").and_then(Value::as_str) == Some(names::CANCELLED)
+                        && m.pointer("/params/requestId") == Some(&id)
+                })
+        })
+    });
+    match (answered, cancel_seq) {
+        (Some(asked), Some(cancel)) if asked.response_seq.is_some_and(|r| r > cancel) => {
+            let mut frames = asked.frames();
+            frames.push(cancel);
+            Outcome::broken(
+                frames,
+                format!(
+                    "{name} cancelled {:.1} s into the call, answered anyway: {}",
+                    CANCEL_AFTER.as_secs_f64(),
+                    asked.describe()
+                ),
+            )
+        }
+        (Some(asked), _) if asked.response.is_some() => {
+            nothing(&format!("{name} answered before it could be cancelled"))
+        }
+        (answered, Some(cancel)) => {
+            let mut frames = answered.map(|a| a.frames()).unwrap_or_default();
+            frames.push(cancel);
+            frames.retain(|f| *f != 0);
+            Outcome::pass(
+                frames,
+                format!(
+                    "{name} cancelled {:.1} s into the call: no answer came for it",
+                    CANCEL_AFTER.as_secs_f64()
+                ),
+            )
+        }
+        (_, None) => nothing("notifications/cancelled was not recorded"),
+    }
 }
 
 async fn bad_arguments(ctx: &EraCtx<'_>, chosen: &[Value]) -> Outcome {
@@ -418,10 +540,12 @@ fn progress(ctx: &EraCtx<'_>, tokens: &[String]) -> Outcome {
         return Outcome::skip(NotAsked::NothingToAsk, "no tool called reported progress");
     }
     if wrong.is_empty() {
-        Outcome::pass(
-            frames,
-            format!("{} progress notifications in order", last.len()),
-        )
+        let said = format!(
+            "{} progress notifications, in order, for {} calls",
+            frames.len(),
+            last.len()
+        );
+        Outcome::pass(frames, said)
     } else {
         Outcome::broken(frames, wrong.join("; "))
     }
