@@ -61,6 +61,7 @@ const COMMANDS: &[&str] = &[
     "recordings_list",
     "close_recording",
     "check_run",
+    "check_cancel",
     "check_last",
     "check_export",
     "list_items",

@@ -3,7 +3,7 @@
 //! since the run before it, and the record of its sessions, so a failure's frames still open
 //! after a restart. A new run replaces them.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -14,6 +14,7 @@ use periscope_core::private_file;
 use periscope_core::vocabulary::Problem;
 use periscope_core::vocabulary::problem::Facility;
 use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
 
 /// What the user chose for a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,13 +38,16 @@ pub struct CheckRun {
 pub struct CheckRuns {
     /// `checks/` in the app's data folder; unset (tests on the mock runtime), nothing is kept.
     dir: OnceLock<PathBuf>,
-    running: Mutex<HashSet<String>>,
+    /// The servers being checked, each with the token that stops its run.
+    running: Mutex<HashMap<String, CancellationToken>>,
 }
 
 /// Holds a server's turn; dropping it (the run ended, or its command was abandoned) frees it.
 pub struct Turn<'a> {
     runs: &'a CheckRuns,
     server_id: String,
+    /// Cancelled when the user stops the run.
+    pub stop: CancellationToken,
 }
 
 impl Drop for Turn<'_> {
@@ -63,18 +67,26 @@ impl CheckRuns {
 
     /// The server's turn, unless a check of it is already running.
     pub fn begin(&self, server_id: &str) -> Result<Turn<'_>, Problem> {
-        let fresh = self
-            .running
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(server_id.to_string());
-        if !fresh {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        if running.contains_key(server_id) {
             return Err(Problem::CheckRunning);
         }
+        let stop = CancellationToken::new();
+        running.insert(server_id.to_string(), stop.clone());
         Ok(Turn {
             runs: self,
             server_id: server_id.to_string(),
+            stop,
         })
+    }
+
+    /// Stops the server's run, if one is running; whether one was.
+    pub fn cancel(&self, server_id: &str) -> bool {
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        running
+            .get(server_id)
+            .inspect(|stop| stop.cancel())
+            .is_some()
     }
 
     fn dir(&self) -> Result<&Path, Problem> {
@@ -145,7 +157,11 @@ mod tests {
         assert_eq!(runs.begin("a").err(), Some(Problem::CheckRunning));
         let other = runs.begin("b");
         assert!(other.is_ok());
+        assert!(runs.cancel("a"));
+        assert!(turn.stop.is_cancelled());
+        assert!(!other.as_ref().unwrap().stop.is_cancelled());
         drop(turn);
+        assert!(!runs.cancel("a"));
         assert!(runs.begin("a").is_ok());
     }
 

@@ -143,6 +143,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::recordings::compare_sessions,
             // The Check view.
             commands::check::check_run,
+            commands::check::check_cancel,
             commands::check::check_last,
             commands::check::check_export,
             // The server's lists.

@@ -1,7 +1,7 @@
 //! End-to-end: the Check view in the real app. The demo server is checked with tool calls off
 //! (the default; turning them on lists the read-only tools first) and passes every rule asked;
-//! a second run says nothing changed. The demo behind `faulty-server jsonrpc.unknown-method`
-//! fails that rule: the run says it is new since the demo's run (its kept report copied to the
+//! a second run says nothing changed; a third, calling tools, is cancelled and changes
+//! nothing. The demo behind `faulty-server jsonrpc.unknown-method` fails that rule: the run says it is new since the demo's run (its kept report copied to the
 //! faulty server's place), a failure opens to its fix and its frames, and a frame opens in
 //! Traffic in the check's record. The report exports as Markdown, JUnit and SARIF, and the
 //! last run is still there after a restart. Screenshots under test-artifacts/e2e/check/.
@@ -100,6 +100,20 @@ async fn the_check_view_runs_compares_opens_frames_and_exports() {
     run_check(&h).await;
     h.text_containing(r#"[data-testid="check-changes"]"#, "No change since")
         .await;
+
+    // Cancelled while a slow tool runs (calling on: slow_task takes 2.5 s): the run stops,
+    // the last run stays, and nothing is said to have failed.
+    h.click(r#"[data-testid="check-call-tools"]"#).await;
+    h.click(RUN).await;
+    h.find(r#"[data-testid="check-will-call"]"#).await;
+    h.click(r#"[data-testid="check-cancel"]"#).await;
+    h.find(RUN).await;
+    h.gone(r#"[data-testid="check-live"]"#).await;
+    h.text_containing("body", "The check was cancelled").await;
+    assert_eq!(h.count(r#"[data-testid="check-error"]"#).await, 0);
+    h.text_containing(r#"[data-testid="check-changes"]"#, "No change since")
+        .await;
+    h.click(r#"[data-testid="check-call-tools"]"#).await;
 
     // The faulty demo, not connected: the check starts its own sessions. Its last run is the
     // demo's (copied), so the failure is new.

@@ -31,7 +31,7 @@ pub async fn check_run(
     options: CheckRunOptions,
     on_progress: Channel<CheckProgress>,
 ) -> Result<CheckRun, Problem> {
-    let _turn = runs.begin(&server_id)?;
+    let turn = runs.begin(&server_id)?;
     let entry = state.entry(&server_id)?;
     let resolved = state.resolved_target(&entry)?;
     // A protected server signs in as a connection would: the stored token, else a sign-in the
@@ -60,7 +60,12 @@ pub async fn check_run(
             let _ = on_progress.send(step);
         }
     });
-    let report = check::run(&target, &check_options, Some(tx)).await;
+    // Stopped by the user: the run is dropped, and with it its sessions and the processes it
+    // started (they are killed on drop); the last kept run stays.
+    let report = tokio::select! {
+        report = check::run(&target, &check_options, Some(tx)) => report,
+        () = turn.stop.cancelled() => return Err(Problem::CheckCancelled),
+    };
     let _ = forward.await;
     let changes = runs
         .last(&server_id)
@@ -72,6 +77,12 @@ pub async fn check_run(
     };
     runs.keep(&server_id, &run)?;
     Ok(run)
+}
+
+/// Stops the server's running check (its `check_run` then fails with `CheckCancelled`).
+#[tauri::command]
+pub fn check_cancel(runs: State<'_, CheckRuns>, server_id: String) -> bool {
+    runs.cancel(&server_id)
 }
 
 /// The server's last run, if it was ever checked.

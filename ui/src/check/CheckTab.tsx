@@ -1,7 +1,7 @@
 // The Check view of a server: the options of a run, Run, the verdicts arriving as rules are
 // judged, and the last run kept — its counts, what changed since the run before it, the
 // results grouped by area, and its export as Markdown, JUnit or SARIF.
-import { Download, Play } from "lucide-react";
+import { CircleStop, Download, Play } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { CheckExport } from "../bindings/CheckExport";
@@ -13,7 +13,7 @@ import type { ListKind } from "../ipc";
 import { changeCheck, useServerCheck, type CheckLive } from "../state/check";
 import type { ServerState } from "../state/connections";
 import { useServerLists } from "../state/lists";
-import { exportCheck, loadLastCheck, runCheck } from "./actions";
+import { cancelCheck, exportCheck, loadLastCheck, runCheck } from "./actions";
 import { CheckOptionsForm } from "./CheckOptionsForm";
 import { CheckResults, VERDICTS } from "./CheckResults";
 import "../styles/check.css";
@@ -69,6 +69,11 @@ export function CheckTab({ server }: { server: ServerState }) {
         >
           <Play size={14} aria-hidden /> {live ? t("running") : t("run")}
         </button>
+        {live && (
+          <button type="button" className="button" data-testid="check-cancel" onClick={() => void cancelCheck(server.id)}>
+            <CircleStop size={14} aria-hidden /> {t("common:cancel")}
+          </button>
+        )}
         {live && <LiveLine live={live} />}
       </div>
       {check.error && <ErrorBox message={t("failed", { error: check.error })} testId="check-error" />}

@@ -7,6 +7,7 @@ import type { CheckReport } from "../bindings/CheckReport";
 import type { CheckResult } from "../bindings/CheckResult";
 import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
+import { isProblem } from "../i18n/problem";
 import { checkIpc, errorMessage, recordingsIpc } from "../ipc";
 import { applyStep, changeCheck, checks, emptyLive } from "../state/check";
 
@@ -33,7 +34,18 @@ export async function runCheck(serverId: string): Promise<void> {
     );
     changeCheck(serverId, (s) => ({ ...s, live: null, last: run }));
   } catch (error) {
-    changeCheck(serverId, (s) => ({ ...s, live: null, error: errorMessage(error) }));
+    // Stopped by the user: said in passing, not as a failure; the last run stays shown.
+    const stopped = isProblem(error) && error.kind === "check_cancelled";
+    if (stopped) notify.info(errorMessage(error));
+    changeCheck(serverId, (s) => ({ ...s, live: null, error: stopped ? null : errorMessage(error) }));
+  }
+}
+
+export async function cancelCheck(serverId: string): Promise<void> {
+  try {
+    await checkIpc.checkCancel(serverId);
+  } catch (error) {
+    notify.error(errorMessage(error));
   }
 }
 

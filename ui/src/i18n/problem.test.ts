@@ -74,6 +74,7 @@ const samples: Record<Problem["kind"], Problem> = {
   tools_unlisted: { kind: "tools_unlisted", detail: "not connected" },
   busy: { kind: "busy" },
   check_running: { kind: "check_running" },
+  check_cancelled: { kind: "check_cancelled" },
   sign_in: { kind: "sign_in", server: "srv-1", what: "not_remote" },
   tasks_not_offered: { kind: "tasks_not_offered", method: "tools/call" },
   task_ended: { kind: "task_ended", status: "failed", message: "the job ran out of time" },

@@ -312,6 +312,7 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
     case "dialog_closed":
     case "busy":
     case "check_running":
+    case "check_cancelled":
       return t(`kind.${problem.kind}`);
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });

@@ -12,6 +12,8 @@ export const checkIpc = {
     channel.onmessage = onProgress;
     return invoke<CheckRun>("check_run", { serverId, options, onProgress: channel });
   },
+  /** Stops the server's running check; whether one was running. */
+  checkCancel: (serverId: string) => invoke<boolean>("check_cancel", { serverId }),
   checkLast: (serverId: string) => invoke<CheckRun | null>("check_last", { serverId }),
   /** The last report written where the user picks; the path, or null if cancelled. */
   checkExport: (serverId: string, format: CheckExport) => invoke<string | null>("check_export", { serverId, format }),

@@ -397,32 +397,45 @@ async fn cancellation(ctx: &EraCtx<'_>, chosen: &[Value], done: &[CancellationTo
         Some(params),
     );
     let lag = started.elapsed();
-    let cancel = async {
+    // The cancellation, then a ping: a server reads its input in order, so once the ping is
+    // answered the cancellation was read. An answer to the call that comes before the ping's
+    // may be of work done before the cancellation was read (the spec allows it: a server
+    // stalled as a whole looks like a long tool, and answers everything at once).
+    let cancel_then_ping = async {
         tokio::time::sleep(CANCEL_AFTER).await;
-        let sent = ctx
-            .probe
+        ctx.probe
             .session
             .notify(
                 names::CANCELLED,
                 Some(json!({"requestId": id, "reason": "periscope check: cancellation"})),
             )
-            .await;
-        if sent.is_ok() {
-            done[index].cancelled().await;
-            tokio::time::sleep(lag + CANCEL_GRACE).await;
-        }
-        sent
+            .await?;
+        Ok::<_, crate::transport::SendError>(ctx.probe.ask(names::PING, None).await)
     };
     tokio::pin!(ask);
-    let answered = tokio::select! {
-        asked = &mut ask => Some(asked),
-        sent = cancel => {
-            if let Err(e) = sent {
-                return nothing(&format!("notifications/cancelled could not be sent: {e}"));
-            }
-            None
+    tokio::pin!(cancel_then_ping);
+    let mut answered = None;
+    let pinged = loop {
+        tokio::select! {
+            asked = &mut ask, if answered.is_none() => answered = Some(asked),
+            pinged = &mut cancel_then_ping => break pinged,
         }
     };
+    let ping = match pinged {
+        Ok(ping) => ping,
+        Err(e) => return nothing(&format!("notifications/cancelled could not be sent: {e}")),
+    };
+    if answered.is_none() {
+        // Up to when the first call answered, and as long again as the second started later.
+        let quiet = async {
+            done[index].cancelled().await;
+            tokio::time::sleep(lag + CANCEL_GRACE).await;
+        };
+        tokio::select! {
+            asked = &mut ask => answered = Some(asked),
+            () = quiet => {}
+        }
+    }
     let cancel_seq = (before + 1..=traffic.last_seq()).find(|seq| {
         traffic.frame(*seq).is_some_and(|f| {
             f.direction == Direction::Out
@@ -432,35 +445,35 @@ async fn cancellation(ctx: &EraCtx<'_>, chosen: &[Value], done: &[CancellationTo
                 })
         })
     });
-    match (answered, cancel_seq) {
-        (Some(asked), Some(cancel)) if asked.response_seq.is_some_and(|r| r > cancel) => {
-            let mut frames = asked.frames();
-            frames.push(cancel);
-            Outcome::broken(
-                frames,
-                format!(
-                    "{name} cancelled {:.1} s into the call, answered anyway: {}",
-                    CANCEL_AFTER.as_secs_f64(),
-                    asked.describe()
-                ),
-            )
-        }
-        (Some(asked), _) if asked.response.is_some() => {
+    let Some(cancel) = cancel_seq else {
+        return nothing("notifications/cancelled was not recorded");
+    };
+    let answer_seq = answered.as_ref().and_then(|a| a.response_seq);
+    let mut frames: Vec<u64> = answered.as_ref().map(|a| a.frames()).unwrap_or_default();
+    frames.push(cancel);
+    frames.extend(ping.frames());
+    frames.retain(|f| *f != 0);
+    let after = CANCEL_AFTER.as_secs_f64();
+    match (answer_seq, ping.response_seq) {
+        (None, _) => Outcome::pass(
+            frames,
+            format!("{name} cancelled {after:.1} s into the call: no answer came for it"),
+        ),
+        (Some(answer), _) if answer < cancel => {
             nothing(&format!("{name} answered before it could be cancelled"))
         }
-        (answered, Some(cancel)) => {
-            let mut frames = answered.map(|a| a.frames()).unwrap_or_default();
-            frames.push(cancel);
-            frames.retain(|f| *f != 0);
-            Outcome::pass(
-                frames,
-                format!(
-                    "{name} cancelled {:.1} s into the call: no answer came for it",
-                    CANCEL_AFTER.as_secs_f64()
-                ),
-            )
-        }
-        (_, None) => nothing("notifications/cancelled was not recorded"),
+        (Some(answer), Some(ping_answer)) if answer < ping_answer => nothing(&format!(
+            "{name} answered before the ping sent after the cancellation: its work may have \
+             ended before the cancellation was read"
+        )),
+        (Some(_), _) => Outcome::broken(
+            frames,
+            format!(
+                "{name} cancelled {after:.1} s into the call, answered anyway, after a ping sent \
+                 behind the cancellation: {}",
+                answered.map(|a| a.describe()).unwrap_or_default()
+            ),
+        ),
     }
 }
 
@@ -541,9 +554,10 @@ fn progress(ctx: &EraCtx<'_>, tokens: &[String]) -> Outcome {
     }
     if wrong.is_empty() {
         let said = format!(
-            "{} progress notifications, in order, for {} calls",
+            "{} progress notifications, in order, for {} call{}",
             frames.len(),
-            last.len()
+            last.len(),
+            if last.len() == 1 { "" } else { "s" }
         );
         Outcome::pass(frames, said)
     } else {

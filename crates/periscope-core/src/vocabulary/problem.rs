@@ -161,6 +161,9 @@ pub enum Problem {
     /// A check of this server is already running (one at a time: each starts the server).
     #[error("a check of this server is already running")]
     CheckRunning,
+    /// The user stopped the check before it ended (its report is not kept).
+    #[error("the check was cancelled")]
+    CheckCancelled,
     /// Sign-in does not apply to this server (a local one, or one never signed in to).
     #[error("{what}")]
     SignIn { server: String, what: SignIn },
@@ -646,6 +649,7 @@ mod tests {
             },
             Problem::Busy,
             Problem::CheckRunning,
+            Problem::CheckCancelled,
             Problem::SignIn {
                 server: "srv-1".into(),
                 what: SignIn::NotRemote,
