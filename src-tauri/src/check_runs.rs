@@ -9,6 +9,7 @@ use std::sync::{Mutex, OnceLock};
 
 use periscope_core::check::compare::CheckChanges;
 use periscope_core::check::report::CheckReport;
+use periscope_core::check::rule::Area;
 use periscope_core::check::{EraPick, ToolCalls};
 use periscope_core::private_file;
 use periscope_core::vocabulary::Problem;
@@ -22,6 +23,9 @@ use tokio_util::sync::CancellationToken;
 pub struct CheckRunOptions {
     pub eras: EraPick,
     pub calls: ToolCalls,
+    /// Areas left out (all asked when empty).
+    #[serde(default)]
+    pub skip: Vec<Area>,
 }
 
 /// A finished run: the report, what changed since the run before it, and what was asked.

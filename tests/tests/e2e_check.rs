@@ -121,8 +121,12 @@ async fn the_check_view_runs_compares_opens_frames_and_exports() {
     h.click(r#"[data-testid="server-item"][data-server-id="faulty"]"#)
         .await;
     h.click(r#"[data-testid="tab-check"]"#).await;
+    // The stdio area left out: none of its rules is asked.
+    h.click(r#"[data-testid="check-area-pick-stdio"]"#).await;
     run_check(&h).await;
     h.find(UNKNOWN_METHOD).await;
+    h.find(r#"[data-testid="check-area-lifecycle"]"#).await;
+    assert_eq!(h.count(r#"[data-testid="check-area-stdio"]"#).await, 0);
     let fails: u32 = h
         .text(r#"[data-testid="check-count-fail"] b"#)
         .await

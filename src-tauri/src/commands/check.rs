@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use periscope_core::check::compare::compare;
 use periscope_core::check::report::FailOn;
-use periscope_core::check::{self, CheckOptions, CheckProgress, CheckTarget};
+use periscope_core::check::{self, CheckOptions, CheckProgress, CheckTarget, Selector};
 use periscope_core::config::ServerTarget;
 use periscope_core::session::SessionOptions;
 use periscope_core::vocabulary::Problem;
@@ -50,6 +50,7 @@ pub async fn check_run(
     });
     check_options.eras = options.eras;
     check_options.calls = options.calls.clone();
+    check_options.skip = options.skip.iter().copied().map(Selector::Area).collect();
     check_options.call_wait = state.settings.get().request_timeout();
     check_options.record = runs.record_path(&server_id);
 

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { CheckRunOptions } from "../bindings/CheckRunOptions";
 import type { EraPick } from "../bindings/EraPick";
 import type { ToolView } from "../bindings/ToolView";
+import { AREAS } from "../state/check";
 import type { ListState } from "../state/lists";
 
 const ERA_PICKS: readonly EraPick[] = ["auto", "both", "modern", "legacy"];
@@ -42,6 +43,25 @@ export function CheckOptionsForm({ options, tools, disabled, onChange }: Props) 
           ))}
         </select>
       </label>
+      <div className="check-areas" role="group" aria-label={t("options.areas")} data-testid="check-areas">
+        <span className="check-tools-title">{t("options.areas")}</span>
+        {AREAS.map((area) => (
+          <label key={area} className="check-option">
+            <input
+              type="checkbox"
+              checked={!options.skip.includes(area)}
+              data-testid={`check-area-pick-${area}`}
+              onChange={(event) =>
+                onChange({
+                  ...options,
+                  skip: event.target.checked ? options.skip.filter((a) => a !== area) : [...options.skip, area],
+                })
+              }
+            />
+            {t(`area.${area}`)}
+          </label>
+        ))}
+      </div>
       <label className="check-option">
         <input
           type="checkbox"

@@ -11,21 +11,9 @@ import type { CheckResult } from "../bindings/CheckResult";
 import type { NotAsked } from "../bindings/NotAsked";
 import type { RuleVerdict } from "../bindings/RuleVerdict";
 import { CopyButton } from "../common/CopyButton";
+import { AREA_ORDER } from "../state/check";
 import { openCheckFrame, recordOf } from "./actions";
 
-/** The order areas are shown in (the engine's `Area::ALL`); a record, so no area is left out. */
-const AREA_ORDER: Record<Area, number> = {
-  lifecycle: 0,
-  eras: 1,
-  json_rpc: 2,
-  lists: 3,
-  tools: 4,
-  resources: 5,
-  prompts: 6,
-  utilities: 7,
-  http: 8,
-  stdio: 9,
-};
 
 /** Frames listed per result before "+N". */
 const FRAMES_SHOWN = 12;

@@ -9,7 +9,7 @@ import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
 import { isProblem } from "../i18n/problem";
 import { checkIpc, errorMessage, recordingsIpc } from "../ipc";
-import { applyStep, changeCheck, checks, emptyLive } from "../state/check";
+import { applyStep, changeCheck, checks, defaultOptions, emptyLive } from "../state/check";
 
 /** The server's last run, read once per server. */
 export async function loadLastCheck(serverId: string): Promise<void> {
@@ -25,8 +25,7 @@ export async function loadLastCheck(serverId: string): Promise<void> {
 export async function runCheck(serverId: string): Promise<void> {
   const current = checks.getState().servers[serverId];
   if (current?.live) return;
-  const options = current?.options;
-  if (!options) return;
+  const options = current?.options ?? defaultOptions();
   changeCheck(serverId, (s) => ({ ...s, live: emptyLive(), error: null }));
   try {
     const run = await checkIpc.checkRun(serverId, options, (step) =>

@@ -2,6 +2,7 @@
 // engine tells them), and the last run the Rust side kept (report and what changed since the
 // one before). Verdicts, grouping order and the comparison are the engine's; this only holds
 // them for the view.
+import type { Area } from "../bindings/Area";
 import type { CheckProgress } from "../bindings/CheckProgress";
 import type { CheckResult } from "../bindings/CheckResult";
 import type { CheckRun } from "../bindings/CheckRun";
@@ -34,8 +35,25 @@ export interface CheckState {
   servers: Record<string, ServerCheck>;
 }
 
-/** Calling tools is off until the user turns it on (a call can change the world). */
-export const defaultOptions = (): CheckRunOptions => ({ eras: "auto", calls: { named: [], all: false, none: true } });
+/** Calling tools is off until the user turns it on (a call can change the world); every area is asked. */
+export const defaultOptions = (): CheckRunOptions => ({ eras: "auto", calls: { named: [], all: false, none: true }, skip: [] });
+
+/** The order areas are shown in (the engine's `Area::ALL`); a record, so no area is left out. */
+export const AREA_ORDER: Record<Area, number> = {
+  lifecycle: 0,
+  eras: 1,
+  json_rpc: 2,
+  lists: 3,
+  tools: 4,
+  resources: 5,
+  prompts: 6,
+  utilities: 7,
+  http: 8,
+  stdio: 9,
+};
+
+/** Every area, in order. */
+export const AREAS: readonly Area[] = (Object.keys(AREA_ORDER) as Area[]).sort((a, b) => AREA_ORDER[a] - AREA_ORDER[b]);
 
 const fresh = (): ServerCheck => ({
   options: defaultOptions(),
