@@ -110,13 +110,48 @@ impl CheckRuns {
         Ok(self.dir()?.join(format!("{name}.{ext}")))
     }
 
-    /// Where the run's first era's record goes (the second's beside it, `check::beside`);
-    /// none when nothing is kept.
+    /// Where a run's first era's record goes while it runs (the second's beside it,
+    /// `check::beside`): not the kept run's, whose frames its report names, until the run is
+    /// kept ([`CheckRuns::adopt`]). None when nothing is kept.
     pub fn record_path(&self, server_id: &str) -> Option<PathBuf> {
-        let path = self.file(server_id, "jsonl").ok()?;
+        let path = self.file(server_id, "next.jsonl").ok()?;
         let dir = path.parent()?;
         private_file::create_folder(dir).ok()?;
         Some(path)
+    }
+
+    /// A finished run's records become the kept ones (`<server>.jsonl`, and
+    /// `<server>.legacy.jsonl` for a second era), and its report names them.
+    pub fn adopt(&self, server_id: &str, report: &mut CheckReport) {
+        let (Ok(kept), Ok(kept_legacy)) = (
+            self.file(server_id, "jsonl"),
+            self.file(server_id, "legacy.jsonl"),
+        ) else {
+            return;
+        };
+        let _ = std::fs::remove_file(&kept_legacy);
+        for era in &mut report.eras {
+            let Some(record) = era.record.as_deref().map(PathBuf::from) else {
+                continue;
+            };
+            let to = if record.to_string_lossy().ends_with(".legacy.jsonl") {
+                &kept_legacy
+            } else {
+                &kept
+            };
+            if std::fs::rename(&record, to).is_ok() {
+                era.record = Some(to.display().to_string());
+            }
+        }
+    }
+
+    /// Removes what a run that did not finish recorded.
+    pub fn discard(&self, server_id: &str) {
+        for ext in ["next.jsonl", "next.legacy.jsonl"] {
+            if let Ok(path) = self.file(server_id, ext) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 
     /// The server's last run; none before its first (or when its file is unreadable: a
@@ -142,6 +177,7 @@ impl CheckRuns {
 
     /// Forgets a server's runs (it left the catalog).
     pub fn forget(&self, server_id: &str) {
+        self.discard(server_id);
         for ext in ["json", "jsonl", "legacy.jsonl"] {
             if let Ok(path) = self.file(server_id, ext) {
                 let _ = std::fs::remove_file(path);
@@ -195,6 +231,54 @@ mod tests {
         assert_eq!(runs.last("../a b"), Some(run));
         runs.forget("../a b");
         assert_eq!(runs.last("../a b"), None);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_finished_run_adopts_its_records_and_an_unfinished_one_leaves_the_kept_ones_alone() {
+        use periscope_core::check::report::EraRecord;
+        use periscope_core::era::Era;
+        let dir =
+            std::env::temp_dir().join(format!("periscope-check-adopt-{}", std::process::id()));
+        let runs = CheckRuns::default();
+        runs.set_dir(dir.clone());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("s.jsonl"), "kept").unwrap();
+        std::fs::write(dir.join("s.legacy.jsonl"), "kept legacy").unwrap();
+
+        // A run that did not finish: its records go, the kept ones stay.
+        let next = runs.record_path("s").unwrap();
+        std::fs::write(&next, "partial").unwrap();
+        runs.discard("s");
+        assert!(!next.exists());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("s.jsonl")).unwrap(),
+            "kept"
+        );
+
+        // A finished run of one era: its record is the kept one, the old second era's goes.
+        std::fs::write(&next, "new").unwrap();
+        let mut report = CheckReport {
+            target: "demo".into(),
+            server: None,
+            eras: vec![EraRecord {
+                era: Era::Legacy,
+                protocol_version: "2025-11-25".into(),
+                record: Some(next.display().to_string()),
+            }],
+            results: Vec::new(),
+            counts: Default::default(),
+            started_ms: 5,
+            took_ms: 1,
+            unreachable: None,
+        };
+        runs.adopt("s", &mut report);
+        assert_eq!(std::fs::read_to_string(dir.join("s.jsonl")).unwrap(), "new");
+        assert!(!dir.join("s.legacy.jsonl").exists());
+        assert_eq!(
+            report.eras[0].record.as_deref(),
+            Some(dir.join("s.jsonl").display().to_string().as_str())
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 }

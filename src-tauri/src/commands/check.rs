@@ -63,11 +63,15 @@ pub async fn check_run(
     });
     // Stopped by the user: the run is dropped, and with it its sessions and the processes it
     // started (they are killed on drop); the last kept run stays.
-    let report = tokio::select! {
+    let mut report = tokio::select! {
         report = check::run(&target, &check_options, Some(tx)) => report,
-        () = turn.stop.cancelled() => return Err(Problem::CheckCancelled),
+        () = turn.stop.cancelled() => {
+            runs.discard(&server_id);
+            return Err(Problem::CheckCancelled);
+        }
     };
     let _ = forward.await;
+    runs.adopt(&server_id, &mut report);
     let changes = runs
         .last(&server_id)
         .map(|before| compare(&before.report, &report));
