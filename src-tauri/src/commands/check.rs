@@ -122,10 +122,8 @@ pub async fn check_export<R: Runtime>(
         )
     })?;
     let name = state
-        .catalog()
-        .into_iter()
-        .find(|e| e.id == server_id)
-        .map_or_else(|| server_id.clone(), |e| e.name);
+        .entry(&server_id)
+        .map_or_else(|_| server_id.clone(), |e| e.name);
     let report = &run.report;
     let (bytes, ext) = match format {
         CheckExport::Markdown => (check::format::markdown(report).into_bytes(), "md"),
