@@ -7,22 +7,10 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::report::{CheckReport, CheckResult, FailOn, RuleVerdict};
-use super::rule::{Applies, Area, Rule};
+use super::rule::{Area, Rule};
 use crate::era::Era;
-use crate::revision;
 
-/// The spec page a result points at, in the revision of its era.
-pub fn spec_link(rule: Rule, era: Option<Era>) -> String {
-    let info = rule.info();
-    let version = match (era, info.applies) {
-        (Some(Era::Modern), _) | (None, Applies::Modern) => revision::LATEST_MODERN,
-        _ => revision::LATEST_STATEFUL,
-    };
-    format!(
-        "https://modelcontextprotocol.io/specification/{version}/{}",
-        info.spec
-    )
-}
+pub use super::rule::spec_link;
 
 /// `jsonrpc.unknown-method (2026-07-28)`: a result's name in a list.
 pub fn result_name(result: &CheckResult) -> String {

@@ -132,7 +132,7 @@ impl Outcome {
             verdict,
             era,
             official_scenario: info.official_scenario.map(str::to_string),
-            spec: super::format::spec_link(rule, era),
+            spec: super::rule::spec_link(rule, era),
             frames,
             message,
             hint: matches!(verdict, RuleVerdict::Fail | RuleVerdict::Warning)

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::era::Era;
+
 /// Where in the protocol a rule sits (a report groups by it; `--only`/`--skip` take it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -440,6 +442,19 @@ rules! {
         "basic/lifecycle#stdio", None,
         "the server exits within 5 s of SIGTERM",
         "Exit on SIGTERM: hosts send it when stdin's end went unheeded.";
+}
+
+/// The spec page a result points at, in the revision of its era.
+pub fn spec_link(rule: Rule, era: Option<Era>) -> String {
+    let info = rule.info();
+    let version = match (era, info.applies) {
+        (Some(Era::Modern), _) | (None, Applies::Modern) => crate::revision::LATEST_MODERN,
+        _ => crate::revision::LATEST_STATEFUL,
+    };
+    format!(
+        "https://modelcontextprotocol.io/specification/{version}/{}",
+        info.spec
+    )
 }
 
 #[cfg(test)]
