@@ -376,20 +376,7 @@ fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
     // once), and its 401 without a token is a proper challenge.
     let protected = demo_http(&["--oauth"]);
     let data = scratch_dir("check-oauth");
-    let (code, stdout, err, _) = run_signing_in(
-        &data,
-        &[
-            "check",
-            "-q",
-            "--no-browser",
-            "--only",
-            "http",
-            "--format",
-            "json",
-            "--url",
-            &protected.url,
-        ],
-    );
+    let (code, stdout, err) = check_signing_in(&data, "http", &protected.url);
     let report: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
     assert_eq!(code, 0, "{err}");
@@ -413,6 +400,27 @@ fn over_http_the_demo_server_passes_every_rule_in_both_eras() {
     }
 }
 
+/// `periscope check --only ONLY --format json --url URL`, signing in to a protected demo
+/// (its authorization server approves at once) with the credentials kept in `data`:
+/// (exit code, stdout, stderr).
+fn check_signing_in(data: &std::path::Path, only: &str, url: &str) -> (i32, String, String) {
+    let (code, stdout, err, _) = run_signing_in(
+        data,
+        &[
+            "check",
+            "-q",
+            "--no-browser",
+            "--only",
+            only,
+            "--format",
+            "json",
+            "--url",
+            url,
+        ],
+    );
+    (code, stdout, err)
+}
+
 /// The access token a signed-in check left in the credentials file of `data`.
 fn stored_access_token(data: &std::path::Path) -> String {
     let file = data.join("dev.periscope.app/credentials.json");
@@ -431,18 +439,7 @@ fn every_http_rule_fails_behind_the_proxy_that_breaks_it() {
     // A token of the protected demo's, for the rule about tokens (a sign-in through the proxy
     // is refused: the metadata names the server behind it).
     let signed_in = scratch_dir("check-http-token");
-    let (code, _, err, _) = run_signing_in(
-        &signed_in,
-        &[
-            "check",
-            "-q",
-            "--no-browser",
-            "--only",
-            "http.auth-challenge",
-            "--url",
-            &protected.url,
-        ],
-    );
+    let (code, _, err) = check_signing_in(&signed_in, "http.auth-challenge", &protected.url);
     assert_eq!(code, 0, "{err}");
     let token = format!("Authorization: Bearer {}", stored_access_token(&signed_in));
     for (rule, severity) in http_rules() {
