@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, OnceLock};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::era::meta_key as meta;
@@ -64,57 +65,138 @@ pub fn revisions() -> impl Iterator<Item = &'static str> {
     SCHEMAS.iter().map(|(r, _)| *r)
 }
 
-/// One revision's schema, parsed once, with the method → definition map read from it.
+/// One revision's schema, read once: its definitions located but each parsed only when a
+/// message's shape first reaches it, with the method → definition map read from them.
+///
+/// A session checks a handful of shapes, which reach a few dozen of a revision's hundreds of
+/// definitions. Parsing a whole schema (170 KB) into a JSON tree was most of what the checks
+/// cost a one-shot call; locating the definitions as raw text allocates no tree.
 struct Schema {
     revision: &'static str,
-    document: Value,
+    /// The document's `$schema`, put at the root of each composed schema.
+    draft: Option<Value>,
     /// "definitions" (draft-07) or "$defs" (2020-12).
     defs_key: &'static str,
+    /// Each definition's raw text, by name, parsed on first use.
+    defs: HashMap<String, Definition>,
     /// Request and notification definitions by the method their `method` const names.
     by_method: HashMap<String, String>,
 }
 
+/// One definition of an embedded schema: its text, and its tree once something needed it.
+struct Definition {
+    text: &'static RawValue,
+    parsed: OnceLock<Value>,
+}
+
+impl Definition {
+    fn value(&self) -> &Value {
+        self.parsed.get_or_init(|| {
+            serde_json::from_str(self.text.get()).expect("embedded schemas are JSON")
+        })
+    }
+}
+
+/// What [`Schema::parse`] reads of a whole document; the definitions stay raw text.
+#[derive(serde::Deserialize)]
+struct Document<'a> {
+    #[serde(rename = "$schema")]
+    draft: Option<Value>,
+    #[serde(rename = "$defs", borrow)]
+    defs: Option<InOrder<'a>>,
+    #[serde(borrow)]
+    definitions: Option<InOrder<'a>>,
+}
+
+/// A JSON object's members as raw text, in the document's order.
+struct InOrder<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for InOrder<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Members<'a> {
+            type Value = InOrder<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of definitions")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<InOrder<'a>, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(InOrder(members))
+            }
+        }
+        deserializer.deserialize_map(Members(std::marker::PhantomData))
+    }
+}
+
+/// What [`Schema::parse`] reads of each definition: the method its `method` const names.
+#[derive(serde::Deserialize)]
+struct MethodConst {
+    properties: Option<MethodProperty>,
+}
+
+#[derive(serde::Deserialize)]
+struct MethodProperty {
+    method: Option<ConstOf>,
+}
+
+#[derive(serde::Deserialize)]
+struct ConstOf {
+    #[serde(rename = "const")]
+    value: Option<Value>,
+}
+
 impl Schema {
-    fn parse(revision: &'static str, text: &str) -> Schema {
-        let document: Value = serde_json::from_str(text).expect("embedded schemas are JSON");
-        let defs_key = if document.get("$defs").is_some() {
-            "$defs"
-        } else {
-            "definitions"
+    fn parse(revision: &'static str, text: &'static str) -> Schema {
+        let document: Document = serde_json::from_str(text).expect("embedded schemas are JSON");
+        let (defs_key, InOrder(raw)) = match (document.defs, document.definitions) {
+            (Some(defs), _) => ("$defs", defs),
+            (None, Some(defs)) => ("definitions", defs),
+            (None, None) => ("definitions", InOrder(Vec::new())),
+        };
+        let method_of = |def: &RawValue| {
+            serde_json::from_str::<MethodConst>(def.get())
+                .ok()
+                .and_then(|d| d.properties?.method?.value)
+                .and_then(|v| v.as_str().map(str::to_string))
         };
         let mut by_method = HashMap::new();
-        if let Some(Value::Object(defs)) = document.get(defs_key) {
-            // Unions named for a side (`ClientNotification`) can repeat a method's const; the
-            // definition named for the message wins, a union only fills a gap.
-            for union_pass in [false, true] {
-                for (name, def) in defs {
-                    let is_union = name.starts_with("Client") || name.starts_with("Server");
-                    if is_union != union_pass {
-                        continue;
-                    }
-                    if let Some(method) = def.pointer("/properties/method/const")
-                        && let Some(method) = method.as_str()
-                    {
-                        by_method
-                            .entry(method.to_string())
-                            .or_insert_with(|| name.clone());
-                    }
+        // Unions named for a side (`ClientNotification`) can repeat a method's const; the
+        // definition named for the message wins, a union only fills a gap.
+        for union_pass in [false, true] {
+            for (name, def) in &raw {
+                let is_union = name.starts_with("Client") || name.starts_with("Server");
+                if is_union != union_pass {
+                    continue;
+                }
+                if let Some(method) = method_of(def) {
+                    by_method.entry(method).or_insert_with(|| name.clone());
                 }
             }
         }
+        let defs = raw
+            .into_iter()
+            .map(|(name, text)| {
+                let parsed = OnceLock::new();
+                (name, Definition { text, parsed })
+            })
+            .collect();
         Schema {
             revision,
-            document,
+            draft: document.draft,
             defs_key,
+            defs,
             by_method,
         }
     }
 
     fn has(&self, name: &str) -> bool {
-        self.document
-            .get(self.defs_key)
-            .and_then(|d| d.get(name))
-            .is_some()
+        self.defs.contains_key(name)
     }
 
     /// The first of `names` this revision defines.
@@ -123,11 +205,7 @@ impl Schema {
     }
 
     /// The definitions `roots` name and every one they reach through a local `$ref`.
-    fn reachable<'a>(
-        &self,
-        defs: &Map<String, Value>,
-        roots: impl Iterator<Item = &'a str>,
-    ) -> Map<String, Value> {
+    fn reachable<'a>(&self, roots: impl Iterator<Item = &'a str>) -> Map<String, Value> {
         let prefix = format!("#/{}/", self.defs_key);
         let mut kept = Map::new();
         let mut todo: Vec<String> = roots.map(str::to_string).collect();
@@ -135,7 +213,10 @@ impl Schema {
             if kept.contains_key(&name) {
                 continue;
             }
-            let Some(def) = defs.get(&name) else { continue };
+            let Some(def) = self.defs.get(&name) else {
+                continue;
+            };
+            let def = def.value();
             refs_in(def, &prefix, &mut todo);
             kept.insert(name, def.clone());
         }
@@ -195,18 +276,13 @@ impl Schema {
     /// one-shot call most of its compile time.
     fn compose(&self, shape: &Shape) -> Value {
         let mut root = Map::new();
-        if let Some(draft) = self.document.get("$schema") {
+        if let Some(draft) = &self.draft {
             root.insert("$schema".into(), draft.clone());
         }
-        if let Some(Value::Object(defs)) = self.document.get(self.defs_key) {
-            let roots = shape.0.iter().map(|part| match part {
-                Part::Def(name) | Part::Result(name) => name.as_str(),
-            });
-            root.insert(
-                self.defs_key.into(),
-                Value::Object(self.reachable(defs, roots)),
-            );
-        }
+        let roots = shape.0.iter().map(|part| match part {
+            Part::Def(name) | Part::Result(name) => name.as_str(),
+        });
+        root.insert(self.defs_key.into(), Value::Object(self.reachable(roots)));
         let parts = shape
             .0
             .iter()
@@ -591,7 +667,7 @@ pub struct Feed {
     skipped_total: AtomicU64,
     /// Frames handed to the worker, and those it is done with: equal when it is idle.
     queued: AtomicU64,
-    done: Arc<AtomicU64>,
+    done: Arc<Progress>,
     /// Set when the queue was found full; frames are skipped until it is half empty, so a
     /// flood makes a few long gaps (each one `NotChecked` flag), not one every other frame.
     paused: AtomicBool,
@@ -601,7 +677,7 @@ impl Feed {
     /// Starts the worker; it raises its flags through `raise` and ends when the feed is dropped.
     pub fn start(raise: impl Fn(u64, Flag) + Send + 'static) -> std::io::Result<Feed> {
         let (tx, rx) = sync_channel(QUEUE_FRAMES);
-        let done = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(Progress::default());
         let worker_done = done.clone();
         std::thread::Builder::new()
             .name("protocol-check".into())
@@ -654,7 +730,7 @@ impl Feed {
     fn in_flight(&self) -> u64 {
         self.queued
             .load(Ordering::Acquire)
-            .saturating_sub(self.done.load(Ordering::Acquire))
+            .saturating_sub(self.done.frames.load(Ordering::Acquire))
     }
 
     /// Counts `n` frames as not checked.
@@ -672,12 +748,46 @@ impl Feed {
     pub fn idle(&self) -> bool {
         self.in_flight() == 0
     }
+
+    /// Waits until the worker is [idle](Feed::idle) or `deadline` passes; true when idle.
+    /// Woken by the worker when its queue runs dry, not by polling: a one-shot call waited
+    /// out a poll's period after its last frame was checked.
+    pub async fn settled(&self, deadline: tokio::time::Instant) -> bool {
+        loop {
+            let drained = self.done.drained.notified();
+            tokio::pin!(drained);
+            // Registered before the look, so a drain between the two still wakes this.
+            drained.as_mut().enable();
+            if self.idle() {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, drained).await.is_err() {
+                return self.idle();
+            }
+        }
+    }
 }
 
-fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &AtomicU64) {
+/// How far the worker got: the frames it is done with, and a wake-up each time its queue
+/// runs dry (for [`Feed::settled`]).
+#[derive(Default)]
+struct Progress {
+    frames: AtomicU64,
+    drained: tokio::sync::Notify,
+}
+
+fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &Progress) {
     lower_priority();
     let mut checker = Checker::new();
-    for (n, item) in rx.into_iter().enumerate() {
+    let next = || match rx.try_recv() {
+        Ok(item) => Some(item),
+        Err(std::sync::mpsc::TryRecvError::Disconnected) => None,
+        Err(std::sync::mpsc::TryRecvError::Empty) => {
+            done.drained.notify_waiters();
+            rx.recv().ok()
+        }
+    };
+    for (n, item) in std::iter::from_fn(next).enumerate() {
         if n % YIELD_EVERY == YIELD_EVERY - 1 {
             std::thread::yield_now();
         }
@@ -693,7 +803,7 @@ fn work(rx: Receiver<Item>, raise: impl Fn(u64, Flag), done: &AtomicU64) {
         for flag in checker.check(&item.frame) {
             raise(item.frame.seq, flag);
         }
-        done.fetch_add(1, Ordering::AcqRel);
+        done.frames.fetch_add(1, Ordering::AcqRel);
     }
 }
 

@@ -68,6 +68,9 @@ struct Inner {
     rounds: HashMap<u64, CallRound>,
     /// The record file, written by its own thread (record_file.rs).
     file: Option<RecordFile>,
+    /// Frames of a batch being recorded, for the file; handed over together when the batch
+    /// ends, or before any other line the file is given meanwhile (record order).
+    file_batch: Option<Vec<Arc<Frame>>>,
     /// The on-disk store every entry also goes to (store/); dropped when it fails, the failure
     /// kept for [`Traffic::flush`].
     store: Option<Arc<Store>>,
@@ -128,14 +131,7 @@ impl Traffic {
         let Some(checks) = self.checks.get() else {
             return true;
         };
-        let deadline = tokio::time::Instant::now() + limit;
-        while !checks.idle() {
-            if tokio::time::Instant::now() >= deadline {
-                return false;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        true
+        checks.settled(tokio::time::Instant::now() + limit).await
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -189,6 +185,9 @@ impl Traffic {
             .collect();
         let stamp = (wall_now_us(), self.mono_now_us());
         let mut inner = self.lock();
+        if inner.file.is_some() {
+            inner.file_batch = Some(Vec::with_capacity(lines.len()));
+        }
         let frames: Vec<Arc<Frame>> = lines
             .into_iter()
             .zip(verdicts)
@@ -196,6 +195,7 @@ impl Traffic {
                 inner.record_frame(direction, stamp, bytes, truncated_from, None, verdict)
             })
             .collect();
+        inner.end_file_batch();
         drop(inner);
         for frame in &frames {
             self.announce(frame);
@@ -535,9 +535,12 @@ impl Inner {
         let frame = Arc::new(frame);
         let budget = self.budget;
         self.frames.push(frame.clone(), budget);
-        // The record line owns a copy of the frame: made by the file's writer, off this path.
+        // The frame's line is made by the file's writer, off this path.
         if let Some(file) = &self.file {
-            file.frame(frame.clone());
+            match &mut self.file_batch {
+                Some(batch) => batch.push(frame.clone()),
+                None => file.frames(vec![frame.clone()]),
+            }
         }
         frame
     }

@@ -10,14 +10,17 @@ use std::sync::Arc;
 use crate::record::{FlagRecord, RecordLine};
 use crate::store::{Entry, Store};
 
-use super::{Inner, MEMORY_BUDGET, RecordFile, Traffic, wall_now_us};
+use super::{Inner, MEMORY_BUDGET, RecordFile, Traffic, record_file, wall_now_us};
 
 impl Traffic {
     /// Starts writing every entry, from now on, to `path` as JSON Lines. `target` describes the
     /// server (without secrets) for the header line. The file is owner-only (0600): it holds
     /// everything the server and the user sent.
     pub fn record_to(&self, path: &Path, target: serde_json::Value) -> io::Result<()> {
-        let mut file = BufWriter::new(crate::private_file::create(path)?);
+        let mut file = BufWriter::with_capacity(
+            record_file::BUFFER_BYTES,
+            crate::private_file::create(path)?,
+        );
         let header = RecordLine::Session {
             format_version: Some(crate::record::FormatVersion::CURRENT),
             periscope_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -152,10 +155,26 @@ impl Inner {
         self.budget = None;
     }
 
-    /// Hands a record line to the file's writer, when there is a file.
+    /// Hands a record line to the file's writer, when there is a file (after the frames of a
+    /// batch recorded before it).
     pub(super) fn write(&mut self, line: RecordLine) {
+        self.hand_over_file_batch();
         if let Some(file) = &self.file {
             file.line(line);
+        }
+    }
+
+    /// A batch of frames is recorded: its frames go to the file's writer together.
+    pub(super) fn end_file_batch(&mut self) {
+        self.hand_over_file_batch();
+        self.file_batch = None;
+    }
+
+    fn hand_over_file_batch(&mut self) {
+        if let (Some(file), Some(batch)) = (&self.file, &mut self.file_batch)
+            && !batch.is_empty()
+        {
+            file.frames(std::mem::take(batch));
         }
     }
 }
