@@ -23,8 +23,9 @@ use crate::record::RecordLine;
 use crate::wire::Frame;
 
 /// Jobs waiting for the writer (a job is a line, or a batch of frames); past this the
-/// recorder waits.
-const QUEUE_JOBS: usize = 4 * 1024;
+/// recorder waits. The stdio reader hands over at most 128 lines at once, so about 16 384
+/// frames at most wait, as when each frame was its own job.
+const QUEUE_JOBS: usize = 128;
 /// The file's buffer: a flood writes hundreds of megabytes, and an 8 KiB buffer made a
 /// system call every few dozen lines.
 pub(super) const BUFFER_BYTES: usize = 256 * 1024;
