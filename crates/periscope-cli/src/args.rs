@@ -202,6 +202,10 @@ pub struct Cli {
     /// Don't echo the server's log messages and notifications on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Lists: print each item whole, as a host gives it to a model: its title, every line of
+    /// its description and its schemas or arguments (hidden characters marked, as always).
+    #[arg(long, global = true)]
+    pub full: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

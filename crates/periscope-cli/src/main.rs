@@ -385,7 +385,9 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
 }
 
 async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
-    let out = output::Output::new(cli.format).with_scene(scene);
+    let out = output::Output::new(cli.format)
+        .with_scene(scene)
+        .full(cli.full);
     match &cli.action {
         // Listed as the server sent them; a tool Periscope will not call is named, with the
         // reason, in a warning (printed by the event printer).

@@ -8,13 +8,18 @@ use periscope_core::transport::SendError;
 use periscope_core::vocabulary::Problem;
 use serde_json::Value;
 
+use periscope_core::hidden_text;
+
 use crate::args::Format;
 use crate::exit::Exit;
+use crate::terminal;
 
 pub struct Output {
     pub format: Format,
     /// The server and what it said of itself: what the doctor reads a failure against.
     pub scene: Option<Scene>,
+    /// `--full`: lists print each item whole ([`full_item`]), not one line of it.
+    pub full: bool,
 }
 
 impl Output {
@@ -22,7 +27,12 @@ impl Output {
         Output {
             format,
             scene: None,
+            full: false,
         }
+    }
+
+    pub fn full(self, full: bool) -> Output {
+        Output { full, ..self }
     }
 
     pub fn with_scene(self, scene: Scene) -> Output {
@@ -80,6 +90,11 @@ impl Output {
             }
             for item in items {
                 say!("{}", line(item));
+                if self.full {
+                    for detail in full_item(item) {
+                        say!("{detail}");
+                    }
+                }
             }
         })
     }
@@ -152,11 +167,80 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// A server's text as printed: terminal sequences stripped and every hidden character a
+/// model would read written where it is ([`terminal::safe`]; `say!` applies it again, which
+/// changes nothing).
+fn shown(text: &str) -> String {
+    terminal::safe(text).into_owned()
+}
+
+/// `head — ` and the description's first line; when it has more, how many and that `--full`
+/// prints them (and whether hidden characters are among them): the one line must not pass
+/// for all a model is told.
 fn with_description(head: String, v: &Value) -> String {
-    match v.get("description").and_then(Value::as_str) {
-        Some(d) if !d.is_empty() => format!("{head} — {}", d.lines().next().unwrap_or(d)),
-        _ => head,
+    let head = shown(&head);
+    let Some(d) = v.get("description").and_then(Value::as_str) else {
+        return head;
+    };
+    let mut lines = d.lines();
+    let Some(first) = lines.next() else {
+        return head;
+    };
+    let rest: Vec<&str> = lines.collect();
+    let hidden_later = rest.iter().any(|l| !hidden_text::find(l).is_empty());
+    let more = match (rest.len(), hidden_later) {
+        (0, _) => String::new(),
+        (1, false) => " (+1 more line: --full)".to_string(),
+        (n, false) => format!(" (+{n} more lines: --full)"),
+        (1, true) => " (+1 more line, with hidden characters: --full)".to_string(),
+        (n, true) => format!(" (+{n} more lines, hidden characters among them: --full)"),
+    };
+    format!("{head} — {}{more}", shown(first))
+}
+
+/// `--full`: an item whole, indented under its line: its title, every line of its
+/// description, a tool's schemas, a prompt's arguments, a resource's type.
+pub fn full_item(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let indent = |text: &str, by: &str, out: &mut Vec<String>| {
+        for line in text.lines() {
+            out.push(format!("{by}{}", shown(line)));
+        }
+    };
+    if let Some(title) = v.get("title").and_then(Value::as_str) {
+        out.push(format!("    title: {}", shown(title)));
     }
+    if let Some(d) = v.get("description").and_then(Value::as_str) {
+        out.push("    description:".into());
+        indent(d, "        ", &mut out);
+    }
+    for (key, label) in [
+        ("inputSchema", "input schema"),
+        ("outputSchema", "output schema"),
+    ] {
+        if let Some(schema) = v.get(key) {
+            out.push(format!("    {label}:"));
+            indent(&terminal::json(schema), "        ", &mut out);
+        }
+    }
+    if let Some(args) = v.get("arguments").and_then(Value::as_array) {
+        out.push("    arguments:".into());
+        for arg in args {
+            let required = arg.get("required") == Some(&Value::Bool(true));
+            out.push(format!(
+                "        {}{}",
+                shown(str_of(arg, "name")),
+                if required { " (required)" } else { "" }
+            ));
+            if let Some(d) = arg.get("description").and_then(Value::as_str) {
+                indent(d, "            ", &mut out);
+            }
+        }
+    }
+    if let Some(mime) = v.get("mimeType").and_then(Value::as_str) {
+        out.push(format!("    type: {}", shown(mime)));
+    }
+    out
 }
 
 pub fn tool_line(v: &Value) -> String {

@@ -6,14 +6,29 @@
 //! control such as U+009B), so removing every control character but `\n` and `\t` is enough
 //! for safety; whole escape sequences are stripped first (anstream, the parser clap already
 //! links) so that what remains reads well.
+//!
+//! What a terminal would not show at all is shown too: tag characters, zero-width and bidi
+//! controls and the other hidden characters a model reads (periscope_core::hidden_text) are
+//! written where they are, `⟦U+202E⟧`, in text; in JSON they are `\u` escapes (the same value).
 
 use std::borrow::Cow;
+
+use periscope_core::hidden_text;
 
 /// The 8-bit (C1) controls.
 const C1: std::ops::RangeInclusive<char> = '\u{80}'..='\u{9f}';
 
-/// `text` without terminal control sequences or control characters, except `\n` and `\t`.
+/// `text` without terminal control sequences or control characters, except `\n` and `\t`,
+/// and with every other hidden character marked where it is (`⟦U+202E⟧`).
 pub fn safe(text: &str) -> Cow<'_, str> {
+    match stripped(text) {
+        Cow::Borrowed(text) => hidden_text::visible(text),
+        Cow::Owned(text) => Cow::Owned(hidden_text::visible(&text).into_owned()),
+    }
+}
+
+/// `text` without terminal control sequences or control characters, except `\n` and `\t`.
+fn stripped(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
@@ -37,20 +52,25 @@ fn is_unsafe(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 
-/// Pretty JSON with DEL and the C1 controls written as `\u` escapes: the same JSON value,
-/// but nothing a terminal would obey. serde_json already escapes the C0 controls (ESC
-/// included), not these.
+/// Pretty JSON with DEL, the C1 controls and every hidden character written as `\u` escapes:
+/// the same JSON value, but nothing a terminal would obey or not show. serde_json already
+/// escapes the C0 controls (ESC included), not these.
 pub fn json(value: &serde_json::Value) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
-    if !text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
+    let escape = |c: char| ('\u{7f}'..='\u{9f}').contains(&c) || hidden_text::kind_of(c).is_some();
+    if !text.chars().any(escape) {
         return text;
     }
-    // Outside strings JSON has only ASCII punctuation, digits, letters and whitespace, so
-    // these characters are always inside a string, where `\u00XX` means the same.
+    // Outside strings JSON has only ASCII punctuation, digits, letters and whitespace (the
+    // newlines and indents of pretty printing among them), so these characters are always
+    // inside a string, where `\uXXXX` (a surrogate pair past U+FFFF) means the same.
     let mut escaped = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if ('\u{7f}'..='\u{9f}').contains(&c) {
-            escaped.push_str(&format!("\\u{:04x}", c as u32));
+        if escape(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                escaped.push_str(&format!("\\u{unit:04x}"));
+            }
         } else {
             escaped.push(c);
         }
@@ -95,6 +115,30 @@ mod tests {
             !printed.chars().any(|c| c.is_control() && c != '\n'),
             "{printed}"
         );
+        let back: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn hidden_characters_are_marked_in_text_and_escaped_in_json() {
+        let tags: String = "Ignore"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+            .collect();
+        let text = format!("Reads a file.{tags} abc\u{202E}fed");
+        assert_eq!(
+            safe(&text),
+            "Reads a file.⟦U+E0049…U+E0065, 6 tag characters: \"Ignore\"⟧ abc⟦U+202E⟧fed"
+        );
+        // Marks are plain text: printing twice marks nothing more.
+        assert_eq!(safe(&safe(&text)), safe(&text));
+        let value = serde_json::json!({ "description": text });
+        let printed = json(&value);
+        assert!(
+            printed.contains("\\udb40\\udc49") && printed.contains("\\u202e"),
+            "{printed}"
+        );
+        assert!(hidden_text::find(&printed).is_empty(), "{printed}");
         let back: serde_json::Value = serde_json::from_str(&printed).unwrap();
         assert_eq!(back, value);
     }

@@ -25,6 +25,7 @@ pub mod era;
 pub mod event;
 pub mod export;
 pub mod features;
+pub mod hidden_text;
 pub mod host_config;
 pub mod limits;
 pub mod live_logs;
