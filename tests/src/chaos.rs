@@ -40,9 +40,9 @@ pub mod budget {
     pub const BIG_REQUEST: u64 = SMALL_SESSION + 32;
 
     /// One frame (or stderr line, or HTTP body, or SSE event) cut at the frame limit: the
-    /// kept part exists about three times at its peak (the read buffer while it doubles, the
-    /// recorded frame, the warning's lossy text), on top of a small session. A gigabyte from
-    /// the server must cost this, not a gigabyte.
+    /// kept part exists two or three times at its peak (the read buffer while it doubles, the
+    /// recorded frame; the CLI's warning copies only the frame's start), on top of a small
+    /// session. A gigabyte from the server must cost this, not a gigabyte.
     pub const ONE_CUT_FRAME: u64 = SMALL_SESSION + 4 * FRAME_LIMIT_MIB;
 
     /// 10 000 server requests (elicitations, pings) and their 10 000 answers: 20 000 frames

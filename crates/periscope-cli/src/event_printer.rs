@@ -43,7 +43,7 @@ pub async fn print_events(
                     frame.verdict.summary(),
                     frame.seq,
                     frame.size(),
-                    output::preview(&frame.text_lossy(), 80)
+                    output::preview(&output::frame_start(&frame.bytes, 80), 80)
                 );
             }
             Event::Warning(text) => tell!("periscope: warning: {text}"),

@@ -418,14 +418,23 @@ pub fn progress_line(p: &Progress) -> String {
 
 /// The first `max` characters of `text` on one line, for quoting a frame in a message.
 pub fn preview(text: &str, max: usize) -> String {
-    let one_line: String = text
+    // Only the first `max` characters are copied: the text can be a frame of megabytes.
+    let mut one_line: String = text
         .chars()
+        .take(max)
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    match one_line.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line,
+    if text.chars().nth(max).is_some() {
+        one_line.push('…');
     }
+    one_line
+}
+
+/// The start of a frame's bytes as text, enough for a [`preview`] of `max` characters (a UTF-8
+/// character is at most 4 bytes), without copying the whole frame.
+pub fn frame_start(bytes: &[u8], max: usize) -> String {
+    let end = bytes.len().min(max * 4 + 4);
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
 /// What a flag means, for a warning line; `None` for flags the CLI reports elsewhere.

@@ -23,7 +23,11 @@ const C1: std::ops::RangeInclusive<char> = '\u{80}'..='\u{9f}';
 pub fn safe(text: &str) -> Cow<'_, str> {
     match stripped(text) {
         Cow::Borrowed(text) => hidden_text::visible(text),
-        Cow::Owned(text) => Cow::Owned(hidden_text::visible(&text).into_owned()),
+        // No copy when nothing is hidden: a server's text can be megabytes.
+        Cow::Owned(text) => match hidden_text::visible(&text) {
+            Cow::Borrowed(_) => Cow::Owned(text),
+            Cow::Owned(marked) => Cow::Owned(marked),
+        },
     }
 }
 

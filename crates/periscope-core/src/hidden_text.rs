@@ -194,4 +194,27 @@ mod tests {
         // A confusable letter is visible; telling it apart is the audit's confusables rule.
         assert!(find("s\u{0435}nd_email").is_empty());
     }
+
+    /// The app marks with its own code (ui/src/common/hiddenText.ts): both read this file, so
+    /// the app and the CLI show a server's text alike.
+    #[test]
+    fn the_app_and_the_engine_mark_the_shared_cases_alike() {
+        #[derive(serde::Deserialize)]
+        struct Case {
+            name: String,
+            text: String,
+            marked: String,
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../ui/src/common/fixtures/hidden-text.json"
+        );
+        let cases: Vec<Case> =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("the shared cases"))
+                .expect("JSON");
+        assert!(cases.len() >= 10);
+        for case in cases {
+            assert_eq!(visible(&case.text), case.marked, "{}", case.name);
+        }
+    }
 }

@@ -24,6 +24,7 @@ import type { ServerState } from "../state/connections";
 import { saveCallDialog } from "../state/saved";
 import { useServerCalls } from "../state/calls";
 import { useServerLists } from "../state/lists";
+import { ServerText } from "../common/ServerText";
 
 const KINDS: readonly ListKind[] = ["prompts"];
 
@@ -80,8 +81,14 @@ function PromptsView({ server }: { server: ServerState }) {
               aria-current={p.name === selected?.name ? "true" : undefined}
               onClick={() => selectPrompt(server.id, p.name)}
             >
-              <span className="item-name mono">{p.name}</span>
-              {(p.title ?? p.description) && <span className="item-sub">{p.title ?? p.description}</span>}
+              <span className="item-name mono">
+                <ServerText text={p.name} />
+              </span>
+              {(p.title ?? p.description) && (
+                <span className="item-sub">
+                  <ServerText text={p.title ?? p.description ?? ""} />
+                </span>
+              )}
             </button>
           )}
         />
@@ -140,10 +147,20 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
   return (
     <div className="detail">
       <h2 className="detail-title">
-        <span className="mono">{prompt.name}</span>
-        {prompt.title && <span className="detail-subtitle">{prompt.title}</span>}
+        <span className="mono">
+          <ServerText text={prompt.name} />
+        </span>
+        {prompt.title && (
+          <span className="detail-subtitle">
+            <ServerText text={prompt.title} />
+          </span>
+        )}
       </h2>
-      {prompt.description && <p className="description">{prompt.description}</p>}
+      {prompt.description && (
+        <p className="description">
+          <ServerText text={prompt.description} />
+        </p>
+      )}
       <form className="prompt-form" onSubmit={submit}>
         {prompt.arguments.length === 0 && <p className="muted">{t("detail.noArguments")}</p>}
         {prompt.arguments.map((arg) => (
@@ -165,7 +182,11 @@ function PromptDetail({ server, prompt }: { server: ServerState; prompt: PromptI
               fetch={completes ? fetchFor(arg.name) : null}
               completionKey={contextKey(arg.name)}
             />
-            {arg.description && <span className="field-hint">{arg.description}</span>}
+            {arg.description && (
+              <span className="field-hint">
+                <ServerText text={arg.description} />
+              </span>
+            )}
           </label>
         ))}
         {missing.length > 0 && <ErrorBox message={t("detail.missing", { names: missing.join(", ") })} />}

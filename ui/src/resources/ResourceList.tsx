@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ItemList } from "../common/ItemList";
 import { formatTime } from "../format";
 import type { ResourceInfo, TemplateInfo } from "./resources";
+import { ServerText } from "../common/ServerText";
 
 interface Props {
   resources: readonly ResourceInfo[];
@@ -65,9 +66,11 @@ export function ResourceList({
             >
               <span className="item-name">
                 {isSubscribed && <Bell size={11} className="subscribed-icon" aria-label={t("list.subscribed")} />}
-                {r.title ?? r.name ?? r.uri}
+                <ServerText text={r.title ?? r.name ?? r.uri} />
               </span>
-              <span className="item-sub mono">{r.uri}</span>
+              <span className="item-sub mono">
+                <ServerText text={r.uri} />
+              </span>
               {update && (
                 <span className={`update-badge${update.stale ? " stale" : ""}`} data-testid="resource-updated-badge">
                   {t("updated", { time: clockTime(update.wallUs) })}

@@ -6,6 +6,7 @@ import { CompletionInput } from "../completion/CompletionInput";
 import { errorMessage, resourcesIpc } from "../ipc";
 import type { TemplateInfo } from "./resources";
 import type { ServerState } from "../state/connections";
+import { ServerText } from "../common/ServerText";
 
 interface Props {
   server: ServerState;
@@ -87,7 +88,11 @@ export function TemplateForm({ server, template, onRead, onClose }: Props) {
           <X size={14} aria-hidden />
         </button>
       </div>
-      {template.description && <p className="description">{template.description}</p>}
+      {template.description && (
+        <p className="description">
+          <ServerText text={template.description} />
+        </p>
+      )}
       {error !== null && <div className="inline-error">{t("template.invalid", { error })}</div>}
       <div className="template-fields">
         {variables.map((v) => (

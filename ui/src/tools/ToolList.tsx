@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ItemList } from "../common/ItemList";
+import { ServerText } from "../common/ServerText";
 import type { ToolInfo } from "./tools";
 
 interface Props {
@@ -26,8 +27,14 @@ export function ToolList({ tools, selected, onSelect }: Props) {
           aria-current={tool.name === selected ? "true" : undefined}
           onClick={() => onSelect(tool.name)}
         >
-          <span className="item-name mono">{tool.name}</span>
-          {(tool.title ?? tool.description) && <span className="item-sub">{tool.title ?? tool.description}</span>}
+          <span className="item-name mono">
+            <ServerText text={tool.name} />
+          </span>
+          {(tool.title ?? tool.description) && (
+            <span className="item-sub">
+              <ServerText text={tool.title ?? tool.description ?? ""} />
+            </span>
+          )}
         </button>
       )}
     />

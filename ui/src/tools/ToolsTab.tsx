@@ -30,6 +30,7 @@ import { useServerLists } from "../state/lists";
 import { ToolCallApp, type AppRun } from "../mcp-apps/McpAppPanel";
 import { resourceOfTool, useMcpAppResources } from "../mcp-apps/useMcpAppResources";
 import type { McpAppResource } from "../ipc/mcpApps";
+import { ServerText } from "../common/ServerText";
 
 const KINDS: readonly ListKind[] = ["tools"];
 
@@ -140,11 +141,21 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
             data-testid="tool-icon"
           />
         )}
-        <span className="mono">{tool.name}</span>
-        {tool.title && <span className="detail-subtitle">{tool.title}</span>}
+        <span className="mono">
+          <ServerText text={tool.name} />
+        </span>
+        {tool.title && (
+          <span className="detail-subtitle">
+            <ServerText text={tool.title} />
+          </span>
+        )}
       </h2>
       <ToolClaims tool={tool} />
-      {tool.description && <p className="description">{tool.description}</p>}
+      {tool.description && (
+        <p className="description" data-testid="tool-description">
+          <ServerText text={tool.description} />
+        </p>
+      )}
       <ToolForm
         key={`${server.id}\u0000${tool.name}`}
         toolName={tool.name}
