@@ -167,18 +167,10 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-/// A server's text as printed: terminal sequences stripped and every hidden character a
-/// model would read written where it is ([`terminal::safe`]; `say!` applies it again, which
-/// changes nothing).
-fn shown(text: &str) -> String {
-    terminal::safe(text).into_owned()
-}
-
 /// `head — ` and the description's first line; when it has more, how many and that `--full`
 /// prints them (and whether hidden characters are among them): the one line must not pass
 /// for all a model is told.
 fn with_description(head: String, v: &Value) -> String {
-    let head = shown(&head);
     let Some(d) = v.get("description").and_then(Value::as_str) else {
         return head;
     };
@@ -195,20 +187,21 @@ fn with_description(head: String, v: &Value) -> String {
         (1, true) => " (+1 more line, with hidden characters: --full)".to_string(),
         (n, true) => format!(" (+{n} more lines, hidden characters among them: --full)"),
     };
-    format!("{head} — {}{more}", shown(first))
+    format!("{head} — {first}{more}")
 }
 
 /// `--full`: an item whole, indented under its line: its title, every line of its
-/// description, a tool's schemas, a prompt's arguments, a resource's type.
+/// description, a tool's schemas, a prompt's arguments, a resource's type. Like every line
+/// printed, each is stripped and its hidden characters marked by `say!`.
 pub fn full_item(v: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let indent = |text: &str, by: &str, out: &mut Vec<String>| {
         for line in text.lines() {
-            out.push(format!("{by}{}", shown(line)));
+            out.push(format!("{by}{line}"));
         }
     };
     if let Some(title) = v.get("title").and_then(Value::as_str) {
-        out.push(format!("    title: {}", shown(title)));
+        out.push(format!("    title: {title}"));
     }
     if let Some(d) = v.get("description").and_then(Value::as_str) {
         out.push("    description:".into());
@@ -229,7 +222,7 @@ pub fn full_item(v: &Value) -> Vec<String> {
             let required = arg.get("required") == Some(&Value::Bool(true));
             out.push(format!(
                 "        {}{}",
-                shown(str_of(arg, "name")),
+                str_of(arg, "name"),
                 if required { " (required)" } else { "" }
             ));
             if let Some(d) = arg.get("description").and_then(Value::as_str) {
@@ -238,7 +231,7 @@ pub fn full_item(v: &Value) -> Vec<String> {
         }
     }
     if let Some(mime) = v.get("mimeType").and_then(Value::as_str) {
-        out.push(format!("    type: {}", shown(mime)));
+        out.push(format!("    type: {mime}"));
     }
     out
 }
