@@ -171,7 +171,7 @@ async fn list_changes_and_resource_updates_arrive_as_typed_notifications() {
     let mut seen = Vec::new();
     while let Ok(e) = events.try_recv() {
         if let Event::Notification(n) = e {
-            seen.push(n);
+            seen.push(std::sync::Arc::unwrap_or_clone(n));
         }
     }
     for expected in [

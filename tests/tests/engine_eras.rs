@@ -488,7 +488,7 @@ async fn a_fresh_result_is_reused_until_a_notification_or_the_caller_says_otherw
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         match tokio::time::timeout_at(deadline, events.recv()).await {
-            Ok(Ok(Event::Notification(ServerNotification::ToolsListChanged))) => break,
+            Ok(Ok(Event::Notification(n))) if *n == ServerNotification::ToolsListChanged => break,
             Ok(_) => {}
             Err(_) => panic!("no tools list change"),
         }

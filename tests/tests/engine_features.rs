@@ -145,7 +145,7 @@ async fn a_subscribed_resource_reports_updates_until_unsubscribed() {
     let mut seen = 0;
     tokio::time::sleep(Duration::from_millis(100)).await;
     while let Ok(e) = events.try_recv() {
-        if matches!(&e, Event::Notification(n) if *n == updated) {
+        if matches!(&e, Event::Notification(n) if **n == updated) {
             seen += 1;
         }
     }
@@ -157,7 +157,7 @@ async fn a_subscribed_resource_reports_updates_until_unsubscribed() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     while let Ok(e) = events.try_recv() {
         assert!(
-            !matches!(&e, Event::Notification(n) if *n == updated),
+            !matches!(&e, Event::Notification(n) if **n == updated),
             "no update after unsubscribing"
         );
     }

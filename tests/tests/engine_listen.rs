@@ -38,7 +38,7 @@ async fn notification(
         if let Event::Notification(n) = event
             && want(&n)
         {
-            return n;
+            return std::sync::Arc::unwrap_or_clone(n);
         }
     }
 }

@@ -92,7 +92,7 @@ async fn a_tool_list_change_arrives_tagged_on_the_listen_stream(
             .unwrap();
         if matches!(
             event,
-            Event::Notification(ServerNotification::ToolsListChanged)
+            Event::Notification(n) if *n == ServerNotification::ToolsListChanged
         ) {
             break;
         }

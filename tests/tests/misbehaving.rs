@@ -386,8 +386,10 @@ async fn server_requests_are_answered_by_ping_the_host_or_method_not_found_and_b
     let mut host_asks = 0;
     while let Ok(event) = events.try_recv() {
         match event {
-            Event::Notification(ServerNotification::Log { data, .. }) => {
-                saw_log = data == json!("in a batch")
+            Event::Notification(n) => {
+                if let ServerNotification::Log { data, .. } = &*n {
+                    saw_log = *data == json!("in a batch")
+                }
             }
             Event::HostInputNeeded { .. } => host_asks += 1,
             _ => {}

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use periscope_core::event::{Event, ServerNotification};
+use periscope_core::record::Flag;
 use periscope_core::vocabulary::Problem;
 use periscope_core::wire::Direction;
 use serde_json::Value;
@@ -79,20 +80,23 @@ pub async fn print_events(
                 };
                 tell!("periscope: {method}: round {round}: the server asks for {asked}");
             }
+            // Each gap the checks left is counted; the CLI says the total once, at the end
+            // (a flood left a line a gap on stderr).
+            Event::FrameFlagged(record) if matches!(record.flag, Flag::NotChecked { .. }) => {}
             Event::FrameFlagged(record) => {
                 if let Some(text) = output::flag_text(&record.flag) {
                     tell!("periscope: warning: frame {}: {text}", record.seq);
                 }
             }
-            Event::Notification(n) if !quiet => match n {
+            Event::Notification(n) if !quiet => match &*n {
                 ServerNotification::Log {
                     level,
                     logger,
                     data,
                 } => {
-                    let logger = logger.map(|l| format!(" {l}")).unwrap_or_default();
+                    let logger = logger.as_ref().map(|l| format!(" {l}")).unwrap_or_default();
                     let data = match data {
-                        Value::String(s) => s,
+                        Value::String(s) => s.clone(),
                         other => other.to_string(),
                     };
                     tell!("[server {level}{logger}] {data}");

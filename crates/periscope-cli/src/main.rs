@@ -175,7 +175,10 @@ fn main() -> ExitCode {
             return Exit::Usage.into();
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread: a command's tasks (the transport's reader, the dispatcher, the printer) hand
+    // each other every frame, and across two workers each hand-off cost a wake-up system call;
+    // the record file's writer and the protocol checks have threads of their own.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("the tokio runtime starts");

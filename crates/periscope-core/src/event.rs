@@ -187,7 +187,9 @@ pub enum Event {
         method: String,
         params: Option<Value>,
     },
-    Notification(ServerNotification),
+    /// Shared, not copied: every subscriber's receive clones the event, and a flood of log
+    /// messages went through each one's deep copy.
+    Notification(Arc<ServerNotification>),
     /// Modern era: a request came back `input_required` (round 1 is the first such answer);
     /// its inputs go to the host, then the request goes again. `asked` holds the
     /// `inputRequests` keys with their methods; `seq` is the frame that asked.

@@ -17,7 +17,7 @@ use crate::record::{
     AuthStep, CallRound, Decision, Flag, FlagRecord, HttpExchange, RecordLine, StderrLine,
 };
 use crate::store::{Entry, Store};
-use crate::wire::{Direction, Frame, RequestId, Verdict, classify};
+use crate::wire::{Arrived, Direction, Frame, ParamsAt, RequestId, Verdict, classify_read};
 
 mod pairing;
 mod record_file;
@@ -87,9 +87,17 @@ pub fn wall_now_us() -> u64 {
 /// A frame's verdict: an oversized frame was cut short, so its bytes cannot parse, and it does
 /// not pretend they might.
 fn verdict_of(bytes: &[u8], truncated_from: Option<u64>) -> Verdict {
+    read_verdict(bytes, truncated_from).0
+}
+
+/// [`verdict_of`], and where classifying found the params.
+fn read_verdict(bytes: &[u8], truncated_from: Option<u64>) -> (Verdict, ParamsAt) {
     match truncated_from {
-        Some(total) => crate::store::truncated_verdict(total, bytes.len()),
-        None => classify(bytes),
+        Some(total) => (
+            crate::store::truncated_verdict(total, bytes.len()),
+            ParamsAt::Unread,
+        ),
+        None => classify_read(bytes),
     }
 }
 
@@ -178,11 +186,11 @@ impl Traffic {
         &self,
         direction: Direction,
         lines: Vec<(Arc<[u8]>, Option<u64>)>,
-    ) -> Vec<Arc<Frame>> {
-        let verdicts: Vec<Verdict> = lines
+    ) -> Vec<Arrived> {
+        let (verdicts, params): (Vec<Verdict>, Vec<ParamsAt>) = lines
             .iter()
-            .map(|(bytes, truncated_from)| verdict_of(bytes, *truncated_from))
-            .collect();
+            .map(|(bytes, truncated_from)| read_verdict(bytes, *truncated_from))
+            .unzip();
         let stamp = (wall_now_us(), self.mono_now_us());
         let mut inner = self.lock();
         if inner.file.is_some() {
@@ -201,6 +209,10 @@ impl Traffic {
             self.announce(frame);
         }
         frames
+            .into_iter()
+            .zip(params)
+            .map(|(frame, params)| Arrived { frame, params })
+            .collect()
     }
 
     /// What follows a frame's recording, out of the lock: its event, its protocol check, and
@@ -572,7 +584,14 @@ mod tests {
             (Arc::from(&b"not json"[..]), None),
             (Arc::from(&b"{\"jsonrpc\""[..]), Some(4000)),
         ];
-        let frames = traffic.append_frames(Direction::In, lines);
+        let arrived = traffic.append_frames(Direction::In, lines);
+        let params: Vec<ParamsAt> = arrived.iter().map(|a| a.params.clone()).collect();
+        assert_eq!(
+            params,
+            [ParamsAt::Absent, ParamsAt::Unread, ParamsAt::Unread],
+            "the envelope classifying read is kept; the others are read again by whoever acts"
+        );
+        let frames: Vec<Arc<Frame>> = arrived.into_iter().map(|a| a.frame).collect();
         let seqs: Vec<u64> = frames.iter().map(|f| f.seq).collect();
         assert_eq!(seqs, [2, 3, 4]);
         assert!(

@@ -255,28 +255,82 @@ impl Frame {
 /// tree built (wire/envelope.rs); a batch, or anything the envelope cannot decide, from the
 /// parsed `Value`. Whoever acts on the message reads what it needs from the frame's bytes.
 pub fn classify(bytes: &[u8]) -> Verdict {
+    classify_read(bytes).0
+}
+
+/// Where a message's params lie in its frame's bytes, as classifying found them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ParamsAt {
+    /// Classifying did not read the envelope (a batch, a malformed frame, a member given
+    /// twice): whoever acts on the frame reads it again.
+    #[default]
+    Unread,
+    /// The message has no params.
+    Absent,
+    /// The params' raw JSON text is `bytes[range]` (valid UTF-8: the frame was).
+    At(std::ops::Range<usize>),
+}
+
+impl ParamsAt {
+    /// The params' raw JSON text in `bytes` (`Some(None)`: there are none); `None` when
+    /// classifying did not read them.
+    pub fn text(self, bytes: &[u8]) -> Option<Option<&str>> {
+        match self {
+            ParamsAt::Unread => None,
+            ParamsAt::Absent => Some(None),
+            ParamsAt::At(range) => bytes
+                .get(range)
+                .and_then(|raw| std::str::from_utf8(raw).ok())
+                .map(Some),
+        }
+    }
+}
+
+/// A frame just recorded, with where classifying found its params.
+#[derive(Debug, Clone)]
+pub struct Arrived {
+    pub frame: Arc<Frame>,
+    pub params: ParamsAt,
+}
+
+/// [`classify`], and where the params are: a flood's notification is then acted on from the
+/// envelope read here, not parsed a second time (session/dispatch.rs).
+pub fn classify_read(bytes: &[u8]) -> (Verdict, ParamsAt) {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
-            return Verdict::NotUtf8 {
+            let verdict = Verdict::NotUtf8 {
                 valid_up_to: e.valid_up_to(),
             };
+            return (verdict, ParamsAt::Unread);
         }
     };
     if text.trim().is_empty() {
-        return Verdict::NotJson {
+        let verdict = Verdict::NotJson {
             error: "empty frame".into(),
         };
+        return (verdict, ParamsAt::Unread);
     }
-    if let Some(verdict) = Envelope::read(text).and_then(|e| e.verdict()) {
-        return verdict;
+    if let Some(envelope) = Envelope::read(text)
+        && let Some(verdict) = envelope.verdict()
+    {
+        let params = match envelope.params() {
+            None => ParamsAt::Absent,
+            // A subslice of `text`: its offset is the distance between the two.
+            Some(raw) => {
+                let start = raw.as_ptr() as usize - text.as_ptr() as usize;
+                ParamsAt::At(start..start + raw.len())
+            }
+        };
+        return (verdict, params);
     }
-    match serde_json::from_str::<Value>(text) {
+    let verdict = match serde_json::from_str::<Value>(text) {
         Ok(value) => classify_value(&value),
         Err(e) => Verdict::NotJson {
             error: e.to_string(),
         },
-    }
+    };
+    (verdict, ParamsAt::Unread)
 }
 
 /// Classifies one parsed JSON value as a JSON-RPC message or batch.
@@ -499,6 +553,25 @@ mod tests {
             Verdict::NotJsonRpc { .. }
         ));
         assert!(matches!(verdict(b"[]"), Verdict::NotJsonRpc { .. }));
+    }
+
+    /// Where classifying found the params is exactly their raw text, escapes and spaces kept.
+    #[test]
+    fn classifying_tells_where_the_params_are() {
+        let bytes =
+            br#"{ "jsonrpc":"2.0", "params" : {"level":"info","data":"a\"b"} ,"method":"m"}"#;
+        let (verdict, params) = classify_read(bytes);
+        assert!(matches!(verdict, Verdict::Notification { .. }));
+        assert_eq!(
+            params.text(bytes),
+            Some(Some(r#"{"level":"info","data":"a\"b"}"#))
+        );
+        let bytes = br#"{"jsonrpc":"2.0","method":"m"}"#;
+        assert_eq!(classify_read(bytes).1, ParamsAt::Absent);
+        // A member given twice is the full parse's to decide: nothing is read for the caller.
+        let bytes = br#"{"jsonrpc":"2.0","method":"m","params":{},"params":{"a":1}}"#;
+        assert_eq!(classify_read(bytes).1, ParamsAt::Unread);
+        assert_eq!(classify_read(b"[]").1, ParamsAt::Unread);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub(super) async fn forward(
         match event {
             Ok(Event::Notification(notification)) => {
                 // A flood of log messages reaches the console only in part (live_logs.rs).
-                if matches!(notification, ServerNotification::Log { .. }) {
+                if matches!(*notification, ServerNotification::Log { .. }) {
                     match logs.offer(Instant::now()) {
                         Admit::Hold => continue,
                         Admit::ShowAfterHeld(count) => tell_held(&server_id, Some(count), &hub),
@@ -76,7 +76,7 @@ pub(super) async fn forward(
                 }
                 hub.send(AppEvent::Notification {
                     server_id: server_id.clone(),
-                    notification,
+                    notification: Arc::unwrap_or_clone(notification),
                 })
             }
             Ok(Event::Listen(state)) => hub.send(AppEvent::Listen {

@@ -15,17 +15,17 @@ use crate::transport::Inbound;
 use crate::vocabulary::Problem;
 use crate::vocabulary::method::names;
 use crate::vocabulary::refusal::ServerRequestRefusal;
-use crate::wire::{self, Envelope, Frame, RequestId, Verdict, error_code};
+use crate::wire::{self, Arrived, Envelope, Frame, ParamsAt, RequestId, Verdict, error_code};
 
 pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inbound>) {
     while let Some(item) = inbound.recv().await {
         // The session was dropped: the record is complete, nobody is listening.
         let Some(s) = shared.upgrade() else { return };
         match item {
-            Inbound::Frame(frame) => on_frame(&s, &frame),
+            Inbound::Frame(frame) => on_frame(&s, &frame, ParamsAt::Unread),
             Inbound::Frames(frames) => {
-                for frame in &frames {
-                    on_frame(&s, frame);
+                for Arrived { frame, params } in frames {
+                    on_frame(&s, &frame, params);
                 }
             }
             Inbound::Undeliverable { ids, why } => {
@@ -44,11 +44,11 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
     }
 }
 
-/// Acts on one recorded frame of the server's.
-fn on_frame(s: &Arc<Shared>, frame: &Frame) {
+/// Acts on one recorded frame of the server's (`params`: where classifying found them).
+fn on_frame(s: &Arc<Shared>, frame: &Frame, params: ParamsAt) {
     match &frame.verdict {
         // A notification, the bulk of a flood: acted on from its raw params.
-        Verdict::Notification { .. } => s.on_notification_frame(frame),
+        Verdict::Notification { .. } => s.on_notification_frame(frame, params),
         // Malformed: recorded, classified and flagged; a client does not act on it.
         Verdict::NotUtf8 { .. } | Verdict::NotJson { .. } | Verdict::NotJsonRpc { .. } => {}
         verdict => {
@@ -182,21 +182,24 @@ impl Shared {
     /// A frame that is one notification, acted on from its params' raw text: no JSON tree is
     /// built for a log message (the bulk of a flood), nor for params that cannot hold a
     /// subscription tag.
-    fn on_notification_frame(&self, frame: &Frame) {
+    fn on_notification_frame(&self, frame: &Frame, params: ParamsAt) {
         let Verdict::Notification { method } = &frame.verdict else {
             return;
         };
-        let envelope = std::str::from_utf8(&frame.bytes)
-            .ok()
-            .and_then(Envelope::read);
-        let Some(envelope) = envelope else {
+        // Read where classifying found them; a frame recorded on its own is read again here.
+        let params = params.text(&frame.bytes).or_else(|| {
+            std::str::from_utf8(&frame.bytes)
+                .ok()
+                .and_then(Envelope::read)
+                .map(|envelope| envelope.params())
+        });
+        let Some(params) = params else {
             // A member given twice, say: the parsed JSON decides, as it did the verdict.
             if let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) {
                 self.on_message(frame.seq, &frame.verdict, value);
             }
             return;
         };
-        let params = envelope.params();
         // A `_meta` key is written `"_meta"`, or with an escape: params with neither hold none.
         if let Some(raw) = params
             && (raw.contains("_meta") || raw.contains('\\'))
@@ -245,7 +248,7 @@ impl Shared {
             ServerNotification::ResourceUpdated { uri } => self.lock_cache().resource_updated(uri),
             _ => {}
         }
-        let _ = self.events.send(Event::Notification(typed));
+        let _ = self.events.send(Event::Notification(Arc::new(typed)));
     }
 
     /// The error response for a server request over the limit of requests being answered at

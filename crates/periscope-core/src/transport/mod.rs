@@ -28,8 +28,9 @@ pub use failure::{HttpProblem, TlsProblem, content_type_of};
 pub enum Inbound {
     /// A recorded frame, classified: whoever acts on it reads its JSON from its bytes.
     Frame(Arc<Frame>),
-    /// Recorded frames that arrived together (one read of a pipe), in wire order.
-    Frames(Vec<Arc<Frame>>),
+    /// Recorded frames that arrived together (one read of a pipe), in wire order, each with
+    /// where classifying found its params.
+    Frames(Vec<crate::wire::Arrived>),
     /// These requests will get no answer on this transport (e.g. an HTTP stream broke and could
     /// not be resumed).
     Undeliverable {

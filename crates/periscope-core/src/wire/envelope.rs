@@ -148,8 +148,9 @@ fn full_parse_could_refuse(bytes: &[u8]) -> bool {
                 .is_some_and(|n| n.is_ascii_digit() || *n == b'+' || *n == b'-')
     });
     // `\uD800`–`\uDFFF` is half of a surrogate pair, refused alone.
-    let surrogate = memchr::memmem::find_iter(bytes, b"\\u")
-        .any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D')));
+    // (A backslash, then `u`: memchr finds backslashes with no searcher to build per frame.)
+    let surrogate = memchr::memchr_iter(b'\\', bytes)
+        .any(|i| bytes.get(i + 1) == Some(&b'u') && matches!(bytes.get(i + 2), Some(b'd' | b'D')));
     exponent || surrogate
 }
 
