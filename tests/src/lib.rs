@@ -89,6 +89,22 @@ pub fn server_basic_vanillajs() -> PathBuf {
     interop_bin("mcp-server-basic-vanillajs")
 }
 
+/// `@modelcontextprotocol/server-filesystem` and `server-memory`, installed project-locally
+/// like [`server_everything`].
+pub fn server_filesystem() -> PathBuf {
+    interop_bin("mcp-server-filesystem")
+}
+
+pub fn server_memory() -> PathBuf {
+    interop_bin("mcp-server-memory")
+}
+
+/// tests/interop/python/run.sh, which runs Python with the project-local venv (the MCP Python
+/// SDK and the Python reference servers): `run.sh -m mcp_server_time`.
+pub fn python_run() -> PathBuf {
+    tests_dir().join("interop/python/run.sh")
+}
+
 /// A fresh, empty directory for one test's files.
 pub fn scratch_dir(test: &str) -> PathBuf {
     remove_stale_scratch(test);
@@ -162,7 +178,7 @@ pub fn periscope_at(url: &str, args: &[&str]) -> Output {
         .expect("periscope runs")
 }
 
-/// Runs `periscope ARGS` (for commands that need no server: `recording`, `diff`, `import`).
+/// Runs `periscope ARGS` (the server, if any, in ARGS after `--`).
 pub fn periscope(args: &[&str]) -> Output {
     Command::new(bin("periscope"))
         .args(args)
@@ -178,6 +194,17 @@ pub fn demo_http() -> HttpServerProcess {
             .args(["--http", "127.0.0.1:0", "--eras", "dual"])
             .stderr(Stdio::null()),
     )
+}
+
+/// A command's stdout as JSON, whatever its exit (a failed check or audit still reports).
+pub fn stdout_json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            stderr(out)
+        )
+    })
 }
 
 /// A command's stdout, as text.

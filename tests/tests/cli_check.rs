@@ -7,24 +7,13 @@ use std::collections::BTreeSet;
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
-use periscope_tests::{HttpServerProcess, bin, bin_str, run_signing_in, scratch_dir, stderr};
+use periscope_tests::{
+    HttpServerProcess, bin, bin_str, periscope, run_signing_in, scratch_dir, stderr, stdout_json,
+};
 use serde_json::Value;
 
-fn periscope(args: &[&str]) -> Output {
-    Command::new(bin("periscope"))
-        .args(args)
-        .output()
-        .expect("periscope runs")
-}
-
 fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            stderr(out)
-        )
-    })
+    stdout_json(out)
 }
 
 fn demo() -> String {

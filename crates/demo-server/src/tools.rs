@@ -380,7 +380,7 @@ fn create_order_schema() -> Value {
                 "default": "normal"
             },
             "gift": { "type": "boolean", "description": "Gift-wrap the order.", "default": false },
-            "notes": { "type": "string", "maxLength": 500 }
+            "notes": { "type": "string", "description": "Delivery notes for the courier.", "maxLength": 500 }
         },
         "required": ["customer", "items", "payment"]
     })

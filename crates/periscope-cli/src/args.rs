@@ -291,6 +291,17 @@ pub enum FailOnArg {
     Warning,
 }
 
+/// `periscope audit --fail-on`: the lowest severity that fails.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuditFailOn {
+    /// Exit 1 on any finding, information included.
+    Info,
+    /// Exit 1 on a warning or an error.
+    Warning,
+    /// Exit 1 on an error.
+    Error,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Action {
     /// List or call tools.
@@ -431,6 +442,24 @@ pub enum Action {
         #[arg(long, value_name = "PATH")]
         sarif_location: Option<String>,
         /// Print the rules (id, area, weight, title) and exit; no server.
+        #[arg(long)]
+        list_rules: bool,
+    },
+    /// Audit what a model receives from the server, offline: every tool, prompt and resource
+    /// text and the server's instructions, linted for hidden characters, names that mix
+    /// scripts or imitate others, text aimed at the model (`<IMPORTANT>`, "ignore previous
+    /// instructions", "do not tell the user"), pointers to secrets, addresses to send data
+    /// to, unexplained side-channel parameters and free-form inputs. Calls nothing. Exit 0
+    /// when no finding is at or above --fail-on, 1 when one is, 3 when the server cannot be
+    /// reached. Formats: text, json, sarif. See docs/audit.md.
+    Audit {
+        /// The lowest severity that fails the audit (exit 1).
+        #[arg(long, value_enum, default_value_t = AuditFailOn::Error)]
+        fail_on: AuditFailOn,
+        /// The file SARIF results point at (the server's entry point in your repository).
+        #[arg(long, value_name = "PATH")]
+        sarif_location: Option<String>,
+        /// Print the rules (id, severity, title) and exit; no server.
         #[arg(long)]
         list_rules: bool,
     },
@@ -589,15 +618,17 @@ pub fn tool_arguments(
 /// `both`, are `check`'s alone.
 pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
     let checking = matches!(cli.action, Action::Check { .. });
+    let auditing = matches!(cli.action, Action::Audit { .. });
     cli.format = match cli.output_format {
         OutputFormat::Text => Format::Text,
         OutputFormat::Json => Format::Json,
         OutputFormat::Junit | OutputFormat::Sarif | OutputFormat::Markdown if checking => {
             Format::Text
         }
+        OutputFormat::Sarif if auditing => Format::Text,
         other => {
             return Err(format!(
-                "--format {} is for `periscope check` only; use text or json",
+                "--format {} is for `periscope check` (and sarif for `periscope audit`) only; use text or json",
                 other
                     .to_possible_value()
                     .map(|v| v.get_name().to_string())

@@ -28,6 +28,7 @@ macro_rules! tell {
 mod answers;
 mod app_data;
 mod args;
+mod audit_command;
 mod auth;
 mod browser;
 mod check_command;
@@ -92,6 +93,12 @@ fn main() -> ExitCode {
     } = cli.action
     {
         return check_command::list_rules(cli.format).into();
+    }
+    if let Action::Audit {
+        list_rules: true, ..
+    } = cli.action
+    {
+        return audit_command::list_rules(cli.format).into();
     }
     if let Err(e) = secrets::read_into(&mut cli) {
         eprintln!("periscope: {e}");
@@ -338,7 +345,7 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
                 );
             }
             let scene = target.scene().with_identity(Some(identity));
-            act(&cli, &session, scene).await
+            act(&cli, &session, scene, &target.display()).await
         }
         Err(e) => {
             tell!(
@@ -387,7 +394,8 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     exit
 }
 
-async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
+/// `target`: the server as a line (its command or URL, secrets masked).
+async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
     let out = output::Output::new(cli.format)
         .with_scene(scene)
         .full(cli.full);
@@ -511,6 +519,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene) -> Exit {
             replay_command::run(session, file, ignore, cli.timeout, cli.format).await
         }
         Action::ConformanceClient { .. } => conformance::run(session).await,
+        Action::Audit { .. } => audit_command::run(cli, session, target).await,
     }
 }
 

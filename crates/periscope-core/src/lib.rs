@@ -15,6 +15,7 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod answering;
 pub mod apps;
+pub mod audit;
 pub mod auth;
 pub mod cache_hint;
 pub mod check;

@@ -70,7 +70,7 @@ export const createOrderSchema: JsonValue = {
     },
     priority: { type: "string", enum: ["low", "normal", "high"], default: "normal" },
     gift: { type: "boolean", description: "Gift-wrap the order.", default: false },
-    notes: { type: "string", maxLength: 500 },
+    notes: { type: "string", description: "Delivery notes for the courier.", maxLength: 500 },
   },
   required: ["customer", "items", "payment"],
 };

@@ -185,12 +185,17 @@ pub fn sarif(report: &CheckReport, location: Option<&str>) -> Value {
             })
         })
         .collect();
+    sarif_log("Periscope", rules, results)
+}
+
+/// A SARIF 2.1.0 log of one run of `tool` (`periscope check`'s, `periscope audit`'s).
+pub(crate) fn sarif_log(tool: &str, rules: Vec<Value>, results: Vec<Value>) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {
-                "name": "Periscope",
+                "name": tool,
                 "informationUri": "https://github.com/periscope-mcp/periscope",
                 "version": crate::ENGINE_VERSION,
                 "rules": rules,

@@ -1,0 +1,93 @@
+//! The audit's reports: the JSON a build reads (`{"findings": [...]}`, each finding keyed by
+//! what it is about: `"tool": "read_file"`), SARIF 2.1.0 for code hosts, and the text a
+//! terminal shows.
+
+use serde_json::{Value, json};
+
+use super::AuditReport;
+use super::finding::{Finding, FindingSeverity};
+use super::rules::AuditRule;
+
+/// One finding as the JSON report writes it.
+pub fn finding_json(f: &Finding) -> Value {
+    let text = f.rule.text();
+    let mut out = json!({
+        "rule": f.rule.id(),
+        "severity": f.severity.id(),
+        "server": f.server,
+        f.subject.key(): f.name,
+        "field": f.field,
+        "span": f.span,
+        "excerpt": f.excerpt,
+        "message": f.message,
+        "why": text.why,
+        "fix": text.fix,
+    });
+    if f.span.is_none() {
+        out.as_object_mut().map(|o| o.remove("excerpt"));
+    }
+    out
+}
+
+/// The whole report as JSON.
+pub fn json(report: &AuditReport) -> Value {
+    json!({
+        "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
+        "counts": report.counts,
+    })
+}
+
+/// SARIF 2.1.0: each rule that fired, described once, and a result per finding. `location`
+/// is the file a code host pins results to; without one, `target`.
+pub fn sarif(report: &AuditReport, target: &str, location: Option<&str>) -> Value {
+    let mut fired: Vec<AuditRule> = report.findings.iter().map(|f| f.rule).collect();
+    fired.sort();
+    fired.dedup();
+    let rules: Vec<Value> = fired
+        .iter()
+        .map(|rule| {
+            let text = rule.text();
+            json!({
+                "id": rule.id(),
+                "shortDescription": {"text": text.title},
+                "fullDescription": {"text": text.why},
+                "help": {"text": text.fix},
+                "defaultConfiguration": {"level": level(text.severity)},
+            })
+        })
+        .collect();
+    let uri = location.unwrap_or(target);
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            json!({
+                "ruleId": f.rule.id(),
+                "ruleIndex": fired.iter().position(|r| *r == f.rule),
+                "level": level(f.severity),
+                "message": {"text": format!("{} \"{}\": {}. Fix: {}", f.subject.key(), f.name, f.message, f.rule.text().fix)},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": {"startLine": 1},
+                    },
+                    "logicalLocations": [{
+                        "name": f.name,
+                        "fullyQualifiedName": format!("{}/{}/{}", f.server, f.name, f.field),
+                        "kind": f.subject.key(),
+                    }],
+                }],
+                "properties": {"server": f.server, "field": f.field, "span": f.span, "excerpt": f.excerpt},
+            })
+        })
+        .collect();
+    crate::check::format::sarif_log("Periscope audit", rules, results)
+}
+
+fn level(severity: FindingSeverity) -> &'static str {
+    match severity {
+        FindingSeverity::Error => "error",
+        FindingSeverity::Warning => "warning",
+        FindingSeverity::Info => "note",
+    }
+}
