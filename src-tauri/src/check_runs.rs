@@ -221,6 +221,7 @@ mod tests {
                 started_ms: 5,
                 took_ms: 1,
                 unreachable: None,
+                audit: None,
             },
             changes: None,
             options: CheckRunOptions::default(),
@@ -271,6 +272,7 @@ mod tests {
             started_ms: 5,
             took_ms: 1,
             unreachable: None,
+            audit: None,
         };
         runs.adopt("s", &mut report);
         assert_eq!(std::fs::read_to_string(dir.join("s.jsonl")).unwrap(), "new");

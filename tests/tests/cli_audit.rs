@@ -236,3 +236,85 @@ fn servers_nobody_here_wrote_are_quiet() {
         assert_eq!(code, Some(0), "{name}");
     }
 }
+
+/// `periscope check` carries the audit in its report, formats and exit code; `--only audit`
+/// runs it alone and `--skip audit` leaves it out.
+#[test]
+fn the_check_report_carries_the_audit() {
+    let out = periscope(&[
+        "check",
+        "--only",
+        "audit",
+        "--format",
+        "json",
+        "--",
+        &poisoned(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the audit's errors fail the check"
+    );
+    let report = json(&out);
+    let audit = &report["audit"];
+    assert_eq!(audit["counts"]["error"], 11, "{audit:#}");
+    assert!(
+        audit["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "model-tag" && f["name"] == "read_file")
+    );
+    assert!(
+        report["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["verdict"] == "skipped"),
+        "--only audit asks no rule"
+    );
+    let out = periscope(&[
+        "check",
+        "--only",
+        "audit",
+        "--format",
+        "sarif",
+        "--",
+        &poisoned(),
+    ]);
+    let sarif = json(&out);
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["ruleId"] == "model-tag"));
+    for r in results {
+        let index = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(
+            sarif["runs"][0]["tool"]["driver"]["rules"][index]["id"],
+            r["ruleId"]
+        );
+    }
+    let out = periscope(&[
+        "check",
+        "--only",
+        "audit",
+        "--format",
+        "junit",
+        "--",
+        &poisoned(),
+    ]);
+    let junit = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        junit.contains("<testsuite name=\"audit\" tests=\"18\" failures=\"11\""),
+        "{junit}"
+    );
+    let out = periscope(&[
+        "check",
+        "--skip",
+        "audit",
+        "--format",
+        "json",
+        "--",
+        &bin_str("periscope-demo-server"),
+    ]);
+    assert!(json(&out)["audit"].is_null());
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -74,21 +74,35 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
 }
 
 fn print_text(server: &str, report: &AuditReport, tools: usize) {
-    let c = report.counts;
-    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    say!(
-        "Audit of \"{server}\" ({}): {}, {}, {}",
-        plural(tools as u32, "tool", "tools"),
-        plural(c.error, "error", "errors"),
-        plural(c.warning, "warning", "warnings"),
-        plural(c.info, "info", "info"),
-    );
+    let tools = if tools == 1 {
+        "1 tool".to_string()
+    } else {
+        format!("{tools} tools")
+    };
+    say!("Audit of \"{server}\" ({tools}): {}", counts_line(report));
+    print_findings(report);
+}
+
+/// Each finding: its heading, what was found, the fix.
+pub fn print_findings(report: &AuditReport) {
     for f in &report.findings {
         say!("");
         say!("{}", heading(f));
         say!("    {}", f.message);
         say!("    fix: {}", f.rule.text().fix);
     }
+}
+
+/// `2 errors, 1 warning, 3 info`.
+pub fn counts_line(report: &AuditReport) -> String {
+    let c = report.counts;
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}, {}",
+        plural(c.error, "error", "errors"),
+        plural(c.warning, "warning", "warnings"),
+        plural(c.info, "info", "info"),
+    )
 }
 
 /// `error   model-tag  tool "read_file", description, characters 14–25`

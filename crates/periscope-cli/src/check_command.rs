@@ -207,10 +207,20 @@ fn print_text(report: &CheckReport) {
             }
         }
     }
+    if let Some(audit) = &report.audit {
+        say!("");
+        say!("audit (what a model receives: docs/audit.md)");
+        crate::audit_command::print_findings(audit);
+    }
     let c = &report.counts;
     say!("");
+    let audit = report
+        .audit
+        .as_ref()
+        .map(|a| format!("; audit: {}", crate::audit_command::counts_line(a)))
+        .unwrap_or_default();
     say!(
-        "{} passed, {} failed, {} warnings, {} skipped in {:.1} s",
+        "{} passed, {} failed, {} warnings, {} skipped in {:.1} s{audit}",
         c.pass,
         c.fail,
         c.warning,

@@ -41,6 +41,7 @@ pub mod request_headers;
 pub mod resource_template;
 pub mod revision;
 pub mod rows;
+mod sarif;
 pub mod saved_calls;
 pub mod schema_check;
 pub mod schema_worker;

@@ -36,6 +36,7 @@ const report = (results: CheckResult[]): CheckReport => ({
   started_ms: 0,
   took_ms: 0,
   unreachable: null,
+  audit: null,
 });
 
 describe("the check's results", () => {

@@ -1,6 +1,7 @@
 // The Check view of a server: the options of a run, Run, the verdicts arriving as rules are
 // judged, and the last run kept — its counts, what changed since the run before it, the
-// results grouped by area, and its export as Markdown, JUnit or SARIF.
+// results grouped by area, the audit of what a model receives, and its export as Markdown,
+// JUnit or SARIF.
 import { CircleStop, Download, Play } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,6 +16,7 @@ import type { ServerState } from "../state/connections";
 import { useServerLists } from "../state/lists";
 import { cancelCheck, exportCheck, loadLastCheck, runCheck } from "./actions";
 import { CheckOptionsForm } from "./CheckOptionsForm";
+import { AuditFindings } from "./AuditFindings";
 import { CheckResults, VERDICTS } from "./CheckResults";
 import "../styles/check.css";
 
@@ -94,6 +96,7 @@ export function CheckTab({ server }: { server: ServerState }) {
             />
             {t("showAll")}
           </label>
+          {!live && last?.report.audit && <AuditFindings audit={last.report.audit} serverId={server.id} showAll={check.showAll} />}
           <CheckResults
             results={results}
             report={live ? null : (last?.report ?? null)}

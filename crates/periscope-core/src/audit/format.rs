@@ -40,6 +40,17 @@ pub fn json(report: &AuditReport) -> Value {
 /// SARIF 2.1.0: each rule that fired, described once, and a result per finding. `location`
 /// is the file a code host pins results to; without one, `target`.
 pub fn sarif(report: &AuditReport, target: &str, location: Option<&str>) -> Value {
+    let (rules, results) = sarif_parts(report, location.unwrap_or(target), 0);
+    crate::sarif::log("Periscope audit", rules, results)
+}
+
+/// The SARIF rules that fired and a result per finding, pinned to `uri`; a result's
+/// `ruleIndex` counts from `first_rule` (a check's report lists its own rules first).
+pub(crate) fn sarif_parts(
+    report: &AuditReport,
+    uri: &str,
+    first_rule: usize,
+) -> (Vec<Value>, Vec<Value>) {
     let mut fired: Vec<AuditRule> = report.findings.iter().map(|f| f.rule).collect();
     fired.sort();
     fired.dedup();
@@ -56,14 +67,13 @@ pub fn sarif(report: &AuditReport, target: &str, location: Option<&str>) -> Valu
             })
         })
         .collect();
-    let uri = location.unwrap_or(target);
     let results: Vec<Value> = report
         .findings
         .iter()
         .map(|f| {
             json!({
                 "ruleId": f.rule.id(),
-                "ruleIndex": fired.iter().position(|r| *r == f.rule),
+                "ruleIndex": fired.iter().position(|r| *r == f.rule).map(|i| i + first_rule),
                 "level": level(f.severity),
                 "message": {"text": format!("{} \"{}\": {}. Fix: {}", f.subject.key(), f.name, f.message, f.rule.text().fix)},
                 "locations": [{
@@ -81,7 +91,39 @@ pub fn sarif(report: &AuditReport, target: &str, location: Option<&str>) -> Valu
             })
         })
         .collect();
-    crate::check::format::sarif_log("Periscope audit", rules, results)
+    (rules, results)
+}
+
+/// Markdown: each finding at warning or above, with its fix; information counted.
+pub fn markdown(report: &AuditReport) -> String {
+    use std::fmt::Write as _;
+    let c = report.counts;
+    let mut out = format!(
+        "## audit\n\n| error | warning | info |\n|---|---|---|\n| {} | {} | {} |\n\n",
+        c.error, c.warning, c.info
+    );
+    for f in report
+        .findings
+        .iter()
+        .filter(|f| f.severity >= FindingSeverity::Warning)
+    {
+        let mark = if f.severity == FindingSeverity::Error {
+            "✗ error"
+        } else {
+            "! warning"
+        };
+        let _ = writeln!(
+            out,
+            "- **{mark}** `{}` {} `{}`, {}: {}",
+            f.rule.id(),
+            f.subject.key(),
+            f.name,
+            f.field,
+            f.message
+        );
+        let _ = writeln!(out, "  - Fix: {}", f.rule.text().fix);
+    }
+    out
 }
 
 fn level(severity: FindingSeverity) -> &'static str {

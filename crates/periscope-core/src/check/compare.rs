@@ -111,6 +111,7 @@ mod tests {
             started_ms,
             took_ms: 0,
             unreachable: None,
+            audit: None,
         }
     }
 

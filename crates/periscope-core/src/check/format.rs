@@ -134,8 +134,58 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
         }
         out.push_str("  </testsuite>\n");
     }
+    if let Some(audit) = &report.audit {
+        junit_audit(&mut out, audit, fail_on);
+    }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// The audit as a test suite: a case per finding at warning or above, failing at `fail_on`'s
+/// severity (information is counted in the suite's name, not listed).
+fn junit_audit(out: &mut String, audit: &crate::audit::AuditReport, fail_on: FailOn) {
+    use crate::audit::rules::FindingSeverity;
+    let bar = match fail_on {
+        FailOn::Error => FindingSeverity::Error,
+        FailOn::Warning => FindingSeverity::Warning,
+    };
+    let listed: Vec<_> = audit
+        .findings
+        .iter()
+        .filter(|f| f.severity >= FindingSeverity::Warning)
+        .collect();
+    let failures = listed.iter().filter(|f| f.severity >= bar).count();
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"audit\" tests=\"{}\" failures=\"{failures}\" skipped=\"0\">",
+        listed.len()
+    );
+    for f in listed {
+        let name = format!("{} {} {} {}", f.rule.id(), f.subject.key(), f.name, f.field);
+        let detail = format!("{}\nfix: {}", f.message, f.rule.text().fix);
+        let _ = write!(
+            out,
+            "    <testcase classname=\"periscope.audit\" name=\"{}\"",
+            xml(&name)
+        );
+        if f.severity >= bar {
+            let _ = write!(
+                out,
+                ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>\n",
+                f.severity.id(),
+                xml(&f.message),
+                xml(&detail)
+            );
+        } else {
+            let _ = write!(
+                out,
+                ">\n      <system-out>{}: {}</system-out>\n    </testcase>\n",
+                f.severity.id(),
+                xml(&detail)
+            );
+        }
+    }
+    out.push_str("  </testsuite>\n");
 }
 
 /// SARIF 2.1.0: the rules asked, described once, and a result per failure (`error`) or
@@ -185,24 +235,14 @@ pub fn sarif(report: &CheckReport, location: Option<&str>) -> Value {
             })
         })
         .collect();
-    sarif_log("Periscope", rules, results)
-}
-
-/// A SARIF 2.1.0 log of one run of `tool` (`periscope check`'s, `periscope audit`'s).
-pub(crate) fn sarif_log(tool: &str, rules: Vec<Value>, results: Vec<Value>) -> Value {
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": tool,
-                "informationUri": "https://github.com/periscope-mcp/periscope",
-                "version": crate::ENGINE_VERSION,
-                "rules": rules,
-            }},
-            "results": results,
-        }],
-    })
+    let (mut rules, mut results) = (rules, results);
+    if let Some(audit) = &report.audit {
+        let (audit_rules, audit_results) =
+            crate::audit::format::sarif_parts(audit, uri, rules.len());
+        rules.extend(audit_rules);
+        results.extend(audit_results);
+    }
+    crate::sarif::log("Periscope", rules, results)
 }
 
 /// Markdown: the counts, then each area's failures and warnings with their fixes, then what
@@ -272,6 +312,10 @@ pub fn markdown(report: &CheckReport) -> String {
             let _ = writeln!(out, "- `{}`: {}", result_name(r), r.message);
         }
         let _ = writeln!(out, "\n</details>");
+    }
+    if let Some(audit) = &report.audit {
+        out.push('\n');
+        out.push_str(&crate::audit::format::markdown(audit));
     }
     out
 }

@@ -88,10 +88,15 @@ pub struct ToolCalls {
 pub enum Selector {
     Rule(Rule),
     Area(Area),
+    /// The audit of what a model receives (docs/audit.md): `--only audit`, `--skip audit`.
+    Audit,
 }
 
 impl Selector {
     pub fn parse(text: &str) -> Option<Selector> {
+        if text == "audit" {
+            return Some(Selector::Audit);
+        }
         Rule::parse(text).map(Selector::Rule).or_else(|| {
             Area::ALL
                 .iter()
@@ -105,6 +110,7 @@ impl Selector {
         match self {
             Selector::Rule(r) => r == rule,
             Selector::Area(a) => rule.info().area == a,
+            Selector::Audit => false,
         }
     }
 }
@@ -149,6 +155,12 @@ impl CheckOptions {
     pub fn selects(&self, rule: Rule) -> bool {
         (self.only.is_empty() || self.only.iter().any(|s| s.matches(rule)))
             && !self.skip.iter().any(|s| s.matches(rule))
+    }
+
+    /// Whether the audit runs: unless skipped, or other rules alone were asked for.
+    pub fn audits(&self) -> bool {
+        (self.only.is_empty() || self.only.contains(&Selector::Audit))
+            && !self.skip.contains(&Selector::Audit)
     }
 }
 
@@ -256,6 +268,7 @@ pub async fn run(
         started_ms,
         took_ms: 0,
         unreachable: None,
+        audit: None,
     };
     let first_choice = match options.eras {
         EraPick::Auto | EraPick::Both => EraChoice::Auto,
@@ -314,6 +327,24 @@ pub async fn run(
     for (era_results, found) in asked {
         results.extend(era_results);
         findings.push(found);
+    }
+    // The audit reads the first era's lists: what a host of that era hands its model.
+    if options.audits() {
+        let items = |kind: ListKind| {
+            findings[0]
+                .lists
+                .get(&key(kind))
+                .map_or(&[][..], |l| l.items.as_slice())
+        };
+        let surface = crate::audit::collect::from_items(
+            &report.target,
+            &sessions[0].1,
+            items(ListKind::Tools),
+            items(ListKind::Prompts),
+            items(ListKind::Resources),
+            items(ListKind::Templates),
+        );
+        report.audit = Some(crate::audit::audit(&surface));
     }
     let spoken: Vec<Era> = sessions.iter().map(|(_, i)| i.era).collect();
     let judge = |rule: Rule, outcome: Outcome, era: Option<Era>| {

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::rule::{Area, Rule, Severity};
+use crate::audit::AuditReport;
+use crate::audit::rules::FindingSeverity;
 use crate::era::Era;
 
 /// A rule's verdict.
@@ -206,14 +208,22 @@ pub struct CheckReport {
     pub took_ms: u64,
     /// Why no session could be opened at all (the report then holds no result).
     pub unreachable: Option<String>,
+    /// What a model receives from the server, audited (docs/audit.md); none when not asked
+    /// (`--skip audit`) or no session opened.
+    #[serde(default)]
+    pub audit: Option<AuditReport>,
 }
 
 impl CheckReport {
     /// Whether anything at or above `threshold` failed.
     pub fn fails(&self, threshold: FailOn) -> bool {
+        let audit = match threshold {
+            FailOn::Error => FindingSeverity::Error,
+            FailOn::Warning => FindingSeverity::Warning,
+        };
         self.results.iter().any(|r| match threshold {
             FailOn::Error => r.verdict == RuleVerdict::Fail,
             FailOn::Warning => matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning),
-        })
+        }) || self.audit.as_ref().is_some_and(|a| a.fails(audit))
     }
 }
