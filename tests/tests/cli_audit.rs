@@ -306,6 +306,9 @@ fn the_check_report_carries_the_audit() {
         junit.contains("<testsuite name=\"audit\" tests=\"18\" failures=\"11\""),
         "{junit}"
     );
+    // The totals count the audit's cases too (no rule fails with --only audit).
+    let totals = junit.lines().nth(1).unwrap_or_default();
+    assert!(totals.contains("failures=\"11\""), "{totals}");
     let out = periscope(&[
         "check",
         "--skip",

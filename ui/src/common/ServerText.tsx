@@ -2,12 +2,13 @@
 // would not see is shown where it is, marked (`⟦U+202E⟧`), with what a run of tag characters
 // spells; the kind is named on hover (docs/hidden-text.md).
 import { useTranslation } from "react-i18next";
-import { markOf, textParts } from "./hiddenText";
+import { hasHidden, markOf, textParts } from "./hiddenText";
 
 export function ServerText({ text }: { text: string }) {
   const { t } = useTranslation("common");
+  // Most text hides nothing: one pass over it, and no parts built (results can be large).
+  if (!hasHidden(text)) return <>{text}</>;
   const parts = textParts(text);
-  if (parts.every((part) => part.kind === "plain")) return <>{text}</>;
   return (
     <>
       {parts.map((part, i) =>

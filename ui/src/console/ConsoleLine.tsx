@@ -1,5 +1,6 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
+import { ServerText } from "../common/ServerText";
 import { formatTime } from "../format";
 import type { ConsoleEntry } from "../state/consoleLog";
 import { eventText, heldText } from "./describe";
@@ -13,7 +14,9 @@ export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: Console
     <div className={`console-line ${className}`} data-testid="console-line" data-kind={kind}>
       {time}
       <span className="console-source">{source}</span>
-      <span className="console-text">{text}</span>
+      <span className="console-text">
+        <ServerText text={text} />
+      </span>
     </div>
   );
   switch (entry.kind) {
@@ -26,7 +29,7 @@ export const ConsoleLine = memo(function ConsoleLine({ entry }: { entry: Console
           <span className={`level-badge level-${entry.level}`}>{entry.level}</span>
           {entry.logger && <span className="console-logger">{entry.logger}</span>}
           <span className="console-text">
-            {typeof entry.data === "string" ? entry.data : JSON.stringify(entry.data)}
+            <ServerText text={typeof entry.data === "string" ? entry.data : JSON.stringify(entry.data)} />
           </span>
         </div>
       );

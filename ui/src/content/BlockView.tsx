@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ContentBlock } from "../bindings/ContentBlock";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { JsonBlock } from "../common/JsonBlock";
+import { ServerText } from "../common/ServerText";
 import { dataUri } from "../format";
 import { AudioBlock } from "./AudioBlock";
 import { ImageBlock } from "./ImageBlock";
@@ -16,7 +17,7 @@ export function BlockView({ block }: { block: ContentBlock }) {
     case "text":
       return (
         <pre className="code-block block-text" data-testid="result-text">
-          {block.text}
+          <ServerText text={block.text} />
         </pre>
       );
     case "image":
@@ -29,11 +30,17 @@ export function BlockView({ block }: { block: ContentBlock }) {
           <Link size={14} aria-hidden />
           <div>
             <div>
-              <strong>{block.title ?? block.name ?? block.uri}</strong>
+              <strong>
+                <ServerText text={block.title ?? block.name ?? block.uri} />
+              </strong>
               {block.mime_type && <span className="badge">{block.mime_type}</span>}
             </div>
             <div className="mono small">{block.uri}</div>
-            {block.description && <div className="muted small">{block.description}</div>}
+            {block.description && (
+              <div className="muted small">
+                <ServerText text={block.description} />
+              </div>
+            )}
           </div>
         </div>
       );

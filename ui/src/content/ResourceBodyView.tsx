@@ -8,6 +8,7 @@ import type { ResourceContents } from "../bindings/ResourceContents";
 import { HexDump } from "./HexDump";
 import { JsonTree } from "./JsonTree";
 import { viewerFor } from "./viewers";
+import { ServerText } from "../common/ServerText";
 
 /**
  * One resource's contents, in the viewer its MIME type calls for: text in mono, JSON as a
@@ -40,13 +41,13 @@ export function ResourceBodyView({ contents: body }: { contents: ResourceContent
       </div>
       {viewer.kind === "text" && (
         <pre className="code-block" data-testid="resource-text">
-          {viewer.text}
+          <ServerText text={viewer.text} />
         </pre>
       )}
       {viewer.kind === "json" &&
         (raw ? (
           <pre className="code-block" data-testid="resource-text">
-            {viewer.text}
+            <ServerText text={viewer.text} />
           </pre>
         ) : (
           <JsonTree value={viewer.value} />

@@ -55,11 +55,16 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
         r.verdict == RuleVerdict::Fail
             || (r.verdict == RuleVerdict::Warning && fail_on == FailOn::Warning)
     };
-    let failures = report.results.iter().filter(|r| failing(r)).count();
+    // The audit's suite counts in the totals too.
+    let (audit_tests, audit_failures) = report
+        .audit
+        .as_ref()
+        .map_or((0, 0), |a| audit_cases(a, fail_on));
+    let failures = report.results.iter().filter(|r| failing(r)).count() + audit_failures;
     let _ = writeln!(
         out,
         "<testsuites name=\"periscope check\" tests=\"{}\" failures=\"{failures}\" skipped=\"{}\" time=\"{:.3}\">",
-        report.results.len(),
+        report.results.len() + audit_tests,
         counts.skipped,
         report.took_ms as f64 / 1000.0
     );
@@ -145,16 +150,13 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
 /// severity (information is counted in the suite's name, not listed).
 fn junit_audit(out: &mut String, audit: &crate::audit::AuditReport, fail_on: FailOn) {
     use crate::audit::rules::FindingSeverity;
-    let bar = match fail_on {
-        FailOn::Error => FindingSeverity::Error,
-        FailOn::Warning => FindingSeverity::Warning,
-    };
+    let bar = audit_bar(fail_on);
     let listed: Vec<_> = audit
         .findings
         .iter()
         .filter(|f| f.severity >= FindingSeverity::Warning)
         .collect();
-    let failures = listed.iter().filter(|f| f.severity >= bar).count();
+    let (_, failures) = audit_cases(audit, fail_on);
     let _ = writeln!(
         out,
         "  <testsuite name=\"audit\" tests=\"{}\" failures=\"{failures}\" skipped=\"0\">",
@@ -318,4 +320,27 @@ pub fn markdown(report: &CheckReport) -> String {
         out.push_str(&crate::audit::format::markdown(audit));
     }
     out
+}
+
+/// The audit's severity that fails a case at `fail_on`.
+fn audit_bar(fail_on: FailOn) -> crate::audit::rules::FindingSeverity {
+    use crate::audit::rules::FindingSeverity;
+    match fail_on {
+        FailOn::Error => FindingSeverity::Error,
+        FailOn::Warning => FindingSeverity::Warning,
+    }
+}
+
+/// The audit suite's cases (findings at warning or above) and how many fail at `fail_on`.
+fn audit_cases(audit: &crate::audit::AuditReport, fail_on: FailOn) -> (usize, usize) {
+    use crate::audit::rules::FindingSeverity;
+    let listed = audit
+        .findings
+        .iter()
+        .filter(|f| f.severity >= FindingSeverity::Warning);
+    let bar = audit_bar(fail_on);
+    (
+        listed.clone().count(),
+        listed.filter(|f| f.severity >= bar).count(),
+    )
 }
