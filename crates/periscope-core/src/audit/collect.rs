@@ -7,6 +7,7 @@ use super::Surface;
 use crate::session::{ServerIdentity, Session};
 use crate::tasks::TaskFlavour;
 use crate::views::tool::ToolView;
+use crate::vocabulary::method::names;
 use crate::vocabulary::views::prompt::PromptView;
 use crate::vocabulary::views::resource::{ResourceView, TemplateView};
 
@@ -23,12 +24,16 @@ pub async fn surface(session: &Session, fallback_name: &str) -> (Surface, Vec<St
     };
     let offers = &identity.offers;
     let tools = if offers.tools || offers.unknown {
-        read(session.list_tools().await, "tools/list", &mut unread)
+        read(session.list_tools().await, names::TOOLS_LIST, &mut unread)
     } else {
         Vec::new()
     };
     let prompts = if offers.prompts || offers.unknown {
-        read(session.list_prompts().await, "prompts/list", &mut unread)
+        read(
+            session.list_prompts().await,
+            names::PROMPTS_LIST,
+            &mut unread,
+        )
     } else {
         Vec::new()
     };
@@ -36,12 +41,12 @@ pub async fn surface(session: &Session, fallback_name: &str) -> (Surface, Vec<St
         (
             read(
                 session.list_resources().await,
-                "resources/list",
+                names::RESOURCES_LIST,
                 &mut unread,
             ),
             read(
                 session.list_resource_templates().await,
-                "resources/templates/list",
+                names::RESOURCE_TEMPLATES_LIST,
                 &mut unread,
             ),
         )

@@ -150,7 +150,7 @@ pub fn junit(report: &CheckReport, fail_on: FailOn) -> String {
 /// severity (information is counted in the suite's name, not listed).
 fn junit_audit(out: &mut String, audit: &crate::audit::AuditReport, fail_on: FailOn) {
     use crate::audit::rules::FindingSeverity;
-    let bar = audit_bar(fail_on);
+    let bar = fail_on.audit_severity();
     let listed: Vec<_> = audit
         .findings
         .iter()
@@ -322,15 +322,6 @@ pub fn markdown(report: &CheckReport) -> String {
     out
 }
 
-/// The audit's severity that fails a case at `fail_on`.
-fn audit_bar(fail_on: FailOn) -> crate::audit::rules::FindingSeverity {
-    use crate::audit::rules::FindingSeverity;
-    match fail_on {
-        FailOn::Error => FindingSeverity::Error,
-        FailOn::Warning => FindingSeverity::Warning,
-    }
-}
-
 /// The audit suite's cases (findings at warning or above) and how many fail at `fail_on`.
 fn audit_cases(audit: &crate::audit::AuditReport, fail_on: FailOn) -> (usize, usize) {
     use crate::audit::rules::FindingSeverity;
@@ -338,7 +329,7 @@ fn audit_cases(audit: &crate::audit::AuditReport, fail_on: FailOn) -> (usize, us
         .findings
         .iter()
         .filter(|f| f.severity >= FindingSeverity::Warning);
-    let bar = audit_bar(fail_on);
+    let bar = fail_on.audit_severity();
     (
         listed.clone().count(),
         listed.filter(|f| f.severity >= bar).count(),

@@ -179,6 +179,16 @@ pub enum FailOn {
     Warning,
 }
 
+impl FailOn {
+    /// The audit's severity that fails at this threshold.
+    pub fn audit_severity(self) -> FindingSeverity {
+        match self {
+            FailOn::Error => FindingSeverity::Error,
+            FailOn::Warning => FindingSeverity::Warning,
+        }
+    }
+}
+
 /// Which record holds the frames of one era's results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -217,10 +227,7 @@ pub struct CheckReport {
 impl CheckReport {
     /// Whether anything at or above `threshold` failed.
     pub fn fails(&self, threshold: FailOn) -> bool {
-        let audit = match threshold {
-            FailOn::Error => FindingSeverity::Error,
-            FailOn::Warning => FindingSeverity::Warning,
-        };
+        let audit = threshold.audit_severity();
         self.results.iter().any(|r| match threshold {
             FailOn::Error => r.verdict == RuleVerdict::Fail,
             FailOn::Warning => matches!(r.verdict, RuleVerdict::Fail | RuleVerdict::Warning),
