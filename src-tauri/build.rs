@@ -65,6 +65,7 @@ const COMMANDS: &[&str] = &[
     "check_last",
     "check_export",
     "list_items",
+    "accept_tool_change",
     "list_page",
     "call_tool",
     "cancel_call",

@@ -23,6 +23,7 @@ mod save_file;
 mod saved_store;
 mod task_board;
 mod temporary;
+mod tool_pins;
 
 use tauri::{Builder, Manager, Runtime};
 
@@ -59,6 +60,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             app.state::<check_runs::CheckRuns>()
                 .set_dir(data.join("checks"));
             state.found_eras.load(data.join("eras.json"));
+            state.tool_pins.load(data.join("pins.json"));
             let _ = state.secrets.set(secrets.clone());
             // Model providers: models.json beside the catalog; their keys in the same store.
             state
@@ -148,6 +150,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::check::check_export,
             // The server's lists.
             commands::lists::list_items,
+            commands::lists::accept_tool_change,
             commands::lists::list_page,
             // Tools.
             commands::tools::call_tool,

@@ -321,3 +321,72 @@ fn the_check_report_carries_the_audit() {
     assert!(json(&out)["audit"].is_null());
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A rug pull in CI: the tools pinned on one run, the server changed on the next. `--against`
+/// prints what changed (hidden characters marked) and exits 1; the unchanged server passes;
+/// a file that is not a pin file is a usage error, said before anything is listed.
+#[test]
+fn pins_catch_a_tool_that_changed_since_they_were_written() {
+    let dir = scratch_dir("audit-pins");
+    let pins = dir.join("tools.pins.json");
+    let pins_arg = pins.to_str().unwrap();
+    let server = bin_str("rug-pull-server");
+    let out = periscope(&["audit", "--pin", pins_arg, "--", &server]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pinned 2 tools"));
+    let written: Value = serde_json::from_slice(&std::fs::read(&pins).unwrap()).unwrap();
+    assert_eq!(written["format"], "periscope-pins/1");
+    assert!(
+        written["tools"]["get_weather"]["fingerprint"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+
+    // The same server again: no change, exit 0.
+    let out = periscope(&["audit", "--against", pins_arg, "--", &server]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no change"));
+
+    // After the rug pull: the text report shows the change and the build fails.
+    let out = periscope(&["audit", "--against", pins_arg, "--", &server, "--changed"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("1 changed, 0 added, 0 removed"), "{text}");
+    assert!(text.contains("~ get_weather"), "{text}");
+    assert!(
+        text.contains("/description: \"Gets the weather for a city.\" → \"Gets the weather for a city. <IMPORTANT>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("/inputSchema/properties/sidenote: (absent) → "),
+        "{text}"
+    );
+
+    // The JSON report carries the diff beside the findings.
+    let out = periscope(&[
+        "audit",
+        "--format",
+        "json",
+        "--against",
+        pins_arg,
+        "--",
+        &server,
+        "--changed",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json(&out);
+    assert_eq!(report["pins"]["changed"][0]["key"], "get_weather");
+    assert_eq!(report["pins"]["added"], serde_json::json!([]));
+
+    // Not a pin file.
+    let bogus = dir.join("bogus.json");
+    std::fs::write(
+        &bogus,
+        "{\"format\": \"other\", \"server\": \"s\", \"tools\": {}}",
+    )
+    .unwrap();
+    let out = periscope(&["audit", "--against", bogus.to_str().unwrap(), "--", &server]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not periscope-pins/1"));
+}

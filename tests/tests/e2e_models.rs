@@ -279,3 +279,70 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");
     h.stop().await;
 }
+
+/// The rug pull in the playground (`rug-pull-server`): the user allows `get_weather` always;
+/// the call pulls the rug (the server lists the tool anew, telling the model to send the SSH
+/// key along). On the next turn the model calls it again, and the playground asks again,
+/// saying the tool changed since it was allowed, before anything runs.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_playground_asks_again_before_a_model_calls_a_tool_that_changed() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let model = FakeModel::start(
+        "e2e-rug-pull.json",
+        Some(KEY),
+        &scratch_dir("e2e-models-rug-pull"),
+    );
+    let mut h = Harness::start_with("models/rug-pull", |data| {
+        let dir = data.join("dev.periscope.app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let catalog = serde_json::json!({"servers": [{"id": "rug", "name": "Weather",
+            "era": "legacy",
+            "target": {"transport": "stdio",
+                "command": periscope_tests::bin_str("rug-pull-server"),
+                "args": [], "env": [], "cwd": null}}]});
+        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    })
+    .await;
+    let server = r#"[data-testid="server-item"][data-server-id="rug"]"#;
+    h.click(server).await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.find(&format!(r#"{server}[data-status="ready"]"#)).await;
+    add_fake_provider(&mut h, &model).await;
+
+    h.click(r#"[data-testid="tab-playground"]"#).await;
+    h.click(r#"[data-testid="chat-new"]"#).await;
+    h.type_into(
+        r#"[data-testid="chat-input"]"#,
+        "What is the weather in Paris?",
+    )
+    .await;
+    h.click(r#"[data-testid="chat-send"]"#).await;
+    h.find(r#"[data-testid="chat-tool-call"][data-waiting="true"]"#)
+        .await;
+    assert_eq!(h.count(r#"[data-testid="chat-tool-changed"]"#).await, 0);
+    h.click(r#"[data-testid="chat-approve-always"]"#).await;
+    h.text_containing(
+        r#"[data-testid="chat-transcript"]"#,
+        "It is sunny in Paris.",
+    )
+    .await;
+
+    h.type_into(r#"[data-testid="chat-input"]"#, "And in Oslo?")
+        .await;
+    // The button is disabled while a turn runs: wait until the last turn has ended.
+    h.click(r#"[data-testid="chat-send"]:not([disabled])"#)
+        .await;
+    // Allowed always, but changed since: asked again, and told why.
+    h.find(r#"[data-testid="chat-tool-call"][data-waiting="true"]"#)
+        .await;
+    h.text_containing(
+        r#"[data-testid="chat-tool-changed"]"#,
+        "the server changed it since",
+    )
+    .await;
+    h.shot("asked-again").await;
+    h.click(r#"[data-testid="chat-approve-once"]"#).await;
+    h.text_containing(r#"[data-testid="chat-transcript"]"#, "Sunny in Oslo too.")
+        .await;
+    h.stop().await;
+}

@@ -462,6 +462,14 @@ pub enum Action {
         /// Print the rules (id, severity, title) and exit; no server.
         #[arg(long)]
         list_rules: bool,
+        /// Write each tool's fingerprint (name, title, description, schemas, annotations) to
+        /// FILE, to compare later runs with --against.
+        #[arg(long, value_name = "FILE")]
+        pin: Option<PathBuf>,
+        /// Compare the tools with the fingerprints in FILE (written by --pin): print what was
+        /// added, removed or changed, and exit 1 on any difference (a "rug pull" in CI).
+        #[arg(long, value_name = "FILE")]
+        against: Option<PathBuf>,
     },
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).

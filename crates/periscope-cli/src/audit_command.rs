@@ -1,9 +1,13 @@
 //! `periscope audit`: what a model receives from the server, linted offline (the engine's
 //! `audit`), as text, JSON or SARIF, with an exit code a build can gate on.
 
+use std::path::Path;
+
 use periscope_core::audit::finding::{Finding, FindingSeverity, SubjectKind};
+use periscope_core::audit::pins::{PinDiff, Pins};
 use periscope_core::audit::rules::AuditRule;
 use periscope_core::audit::{self, AuditReport, collect, format};
+use periscope_core::hidden_text;
 use periscope_core::session::Session;
 
 use crate::args::{Action, AuditFailOn, Cli, Format, OutputFormat};
@@ -43,33 +47,115 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
     let Action::Audit {
         fail_on,
         sarif_location,
+        pin,
+        against,
         ..
     } = &cli.action
     else {
         unreachable!("run is called for audit")
+    };
+    // A pin file that cannot be read is said before anything is listed.
+    let pinned = match against.as_deref().map(read_pins).transpose() {
+        Ok(pinned) => pinned,
+        Err(exit) => return exit,
     };
     let (surface, unread) = collect::surface(session, target).await;
     for line in &unread {
         tell!("periscope: warning: not audited, the server did not list it: {line}");
     }
     let report = audit::audit(&surface);
+    let pin_diff = pinned.as_ref().map(|pins| pins.compare(&surface.tools));
     match cli.output_format {
-        OutputFormat::Json => say!("{}", output::pretty(&format::json(&report))),
+        OutputFormat::Json => {
+            let mut json = format::json(&report);
+            if let Some(diff) = &pin_diff {
+                json["pins"] = serde_json::to_value(diff).unwrap_or_default();
+            }
+            say!("{}", output::pretty(&json));
+        }
         OutputFormat::Sarif => say!(
             "{}",
             output::pretty(&format::sarif(&report, target, sarif_location.as_deref()))
         ),
-        _ => print_text(&surface.server, &report, surface.tools.len()),
+        _ => {
+            print_text(&surface.server, &report, surface.tools.len());
+            if let (Some(diff), Some(file)) = (&pin_diff, against) {
+                print_pin_diff(diff, file);
+            }
+        }
+    }
+    if let Some(file) = pin {
+        let pins = Pins::of(&surface.server, &surface.tools);
+        if let Err(e) = std::fs::write(file, pins.to_text()) {
+            tell!("periscope: cannot write {}: {e}", file.display());
+            return Exit::Usage;
+        }
+        tell!(
+            "periscope: pinned {} tools in {}",
+            pins.tools.len(),
+            file.display()
+        );
     }
     let threshold = match fail_on {
         AuditFailOn::Info => FindingSeverity::Info,
         AuditFailOn::Warning => FindingSeverity::Warning,
         AuditFailOn::Error => FindingSeverity::Error,
     };
-    if report.fails(threshold) {
+    let changed = pin_diff.as_ref().is_some_and(|d| !d.is_same());
+    if report.fails(threshold) || changed {
         Exit::Found
     } else {
         Exit::Ok
+    }
+}
+
+/// The pins `--against` names; a file that is not one is a usage error.
+fn read_pins(file: &Path) -> Result<Pins, Exit> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        tell!("periscope: cannot read {}: {e}", file.display());
+        Exit::Usage
+    })?;
+    Pins::parse(&text).map_err(|e| {
+        tell!("periscope: {}: {e}", file.display());
+        Exit::Usage
+    })
+}
+
+/// `Pinned tools (FILE): 1 changed, 1 added, 0 removed` and each difference, hidden
+/// characters marked (a rug pull may hide its new text).
+fn print_pin_diff(diff: &PinDiff, file: &Path) {
+    say!("");
+    if diff.is_same() {
+        say!("Pinned tools ({}): no change", file.display());
+        return;
+    }
+    say!(
+        "Pinned tools ({}): {} changed, {} added, {} removed",
+        file.display(),
+        diff.changed.len(),
+        diff.added.len(),
+        diff.removed.len()
+    );
+    let show = |v: &Option<serde_json::Value>| match v {
+        None => "(absent)".to_string(),
+        Some(v) => hidden_text::visible(&serde_json::to_string(v).unwrap_or_default()).into_owned(),
+    };
+    for item in &diff.changed {
+        say!("  ~ {}", item.key);
+        for change in &item.changes {
+            say!(
+                "      {}: {} → {}",
+                change.path,
+                show(&change.before),
+                show(&change.after)
+            );
+        }
+    }
+    for name in &diff.added {
+        say!("  + {name}");
+    }
+    for name in &diff.removed {
+        say!("  - {name}");
     }
 }
 

@@ -2,6 +2,7 @@
 //! a time.
 
 use periscope_core::cache_hint::CacheHint;
+use periscope_core::diff::ItemChange;
 use periscope_core::tasks::TaskFlavour;
 use periscope_core::views::ListItems;
 use periscope_core::vocabulary::Problem;
@@ -29,6 +30,9 @@ pub enum ListKind {
 pub struct ListedViews {
     pub list: ListItems,
     pub cache: Option<CacheHint>,
+    /// Tools only: each tool that differs from its pin (as the user first saw it, or last
+    /// accepted it), with what changed.
+    pub pin_changes: Vec<ItemChange>,
 }
 
 /// One page of a list, each item read as its view.
@@ -78,10 +82,45 @@ pub async fn list_items(
         .list_all_cached(method, key)
         .await
         .map_err(Problem::from)?;
+    let list = views_of(&state, &server_id, kind, &listed.items);
+    let pin_changes = match &list {
+        ListItems::Tools(tools) => {
+            let name = session
+                .identity()
+                .and_then(|i| i.info.name)
+                .unwrap_or_else(|| server_id.clone());
+            state.tool_pins.observe(&server_id, &name, tools)
+        }
+        _ => Vec::new(),
+    };
     Ok(ListedViews {
-        list: views_of(&state, &server_id, kind, &listed.items),
+        list,
         cache: listed.cache,
+        pin_changes,
     })
+}
+
+/// The user accepted a changed tool as the server lists it now: it becomes the tool's pin.
+#[tauri::command]
+pub async fn accept_tool_change(
+    state: State<'_, AppState>,
+    server_id: String,
+    name: String,
+) -> Result<(), Problem> {
+    let session = state.session(&server_id)?;
+    let listed = session
+        .list_all_cached(names::TOOLS_LIST, "tools")
+        .await
+        .map_err(Problem::from)?;
+    let raw = listed
+        .items
+        .iter()
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(name.as_str()))
+        .ok_or_else(|| Problem::NotFound {
+            what: periscope_core::vocabulary::problem::Thing::Tool,
+            id: name.clone(),
+        })?;
+    state.tool_pins.accept(&server_id, &name, raw)
 }
 
 /// The lists that can be paged from the UI.

@@ -201,7 +201,7 @@ pub async fn chat_send<R: Runtime>(
         let mut calls = std::collections::HashMap::new();
         while let Some(event) = rx.recv().await {
             match &event {
-                AgentEvent::ToolCall { call } => {
+                AgentEvent::ToolCall { call, .. } => {
                     calls.insert(call.id.clone(), call.clone());
                 }
                 AgentEvent::ToolDecision { id, approval } => {

@@ -55,6 +55,9 @@ pub struct AppState {
     /// The era each server was found to speak (`eras.json`), so a legacy server is not
     /// probed with `server/discover` on every connection.
     pub found_eras: crate::found_eras::FoundEras,
+    /// Each server's tools as the user first saw them (`pins.json`): a tool that changed
+    /// since is marked until accepted.
+    pub tool_pins: crate::tool_pins::ToolPins,
 }
 
 struct Conn {
@@ -159,6 +162,7 @@ impl AppState {
                 )
             })?;
         }
+        self.tool_pins.forget(id);
         let mut catalog = lock(&self.catalog);
         catalog.retain(|e| e.id != id);
         Ok(catalog.clone())

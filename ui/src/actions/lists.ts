@@ -25,7 +25,13 @@ export async function loadList(id: string, kind: ListKind): Promise<void> {
   try {
     const listed = await ipc.listItems(id, kind);
     if (serverState(id)?.session !== session) return;
-    setList(id, kind, { status: "loaded", items: itemsOf(listed.list, kind), error: null, cache: listed.cache });
+    setList(id, kind, {
+      status: "loaded",
+      items: itemsOf(listed.list, kind),
+      error: null,
+      cache: listed.cache,
+      pinChanges: listed.pin_changes,
+    });
   } catch (error) {
     if (serverState(id)?.session !== session) return;
     setList(id, kind, { status: "error", items: previous.items, error: errorMessage(error) });

@@ -11,7 +11,12 @@ import type { TurnTiming } from "./TurnTiming";
 /**
  * What happens during a turn, in order, for a host to show as it goes.
  */
-export type AgentEvent = { "kind": "model", round: number, event: ModelStreamEvent, } | { "kind": "round_done", round: number, usage: ModelUsage, timing: TurnTiming, stop: StopReason, } | { "kind": "tool_call", call: ToolCall, } | { "kind": "tool_decision", id: string, approval: Approval, } | { "kind": "tool_result", id: string, is_error: boolean, content: Array<ChatBlock>, 
+export type AgentEvent = { "kind": "model", round: number, event: ModelStreamEvent, } | { "kind": "round_done", round: number, usage: ModelUsage, timing: TurnTiming, stop: StopReason, } | { "kind": "tool_call", call: ToolCall, 
+/**
+ * The user allowed this tool always, but it changed since (its description or schema
+ * is not what the model saw then): the call is asked about again.
+ */
+changed_since_allowed: boolean, } | { "kind": "tool_decision", id: string, approval: Approval, } | { "kind": "tool_result", id: string, is_error: boolean, content: Array<ChatBlock>, 
 /**
  * The server call behind it (none for a rejected call), for the host's history.
  */

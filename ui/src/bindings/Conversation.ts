@@ -14,4 +14,9 @@ model_context: JsonValue | null,
 /**
  * Tools the user approved for the rest of the conversation ("always for this tool").
  */
-always_allowed: Array<string>, };
+always_allowed: Array<string>, 
+/**
+ * The fingerprint of each always-allowed tool as the model saw it when allowed
+ * ([`super::agent::spec_fingerprint`]): a tool that changed since is asked about again.
+ */
+allowed_as: { [key in string]: string }, };

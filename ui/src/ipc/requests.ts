@@ -15,6 +15,8 @@ import type { JsonObject, ListKind, PagedKind } from "./types";
 
 export const requestsIpc = {
   listItems: (serverId: string, kind: ListKind) => invoke<ListedViews>("list_items", { serverId, kind }),
+  /** Accepts a tool that changed since it was pinned, as the server lists it now. */
+  acceptToolChange: (serverId: string, name: string) => invoke<null>("accept_tool_change", { serverId, name }),
   /**
    * With a call id, progress arrives as `call_progress` events and `cancel_call` can stop it.
    * A result the server made a task comes with that task, which the app follows (`task` events).

@@ -52,6 +52,11 @@ function ToolCard({ item, chatKey }: { item: Extract<Item, { kind: "tool" }>; ch
       <code className="mono" data-testid="chat-tool-args">
         {JSON.stringify(item.input)}
       </code>
+      {item.waiting && item.changedSinceAllowed && (
+        <p className="warning-box" role="alert" data-testid="chat-tool-changed">
+          {t("tool.changedSinceAllowed")}
+        </p>
+      )}
       {item.waiting && (
         <div className="chat-tool-card-actions" role="group" aria-label={t("tool.ask")}>
           <span>{t("tool.ask")}</span>

@@ -8,7 +8,7 @@ import { applyEvent, itemsOf, type Item } from "./state";
 
 const call = { id: "c1", name: "add", input: { a: 2, b: 3 } };
 const approveEvent: ChatEvent = { kind: "approve", call, server_id: "demo", tool: "add" };
-const toolCall: ChatEvent = { kind: "agent", event: { kind: "tool_call", call } };
+const toolCall: ChatEvent = { kind: "agent", event: { kind: "tool_call", call, changed_since_allowed: false } };
 const text = (round: number, t: string): ChatEvent => ({
   kind: "agent",
   event: { kind: "model", round, event: { kind: "text_delta", text: t } },
@@ -43,6 +43,19 @@ describe("the playground transcript", () => {
     expect(items[0]).toMatchObject({ waiting: false, approval: "once", result: { isError: false, text: "5" } });
   });
 
+  it("marks a call asked again because its tool changed since it was allowed, in either order", () => {
+    const changed: ChatEvent = { kind: "agent", event: { kind: "tool_call", call, changed_since_allowed: true } };
+    for (const order of [
+      [changed, approveEvent],
+      [approveEvent, changed],
+    ]) {
+      let items: Item[] = [];
+      for (const e of order) items = applyEvent(items, e);
+      expect(items[0]).toMatchObject({ waiting: true, changedSinceAllowed: true });
+    }
+    expect(applyEvent([], toolCall)[0]).toMatchObject({ changedSinceAllowed: false });
+  });
+
   it("reads a saved conversation back as the same transcript, with each turn's statistics", () => {
     const stats = {
       usage: { input: 100, output: 20 },
@@ -68,6 +81,7 @@ describe("the playground transcript", () => {
       turns: [stats],
       model_context: null,
       always_allowed: [],
+      allowed_as: {},
     } as Conversation;
     const items = itemsOf(conversation);
     expect(items.map((i) => i.kind)).toEqual(["user", "tool", "text", "stats"]);

@@ -24,6 +24,8 @@ export type Item =
       serverId: string | null;
       tool: string | null;
       waiting: boolean;
+      /** Allowed always earlier, but the tool changed since: asked again. */
+      changedSinceAllowed: boolean;
       approval: Approval | null;
       result: { isError: boolean; text: string } | null;
     }
@@ -73,7 +75,18 @@ export function attachmentLabel(a: Attachment): string {
 type ToolItem = Extract<Item, { kind: "tool" }>;
 
 function toolItem(id: string, name: string, input: JsonValue): ToolItem {
-  return { kind: "tool", id, name, input, serverId: null, tool: null, waiting: false, approval: null, result: null };
+  return {
+    kind: "tool",
+    id,
+    name,
+    input,
+    serverId: null,
+    tool: null,
+    waiting: false,
+    changedSinceAllowed: false,
+    approval: null,
+    result: null,
+  };
 }
 
 /** One turn event applied to the transcript. */
@@ -103,9 +116,15 @@ function applyAgent(items: Item[], event: AgentEvent): Item[] {
       }
       return [...items, { kind: "text", round: event.round, text }];
     }
-    case "tool_call":
-      if (items.some((item) => item.kind === "tool" && item.id === event.call.id)) return items;
-      return [...items, toolItem(event.call.id, event.call.name, event.call.input)];
+    case "tool_call": {
+      const changedSinceAllowed = event.changed_since_allowed;
+      if (items.some((item) => item.kind === "tool" && item.id === event.call.id)) {
+        return items.map((item) =>
+          item.kind === "tool" && item.id === event.call.id ? { ...item, changedSinceAllowed } : item,
+        );
+      }
+      return [...items, { ...toolItem(event.call.id, event.call.name, event.call.input), changedSinceAllowed }];
+    }
     case "tool_decision":
       return items.map((item) =>
         item.kind === "tool" && item.id === event.id ? { ...item, waiting: false, approval: event.approval } : item,

@@ -2,6 +2,7 @@
 // and the notices of the server's list_changed notifications ("Tools list changed at 12:03:04
 // — refreshed"). A list_changed for a list already loaded asks for it again (`refetchKinds`).
 import type { CacheHint } from "../bindings/CacheHint";
+import type { ItemChange } from "../bindings/ItemChange";
 import type { ServerNotification } from "../bindings/ServerNotification";
 import type { PromptView } from "../bindings/PromptView";
 import type { ResourceView } from "../bindings/ResourceView";
@@ -20,6 +21,8 @@ export interface ListState<T = ListItem> {
   nextCursor?: string | null;
   /** The list's caching hints (modern era), from the engine; for a paged list, the last page's. */
   cache?: CacheHint | null;
+  /** Tools only: each tool that differs from its pin (as first seen, or last accepted). */
+  pinChanges?: ItemChange[];
 }
 
 /** The view each list's items are read as. */

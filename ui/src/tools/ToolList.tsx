@@ -7,10 +7,12 @@ interface Props {
   tools: readonly ToolInfo[];
   selected: string | null;
   onSelect: (name: string) => void;
+  /** Tools that changed since they were pinned: marked. */
+  changed?: ReadonlySet<string>;
 }
 
 /** Tool names with their titles or descriptions (windowed when there are many). */
-export function ToolList({ tools, selected, onSelect }: Props) {
+export function ToolList({ tools, selected, onSelect, changed }: Props) {
   const { t } = useTranslation("tools");
   return (
     <ItemList
@@ -29,6 +31,11 @@ export function ToolList({ tools, selected, onSelect }: Props) {
         >
           <span className="item-name mono">
             <ServerText text={tool.name} />
+            {changed?.has(tool.name) && (
+              <span className="badge badge-changed" title={t("pins.changedHint")} data-testid="tool-changed-badge">
+                {t("pins.changed")}
+              </span>
+            )}
           </span>
           {(tool.title ?? tool.description) && (
             <span className="item-sub">

@@ -15,6 +15,7 @@ import { ipc, toolsIpc, type JsonObject, type ListKind } from "../ipc";
 import { ToolForm } from "./ToolForm";
 import { ToolList } from "./ToolList";
 import { RemoteIcons } from "../common/RemoteIcons";
+import { ToolChanged } from "./ToolChanged";
 import { ToolDiagnoses } from "./ToolDiagnoses";
 import { ToolResult } from "./ToolResult";
 import { UrlElicitationRequired } from "./UrlElicitationRequired";
@@ -51,6 +52,9 @@ function ToolsView({ server }: { server: ServerState }) {
     [list.items],
   );
   const selected = tools.find((tool) => tool.name === server.tools.selected) ?? null;
+  const pinChanges = list.pinChanges;
+  const changed = useMemo(() => new Set((pinChanges ?? []).map((c) => c.key)), [pinChanges]);
+  const selectedChange = (selected && pinChanges?.find((c) => c.key === selected.name)) ?? null;
   const [query, setQuery] = useState("");
   const shown = useFilteredItems(tools, toolText, query);
   // Which resource the picked tool's app panel shows: the engine reads the tools and resources
@@ -79,11 +83,19 @@ function ToolsView({ server }: { server: ServerState }) {
             testId="tools-filter"
           />
         )}
-        <ToolList tools={shown} selected={server.tools.selected} onSelect={(name) => selectTool(server.id, name)} />
+        <ToolList
+          tools={shown}
+          selected={server.tools.selected}
+          onSelect={(name) => selectTool(server.id, name)}
+          changed={changed}
+        />
       </div>
       <div className="split-detail scroll-area">
         {selected ? (
-          <ToolDetail server={server} tool={selected} app={resourceOfTool(apps.resources, selected.name)} />
+          <>
+            {selectedChange && <ToolChanged serverId={server.id} change={selectedChange} />}
+            <ToolDetail server={server} tool={selected} app={resourceOfTool(apps.resources, selected.name)} />
+          </>
         ) : (
           tools.length > 0 && (
             <EmptyState title={t("tab.noSelectionTitle")} testId="no-tool-selected">

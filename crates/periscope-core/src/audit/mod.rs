@@ -12,6 +12,7 @@ pub mod format;
 mod hidden;
 mod inputs;
 mod names;
+pub mod pins;
 pub mod rules;
 mod text;
 

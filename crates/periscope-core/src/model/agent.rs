@@ -16,7 +16,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::chat::{
-    Block, ChatMessage, ChatRequest, StopReason, StreamEvent, ToolChoice, TurnTiming, Usage,
+    Block, ChatMessage, ChatRequest, StopReason, StreamEvent, ToolChoice, ToolSpec, TurnTiming,
+    Usage,
 };
 pub use super::conversation::Approval;
 use super::conversation::{Conversation, ToolCallStat, TurnStats};
@@ -65,6 +66,10 @@ pub enum AgentEvent {
     /// A call is about to be shown to the approver (or run, when remembered).
     ToolCall {
         call: ToolCall,
+        /// The user allowed this tool always, but it changed since (its description or schema
+        /// is not what the model saw then): the call is asked about again.
+        #[serde(default)]
+        changed_since_allowed: bool,
     },
     ToolDecision {
         id: String,
@@ -177,10 +182,27 @@ pub async fn run_turn(
         tool_rounds += 1;
         let mut results = Vec::new();
         for call in calls {
+            let now = specs
+                .iter()
+                .find(|s| s.name == call.name)
+                .map(spec_fingerprint)
+                .unwrap_or_default();
+            let allowed = conversation.always_allowed.contains(&call.name);
+            if allowed && !conversation.allowed_as.contains_key(&call.name) {
+                // Allowed before fingerprints were kept: as the tool is now.
+                conversation
+                    .allowed_as
+                    .insert(call.name.clone(), now.clone());
+            }
+            let changed_since_allowed =
+                allowed && conversation.allowed_as.get(&call.name) != Some(&now);
             let _ = events
-                .send(AgentEvent::ToolCall { call: call.clone() })
+                .send(AgentEvent::ToolCall {
+                    call: call.clone(),
+                    changed_since_allowed,
+                })
                 .await;
-            let approval = if conversation.always_allowed.contains(&call.name) {
+            let approval = if allowed && !changed_since_allowed {
                 Approval::Remembered
             } else {
                 tokio::select! {
@@ -188,8 +210,17 @@ pub async fn run_turn(
                     approval = approver.approve(&call) => approval,
                 }
             };
-            if approval == Approval::AlwaysThisTool {
-                conversation.always_allowed.insert(call.name.clone());
+            match approval {
+                Approval::AlwaysThisTool => {
+                    conversation.always_allowed.insert(call.name.clone());
+                    conversation.allowed_as.insert(call.name.clone(), now);
+                }
+                // Asked again and not allowed always: the old allowance is gone.
+                Approval::Once | Approval::Reject if changed_since_allowed => {
+                    conversation.always_allowed.remove(&call.name);
+                    conversation.allowed_as.remove(&call.name);
+                }
+                _ => {}
             }
             let _ = events
                 .send(AgentEvent::ToolDecision {
@@ -230,6 +261,18 @@ pub async fn run_turn(
     stats.timing.total_us = started.elapsed().as_micros() as u64;
     conversation.turns.push(stats.clone());
     Ok(stats)
+}
+
+/// A tool as the model sees it (name, description, input schema), fingerprinted: the same
+/// members `audit::pins` keeps of a server's tool, in the model's own terms.
+pub fn spec_fingerprint(spec: &ToolSpec) -> String {
+    let mut tool = serde_json::Map::new();
+    tool.insert("name".into(), spec.name.clone().into());
+    if let Some(description) = &spec.description {
+        tool.insert("description".into(), description.clone().into());
+    }
+    tool.insert("inputSchema".into(), spec.input_schema.clone());
+    crate::audit::pins::fingerprint(&Value::Object(tool))
 }
 
 /// The conversation's system prompt, with the last context an MCP App gave.

@@ -1,7 +1,7 @@
 //! A playground conversation: the messages exchanged with a model, the statistics of each
 //! turn, and how it reads as Markdown.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
@@ -69,6 +69,10 @@ pub struct Conversation {
     /// Tools the user approved for the rest of the conversation ("always for this tool").
     #[serde(default)]
     pub always_allowed: BTreeSet<String>,
+    /// The fingerprint of each always-allowed tool as the model saw it when allowed
+    /// ([`super::agent::spec_fingerprint`]): a tool that changed since is asked about again.
+    #[serde(default)]
+    pub allowed_as: BTreeMap<String, String>,
 }
 
 impl Conversation {
@@ -87,6 +91,7 @@ impl Conversation {
             turns: Vec::new(),
             model_context: None,
             always_allowed: BTreeSet::new(),
+            allowed_as: BTreeMap::new(),
         }
     }
 

@@ -305,6 +305,7 @@ words! {
         HostConfigFile => "host config file here named",
         Record => "record of server",
         CheckReport => "check report of server",
+        Tool => "tool",
     }
     /// What [`Problem::NoLongerWaiting`] was about.
     Waiting {
