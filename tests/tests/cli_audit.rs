@@ -390,3 +390,77 @@ fn pins_catch_a_tool_that_changed_since_they_were_written() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not periscope-pins/1"));
 }
+
+/// The host matrix through the CLI: the JSON carries a verdict per tool and host; a name with a
+/// zero-width joiner is refused by the APIs and renamed by the clients (as they send it); a
+/// plain text report says how many tools a host touches, and `--hosts` prints the matrix with
+/// each reason's source.
+#[test]
+fn the_host_matrix_says_what_each_host_does_with_each_tool() {
+    let (report, _) = audit_json(&[&poisoned()]);
+    let hosts = &report["hosts"];
+    assert_eq!(hosts["hosts"].as_array().unwrap().len(), 7);
+    let joiner = hosts["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tool"] == "send\u{200D}mail")
+        .unwrap();
+    let verdict = |host: &str| {
+        joiner["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["host"] == host)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(verdict("anthropic")["verdict"], "rejects");
+    assert_eq!(verdict("openai")["verdict"], "rejects");
+    let vscode = verdict("vscode");
+    assert_eq!(vscode["verdict"], "changes");
+    assert_eq!(vscode["sent"]["name"], "send_mail");
+    assert!(
+        vscode["reasons"][0]["source"]
+            .as_str()
+            .unwrap()
+            .contains("mcpServer.ts")
+    );
+    // A plain tool: every host but strict mode takes it as is.
+    let read_file = hosts["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tool"] == "read_file")
+        .unwrap();
+    let not_ok: Vec<&str> = read_file["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["verdict"] != "accepts")
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(not_ok, ["openai-strict"]);
+
+    let server = poisoned();
+    let out = periscope(&["audit", "--", &server]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "Hosts: 8 of 8 tools changed or rejected by some host; --hosts shows which and why"
+        ),
+        "{text}"
+    );
+    let out = periscope(&["audit", "--hosts", "--", &server]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Tool              Anthropic API  OpenAI"),
+        "{text}"
+    );
+    assert!(
+        text.contains("send⟦U+200D⟧mail on VS Code: changes"),
+        "{text}"
+    );
+    assert!(text.contains("sent as: {\"name\":\"send_mail\""), "{text}");
+    assert!(text.contains("source (code): microsoft/vscode"), "{text}");
+}

@@ -65,6 +65,23 @@ async fn the_check_view_audits_what_a_model_receives() {
     h.find(r#"[data-testid="audit-finding-open-input"]"#).await;
     h.click(r#"[data-testid="check-show-all"]"#).await;
 
+    // The host matrix: the name with a joiner is refused by the APIs, renamed by VS Code (the
+    // cell opened shows why, the source, and the tool as VS Code sends it).
+    let joiner = "[data-testid=\"host-row\"][data-tool=\"send\u{200D}mail\"]";
+    h.find(&format!(
+        r#"{joiner} [data-host="anthropic"][data-verdict="rejects"]"#
+    ))
+    .await;
+    h.click(&format!(
+        r#"{joiner} [data-host="vscode"][data-verdict="changes"]"#
+    ))
+    .await;
+    h.text_containing(r#"[data-testid="host-detail"]"#, "mcpServer.ts")
+        .await;
+    h.text_containing(r#"[data-testid="host-sent"]"#, "\"send_mail\"")
+        .await;
+    h.shot("hosts").await;
+
     // Opened: what was found, why it matters, the fix; then the tool itself.
     let tag = r#"[data-testid="audit-finding-model-tag"]"#;
     h.click(&format!("{tag} .check-result-head")).await;

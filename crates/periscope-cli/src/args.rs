@@ -470,6 +470,11 @@ pub enum Action {
         /// added, removed or changed, and exit 1 on any difference (a "rug pull" in CI).
         #[arg(long, value_name = "FILE")]
         against: Option<PathBuf>,
+        /// Print what each major host (the Anthropic, OpenAI and Gemini APIs, OpenAI's strict
+        /// mode, Claude Code, VS Code, Cursor) does with each tool: accepts, changes, rejects,
+        /// and why, with each rule's source.
+        #[arg(long)]
+        hosts: bool,
     },
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use periscope_core::audit::finding::{Finding, FindingSeverity, SubjectKind};
+use periscope_core::audit::hosts::{HostReport, HostVerdict};
 use periscope_core::audit::pins::{PinDiff, Pins};
 use periscope_core::audit::rules::AuditRule;
 use periscope_core::audit::{self, AuditReport, collect, format};
@@ -49,6 +50,7 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         sarif_location,
         pin,
         against,
+        hosts,
         ..
     } = &cli.action
     else {
@@ -79,6 +81,13 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         ),
         _ => {
             print_text(&surface.server, &report, surface.tools.len());
+            if let Some(matrix) = &report.hosts {
+                if *hosts {
+                    print_hosts(matrix);
+                } else {
+                    print_hosts_line(matrix);
+                }
+            }
             if let (Some(diff), Some(file)) = (&pin_diff, against) {
                 print_pin_diff(diff, file);
             }
@@ -106,6 +115,104 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         Exit::Found
     } else {
         Exit::Ok
+    }
+}
+
+/// One line: how many tools some host changes or rejects, and how to see which.
+fn print_hosts_line(matrix: &HostReport) {
+    let touched = matrix
+        .tools
+        .iter()
+        .filter(|t| t.hosts.iter().any(|h| h.verdict >= HostVerdict::Changes))
+        .count();
+    if touched == 0 && matrix.server.is_empty() {
+        return;
+    }
+    say!("");
+    say!(
+        "Hosts: {touched} of {} tools changed or rejected by some host; --hosts shows which and why",
+        matrix.tools.len()
+    );
+}
+
+fn verdict_word(verdict: HostVerdict) -> &'static str {
+    match verdict {
+        HostVerdict::Accepts => "ok",
+        HostVerdict::Warns => "warns",
+        HostVerdict::Changes => "changes",
+        HostVerdict::Rejects => "rejects",
+    }
+}
+
+/// `--hosts`: the matrix (tools × hosts), then each verdict that is not "ok" with its reasons,
+/// their sources, and the tool as the host sends it when it changes it.
+fn print_hosts(matrix: &HostReport) {
+    let width = matrix
+        .tools
+        .iter()
+        .map(|t| hidden_text::visible(&t.tool).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    say!("");
+    let mut head = format!("{:<width$}", "Tool");
+    for host in &matrix.hosts {
+        head.push_str(&format!("  {:<13}", host.name));
+    }
+    say!("{}", head.trim_end());
+    for row in &matrix.tools {
+        let mut line = format!("{:<width$}", hidden_text::visible(&row.tool));
+        for cell in &row.hosts {
+            line.push_str(&format!("  {:<13}", verdict_word(cell.verdict)));
+        }
+        say!("{}", line.trim_end());
+    }
+    let name_of = |id: &str| {
+        matrix
+            .hosts
+            .iter()
+            .find(|h| h.id == id)
+            .map_or(id.to_string(), |h| h.name.clone())
+    };
+    for server in &matrix.server {
+        say!("");
+        say!(
+            "{} {}: {} ({})",
+            name_of(&server.host),
+            verdict_word(server.reason.effect),
+            server.reason.message,
+            server.reason.detail
+        );
+        say!("    source: {}", server.reason.source);
+    }
+    for row in &matrix.tools {
+        for cell in row
+            .hosts
+            .iter()
+            .filter(|c| c.verdict != HostVerdict::Accepts)
+        {
+            say!("");
+            say!(
+                "{} on {}: {}",
+                hidden_text::visible(&row.tool),
+                name_of(&cell.host),
+                verdict_word(cell.verdict)
+            );
+            for reason in &cell.reasons {
+                say!(
+                    "    {}: {}",
+                    reason.message,
+                    hidden_text::visible(&reason.detail)
+                );
+                say!("      source ({}): {}", reason.basis.id(), reason.source);
+            }
+            if let Some(sent) = &cell.sent {
+                say!(
+                    "    sent as: {}",
+                    hidden_text::visible(&serde_json::to_string(sent).unwrap_or_default())
+                );
+            }
+        }
     }
 }
 

@@ -30,6 +30,7 @@ const audit: AuditReport = {
     finding({ rule: "open-input", severity: "info", field: "inputSchema.properties.path", span: null, excerpt: "" }),
   ],
   counts: { error: 2, warning: 0, info: 1 },
+  hosts: null,
 };
 
 describe("the check's audit section", () => {
@@ -59,7 +60,7 @@ describe("the check's audit section", () => {
   });
 
   it("says when nothing was found", () => {
-    render(<AuditFindings audit={{ findings: [], counts: { error: 0, warning: 0, info: 0 } }} serverId="s" showAll={false} />);
+    render(<AuditFindings audit={{ findings: [], counts: { error: 0, warning: 0, info: 0 }, hosts: null }} serverId="s" showAll={false} />);
     expect(screen.getByTestId("check-audit").textContent).toContain("No finding");
   });
 });

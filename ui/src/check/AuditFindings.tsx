@@ -10,6 +10,7 @@ import type { Finding } from "../bindings/Finding";
 import type { FindingSeverity } from "../bindings/FindingSeverity";
 import { selectPrompt, selectTool, setTab } from "../actions/view";
 import { ServerText } from "../common/ServerText";
+import { HostMatrix } from "./HostMatrix";
 
 const SEVERITIES: readonly FindingSeverity[] = ["error", "warning", "info"];
 
@@ -42,6 +43,7 @@ export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport
           ))}
         </ul>
       )}
+      {audit.hosts && audit.hosts.tools.length > 0 && <HostMatrix hosts={audit.hosts} />}
     </section>
   );
 }

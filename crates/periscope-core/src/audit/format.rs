@@ -31,10 +31,14 @@ pub fn finding_json(f: &Finding) -> Value {
 
 /// The whole report as JSON.
 pub fn json(report: &AuditReport) -> Value {
-    json!({
+    let mut out = json!({
         "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
         "counts": report.counts,
-    })
+    });
+    if let Some(hosts) = &report.hosts {
+        out["hosts"] = serde_json::to_value(hosts).unwrap_or_default();
+    }
+    out
 }
 
 /// SARIF 2.1.0: each rule that fired, described once, and a result per finding. `location`

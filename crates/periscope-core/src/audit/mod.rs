@@ -10,6 +10,7 @@ mod fields;
 pub mod finding;
 pub mod format;
 mod hidden;
+pub mod hosts;
 mod inputs;
 mod names;
 pub mod pins;
@@ -58,6 +59,9 @@ pub struct FindingCounts {
 pub struct AuditReport {
     pub findings: Vec<Finding>,
     pub counts: FindingCounts,
+    /// What each major host does with each tool (one server's audit; `hosts.rs`).
+    #[serde(default)]
+    pub hosts: Option<hosts::HostReport>,
 }
 
 impl AuditReport {
@@ -157,9 +161,11 @@ pub(crate) fn excerpt_of(text: &str) -> String {
     cut
 }
 
-/// Audits one server.
+/// Audits one server: its texts, and what each host does with its tools.
 pub fn audit(surface: &Surface) -> AuditReport {
-    audit_all(std::slice::from_ref(surface))
+    let mut report = audit_all(std::slice::from_ref(surface));
+    report.hosts = Some(hosts::matrix(&surface.server, &surface.tools));
+    report
 }
 
 /// Audits the servers a host would load together: each one's texts, and the names and
@@ -191,7 +197,11 @@ pub fn audit_all(surfaces: &[Surface]) -> AuditReport {
             FindingSeverity::Info => counts.info += 1,
         }
     }
-    AuditReport { findings, counts }
+    AuditReport {
+        findings,
+        counts,
+        hosts: None,
+    }
 }
 
 #[cfg(test)]
