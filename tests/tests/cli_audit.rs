@@ -464,3 +464,43 @@ fn the_host_matrix_says_what_each_host_does_with_each_tool() {
     assert!(text.contains("sent as: {\"name\":\"send_mail\""), "{text}");
     assert!(text.contains("source (code): microsoft/vscode"), "{text}");
 }
+
+/// The token cost: each tool and the instructions counted (the JSON's figures add up to its
+/// total), the dearest first; the budget's warning fires above it and not under it.
+#[test]
+fn the_token_cost_is_counted_per_tool_and_warned_above_the_budget() {
+    let (report, _) = audit_json(&[&poisoned()]);
+    let tokens = &report["tokens"];
+    let items = tokens["items"].as_array().unwrap();
+    assert_eq!(items.len(), 9, "8 tools and the instructions");
+    let o200k: Vec<u64> = items
+        .iter()
+        .map(|i| i["tokens"]["o200k"].as_u64().unwrap())
+        .collect();
+    assert!(o200k.windows(2).all(|w| w[0] >= w[1]), "{o200k:?}");
+    assert_eq!(
+        tokens["total"]["o200k"].as_u64().unwrap(),
+        o200k.iter().sum::<u64>()
+    );
+    // The tool whose description hides 53 tag characters is the dearest: the model pays for
+    // what the user cannot see.
+    assert_eq!(items[0]["name"], "summarize");
+    assert_eq!(tokens["over_budget"], false);
+    assert_eq!(tokens["budget"], 10000);
+
+    let server = poisoned();
+    let out = periscope(&["audit", "--tokens", "--token-budget", "100", "--", &server]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Tokens: "), "{text}");
+    assert!(
+        text.contains("over the budget of 100 (--token-budget)"),
+        "{text}"
+    );
+    assert!(text.contains("(the server's instructions)"), "{text}");
+    let out = periscope(&["audit", "--", &server]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("budget 10000") && !text.contains("over the budget"),
+        "{text}"
+    );
+}

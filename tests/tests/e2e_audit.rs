@@ -65,6 +65,17 @@ async fn the_check_view_audits_what_a_model_receives() {
     h.find(r#"[data-testid="audit-finding-open-input"]"#).await;
     h.click(r#"[data-testid="check-show-all"]"#).await;
 
+    // The token cost: the dearest tool first (the one whose description hides 53 tag
+    // characters), the Anthropic figure labelled an estimate.
+    h.attr_is(
+        r#"[data-testid="audit-tokens-row"]"#,
+        "data-name",
+        "summarize",
+    )
+    .await;
+    h.text_containing(r#"[data-testid="audit-tokens-total"]"#, "(an estimate)")
+        .await;
+
     // The host matrix: the name with a joiner is refused by the APIs, renamed by VS Code (the
     // cell opened shows why, the source, and the tool as VS Code sends it).
     let joiner = "[data-testid=\"host-row\"][data-tool=\"send\u{200D}mail\"]";

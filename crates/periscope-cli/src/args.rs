@@ -475,6 +475,13 @@ pub enum Action {
         /// and why, with each rule's source.
         #[arg(long)]
         hosts: bool,
+        /// Print the tokens each tool's definition and the instructions cost, dearest first
+        /// (OpenAI's o200k_base and cl100k_base; an estimate for Anthropic's models).
+        #[arg(long)]
+        tokens: bool,
+        /// Warn when the tools and instructions cost more than N tokens (o200k).
+        #[arg(long, value_name = "N", default_value_t = periscope_core::audit::tokens::DEFAULT_BUDGET)]
+        token_budget: u32,
     },
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).

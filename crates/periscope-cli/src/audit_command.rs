@@ -7,6 +7,7 @@ use periscope_core::audit::finding::{Finding, FindingSeverity, SubjectKind};
 use periscope_core::audit::hosts::{HostReport, HostVerdict};
 use periscope_core::audit::pins::{PinDiff, Pins};
 use periscope_core::audit::rules::AuditRule;
+use periscope_core::audit::tokens::TokenReport;
 use periscope_core::audit::{self, AuditReport, collect, format};
 use periscope_core::hidden_text;
 use periscope_core::session::Session;
@@ -51,6 +52,8 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         pin,
         against,
         hosts,
+        tokens,
+        token_budget,
         ..
     } = &cli.action
     else {
@@ -65,7 +68,8 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
     for line in &unread {
         tell!("periscope: warning: not audited, the server did not list it: {line}");
     }
-    let report = audit::audit(&surface);
+    let mut report = audit::audit(&surface);
+    report.tokens = report.tokens.map(|t| t.with_budget(*token_budget));
     let pin_diff = pinned.as_ref().map(|pins| pins.compare(&surface.tools));
     match cli.output_format {
         OutputFormat::Json => {
@@ -81,6 +85,9 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         ),
         _ => {
             print_text(&surface.server, &report, surface.tools.len());
+            if let Some(cost) = &report.tokens {
+                print_tokens(cost, *tokens);
+            }
             if let Some(matrix) = &report.hosts {
                 if *hosts {
                     print_hosts(matrix);
@@ -115,6 +122,52 @@ pub async fn run(cli: &Cli, session: &Session, target: &str) -> Exit {
         Exit::Found
     } else {
         Exit::Ok
+    }
+}
+
+/// The surface's cost in one line (and the budget's warning); with `--tokens`, each item's.
+fn print_tokens(cost: &TokenReport, each: bool) {
+    let t = cost.total;
+    let tools = cost
+        .items
+        .iter()
+        .filter(|i| i.subject == SubjectKind::Tool)
+        .count();
+    let instructions = if cost.items.len() > tools {
+        " and the instructions"
+    } else {
+        ""
+    };
+    say!("");
+    say!(
+        "Tokens: {} (o200k), {} (cl100k), about {} (Anthropic, an estimate) for {tools} tools{instructions}; budget {}",
+        t.o200k,
+        t.cl100k,
+        t.anthropic_estimate,
+        cost.budget
+    );
+    if cost.over_budget {
+        say!(
+            "warning: the tools and instructions cost {} tokens, over the budget of {} (--token-budget); a host pays this on every request",
+            t.o200k,
+            cost.budget
+        );
+    }
+    if !each {
+        return;
+    }
+    say!("  {:>7} {:>7} {:>9}  item", "o200k", "cl100k", "Anthropic");
+    for item in &cost.items {
+        let name = match item.subject {
+            SubjectKind::Instructions => "(the server's instructions)".to_string(),
+            _ => hidden_text::visible(&item.name).into_owned(),
+        };
+        say!(
+            "  {:>7} {:>7} {:>9}  {name}",
+            item.tokens.o200k,
+            item.tokens.cl100k,
+            format!("~{}", item.tokens.anthropic_estimate)
+        );
     }
 }
 

@@ -2,6 +2,7 @@
 import type { Finding } from "./Finding";
 import type { FindingCounts } from "./FindingCounts";
 import type { HostReport } from "./HostReport";
+import type { TokenReport } from "./TokenReport";
 
 /**
  * What the audit found, worst first.
@@ -10,4 +11,8 @@ export type AuditReport = { findings: Array<Finding>, counts: FindingCounts,
 /**
  * What each major host does with each tool (one server's audit; `hosts.rs`).
  */
-hosts: HostReport | null, };
+hosts: HostReport | null, 
+/**
+ * What the server's tools and instructions cost in a model's context (`tokens.rs`).
+ */
+tokens: TokenReport | null, };

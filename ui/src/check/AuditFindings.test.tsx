@@ -31,6 +31,7 @@ const audit: AuditReport = {
   ],
   counts: { error: 2, warning: 0, info: 1 },
   hosts: null,
+  tokens: null,
 };
 
 describe("the check's audit section", () => {
@@ -60,7 +61,7 @@ describe("the check's audit section", () => {
   });
 
   it("says when nothing was found", () => {
-    render(<AuditFindings audit={{ findings: [], counts: { error: 0, warning: 0, info: 0 }, hosts: null }} serverId="s" showAll={false} />);
+    render(<AuditFindings audit={{ findings: [], counts: { error: 0, warning: 0, info: 0 }, hosts: null, tokens: null }} serverId="s" showAll={false} />);
     expect(screen.getByTestId("check-audit").textContent).toContain("No finding");
   });
 });

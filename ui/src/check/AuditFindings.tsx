@@ -11,6 +11,7 @@ import type { FindingSeverity } from "../bindings/FindingSeverity";
 import { selectPrompt, selectTool, setTab } from "../actions/view";
 import { ServerText } from "../common/ServerText";
 import { HostMatrix } from "./HostMatrix";
+import { TokenTable } from "./TokenTable";
 
 const SEVERITIES: readonly FindingSeverity[] = ["error", "warning", "info"];
 
@@ -43,6 +44,7 @@ export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport
           ))}
         </ul>
       )}
+      {audit.tokens && audit.tokens.items.length > 0 && <TokenTable tokens={audit.tokens} showAll={showAll} />}
       {audit.hosts && audit.hosts.tools.length > 0 && <HostMatrix hosts={audit.hosts} />}
     </section>
   );

@@ -38,6 +38,9 @@ pub fn json(report: &AuditReport) -> Value {
     if let Some(hosts) = &report.hosts {
         out["hosts"] = serde_json::to_value(hosts).unwrap_or_default();
     }
+    if let Some(tokens) = &report.tokens {
+        out["tokens"] = serde_json::to_value(tokens).unwrap_or_default();
+    }
     out
 }
 

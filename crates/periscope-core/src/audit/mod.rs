@@ -16,6 +16,7 @@ mod names;
 pub mod pins;
 pub mod rules;
 mod text;
+pub mod tokens;
 
 use std::ops::Range;
 
@@ -62,6 +63,9 @@ pub struct AuditReport {
     /// What each major host does with each tool (one server's audit; `hosts.rs`).
     #[serde(default)]
     pub hosts: Option<hosts::HostReport>,
+    /// What the server's tools and instructions cost in a model's context (`tokens.rs`).
+    #[serde(default)]
+    pub tokens: Option<tokens::TokenReport>,
 }
 
 impl AuditReport {
@@ -165,6 +169,7 @@ pub(crate) fn excerpt_of(text: &str) -> String {
 pub fn audit(surface: &Surface) -> AuditReport {
     let mut report = audit_all(std::slice::from_ref(surface));
     report.hosts = Some(hosts::matrix(&surface.server, &surface.tools));
+    report.tokens = Some(tokens::count(surface));
     report
 }
 
@@ -201,6 +206,7 @@ pub fn audit_all(surfaces: &[Surface]) -> AuditReport {
         findings,
         counts,
         hosts: None,
+        tokens: None,
     }
 }
 
