@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|app|app_flood|app_lists|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|audit|app|app_flood|app_lists|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -32,6 +32,10 @@ fi
 if [ -z "$filter" ] || [ "$filter" = "check" ]; then
   tests/conformance/run.sh --line next --version >/dev/null
   cargo bench -p periscope-benches --bench check
+fi
+# periscope audit of 1 000 tools (the lint, the token count, the host matrix) beside the listing alone.
+if [ -z "$filter" ] || [ "$filter" = "audit" ]; then
+  cargo bench -p periscope-benches --bench audit
 fi
 # Load through the engine: 10 000 requests in flight, a minute of flood (release binaries).
 if [ -z "$filter" ] || [ "$filter" = "load" ]; then

@@ -447,7 +447,7 @@ fn the_host_matrix_says_what_each_host_does_with_each_tool() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "Hosts: 8 of 8 tools changed or rejected by some host; --hosts shows which and why"
+            "Hosts (of 8 tools): Anthropic API rejects 2; OpenAI rejects 2; OpenAI strict rejects 8; Gemini API rejects 2; Claude Code changes 2; VS Code changes 2; Cursor rejects 2; --hosts shows why"
         ),
         "{text}"
     );

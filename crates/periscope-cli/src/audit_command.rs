@@ -171,21 +171,55 @@ fn print_tokens(cost: &TokenReport, each: bool) {
     }
 }
 
-/// One line: how many tools some host changes or rejects, and how to see which.
+/// One line: which hosts reject, change or warn about how many tools, and that the others take
+/// every tool as is (`Hosts: OpenAI strict rejects 16 of 16 tools; Gemini API changes 3; …`).
 fn print_hosts_line(matrix: &HostReport) {
-    let touched = matrix
-        .tools
-        .iter()
-        .filter(|t| t.hosts.iter().any(|h| h.verdict >= HostVerdict::Changes))
-        .count();
-    if touched == 0 && matrix.server.is_empty() {
+    let mut touched = Vec::new();
+    let mut as_is = Vec::new();
+    for host in &matrix.hosts {
+        let mut said = Vec::new();
+        for verdict in [
+            HostVerdict::Rejects,
+            HostVerdict::Changes,
+            HostVerdict::Warns,
+        ] {
+            let n = matrix.count(&host.id, verdict);
+            if n > 0 {
+                said.push(format!("{} {n}", verdict_verb(verdict)));
+            }
+        }
+        if matrix.server.iter().any(|s| s.host == host.id) {
+            said.push("caps the tool count".to_string());
+        }
+        if said.is_empty() {
+            as_is.push(host.name.as_str());
+        } else {
+            touched.push(format!("{} {}", host.name, said.join(", ")));
+        }
+    }
+    if touched.is_empty() {
         return;
     }
+    let total = matrix.tools.len();
+    let others = if as_is.is_empty() {
+        String::new()
+    } else {
+        format!("; {} take every tool as is", as_is.join(", "))
+    };
     say!("");
     say!(
-        "Hosts: {touched} of {} tools changed or rejected by some host; --hosts shows which and why",
-        matrix.tools.len()
+        "Hosts (of {total} tools): {}{others}; --hosts shows why",
+        touched.join("; ")
     );
+}
+
+fn verdict_verb(verdict: HostVerdict) -> &'static str {
+    match verdict {
+        HostVerdict::Accepts => "accepts",
+        HostVerdict::Warns => "warns about",
+        HostVerdict::Changes => "changes",
+        HostVerdict::Rejects => "rejects",
+    }
 }
 
 fn verdict_word(verdict: HostVerdict) -> &'static str {

@@ -17,6 +17,9 @@ const VERDICT_CLASS: Record<HostVerdict, string> = {
   rejects: "fail",
 };
 
+/** Rows drawn at first, and added by each "Show more": a server of 20 000 tools stays quick. */
+const ROWS = 100;
+
 interface Open {
   tool: string;
   host: string;
@@ -25,6 +28,8 @@ interface Open {
 export function HostMatrix({ hosts }: { hosts: HostReport }) {
   const { t } = useTranslation("check");
   const [open, setOpen] = useState<Open | null>(null);
+  const [limit, setLimit] = useState(ROWS);
+  const rows = hosts.tools.slice(0, limit);
   const nameOf = (id: string) => hosts.hosts.find((h) => h.id === id)?.name ?? id;
   const row = open && hosts.tools.find((r) => r.tool === open.tool);
   const cell = open && row?.hosts.find((c) => c.host === open.host);
@@ -50,7 +55,7 @@ export function HostMatrix({ hosts }: { hosts: HostReport }) {
             </tr>
           </thead>
           <tbody>
-            {hosts.tools.map((r) => (
+            {rows.map((r) => (
               <tr key={r.tool} data-testid="host-row" data-tool={r.tool}>
                 <th scope="row" className="mono">
                   <ServerText text={r.tool} />
@@ -79,6 +84,11 @@ export function HostMatrix({ hosts }: { hosts: HostReport }) {
           </tbody>
         </table>
       </div>
+      {rows.length < hosts.tools.length && (
+        <button type="button" className="link-button" data-testid="host-matrix-more" onClick={() => setLimit(limit + ROWS)}>
+          {t("audit.hosts.more", { shown: rows.length, count: hosts.tools.length })}
+        </button>
+      )}
       {open && cell && (
         <div className="host-detail" data-testid="host-detail">
           <div className="host-detail-title">

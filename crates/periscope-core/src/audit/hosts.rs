@@ -84,6 +84,9 @@ struct RuleDef {
     allowed: Option<String>,
     #[serde(default)]
     prefix: Option<String>,
+    /// The most characters of the server's name the host keeps in `prefix`.
+    #[serde(default)]
+    server_max: Option<usize>,
     #[serde(default)]
     max: Option<usize>,
     #[serde(default)]
@@ -326,6 +329,11 @@ fn apply(
 ) -> Option<String> {
     let def = &rule.def;
     let changes = def.effect == HostVerdict::Changes && def.rewrite;
+    let server: String = server
+        .chars()
+        .take(def.server_max.unwrap_or(usize::MAX))
+        .collect();
+    let server = server.as_str();
     let prefixed = || {
         def.prefix
             .as_deref()
