@@ -162,6 +162,17 @@ fn free_ports() -> (u16, u16) {
     )
 }
 
+/// Writes the app's catalog in the data folder `start_with` prepares: one legacy-era stdio
+/// entry `id` named `name` that runs `command` with `args`.
+pub fn catalog_of_one(data: &Path, id: &str, name: &str, command: &str, args: &[&str]) {
+    let dir = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&dir).unwrap();
+    let catalog = serde_json::json!({"servers": [{"id": id, "name": name, "era": "legacy",
+        "target": {"transport": "stdio", "command": command, "args": args,
+            "env": [], "cwd": null}}]});
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+}
+
 impl Harness {
     /// Starts a display, the driver and the app. `prepare` runs on the data folder first
     /// (e.g. to write a catalog).

@@ -7,7 +7,7 @@
 //!
 //! Needs what tests/tests/e2e_app.rs needs (the app built with its UI, Xvfb, tauri-driver).
 
-use periscope_tests::app::{Harness, ONE_AT_A_TIME};
+use periscope_tests::app::{Harness, ONE_AT_A_TIME, catalog_of_one};
 use periscope_tests::bin_str;
 
 const SERVER: &str = r#"[data-testid="server-item"][data-server-id="poisoned"]"#;
@@ -18,13 +18,13 @@ const AUDIT: &str = r#"[data-testid="check-audit"]"#;
 async fn the_check_view_audits_what_a_model_receives() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start_with("audit", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        let catalog = serde_json::json!({"servers": [{"id": "poisoned", "name": "Poisoned",
-            "era": "legacy",
-            "target": {"transport": "stdio", "command": bin_str("poisoned-server"),
-                "args": [], "env": [], "cwd": null}}]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        catalog_of_one(
+            data,
+            "poisoned",
+            "Poisoned",
+            &bin_str("poisoned-server"),
+            &[],
+        );
     })
     .await;
     h.click(SERVER).await;
@@ -128,14 +128,9 @@ const CHANGED_BADGE: &str =
 async fn a_tool_that_changed_since_it_was_seen_is_marked_until_accepted() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let mut h = Harness::start_with("audit-rug-pull", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        let catalog = serde_json::json!({"servers": [{"id": "rug", "name": "Weather",
-            "era": "legacy",
-            "target": {"transport": "stdio", "command": bin_str("rug-pull-server"),
-                "args": ["--state", data.join("rug-pulled").to_str().unwrap()],
-                "env": [], "cwd": null}}]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        let state = data.join("rug-pulled");
+        let args = ["--state", state.to_str().unwrap()];
+        catalog_of_one(data, "rug", "Weather", &bin_str("rug-pull-server"), &args);
     })
     .await;
     h.click(RUG).await;

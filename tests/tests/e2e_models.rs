@@ -12,7 +12,7 @@
 mod fake_model;
 
 use fake_model::FakeModel;
-use periscope_tests::app::{Harness, ONE_AT_A_TIME};
+use periscope_tests::app::{Harness, ONE_AT_A_TIME, catalog_of_one};
 use periscope_tests::scratch_dir;
 
 const KEY: &str = "sk-e2e-periscope-0123456789";
@@ -293,14 +293,8 @@ async fn the_playground_asks_again_before_a_model_calls_a_tool_that_changed() {
         &scratch_dir("e2e-models-rug-pull"),
     );
     let mut h = Harness::start_with("models/rug-pull", |data| {
-        let dir = data.join("dev.periscope.app");
-        std::fs::create_dir_all(&dir).unwrap();
-        let catalog = serde_json::json!({"servers": [{"id": "rug", "name": "Weather",
-            "era": "legacy",
-            "target": {"transport": "stdio",
-                "command": periscope_tests::bin_str("rug-pull-server"),
-                "args": [], "env": [], "cwd": null}}]});
-        std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+        let command = periscope_tests::bin_str("rug-pull-server");
+        catalog_of_one(data, "rug", "Weather", &command, &[]);
     })
     .await;
     let server = r#"[data-testid="server-item"][data-server-id="rug"]"#;
