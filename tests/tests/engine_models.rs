@@ -250,17 +250,7 @@ async fn a_provider_test_names_the_model_that_answered_and_its_latency() {
 async fn a_providers_error_and_silence_end_the_request_with_a_reason() {
     let dir = scratch_dir("provider_errors");
     let fake = FakeModel::start("errors.json", None, &dir);
-    let client = ModelClient::new(
-        provider(
-            ProviderKind::OpenAiCompatible,
-            format!("{}/v1", fake.base),
-            "fake-1",
-            true,
-        ),
-        None,
-    )
-    .unwrap()
-    .with_deadlines(Deadlines {
+    let client = local_client(&fake).with_deadlines(Deadlines {
         first_byte: Duration::from_millis(500),
         idle: Duration::from_millis(500),
         total: Duration::from_secs(30),
