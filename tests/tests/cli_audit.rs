@@ -504,3 +504,66 @@ fn the_token_cost_is_counted_per_tool_and_warned_above_the_budget() {
         "{text}"
     );
 }
+
+/// A tool's result is text the model reads next: `tools call` says on stderr what in it is
+/// aimed at the model, each finding at its field (stdout keeps the result as sent), and a
+/// check that calls the tool carries the same findings in its audit. A clean result says
+/// nothing.
+#[test]
+fn a_result_aimed_at_the_model_is_said_after_the_call_and_in_the_check() {
+    let server = poisoned();
+    let out = periscope(&["tools", "call", "docs", "--", &server]);
+    assert_eq!(out.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&out.stderr);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("Manual, page 1"), "{shown}");
+    assert!(
+        said.contains("periscope: warning: the result holds text aimed at the model (5 findings"),
+        "{said}"
+    );
+    for line in [
+        "error   hidden-bidi-control  tool result \"docs\", content[1].text",
+        "error   model-tag  tool result \"docs\", content[1].text, characters 0–11",
+        "error   override-instructions  tool result \"docs\", content[1].text",
+        "error   conceal-from-user  tool result \"docs\", content[1].text",
+        "warning send-to-address  tool result \"docs\", content[1].text",
+    ] {
+        assert!(said.contains(line), "{line} in {said}");
+    }
+    // Paths in data are no finding in a result.
+    assert!(!said.contains("secret-file"), "{said}");
+
+    let out = periscope(&[
+        "tools",
+        "call",
+        "echo",
+        "--arg",
+        "message=hello",
+        "--",
+        &bin_str("periscope-demo-server"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("aimed at the model"));
+
+    let out = periscope(&["check", "--call", "docs", "--format", "json", "--", &server]);
+    let report = json(&out);
+    let of_result: Vec<&str> = report["audit"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["subject"] == "tool_result" && f["name"] == "docs")
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        of_result,
+        [
+            "hidden-bidi-control",
+            "model-tag",
+            "override-instructions",
+            "conceal-from-user",
+            "send-to-address"
+        ],
+        "{}",
+        report["audit"]["findings"]
+    );
+}

@@ -2,7 +2,8 @@
 //! surface carries the tricks of tool-poisoning write-ups, and the Check view's Audit section
 //! lists what a model would receive and should not: each finding with its severity, rule,
 //! item and field, hidden characters marked, why and the fix in the UI's words; a tool's
-//! finding opens the tool, whose detail shows the whole description the model reads.
+//! finding opens the tool, whose detail shows the whole description the model reads; a
+//! tool's result that speaks to the model is said above the result.
 //! Screenshots under test-artifacts/e2e/audit/.
 //!
 //! Needs what tests/tests/e2e_app.rs needs (the app built with its UI, Xvfb, tauri-driver).
@@ -112,6 +113,27 @@ async fn the_check_view_audits_what_a_model_receives() {
     )
     .await;
     h.shot("tool-opened").await;
+
+    // A tool's result is what the model reads next: `docs` answers with an injection, said
+    // above the result (the result itself shown as sent, its override marked).
+    h.click(r#"[data-testid="tool-item"][data-tool-name="docs"]"#)
+        .await;
+    h.click(r#"[data-testid="call-tool-button"]"#).await;
+    h.text_containing(
+        r#"[data-testid="result-findings"]"#,
+        "5 things aimed at the model",
+    )
+    .await;
+    h.text_containing(
+        r#"[data-testid="result-finding-model-tag"]"#,
+        "content[1].text",
+    )
+    .await;
+    h.find(r#"[data-testid="result-finding-send-to-address"][data-severity="warning"]"#)
+        .await;
+    h.text_containing(r#"[data-testid="tool-result"]"#, "⟦U+202E⟧")
+        .await;
+    h.shot("result-findings").await;
 }
 
 const RUG: &str = r#"[data-testid="server-item"][data-server-id="rug"]"#;

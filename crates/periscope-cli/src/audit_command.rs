@@ -373,6 +373,36 @@ pub fn print_findings(report: &AuditReport) {
     }
 }
 
+/// What a tool's result holds that is aimed at the model (`audit::results`).
+pub fn lint_result(
+    session: &Session,
+    target: &str,
+    tool: &str,
+    result: &serde_json::Value,
+) -> Vec<Finding> {
+    let server = session
+        .identity()
+        .and_then(|i| i.info.name)
+        .unwrap_or_else(|| target.to_string());
+    audit::results::lint(&server, tool, result)
+}
+
+/// Says [`lint_result`]'s findings on stderr, after the result: the model would read it next.
+pub fn warn_about_result(findings: &[Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    tell!(
+        "periscope: warning: the result holds text aimed at the model ({} finding{}; see docs/audit.md):",
+        findings.len(),
+        if findings.len() == 1 { "" } else { "s" }
+    );
+    for f in findings {
+        tell!("  {}", heading(f));
+        tell!("      {}", f.message);
+    }
+}
+
 /// `2 errors, 1 warning, 3 info`.
 pub fn counts_line(report: &AuditReport) -> String {
     let c = report.counts;

@@ -424,7 +424,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
             if *task {
                 return task_command::call_as_task(session, &out, name, arguments).await;
             }
-            call_tool(session, &out, name, arguments).await
+            call_tool(session, &out, target, name, arguments).await
         }
         Action::Resources(ResourcesAction::List) => {
             out.list(session.list_resources().await, output::resource_line)
@@ -494,7 +494,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
             }
             let arguments = request_arguments(call.kind, &call.arguments);
             match call.kind {
-                CallKind::Tool => call_tool(session, &out, &call.target, arguments).await,
+                CallKind::Tool => call_tool(session, &out, target, &call.target, arguments).await,
                 CallKind::Resource => out.result(
                     session.read_resource(&call.target).await,
                     output::print_resource_contents,
@@ -526,6 +526,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
 async fn call_tool(
     session: &Session,
     out: &output::Output,
+    target: &str,
     name: &str,
     arguments: Map<String, Value>,
 ) -> Exit {
@@ -556,7 +557,12 @@ async fn call_tool(
     // The call is over and its progress sender dropped: print what is still queued, then go on.
     let _ = progress_printer.await;
     let is_error = matches!(&result, Ok(r) if r.get("isError") == Some(&Value::Bool(true)));
+    let findings = match &result {
+        Ok(r) => audit_command::lint_result(session, target, name, r),
+        Err(_) => Vec::new(),
+    };
     let exit = out.tool_result(result, output::print_tool_result);
+    audit_command::warn_about_result(&findings);
     if exit == Exit::Ok && is_error {
         return Exit::ToolError;
     }

@@ -3,6 +3,7 @@
 //! goes into the history with the engine's timing. A call the server answers with a task (the
 //! 2026-07-28 extension lets it) is followed here like "Run as task", and the answer says so.
 
+use periscope_core::audit::{self, finding::Finding};
 use periscope_core::doctor::{self, Diagnosis};
 use periscope_core::event::Progress;
 use periscope_core::saved_calls::CallKind;
@@ -31,6 +32,9 @@ pub struct ToolCallResult {
     pub result: ToolResultView,
     /// Boxed: a task entry is much larger than the rest.
     pub task: Option<Box<TaskEntry>>,
+    /// What the result holds that is aimed at the model (`audit::results`): hidden
+    /// characters, orders to the model. Worst first; empty for a clean result.
+    pub findings: Vec<Finding>,
 }
 
 /// Progress updates of one call waiting to go to the UI; past this, older ones are skipped
@@ -80,10 +84,21 @@ pub async fn call_tool<R: Runtime>(
     let task = state.session(&server_id).ok().and_then(|session| {
         let task = tasks::became_task(flavour_of(&session), &result)?;
         Some(Box::new(follow_became_task(
-            &app, &server_id, session, name, task,
+            &app,
+            &server_id,
+            session,
+            name.clone(),
+            task,
         )))
     });
+    let server = state
+        .session(&server_id)
+        .ok()
+        .and_then(|s| s.identity())
+        .and_then(|i| i.info.name)
+        .unwrap_or(server_id);
     Ok(ToolCallResult {
+        findings: audit::results::lint(&server, &name, &result),
         result: ToolResultView::read(&result),
         task,
     })

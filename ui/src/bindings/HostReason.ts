@@ -11,6 +11,10 @@ export type HostReason = {
  */
 check: string, effect: HostVerdict, message: string, 
 /**
+ * The message in Simplified Chinese.
+ */
+message_zh: string, 
+/**
  * What in this tool broke the rule (the name sent, the keyword and where…).
  */
 detail: string, source: string, basis: RuleBasis, };

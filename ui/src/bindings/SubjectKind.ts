@@ -3,4 +3,4 @@
 /**
  * What a server's text belongs to.
  */
-export type SubjectKind = "tool" | "prompt" | "resource" | "resource_template" | "instructions";
+export type SubjectKind = "tool" | "prompt" | "resource" | "resource_template" | "instructions" | "tool_result";

@@ -16,7 +16,7 @@ import { TokenTable } from "./TokenTable";
 const SEVERITIES: readonly FindingSeverity[] = ["error", "warning", "info"];
 
 /** The check's verdict class a severity is drawn with. */
-const VERDICT_CLASS: Record<FindingSeverity, string> = { error: "fail", warning: "warning", info: "skipped" };
+export const VERDICT_CLASS: Record<FindingSeverity, string> = { error: "fail", warning: "warning", info: "skipped" };
 
 export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport; serverId: string; showAll: boolean }) {
   const { t } = useTranslation("check");

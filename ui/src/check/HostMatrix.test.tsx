@@ -1,9 +1,13 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HostReport } from "../bindings/HostReport";
+import { applyLanguage } from "../i18n";
 import { HostMatrix } from "./HostMatrix";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  applyLanguage("en");
+});
 
 const report: HostReport = {
   hosts: [
@@ -22,6 +26,7 @@ const report: HostReport = {
               check: "name_pattern",
               effect: "rejects",
               message: "the API refuses the whole request",
+              message_zh: "API 拒绝整个请求",
               detail: 'name "send\u200dmail"',
               source: "define-tools",
               basis: "observed",
@@ -37,6 +42,7 @@ const report: HostReport = {
               check: "name_chars",
               effect: "changes",
               message: "VS Code replaces each character",
+              message_zh: "VS Code 替换每个字符",
               detail: '"send\u200dmail" is sent as "send_mail"',
               source: "mcpServer.ts",
               basis: "code",
@@ -74,6 +80,34 @@ describe("the audit's host matrix", () => {
     expect(screen.getByTestId("host-sent").textContent).toContain('"name": "send_mail"');
     fireEvent.click(screen.getAllByTestId("host-cell")[1]!);
     expect(screen.queryByTestId("host-detail")).toBeNull();
+  });
+
+  it("says each reason in Chinese when the UI is in Chinese", () => {
+    applyLanguage("zh-Hans");
+    const capped: HostReport = {
+      ...report,
+      server: [
+        {
+          host: "vscode",
+          reason: {
+            check: "tools_max",
+            effect: "rejects",
+            message: "Copilot refuses a request with more than 128 tools",
+            message_zh: "Copilot 拒绝包含超过 128 个工具的请求",
+            detail: "130 tools, more than 128",
+            source: "copilot",
+            basis: "code",
+          },
+        },
+      ],
+    };
+    render(<HostMatrix hosts={capped} />);
+    expect(screen.getByTestId("host-server-note").textContent).toContain("Copilot 拒绝包含超过 128 个工具的请求");
+    fireEvent.click(screen.getAllByTestId("host-cell")[1]!);
+    const detail = screen.getByTestId("host-detail");
+    expect(detail.textContent).toContain("VS Code 替换每个字符");
+    expect(detail.textContent).not.toContain("VS Code replaces each character");
+    expect(detail.textContent).toContain('"send_mail"');
   });
 });
 

@@ -1,10 +1,12 @@
 // The host matrix of a check's audit (docs/audit.md, "Hosts"): one row per tool, one column per
 // major host, each cell what the host does with the tool (accepts, warns, changes, rejects).
 // A cell opened says why, rule by rule, with the rule's public source, and shows the tool as the
-// host sends it when it changes it. The rules are the engine's data (audit/hosts.toml); their
-// messages are in English, as their sources are.
+// host sends it when it changes it. The rules are the engine's data (audit/hosts.toml); each
+// message comes in English and in Simplified Chinese, shown in the UI's language (the details
+// and sources stay as the engine and the hosts write them).
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { HostReason } from "../bindings/HostReason";
 import type { HostReport } from "../bindings/HostReport";
 import type { HostVerdict } from "../bindings/HostVerdict";
 import { ServerText } from "../common/ServerText";
@@ -26,7 +28,8 @@ interface Open {
 }
 
 export function HostMatrix({ hosts }: { hosts: HostReport }) {
-  const { t } = useTranslation("check");
+  const { t, i18n } = useTranslation("check");
+  const messageOf = (reason: HostReason) => (i18n.language.startsWith("zh") ? reason.message_zh : reason.message);
   const [open, setOpen] = useState<Open | null>(null);
   const [limit, setLimit] = useState(ROWS);
   const rows = hosts.tools.slice(0, limit);
@@ -39,7 +42,7 @@ export function HostMatrix({ hosts }: { hosts: HostReport }) {
       <p className="muted">{t("audit.hosts.intro")}</p>
       {hosts.server.map((s) => (
         <p key={s.host} className="warning-box" data-testid="host-server-note" data-host={s.host}>
-          <strong>{nameOf(s.host)}</strong>: {s.reason.message} ({s.reason.detail})
+          <strong>{nameOf(s.host)}</strong>: {messageOf(s.reason)} ({s.reason.detail})
         </p>
       ))}
       <div className="host-matrix-scroll">
@@ -100,7 +103,7 @@ export function HostMatrix({ hosts }: { hosts: HostReport }) {
           <ul>
             {cell.reasons.map((r, i) => (
               <li key={i} data-testid="host-reason">
-                <div>{r.message}</div>
+                <div>{messageOf(r)}</div>
                 <div className="mono">
                   <ServerText text={r.detail} />
                 </div>

@@ -7,7 +7,9 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatSummary } from "../bindings/ChatSummary";
 import type { TurnStats } from "../bindings/TurnStats";
+import { ResultFindings } from "../check/ResultFindings";
 import { ErrorBox } from "../common/ErrorBox";
+import { ServerText } from "../common/ServerText";
 import { playgroundIpc } from "../ipc";
 import { defaultProvider, loadProviders, useProviders } from "../models/state";
 import { useConnections, type ServerState } from "../state/connections";
@@ -74,7 +76,10 @@ function ToolCard({ item, chatKey }: { item: Extract<Item, { kind: "tool" }>; ch
       {item.result && (
         <div data-testid="chat-tool-result" data-error={item.result.isError || undefined}>
           <div className="block-label">{item.result.isError ? t("tool.resultError") : t("tool.result")}</div>
-          <pre className="code-block">{item.result.text}</pre>
+          <ResultFindings findings={item.result.findings} />
+          <pre className="code-block">
+            <ServerText text={item.result.text} />
+          </pre>
         </div>
       )}
     </div>

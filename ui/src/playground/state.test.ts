@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { Conversation } from "../bindings/Conversation";
+import type { Finding } from "../bindings/Finding";
 import { matchingPrompts } from "./Composer";
 import { promptInfo } from "../prompts/prompts";
 import { promptView } from "../testing/views";
 import { applyEvent, itemsOf, type Item } from "./state";
 
 const call = { id: "c1", name: "add", input: { a: 2, b: 3 } };
+const finding: Finding = {
+  rule: "model-tag",
+  severity: "error",
+  server: "demo",
+  subject: "tool_result",
+  name: "add",
+  field: "content[0].text",
+  span: { start: 0, end: 11 },
+  excerpt: "<IMPORTANT>",
+  message: "the content[0].text holds markup that speaks to the model",
+};
 const approveEvent: ChatEvent = { kind: "approve", call, server_id: "demo", tool: "add" };
 const toolCall: ChatEvent = { kind: "agent", event: { kind: "tool_call", call, changed_since_allowed: false } };
 const text = (round: number, t: string): ChatEvent => ({
@@ -38,9 +50,9 @@ describe("the playground transcript", () => {
     items = applyEvent(items, { kind: "agent", event: { kind: "tool_decision", id: "c1", approval: "once" } });
     items = applyEvent(items, {
       kind: "agent",
-      event: { kind: "tool_result", id: "c1", is_error: false, content: [{ type: "text", text: "5" }], ran: null },
+      event: { kind: "tool_result", id: "c1", is_error: false, content: [{ type: "text", text: "5" }], ran: null, findings: [finding] },
     });
-    expect(items[0]).toMatchObject({ waiting: false, approval: "once", result: { isError: false, text: "5" } });
+    expect(items[0]).toMatchObject({ waiting: false, approval: "once", result: { isError: false, text: "5", findings: [finding] } });
   });
 
   it("marks a call asked again because its tool changed since it was allowed, in either order", () => {

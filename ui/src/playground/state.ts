@@ -8,6 +8,7 @@ import type { Attachment } from "../bindings/Attachment";
 import type { ChatBlock } from "../bindings/ChatBlock";
 import type { ChatEvent } from "../bindings/ChatEvent";
 import type { Conversation } from "../bindings/Conversation";
+import type { Finding } from "../bindings/Finding";
 import type { TurnStats } from "../bindings/TurnStats";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { errorMessage, playgroundIpc } from "../ipc";
@@ -27,7 +28,9 @@ export type Item =
       /** Allowed always earlier, but the tool changed since: asked again. */
       changedSinceAllowed: boolean;
       approval: Approval | null;
-      result: { isError: boolean; text: string } | null;
+      /** What the result holds that is aimed at the model (the engine's audit, as the result
+       * came; none in a conversation reopened from disk, which keeps what the model read). */
+      result: { isError: boolean; text: string; findings: Finding[] } | null;
     }
   | { kind: "stats"; stats: TurnStats }
   | { kind: "error"; message: string };
@@ -137,7 +140,7 @@ function applyAgent(items: Item[], event: AgentEvent): Item[] {
               waiting: false,
               serverId: item.serverId ?? event.ran?.server_id ?? null,
               tool: item.tool ?? event.ran?.tool ?? null,
-              result: { isError: event.is_error, text: event.content.map(blockText).join("\n") },
+              result: { isError: event.is_error, text: event.content.map(blockText).join("\n"), findings: event.findings },
             }
           : item,
       );
@@ -162,7 +165,7 @@ export function itemsOf(conversation: Conversation): Item[] {
       if (block.type === "text") items.push({ kind: "text", round: 0, text: block.text });
       if (block.type === "tool_use") items.push(toolItem(block.id, block.name, block.input));
       if (block.type === "tool_result") {
-        const result = { isError: block.is_error, text: block.content.map(blockText).join("\n") };
+        const result = { isError: block.is_error, text: block.content.map(blockText).join("\n"), findings: [] };
         const at = items.findIndex((i) => i.kind === "tool" && i.id === block.id);
         const found = items[at];
         if (found && found.kind === "tool") items[at] = { ...found, result };

@@ -10,6 +10,7 @@ import type { ToolResultView } from "../bindings/ToolResultView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { asCallError, errorMessage, ipc, type JsonObject } from "../ipc";
 import type { Diagnosis } from "../bindings/Diagnosis";
+import type { Finding } from "../bindings/Finding";
 import type { TaskEntry } from "../bindings/TaskEntry";
 import type { UrlRequired } from "../bindings/UrlRequired";
 import { Notifier, useNotifier, withEntry } from "./notifier";
@@ -38,6 +39,8 @@ export interface RequestState<V> {
   cache?: CacheHint | null;
   /** For a tool call the server made a task: that task, which the app follows (Tasks tab). */
   becameTask?: TaskEntry | null;
+  /** For a tool call: what its result holds that is aimed at the model (the engine's audit). */
+  findings?: Finding[];
 }
 
 /** What each kind of request gives back, read by the engine. */
@@ -118,13 +121,15 @@ export async function track<V>(
 
 export function callTool(id: string, name: string, args: JsonObject, callId?: string): Promise<void> {
   let becameTask: TaskEntry | null = null;
+  let findings: Finding[] = [];
   const run = async () => {
     const called = await ipc.callTool(id, name, args, callId);
     becameTask = called.task;
+    findings = called.findings;
     if (becameTask) noteTask(id, becameTask);
     return called.result;
   };
-  return track(run, (s) => save(id, "tools", name, s.status === "done" ? { ...s, becameTask } : s), args);
+  return track(run, (s) => save(id, "tools", name, s.status === "done" ? { ...s, becameTask, findings } : s), args);
 }
 
 export function readResource(id: string, uri: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { ContentBlock } from "../bindings/ContentBlock";
 import type { ReadResultView } from "../bindings/ReadResultView";
 import type { ToolResultView } from "../bindings/ToolResultView";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import { ResultFindings } from "../check/ResultFindings";
 import { BlockView } from "../content/BlockView";
 import { problemText } from "../content/blocks";
 import { ContentsItemView } from "../content/ContentsItemView";
@@ -117,6 +118,7 @@ export function ToolResult({ call, running, outputSchema, onCancel, onRead, vali
         </>
       )}
       {call.status === "error" && cancelled && <p className="muted small mono">{call.error}</p>}
+      {parsed && call.findings && <ResultFindings findings={call.findings} />}
       {parsed && raw && <JsonBlock value={parsed.raw} />}
       {parsed && !raw && (
         <div className="result-blocks">

@@ -16,6 +16,8 @@ pub enum SubjectKind {
     ResourceTemplate,
     /// The server's `instructions` (sent once, at the start, into the model's context).
     Instructions,
+    /// What a call of the tool gave back (`results.rs`): the model reads it next.
+    ToolResult,
 }
 
 impl SubjectKind {
@@ -27,6 +29,7 @@ impl SubjectKind {
             SubjectKind::Resource => "resource",
             SubjectKind::ResourceTemplate => "resource_template",
             SubjectKind::Instructions => "instructions",
+            SubjectKind::ToolResult => "tool_result",
         }
     }
 }

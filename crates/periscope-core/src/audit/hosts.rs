@@ -96,6 +96,8 @@ struct RuleDef {
     rewrite: bool,
     effect: HostVerdict,
     message: String,
+    /// `message` in Simplified Chinese.
+    message_zh: String,
     source: String,
     basis: RuleBasis,
 }
@@ -170,6 +172,8 @@ pub struct HostReason {
     pub check: String,
     pub effect: HostVerdict,
     pub message: String,
+    /// The message in Simplified Chinese.
+    pub message_zh: String,
     /// What in this tool broke the rule (the name sent, the keyword and where…).
     pub detail: String,
     pub source: String,
@@ -268,6 +272,7 @@ fn reason(def: &RuleDef, detail: String) -> HostReason {
             .unwrap_or_default(),
         effect: def.effect,
         message: def.message.clone(),
+        message_zh: def.message_zh.clone(),
         detail,
         source: def.source.clone(),
         basis: def.basis,
@@ -698,6 +703,16 @@ mod tests {
                 rule.def.host
             );
             assert!(!rule.def.source.is_empty() && !rule.def.message.is_empty());
+            assert!(!rule.def.message_zh.is_empty(), "{}", rule.def.message);
+            // A Chinese message, not a copy of the English one.
+            assert!(
+                rule.def
+                    .message_zh
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{}: message_zh",
+                rule.def.message
+            );
             let needs_max = matches!(
                 rule.def.check,
                 Check::NameMax

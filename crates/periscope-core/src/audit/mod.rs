@@ -14,6 +14,7 @@ pub mod hosts;
 mod inputs;
 mod names;
 pub mod pins;
+pub mod results;
 pub mod rules;
 mod text;
 pub mod tokens;
@@ -69,6 +70,15 @@ pub struct AuditReport {
 }
 
 impl AuditReport {
+    /// Takes in more findings (a tool result's, a second server's), keeping the order (worst
+    /// first) and the counts.
+    pub fn add(&mut self, more: impl IntoIterator<Item = Finding>) {
+        self.findings.extend(more);
+        // Stable: within a severity, the order they were found in.
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        self.counts = count(&self.findings);
+    }
+
     /// Whether any finding is at `threshold` or above.
     pub fn fails(&self, threshold: FindingSeverity) -> bool {
         self.findings.iter().any(|f| f.severity >= threshold)
@@ -194,20 +204,25 @@ pub fn audit_all(surfaces: &[Surface]) -> AuditReport {
     }
     // Worst first; within a severity, in the order the listing shows them.
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    AuditReport {
+        counts: count(&findings),
+        findings,
+        hosts: None,
+        tokens: None,
+    }
+}
+
+/// How many of `findings` each severity has.
+fn count(findings: &[Finding]) -> FindingCounts {
     let mut counts = FindingCounts::default();
-    for f in &findings {
+    for f in findings {
         match f.severity {
             FindingSeverity::Error => counts.error += 1,
             FindingSeverity::Warning => counts.warning += 1,
             FindingSeverity::Info => counts.info += 1,
         }
     }
-    AuditReport {
-        findings,
-        counts,
-        hosts: None,
-        tokens: None,
-    }
+    counts
 }
 
 #[cfg(test)]

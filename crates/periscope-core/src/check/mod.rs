@@ -344,7 +344,14 @@ pub async fn run(
             items(ListKind::Resources),
             items(ListKind::Templates),
         );
-        report.audit = Some(crate::audit::audit(&surface));
+        let mut audit = crate::audit::audit(&surface);
+        // What the tools the check called gave back: the model would read it next.
+        audit.add(findings[0].calls.iter().flat_map(|call| {
+            call.result.as_ref().map_or_else(Vec::new, |result| {
+                crate::audit::results::lint(&surface.server, &call.name, result)
+            })
+        }));
+        report.audit = Some(audit);
     }
     let spoken: Vec<Era> = sessions.iter().map(|(_, i)| i.era).collect();
     let judge = |rule: Rule, outcome: Outcome, era: Option<Era>| {

@@ -26,6 +26,8 @@ pub(crate) struct Called {
     pub worked: bool,
     /// What came back, in a few words.
     pub said: String,
+    /// The final result as sent, for the audit of what the model would read next.
+    pub result: Option<Value>,
 }
 
 pub(crate) async fn ask(ctx: &EraCtx<'_>) -> (Vec<(Rule, Outcome)>, Vec<Called>) {
@@ -272,6 +274,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
                 name,
                 worked: false,
                 said: asked.describe(),
+                result: None,
             });
             continue;
         };
@@ -280,6 +283,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
                 name,
                 worked: true,
                 said: kind,
+                result: None,
             });
             continue;
         }
@@ -319,6 +323,7 @@ async fn call(ctx: &EraCtx<'_>, tools: &[Value]) -> (Vec<Called>, Vec<(Rule, Out
             } else {
                 "a result".into()
             },
+            result: Some(result.clone()),
         });
     }
     let called: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();

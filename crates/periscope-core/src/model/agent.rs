@@ -81,6 +81,10 @@ pub enum AgentEvent {
         content: Vec<Block>,
         /// The server call behind it (none for a rejected call), for the host's history.
         ran: Option<Ran>,
+        /// What the server's result holds that is aimed at the model, which reads it next
+        /// (`audit::results`): shown to the user beside the result.
+        #[serde(default)]
+        findings: Vec<crate::audit::finding::Finding>,
     },
 }
 
@@ -228,14 +232,20 @@ pub async fn run_turn(
                     approval,
                 })
                 .await;
-            let (content, is_error, ran) = if approval == Approval::Reject {
-                (vec![Block::text(REJECTED)], true, None)
+            let (content, is_error, ran, findings) = if approval == Approval::Reject {
+                (vec![Block::text(REJECTED)], true, None, Vec::new())
             } else {
                 let outcome = tokio::select! {
                     _ = cancel.cancelled() => return Err(ModelError::Cancelled.into()),
                     outcome = tools.call(&call.name, call.input.clone()) => outcome,
                 };
-                (outcome.content, outcome.is_error, outcome.ran)
+                let findings = match (&outcome.raw, &outcome.ran) {
+                    (Some(raw), Some(ran)) => {
+                        crate::audit::results::lint(&ran.server_id, &ran.tool, raw)
+                    }
+                    _ => Vec::new(),
+                };
+                (outcome.content, outcome.is_error, outcome.ran, findings)
             };
             let _ = events
                 .send(AgentEvent::ToolResult {
@@ -243,6 +253,7 @@ pub async fn run_turn(
                     is_error,
                     content: content.clone(),
                     ran,
+                    findings,
                 })
                 .await;
             stats.tool_calls.push(ToolCallStat {
