@@ -64,6 +64,7 @@ const COMMANDS: &[&str] = &[
     "check_cancel",
     "check_last",
     "check_export",
+    "audit_connected",
     "list_items",
     "accept_tool_change",
     "list_page",

@@ -148,6 +148,8 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::check::check_cancel,
             commands::check::check_last,
             commands::check::check_export,
+            // Every connected server audited together.
+            commands::audit::audit_connected,
             // The server's lists.
             commands::lists::list_items,
             commands::lists::accept_tool_change,

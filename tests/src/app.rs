@@ -165,11 +165,22 @@ fn free_ports() -> (u16, u16) {
 /// Writes the app's catalog in the data folder `start_with` prepares: one legacy-era stdio
 /// entry `id` named `name` that runs `command` with `args`.
 pub fn catalog_of_one(data: &Path, id: &str, name: &str, command: &str, args: &[&str]) {
+    catalog_of(data, &[(id, name, command, args)]);
+}
+
+/// A catalog of legacy stdio servers, each `(id, name, command, args)`.
+pub fn catalog_of(data: &Path, servers: &[(&str, &str, &str, &[&str])]) {
     let dir = data.join("dev.periscope.app");
     std::fs::create_dir_all(&dir).unwrap();
-    let catalog = serde_json::json!({"servers": [{"id": id, "name": name, "era": "legacy",
-        "target": {"transport": "stdio", "command": command, "args": args,
-            "env": [], "cwd": null}}]});
+    let servers: Vec<_> = servers
+        .iter()
+        .map(|(id, name, command, args)| {
+            serde_json::json!({"id": id, "name": name, "era": "legacy",
+                "target": {"transport": "stdio", "command": command, "args": args,
+                    "env": [], "cwd": null}})
+        })
+        .collect();
+    let catalog = serde_json::json!({ "servers": servers });
     std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
 }
 

@@ -8,7 +8,7 @@
 //!
 //! Needs what tests/tests/e2e_app.rs needs (the app built with its UI, Xvfb, tauri-driver).
 
-use periscope_tests::app::{Harness, ONE_AT_A_TIME, catalog_of_one};
+use periscope_tests::app::{Harness, ONE_AT_A_TIME, catalog_of, catalog_of_one};
 use periscope_tests::bin_str;
 
 const SERVER: &str = r#"[data-testid="server-item"][data-server-id="poisoned"]"#;
@@ -134,6 +134,72 @@ async fn the_check_view_audits_what_a_model_receives() {
     h.text_containing(r#"[data-testid="tool-result"]"#, "⟦U+202E⟧")
         .await;
     h.shot("result-findings").await;
+}
+
+/// Every connected server together (the sidebar's shield): the same poisoned server added
+/// twice, as a user who copied an entry has it. The dialog counts each server's tokens and the
+/// sum a host pays, warns above the budget the user sets, and lists the findings between the
+/// two (every tool name shadowed by the other entry) beside each one's own, each naming its
+/// server; a finding opens its tool in that server.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_connected_server_is_audited_together() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = bin_str("poisoned-server");
+    let mut h = Harness::start_with("audit-together", |data| {
+        catalog_of(
+            data,
+            &[
+                ("poisoned", "Poisoned", &server, &[]),
+                ("copy", "Poisoned copy", &server, &[]),
+            ],
+        );
+    })
+    .await;
+    // Nothing connected yet: the dialog says so.
+    h.click(r#"[data-testid="open-audit-connected"]"#).await;
+    h.find(r#"[data-testid="audit-connected-empty"]"#).await;
+    h.click(r#"[data-testid="audit-connected"] .modal-header button"#)
+        .await;
+    for id in ["poisoned", "copy"] {
+        let item = format!(r#"[data-testid="server-item"][data-server-id="{id}"]"#);
+        h.click(&item).await;
+        h.click(r#"[data-testid="connect-button"]"#).await;
+        h.find(&format!(r#"{item}[data-status="ready"]"#)).await;
+    }
+    h.click(r#"[data-testid="open-audit-connected"]"#).await;
+    h.text_containing(
+        r#"[data-testid="audit-connected-total"]"#,
+        "2 servers together: 1,144 tokens",
+    )
+    .await;
+    h.count_is(r#"[data-testid="audit-connected-row"]"#, 2)
+        .await;
+    h.text_containing(
+        r#"[data-testid="audit-connected-row"][data-server="Poisoned copy"] [data-testid="audit-connected-row-findings"]"#,
+        "errors",
+    )
+    .await;
+    assert_eq!(h.count(r#"[data-testid="audit-connected-over"]"#).await, 0);
+    h.clear(r#"[data-testid="audit-connected-budget"]"#).await;
+    h.type_into(r#"[data-testid="audit-connected-budget"]"#, "1000")
+        .await;
+    h.text_containing(r#"[data-testid="audit-connected-over"]"#, "1,144 tokens")
+        .await;
+    let shadowed = r#"[data-testid="audit-connected"] [data-testid="audit-finding-shadowed-name"]"#;
+    h.text_containing(
+        &format!(r#"{shadowed} [data-testid="audit-finding-server"]"#),
+        "Poisoned",
+    )
+    .await;
+    h.shot("together").await;
+    // A finding opens its tool, in its server.
+    h.click(&format!("{shadowed} .check-result-head")).await;
+    h.click(&format!(r#"{shadowed} [data-testid="audit-open"]"#))
+        .await;
+    assert_eq!(h.count(r#"[data-testid="audit-connected"]"#).await, 0);
+    h.find(r#"[data-testid="tab-tools"][aria-selected="true"]"#)
+        .await;
+    h.find(r#"[data-testid="tool-description"]"#).await;
 }
 
 const RUG: &str = r#"[data-testid="server-item"][data-server-id="rug"]"#;

@@ -4,6 +4,7 @@ import { Toaster } from "sonner";
 import { AboutDialog } from "./about/AboutDialog";
 import { start } from "./actions/startup";
 import { AskDialog } from "./asks/AskDialog";
+import { ConnectedAuditDialog } from "./check/ConnectedAuditDialog";
 import { AppErrors } from "./common/AppErrors";
 import { EmptyState } from "./common/EmptyState";
 import { AppMenu } from "./keyboard/AppMenu";
@@ -53,6 +54,7 @@ export function App() {
         <ShortcutsSheet />
         <AboutDialog />
         {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
+        {overlay === "audit" && <ConnectedAuditDialog onClose={closeOverlay} />}
       </div>
       {/* Outside the grid: sonner's container is a block in the flow, and as a grid item it
           took a row of its own, leaving the sidebar and the main view short of the window. */}

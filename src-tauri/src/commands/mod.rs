@@ -6,6 +6,7 @@ use periscope_core::vocabulary::Problem;
 
 pub mod about;
 pub mod asks;
+pub mod audit;
 pub mod catalog;
 pub mod check;
 pub mod connection;

@@ -9,6 +9,7 @@ import type { AuditReport } from "../bindings/AuditReport";
 import type { Finding } from "../bindings/Finding";
 import type { FindingSeverity } from "../bindings/FindingSeverity";
 import { selectPrompt, selectTool, setTab } from "../actions/view";
+import { select } from "../state/connections";
 import { ServerText } from "../common/ServerText";
 import { HostMatrix } from "./HostMatrix";
 import { TokenTable } from "./TokenTable";
@@ -18,7 +19,18 @@ const SEVERITIES: readonly FindingSeverity[] = ["error", "warning", "info"];
 /** The check's verdict class a severity is drawn with. */
 export const VERDICT_CLASS: Record<FindingSeverity, string> = { error: "fail", warning: "warning", info: "skipped" };
 
-export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport; serverId: string; showAll: boolean }) {
+interface Props {
+  audit: AuditReport;
+  /** The catalog id of the server a finding is about (one server's check: always the same). */
+  serverId: string | ((finding: Finding) => string | undefined);
+  showAll: boolean;
+  /** Several servers' findings: each names its server. */
+  withServer?: boolean;
+  /** Called when a finding opens its item (the audit of all servers closes then). */
+  onOpen?: () => void;
+}
+
+export function AuditFindings({ audit, serverId, showAll, withServer = false, onOpen }: Props) {
   const { t } = useTranslation("check");
   const shown = showAll ? audit.findings : audit.findings.filter((f) => f.severity !== "info");
   return (
@@ -40,7 +52,13 @@ export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport
       {shown.length > 0 && (
         <ul className="check-result-list">
           {shown.map((finding, i) => (
-            <FindingRow key={i} finding={finding} serverId={serverId} />
+            <FindingRow
+              key={i}
+              finding={finding}
+              serverId={typeof serverId === "string" ? serverId : serverId(finding)}
+              withServer={withServer}
+              onOpen={onOpen}
+            />
           ))}
         </ul>
       )}
@@ -50,13 +68,23 @@ export function AuditFindings({ audit, serverId, showAll }: { audit: AuditReport
   );
 }
 
-function FindingRow({ finding, serverId }: { finding: Finding; serverId: string }) {
+interface RowProps {
+  finding: Finding;
+  serverId: string | undefined;
+  withServer: boolean;
+  onOpen?: () => void;
+}
+
+function FindingRow({ finding, serverId, withServer, onOpen }: RowProps) {
   const { t } = useTranslation("check");
   const [open, setOpen] = useState(false);
   const Chevron = open ? ChevronDown : ChevronRight;
   const verdict = VERDICT_CLASS[finding.severity];
-  const opens = finding.subject === "tool" || finding.subject === "prompt";
+  const opens = serverId !== undefined && (finding.subject === "tool" || finding.subject === "prompt");
   const openItem = () => {
+    if (serverId === undefined) return;
+    onOpen?.();
+    if (withServer) select(serverId);
     if (finding.subject === "tool") {
       setTab(serverId, "tools");
       selectTool(serverId, finding.name);
@@ -71,6 +99,11 @@ function FindingRow({ finding, serverId }: { finding: Finding; serverId: string 
         <Chevron size={14} aria-hidden />
         <span className={`check-verdict verdict-${verdict}`}>{t(`audit.severity.${finding.severity}`)}</span>
         <span className="check-rule-title">{t(`audit.rules.${finding.rule}.title`)}</span>
+        {withServer && (
+          <span className="badge" data-testid="audit-finding-server">
+            {finding.server}
+          </span>
+        )}
         <span className="badge">
           {t(`audit.subject.${finding.subject}`)}
           {finding.subject !== "instructions" && (

@@ -5,6 +5,7 @@ import type { CheckExport } from "../bindings/CheckExport";
 import type { CheckProgress } from "../bindings/CheckProgress";
 import type { CheckRun } from "../bindings/CheckRun";
 import type { CheckRunOptions } from "../bindings/CheckRunOptions";
+import type { ConnectedAudit } from "../bindings/ConnectedAudit";
 
 export const checkIpc = {
   checkRun: (serverId: string, options: CheckRunOptions, onProgress: (step: CheckProgress) => void) => {
@@ -17,4 +18,6 @@ export const checkIpc = {
   checkLast: (serverId: string) => invoke<CheckRun | null>("check_last", { serverId }),
   /** The last report written where the user picks; the path, or null if cancelled. */
   checkExport: (serverId: string, format: CheckExport) => invoke<string | null>("check_export", { serverId, format }),
+  /** Every connected server audited together (their lists read anew). */
+  auditConnected: () => invoke<ConnectedAudit>("audit_connected"),
 };

@@ -1,4 +1,4 @@
-import { Command, House, Info, Keyboard, Settings } from "lucide-react";
+import { Command, House, Info, Keyboard, Settings, ShieldCheck } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { select } from "../state/connections";
 import { openOverlay } from "./overlays";
@@ -6,7 +6,7 @@ import { hintFor, isMac } from "./shortcuts";
 
 /**
  * Small buttons at the foot of the sidebar: the welcome view (no server selected), the palette,
- * the shortcuts sheet, Settings, About.
+ * the shortcuts sheet, the audit of every connected server, Settings, About.
  */
 export function AppMenu() {
   const { t } = useTranslation("keyboard");
@@ -23,6 +23,9 @@ export function AppMenu() {
       </button>
       <button type="button" className="icon-button" data-testid="open-shortcuts" aria-label={sheet} title={sheet} onClick={() => openOverlay("shortcuts")}>
         <Keyboard size={14} aria-hidden />
+      </button>
+      <button type="button" className="icon-button" data-testid="open-audit-connected" aria-label={t("menu.auditConnected")} title={t("menu.auditConnected")} onClick={() => openOverlay("audit")}>
+        <ShieldCheck size={14} aria-hidden />
       </button>
       <button type="button" className="icon-button" data-testid="settings-button" aria-label={t("menu.settings")} title={t("menu.settings")} onClick={() => openOverlay("settings")}>
         <Settings size={14} aria-hidden />

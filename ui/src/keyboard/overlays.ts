@@ -1,9 +1,9 @@
-// Which app-wide overlay is open: the command palette, the shortcuts sheet, the About dialog or
-// Settings.
+// Which app-wide overlay is open: the command palette, the shortcuts sheet, the About dialog,
+// Settings, or the audit of every connected server together.
 // One at a time: opening one closes the other (the palette's "Shortcuts" item opens the sheet).
 import { Notifier, useNotifier } from "../state/notifier";
 
-export type Overlay = "palette" | "shortcuts" | "about" | "settings";
+export type Overlay = "palette" | "shortcuts" | "about" | "settings" | "audit";
 
 export const overlays = new Notifier<{ open: Overlay | null }>({ open: null });
 

@@ -35,6 +35,7 @@ export type PaletteAction =
   | { type: "shortcut"; action: ShortcutAction }
   | { type: "about" }
   | { type: "settings" }
+  | { type: "audit-connected" }
   | { type: "shortcuts" }
   | { type: "welcome" };
 
@@ -276,6 +277,7 @@ function actionItems(source: PaletteSource): PaletteItem[] {
     action("action:about", "palette.about", "palette.keywords.about", { type: "about" }),
     // The theme and the language are chosen in Settings: their words find it.
     action("action:settings", "palette.settings", "palette.keywords.settings", { type: "settings" }),
+    action("action:audit-connected", "palette.auditConnected", "palette.keywords.auditConnected", { type: "audit-connected" }),
     action("action:welcome", "palette.welcome", "palette.keywords.welcome", { type: "welcome" }),
   );
   return items;

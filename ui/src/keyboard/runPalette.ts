@@ -47,6 +47,8 @@ export function runPaletteAction(action: PaletteAction): void {
       return openOverlay("about");
     case "settings":
       return openOverlay("settings");
+    case "audit-connected":
+      return openOverlay("audit");
     case "shortcuts":
       return openOverlay("shortcuts");
     case "welcome":

@@ -17,6 +17,7 @@ pub mod pins;
 pub mod results;
 pub mod rules;
 mod text;
+pub mod together;
 pub mod tokens;
 
 use std::ops::Range;
@@ -53,6 +54,17 @@ pub struct FindingCounts {
     pub error: u32,
     pub warning: u32,
     pub info: u32,
+}
+
+impl FindingCounts {
+    /// Counts one more finding of `severity`.
+    pub fn add(&mut self, severity: FindingSeverity) {
+        match severity {
+            FindingSeverity::Error => self.error += 1,
+            FindingSeverity::Warning => self.warning += 1,
+            FindingSeverity::Info => self.info += 1,
+        }
+    }
 }
 
 /// What the audit found, worst first.
@@ -216,11 +228,7 @@ pub fn audit_all(surfaces: &[Surface]) -> AuditReport {
 fn count(findings: &[Finding]) -> FindingCounts {
     let mut counts = FindingCounts::default();
     for f in findings {
-        match f.severity {
-            FindingSeverity::Error => counts.error += 1,
-            FindingSeverity::Warning => counts.warning += 1,
-            FindingSeverity::Info => counts.info += 1,
-        }
+        counts.add(f.severity);
     }
     counts
 }
