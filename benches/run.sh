@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|audit|app|app_flood|app_lists|load|load_app]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|audit|app|app_flood|app_lists|app_audit|load|load_app]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -50,6 +50,9 @@ if [ -z "$filter" ] || [ "$filter" = "app_flood" ]; then
 fi
 if [ -z "$filter" ] || [ "$filter" = "app_lists" ]; then
   cargo test -p periscope-benches --bench app_lists -- app_lists
+fi
+if [ -z "$filter" ] || [ "$filter" = "app_audit" ]; then
+  cargo test -p periscope-benches --bench app_audit -- app_audit
 fi
 if [ -z "$filter" ] || [ "$filter" = "load_app" ]; then
   cargo test -p periscope-benches --bench load_app -- load_app

@@ -12,7 +12,6 @@
 //! - the peer for the listing: `periscope tools list -q` of the same server, the CLI's wall
 //!   time (the engine's pages with nothing drawn), in the same run.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -21,38 +20,22 @@ use periscope_tests::app::{Harness, Launch};
 // Only `processes` of the shared process helpers is needed here.
 #[path = "support/input.rs"]
 mod input;
+#[path = "support/many_tools.rs"]
+mod many_tools;
 #[path = "support/procs.rs"]
 #[allow(dead_code)]
 mod procs;
 #[path = "support/stats.rs"]
 mod stats;
 use input::set_input;
+use many_tools::{PAGE, catalog, frame_times, tools};
 use periscope_tests::bin_str;
 use procs::{processes, written};
 use stats::{median, percentile};
 
 const RUNS: usize = 3;
-const PAGE: usize = 500;
 const LIST_COUNT: &str = r#".split-list .list-header .count"#;
 const FILTER_COUNT: &str = r#"[data-testid="tools-filter-count"]"#;
-
-fn tools() -> usize {
-    std::env::var("PERISCOPE_BENCH_TOOLS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20_000)
-}
-
-fn catalog(data: &Path, n: usize) {
-    let dir = data.join("dev.periscope.app");
-    std::fs::create_dir_all(&dir).unwrap();
-    let servers = serde_json::json!({"servers": [
-        {"id": "many", "name": "Many tools", "era": "legacy", "target": {"transport": "stdio",
-            "command": bin_str("chaos-server"), "args": ["many-tools", n.to_string(), PAGE.to_string()],
-            "env": [], "cwd": null}},
-    ]});
-    std::fs::write(dir.join("catalog.json"), servers.to_string()).unwrap();
-}
 
 /// The server's pid, once it runs.
 fn server_pid() -> Option<u32> {
@@ -88,44 +71,6 @@ async fn wait_text(h: &Harness, css: &str, want: &str, within: Duration) -> Inst
         );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-}
-
-/// `requestAnimationFrame` deltas (ms) for 3 s; with `scroll`, the tools list scrolls 120 px a
-/// frame meanwhile, down and back up.
-async fn frame_times(h: &Harness, scroll: bool) -> Vec<f64> {
-    let script = format!(
-        "
-        const done = arguments[arguments.length - 1];
-        const list = document.querySelector('.split-list');
-        const scroll = {scroll};
-        const deltas = [];
-        let last = performance.now();
-        const end = last + 3000;
-        let down = true;
-        function frame(now) {{
-            deltas.push(now - last);
-            last = now;
-            if (scroll) {{
-                const max = list.scrollHeight - list.clientHeight;
-                if (down && list.scrollTop >= max - 1) down = false;
-                if (!down && list.scrollTop <= 0) down = true;
-                list.scrollTop += (down ? 1 : -1) * 120;
-            }}
-            if (now < end) requestAnimationFrame(frame); else done(deltas);
-        }}
-        list.scrollTop = list.scrollHeight / 3;
-        requestAnimationFrame((now) => {{ last = now; requestAnimationFrame(frame); }});
-    "
-    );
-    let value = h
-        .client
-        .execute_async(&script, vec![])
-        .await
-        .expect("the page scrolls");
-    value
-        .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_f64()).collect())
-        .unwrap_or_default()
 }
 
 /// The CLI's wall time listing the same server (ms).
@@ -220,8 +165,8 @@ async fn main() {
         }
         clear_ms.push(at.elapsed().as_secs_f64() * 1e3);
 
-        idle.extend(frame_times(&h, false).await);
-        frames.extend(frame_times(&h, true).await);
+        idle.extend(frame_times(&h, ".split-list", false).await);
+        frames.extend(frame_times(&h, ".split-list", true).await);
         h.stop().await;
     }
     let ms = |v: &[f64]| median(v.to_vec());

@@ -765,6 +765,11 @@ async fn a_playground_turn_calls_add_after_approval_and_answers_with_the_sum() {
         })
         .expect("the call ran");
     assert_eq!((ran.server_id.as_str(), ran.tool.as_str()), ("demo", "add"));
+    // "5" holds nothing aimed at the model.
+    assert!(p.events.iter().all(|e| match e {
+        AgentEvent::ToolResult { findings, .. } => findings.is_empty(),
+        _ => true,
+    }));
     assert_eq!(ran.arguments, *json!({"a": 2, "b": 3}).as_object().unwrap());
     assert!(ran.timing.duration_us > 0);
     assert_eq!(stats.rounds, 2);
@@ -836,5 +841,60 @@ async fn a_rejected_tool_call_reaches_the_model_as_an_error_result() {
     assert_eq!(
         p.conversation.messages.last().unwrap().content,
         vec![Block::text("Understood: I did not add them.")]
+    );
+}
+
+/// A result that speaks to the model is said beside it in the turn's events, before the model
+/// reads it: the poisoned server's `docs` answers with `<IMPORTANT>` markup and an order to
+/// keep the user out of it; a clean result says nothing (the demo's `add`, above, and here).
+#[tokio::test]
+async fn a_tool_result_aimed_at_the_model_is_said_with_the_result() {
+    let dir = scratch_dir("playground_poisoned_result");
+    let fake = FakeModel::start("poisoned-result.json", None, &dir);
+    let client = local_client(&fake);
+    let target = StdioTarget::new(bin_str("poisoned-server"), Vec::<String>::new());
+    let session = Session::spawn_stdio(&target, SessionOptions::default()).unwrap();
+    session.initialize().await.unwrap();
+    let tools = SessionTools::new(vec![("poisoned".into(), Arc::new(session))]);
+    let approver = Answering {
+        approval: Approval::Once,
+        seen: Mutex::new(Vec::new()),
+    };
+    let mut conversation = Conversation::new("c", vec!["poisoned".into()], "fake");
+    let (tx, mut rx) = mpsc::channel(4096);
+    run_turn(
+        &client,
+        &mut conversation,
+        vec![Block::text("What does the manual say?")],
+        &tools,
+        &approver,
+        &tx,
+        &CancellationToken::new(),
+    )
+    .await
+    .expect("the turn finishes");
+    drop(tx);
+    let mut findings = None;
+    while let Some(event) = rx.recv().await {
+        if let AgentEvent::ToolResult { findings: f, .. } = event {
+            findings = Some(f);
+        }
+    }
+    let findings = findings.expect("the call ran");
+    let rules: Vec<&str> = findings.iter().map(|f| f.rule.id()).collect();
+    assert_eq!(
+        rules,
+        [
+            "hidden-bidi-control",
+            "model-tag",
+            "override-instructions",
+            "conceal-from-user",
+            "send-to-address"
+        ]
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.server == "poisoned" && f.name == "docs" && f.field == "content[1].text")
     );
 }

@@ -20,13 +20,24 @@ import { useConnections } from "./state/connections";
 import { RecordingView } from "./recordings/RecordingView";
 import { useRecordings } from "./state/recordings";
 
+/** The dialogs opened as overlays. Their own component: opening one re-renders this, not the
+ * whole app (a server's view with a 20 000-tool report behind the dialog stays as it is). */
+function OverlayDialogs() {
+  const overlay = useOverlay();
+  return (
+    <>
+      {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
+      {overlay === "audit" && <ConnectedAuditDialog onClose={closeOverlay} />}
+    </>
+  );
+}
+
 export function App() {
   const { t } = useTranslation(["app", "common"]);
   useEffect(() => {
     void start();
   }, []);
   useShortcuts();
-  const overlay = useOverlay();
   const selected = useConnections((s) => s.catalog.find((e) => e.id === s.selectedId) ?? null);
   const loading = useConnections((s) => s.catalogStatus === "loading");
   const selectedId = useConnections((s) => s.selectedId);
@@ -53,8 +64,7 @@ export function App() {
         <CommandPalette />
         <ShortcutsSheet />
         <AboutDialog />
-        {overlay === "settings" && <SettingsDialog onClose={closeOverlay} />}
-        {overlay === "audit" && <ConnectedAuditDialog onClose={closeOverlay} />}
+        <OverlayDialogs />
       </div>
       {/* Outside the grid: sonner's container is a block in the flow, and as a grid item it
           took a row of its own, leaving the sidebar and the main view short of the window. */}

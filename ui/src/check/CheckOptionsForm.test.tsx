@@ -37,6 +37,26 @@ describe("the check's options", () => {
     expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ calls: { named: ["delete_all"], all: false, none: false } }));
   });
 
+  it("draws a hundred tools to pick at most, and finds the others by name", () => {
+    const many: ListState<ToolView> = {
+      status: "loaded",
+      error: null,
+      items: [
+        ...Array.from({ length: 150 }, (_, i) => toolView({ name: `ro_${i}`, annotations: { read_only_hint: true } })),
+        ...Array.from({ length: 250 }, (_, i) => toolView({ name: `tool_${i}` })),
+      ],
+    };
+    render(
+      <CheckOptionsForm options={{ ...defaultOptions(), calls: { named: [], all: false, none: false } }} tools={many} disabled={false} onChange={vi.fn()} />,
+    );
+    expect(screen.getByTestId("check-read-only-more").textContent).toBe("and 50 more");
+    expect(screen.getAllByRole("checkbox").filter((c) => c.dataset.testid?.startsWith("check-call-tool_"))).toHaveLength(100);
+    expect(screen.getByTestId("check-tools-shown").textContent).toBe("100 of 250 shown");
+    fireEvent.change(screen.getByTestId("check-tools-filter"), { target: { value: "tool_249" } });
+    expect(screen.getByTestId("check-call-tool_249")).toBeTruthy();
+    expect(screen.getByTestId("check-tools-shown").textContent).toBe("1 of 1 shown");
+  });
+
   it("leaves out an area unticked", () => {
     const onChange = form(defaultOptions());
     expect((screen.getByTestId("check-area-pick-stdio") as HTMLInputElement).checked).toBe(true);

@@ -1,6 +1,7 @@
 // The options of a run: which eras, and which tools may be called. Calling is off until the
 // user turns it on; then the tools the server marks read-only are listed first (they will be
 // called), and the others can be ticked one by one, or all at once.
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CheckRunOptions } from "../bindings/CheckRunOptions";
 import type { EraPick } from "../bindings/EraPick";
@@ -9,6 +10,9 @@ import { AREAS } from "../state/check";
 import type { ListState } from "../state/lists";
 
 const ERA_PICKS: readonly EraPick[] = ["auto", "both", "modern", "legacy"];
+
+/** Tools to pick drawn at most; past it a filter finds the others (a server of 20 000 tools). */
+const PICKABLE = 100;
 
 interface Props {
   options: CheckRunOptions;
@@ -25,6 +29,9 @@ export function CheckOptionsForm({ options, tools, disabled, onChange }: Props) 
   const readOnly = named.filter((tool) => tool.annotations.read_only_hint === true);
   const others = named.filter((tool) => tool.annotations.read_only_hint !== true);
   const setCalls = (next: Partial<CheckRunOptions["calls"]>) => onChange({ ...options, calls: { ...calls, ...next } });
+  const [filter, setFilter] = useState("");
+  const matching = filter ? others.filter((tool) => tool.name.toLowerCase().includes(filter.toLowerCase())) : others;
+  const picked = new Set(calls.named);
   const tick = (name: string, on: boolean) =>
     setCalls({ named: on ? [...calls.named.filter((n) => n !== name), name] : calls.named.filter((n) => n !== name) });
   return (
@@ -86,11 +93,16 @@ export function CheckOptionsForm({ options, tools, disabled, onChange }: Props) 
                   <p className="muted small">{t("options.noneReadOnly")}</p>
                 ) : (
                   <ul className="check-tool-names">
-                    {readOnly.map((tool) => (
+                    {readOnly.slice(0, PICKABLE).map((tool) => (
                       <li key={tool.name}>
                         <code>{tool.name}</code>
                       </li>
                     ))}
+                    {readOnly.length > PICKABLE && (
+                      <li className="muted small" data-testid="check-read-only-more">
+                        {t("options.moreReadOnly", { count: readOnly.length - PICKABLE })}
+                      </li>
+                    )}
                   </ul>
                 )}
               </div>
@@ -106,13 +118,28 @@ export function CheckOptionsForm({ options, tools, disabled, onChange }: Props) 
                     />
                     {t("options.callAll")}
                   </label>
+                  {others.length > PICKABLE && (
+                    <div className="check-tools-filter">
+                      <input
+                        type="search"
+                        value={filter}
+                        placeholder={t("options.filter")}
+                        aria-label={t("options.filter")}
+                        data-testid="check-tools-filter"
+                        onChange={(event) => setFilter(event.target.value)}
+                      />
+                      <span className="muted small" data-testid="check-tools-shown">
+                        {t("options.shown", { shown: Math.min(PICKABLE, matching.length), count: matching.length })}
+                      </span>
+                    </div>
+                  )}
                   <ul className="check-tool-names">
-                    {others.map((tool) => (
+                    {matching.slice(0, PICKABLE).map((tool) => (
                       <li key={tool.name}>
                         <label>
                           <input
                             type="checkbox"
-                            checked={calls.all || calls.named.includes(tool.name)}
+                            checked={calls.all || picked.has(tool.name)}
                             disabled={calls.all}
                             data-testid={`check-call-${tool.name}`}
                             onChange={(event) => tick(tool.name, event.target.checked)}

@@ -112,18 +112,18 @@ describe("the audit's host matrix", () => {
 });
 
 describe("the host matrix of a server with many tools", () => {
-  it("draws a hundred rows at a time", () => {
+  it("draws fifty rows at a time", () => {
     const many: HostReport = {
       ...report,
-      tools: Array.from({ length: 250 }, (_, i) => ({ tool: `t${i}`, hosts: report.tools[1]!.hosts })),
+      tools: Array.from({ length: 120 }, (_, i) => ({ tool: `t${i}`, hosts: report.tools[1]!.hosts })),
     };
     render(<HostMatrix hosts={many} />);
+    expect(screen.getAllByTestId("host-row")).toHaveLength(50);
+    expect(screen.getByTestId("host-matrix-more").textContent).toContain("50 of 120");
+    fireEvent.click(screen.getByTestId("host-matrix-more"));
     expect(screen.getAllByTestId("host-row")).toHaveLength(100);
-    expect(screen.getByTestId("host-matrix-more").textContent).toContain("100 of 250");
     fireEvent.click(screen.getByTestId("host-matrix-more"));
-    expect(screen.getAllByTestId("host-row")).toHaveLength(200);
-    fireEvent.click(screen.getByTestId("host-matrix-more"));
-    expect(screen.getAllByTestId("host-row")).toHaveLength(250);
+    expect(screen.getAllByTestId("host-row")).toHaveLength(120);
     expect(screen.queryByTestId("host-matrix-more")).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ const VERDICT_CLASS: Record<HostVerdict, string> = {
 };
 
 /** Rows drawn at first, and added by each "Show more": a server of 20 000 tools stays quick. */
-const ROWS = 100;
+const ROWS = 50;
 
 interface Open {
   tool: string;

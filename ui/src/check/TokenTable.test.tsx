@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TokenReport } from "../bindings/TokenReport";
 import { TokenTable } from "./TokenTable";
@@ -35,5 +35,15 @@ describe("the audit's token table", () => {
     expect(screen.getAllByTestId("audit-tokens-row")).toHaveLength(10);
     rerender(<TokenTable tokens={report(12, true)} showAll />);
     expect(screen.getAllByTestId("audit-tokens-row")).toHaveLength(13);
+  });
+
+  it("draws a long table fifty rows at a time", () => {
+    render(<TokenTable tokens={report(120, false)} showAll />);
+    expect(screen.getAllByTestId("audit-tokens-row")).toHaveLength(50);
+    fireEvent.click(screen.getByTestId("audit-tokens-more"));
+    expect(screen.getAllByTestId("audit-tokens-row")).toHaveLength(100);
+    fireEvent.click(screen.getByTestId("audit-tokens-more"));
+    expect(screen.getAllByTestId("audit-tokens-row")).toHaveLength(121);
+    expect(screen.queryByTestId("audit-tokens-more")).toBeNull();
   });
 });

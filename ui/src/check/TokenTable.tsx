@@ -1,18 +1,21 @@
 // The token cost of a check's audit (docs/audit.md, "Tokens"): what the server's tools and
 // instructions cost in a model's context on every request, counted with OpenAI's tokenizers
 // and estimated for Anthropic's models, the dearest first, with the budget's warning.
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TokenReport } from "../bindings/TokenReport";
 import { ServerText } from "../common/ServerText";
 
-/** Rows shown before "Show all", and at most with it (a server of 20 000 tools stays quick). */
+/** Rows shown before "Show passed and skipped", and with it at first and at each "more" (a
+ * server of 20 000 tools stays quick: benches/run.sh app_audit). */
 const FIRST = 10;
-const MOST = 1000;
+const STEP = 50;
 
 export function TokenTable({ tokens, showAll }: { tokens: TokenReport; showAll: boolean }) {
   const { t, i18n } = useTranslation("check");
+  const [limit, setLimit] = useState(STEP);
   const number = (n: number) => n.toLocaleString(i18n.language);
-  const items = tokens.items.slice(0, showAll ? MOST : FIRST);
+  const items = tokens.items.slice(0, showAll ? limit : FIRST);
   return (
     <div className="token-table" data-testid="audit-tokens">
       <h4 className="check-subtitle">{t("audit.tokens.title")}</h4>
@@ -53,9 +56,14 @@ export function TokenTable({ tokens, showAll }: { tokens: TokenReport; showAll: 
           ))}
         </tbody>
       </table>
-      {items.length < tokens.items.length && (
-        <p className="muted small">{t("audit.tokens.more", { count: tokens.items.length - items.length })}</p>
-      )}
+      {items.length < tokens.items.length &&
+        (showAll ? (
+          <button type="button" className="link-button" data-testid="audit-tokens-more" onClick={() => setLimit(limit + STEP)}>
+            {t("audit.tokens.showMore", { shown: items.length, count: tokens.items.length })}
+          </button>
+        ) : (
+          <p className="muted small">{t("audit.tokens.more", { count: tokens.items.length - items.length })}</p>
+        ))}
     </div>
   );
 }
