@@ -567,3 +567,23 @@ fn a_result_aimed_at_the_model_is_said_after_the_call_and_in_the_check() {
         report["audit"]["findings"]
     );
 }
+
+/// `tools list` says which name mixes scripts, on its line: the two `send_email`s of the
+/// poisoned server no longer print the same.
+#[test]
+fn a_name_that_mixes_scripts_says_so_in_the_list() {
+    let out = periscope(&["tools", "list", "--", &poisoned()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start} in {text}"))
+            .to_string()
+    };
+    assert!(
+        line("s\u{0435}nd_email(to)")
+            .contains("[mixed scripts: U+0435 is Cyrillic in a Latin name]"),
+        "{text}"
+    );
+    assert!(!line("send_email(to)").contains("mixed scripts"), "{text}");
+}

@@ -242,7 +242,18 @@ pub fn tool_line(v: &Value) -> String {
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default();
-    with_description(format!("{}({})", str_of(v, "name"), params.join(", ")), v)
+    let name = str_of(v, "name");
+    // A name that passes for another (a Latin name with a Cyrillic letter) says so.
+    let odd: Vec<String> = periscope_core::name_scripts::odd_letters(name)
+        .into_iter()
+        .map(|o| format!("{} is {} in a {} name", o.code_point, o.script, o.main))
+        .collect();
+    let mixed = if odd.is_empty() {
+        String::new()
+    } else {
+        format!(" [mixed scripts: {}]", odd.join(", "))
+    };
+    with_description(format!("{name}({}){mixed}", params.join(", ")), v)
 }
 
 pub fn resource_line(v: &Value) -> String {

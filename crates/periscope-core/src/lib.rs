@@ -31,6 +31,7 @@ pub mod host_config;
 pub mod limits;
 pub mod live_logs;
 pub mod model;
+pub mod name_scripts;
 pub mod net_guard;
 pub mod private_file;
 pub mod protocol_check;

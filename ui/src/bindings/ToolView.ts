@@ -3,6 +3,7 @@ import type { AppLink } from "./AppLink";
 import type { HeaderAnnotationError } from "./HeaderAnnotationError";
 import type { HeaderRule } from "./HeaderRule";
 import type { IconView } from "./IconView";
+import type { OddLetter } from "./OddLetter";
 import type { OffSpec } from "./OffSpec";
 import type { TaskSupport } from "./TaskSupport";
 import type { ToolAnnotations } from "./ToolAnnotations";
@@ -16,6 +17,11 @@ export type ToolView = {
  * None when the server sent no name (such a tool cannot be called).
  */
 name: string | null, 
+/**
+ * The name's letters of another script than the rest, when it mixes scripts the way
+ * spoofing does (`sеnd_email` with a Cyrillic `е`): lists mark them (`name_scripts.rs`).
+ */
+odd_letters: Array<OddLetter>, 
 /**
  * `title`, else `annotations.title`.
  */

@@ -9,6 +9,7 @@ import type { ToolView } from "../bindings/ToolView";
 export function toolView(view: Partial<Omit<ToolView, "annotations">> & { annotations?: Partial<ToolAnnotations> }): ToolView {
   return {
     name: null,
+    odd_letters: [],
     title: null,
     description: null,
     input_schema: { type: "object" },

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ItemList } from "../common/ItemList";
+import { NameText } from "../common/NameText";
 import { ServerText } from "../common/ServerText";
 import type { ToolInfo } from "./tools";
 
@@ -30,7 +31,7 @@ export function ToolList({ tools, selected, onSelect, changed }: Props) {
           onClick={() => onSelect(tool.name)}
         >
           <span className="item-name mono">
-            <ServerText text={tool.name} />
+            <NameText name={tool.name} odd={tool.oddLetters} />
             {changed?.has(tool.name) && (
               <span className="badge badge-changed" title={t("pins.changedHint")} data-testid="tool-changed-badge">
                 {t("pins.changed")}

@@ -31,6 +31,7 @@ import { useServerLists } from "../state/lists";
 import { ToolCallApp, type AppRun } from "../mcp-apps/McpAppPanel";
 import { resourceOfTool, useMcpAppResources } from "../mcp-apps/useMcpAppResources";
 import type { McpAppResource } from "../ipc/mcpApps";
+import { NameText } from "../common/NameText";
 import { ServerText } from "../common/ServerText";
 
 const KINDS: readonly ListKind[] = ["tools"];
@@ -154,7 +155,7 @@ function ToolDetail({ server, tool, app }: { server: ServerState; tool: ToolInfo
           />
         )}
         <span className="mono">
-          <ServerText text={tool.name} />
+          <NameText name={tool.name} odd={tool.oddLetters} />
         </span>
         {tool.title && (
           <span className="detail-subtitle">

@@ -1,4 +1,5 @@
 // What the Tools tab shows of the tools the engine read from `tools/list` (`ToolView`).
+import type { OddLetter } from "../bindings/OddLetter";
 import type { AppLink } from "../bindings/AppLink";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { TaskSupport } from "../bindings/TaskSupport";
@@ -25,6 +26,8 @@ export interface ToolIcon {
 
 export interface ToolInfo {
   name: string;
+  /** The name's letters of another script, when it mixes scripts (the engine's answer). */
+  oddLetters: OddLetter[];
   title: string | null;
   description: string | null;
   inputSchema: JsonValue | undefined;
@@ -71,6 +74,7 @@ export function toolInfo(view: ToolView): ToolInfo | null {
   const { shown, remote } = icons(view);
   return {
     name: view.name,
+    oddLetters: view.odd_letters,
     title: view.title,
     description: view.description,
     inputSchema: view.input_schema ?? undefined,

@@ -5,63 +5,28 @@
 
 use std::collections::HashMap;
 
-use unicode_script::{Script, UnicodeScript};
-use unicode_security::{RestrictionLevel, RestrictionLevelDetection, skeleton};
+use unicode_security::skeleton;
 
 use super::Surface;
 use super::fields::{Text, TextKind};
 use super::finding::SubjectKind;
 use super::rules::AuditRule;
 use super::{Found, excerpt_of};
-use crate::hidden_text;
+use crate::name_scripts::{self, Mixed, script_of};
 
 /// A name mixing scripts the way spoofing does (Latin with Cyrillic or Greek, or three
 /// scripts). Latin beside Chinese, Japanese or Korean, or one other script, is how people
 /// write names, and not a finding.
 pub(super) fn lint_name(text: &Text<'_>, found: &mut Vec<Found>) {
-    if text.text.is_ascii() {
-        return;
-    }
-    // Punctuation (`.`, `/`) and hidden characters have rules of their own.
-    let letters: String = text
-        .text
-        .chars()
-        .filter(|c| !c.is_ascii_punctuation() && hidden_text::kind_of(*c).is_none())
-        .collect();
-    if letters.as_str().detect_restriction_level() < RestrictionLevel::MinimallyRestrictive {
-        return;
-    }
-    // The script most of the name is in; the letters of others are the odd ones.
-    let mut counts: HashMap<Script, usize> = HashMap::new();
-    for c in text.text.chars() {
-        if let Some(script) = script_of(c) {
-            *counts.entry(script).or_default() += 1;
-        }
-    }
-    let Some(main) = counts
-        .iter()
-        .max_by_key(|(script, n)| (**n, **script == Script::Latin))
-        .map(|(s, _)| *s)
-    else {
+    let Some(Mixed { main, odd }) = name_scripts::mixed(text.text) else {
         return;
     };
-    let odd: Vec<(usize, char)> = text
-        .text
-        .char_indices()
-        .filter(|(_, c)| script_of(*c).is_some_and(|s| s != main))
-        .collect();
-    let Some(&(first, c)) = odd.first() else {
+    let Some(&(first, c, _)) = odd.first() else {
         return;
     };
     let listed: Vec<String> = odd
         .iter()
-        .map(|(_, c)| {
-            format!(
-                "'{c}' (U+{:04X}, {})",
-                *c as u32,
-                script_of(*c).map_or("?", |s| s.full_name())
-            )
-        })
+        .map(|(_, c, script)| format!("'{c}' (U+{:04X}, {})", *c as u32, script.full_name()))
         .collect();
     // What it passes for: each odd letter as the letter of the main script it imitates.
     let passes_for: String = text
@@ -94,13 +59,6 @@ pub(super) fn lint_name(text: &Text<'_>, found: &mut Vec<Found>) {
         first..first + c.len_utf8(),
         message,
     ));
-}
-
-fn script_of(c: char) -> Option<Script> {
-    match c.script() {
-        Script::Common | Script::Inherited | Script::Unknown => None,
-        s => Some(s),
-    }
 }
 
 impl Text<'_> {

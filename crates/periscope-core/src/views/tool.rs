@@ -52,6 +52,10 @@ pub struct HeaderRule {
 pub struct ToolView {
     /// None when the server sent no name (such a tool cannot be called).
     pub name: Option<String>,
+    /// The name's letters of another script than the rest, when it mixes scripts the way
+    /// spoofing does (`sеnd_email` with a Cyrillic `е`): lists mark them (`name_scripts.rs`).
+    #[serde(default)]
+    pub odd_letters: Vec<crate::name_scripts::OddLetter>,
     /// `title`, else `annotations.title`.
     pub title: Option<String>,
     pub description: Option<String>,
@@ -145,6 +149,10 @@ impl ToolView {
             };
         ToolView {
             title: title.or_else(|| annotations.title.clone()),
+            odd_letters: name
+                .as_deref()
+                .map(crate::name_scripts::odd_letters)
+                .unwrap_or_default(),
             name,
             description,
             input_schema,
