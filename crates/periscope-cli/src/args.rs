@@ -265,12 +265,108 @@ pub enum Format {
 pub enum OutputFormat {
     Text,
     Json,
-    /// JUnit XML (`check`).
+    /// JUnit XML (`check`, `load`).
     Junit,
     /// SARIF 2.1.0 (`check`).
     Sarif,
     /// Markdown (`check`).
     Markdown,
+}
+
+/// `periscope load`'s options (boxed in [`Action`]: they are many).
+#[derive(clap::Args, Debug)]
+pub struct LoadArgs {
+    /// Call this tool.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// The tool's arguments as one JSON object.
+    #[arg(long, value_name = "JSON", requires = "tool")]
+    pub args: Option<String>,
+    /// One argument of the tool, key=value (JSON if it parses, else a string).
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE", value_parser = key_value, requires = "tool")]
+    pub arg: Vec<(String, String)>,
+    /// A saved call (the app's, `periscope saved list`), NAME or NAME@WEIGHT; repeat for
+    /// a weighted mix.
+    #[arg(long, value_name = "NAME[@WEIGHT]")]
+    pub saved: Vec<String>,
+    /// The saved calls' server, when names repeat across servers (its catalog id).
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+    /// Send the requests a recording's client sent (not the handshake), in turn.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub from_recording: Option<PathBuf>,
+    /// Sessions to open (stdio: each its own server process; HTTP: its own connection).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub sessions: u32,
+    /// Requests each session keeps in flight.
+    #[arg(long, value_name = "M", default_value_t = 1)]
+    pub in_flight: u32,
+    /// Open loop: R requests a second across all sessions, on schedule whether or not the
+    /// server keeps up (latency counted from when each was due). Without it, closed loop.
+    #[arg(long, value_name = "R")]
+    pub rate: Option<f64>,
+    /// Requests to send.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// Seconds to send for.
+    #[arg(long, value_name = "S")]
+    pub duration: Option<f64>,
+    /// Requests sent at most, whatever else is asked.
+    #[arg(long, value_name = "N", default_value_t = periscope_core::load::plan::DEFAULT_MAX_REQUESTS)]
+    pub max_requests: u64,
+    /// Step up the concurrency (in flight per session) or the rate until a step crosses
+    /// --break-error-rate or --break-p99: the breaking point.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub ramp: Option<RampArg>,
+    /// The ramp's first level (default: --in-flight, or --rate).
+    #[arg(long, value_name = "X", requires = "ramp")]
+    pub ramp_start: Option<f64>,
+    /// What each step adds to the level (default: the first level).
+    #[arg(long, value_name = "X", requires = "ramp")]
+    pub ramp_step: Option<f64>,
+    /// Steps at most.
+    #[arg(long, value_name = "N", default_value_t = periscope_core::load::plan::DEFAULT_RAMP_STEPS, requires = "ramp")]
+    pub ramp_steps: u32,
+    /// Seconds each step runs.
+    #[arg(long, value_name = "S", default_value_t = periscope_core::load::plan::DEFAULT_STEP_MS as f64 / 1000.0, requires = "ramp")]
+    pub step_time: f64,
+    /// A step breaks when more than PCT percent of its requests fail.
+    #[arg(long, value_name = "PCT", default_value_t = 1.0, requires = "ramp")]
+    pub break_error_rate: f64,
+    /// A step breaks when its p99 passes MS milliseconds.
+    #[arg(long, value_name = "MS", requires = "ramp")]
+    pub break_p99: Option<f64>,
+    /// Send without asking first (scripts, CI).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Fail (exit 1) when the p99 latency passes MS milliseconds (fractions allowed).
+    #[arg(long, value_name = "MS")]
+    pub max_p99: Option<f64>,
+    /// Fail when more than PCT percent of requests fail.
+    #[arg(long, value_name = "PCT")]
+    pub max_error_rate: Option<f64>,
+    /// Fail when fewer than N requests a second complete.
+    #[arg(long, value_name = "N")]
+    pub min_throughput: Option<f64>,
+    /// Compare with a saved run (--save, or --format json's output) and fail when a request
+    /// regressed by more than --regression-threshold.
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<PathBuf>,
+    /// How much worse (percent) counts as a regression against --baseline.
+    #[arg(long, value_name = "PCT", default_value_t = periscope_core::load::gates::DEFAULT_REGRESSION_PCT)]
+    pub regression_threshold: f64,
+    /// Save the run's report to FILE (JSON), e.g. as a later run's --baseline.
+    #[arg(long, value_name = "FILE.json")]
+    pub save: Option<PathBuf>,
+}
+
+/// `load --ramp`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RampArg {
+    /// Requests in flight per session (closed loop).
+    Concurrency,
+    /// Requests a second (open loop).
+    Rate,
 }
 
 /// `diff --fail-on`.
@@ -483,6 +579,14 @@ pub enum Action {
         #[arg(long, value_name = "N", default_value_t = periscope_core::audit::tokens::DEFAULT_BUDGET)]
         token_budget: u32,
     },
+    /// Drive a workload against the server and measure it: one tool call (--tool), saved
+    /// calls mixed by weight (--saved), or a recording's requests (--from-recording); through
+    /// --sessions sessions (stdio: a server process each) with --in-flight requests each,
+    /// closed-loop or at a fixed --rate; for a --count or a --duration, or --ramp up until
+    /// the server breaks. Shows what will be sent and asks before sending (--yes skips it).
+    /// Exit 0 when every gate passed, 1 when one failed, 3 when the server cannot be reached.
+    /// Formats: text, json, junit. See docs/load.md.
+    Load(Box<LoadArgs>),
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -639,6 +743,7 @@ pub fn tool_arguments(
 pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
     let checking = matches!(cli.action, Action::Check { .. });
     let auditing = matches!(cli.action, Action::Audit { .. });
+    let loading = matches!(cli.action, Action::Load(_));
     cli.format = match cli.output_format {
         OutputFormat::Text => Format::Text,
         OutputFormat::Json => Format::Json,
@@ -646,9 +751,10 @@ pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
             Format::Text
         }
         OutputFormat::Sarif if auditing => Format::Text,
+        OutputFormat::Junit if loading => Format::Text,
         other => {
             return Err(format!(
-                "--format {} is for `periscope check` (and sarif for `periscope audit`) only; use text or json",
+                "--format {} is for `periscope check` (and sarif for `periscope audit`, junit for `periscope load`) only; use text or json",
                 other
                     .to_possible_value()
                     .map(|v| v.get_name().to_string())

@@ -5,14 +5,11 @@
 use periscope_core::check::format::{self, result_name, spec_link};
 use periscope_core::check::report::{CheckReport, CheckResult, FailOn, RuleVerdict};
 use periscope_core::check::rule::{Area, Rule, Severity};
-use periscope_core::check::{
-    self, CheckOptions, CheckProgress, CheckTarget, EraPick, Selector, ToolCalls,
-};
+use periscope_core::check::{self, CheckOptions, CheckProgress, EraPick, Selector, ToolCalls};
 use periscope_core::session::SessionOptions;
-use periscope_core::transport::http::HttpMode;
 
 use crate::Target;
-use crate::args::{Action, Cli, EraArg, FailOnArg, Format, OutputFormat, TransportChoice};
+use crate::args::{Action, Cli, EraArg, FailOnArg, Format, OutputFormat};
 use crate::exit::Exit;
 
 /// `check --list-rules`.
@@ -73,17 +70,7 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
             return Exit::Usage;
         }
     };
-    let target = match target {
-        Target::Stdio(t) => CheckTarget::Stdio(t),
-        Target::Http(t) => CheckTarget::Http {
-            target: t,
-            mode: match cli.transport {
-                TransportChoice::Auto => HttpMode::Auto,
-                TransportChoice::Streamable => HttpMode::Streamable,
-                TransportChoice::Sse => HttpMode::LegacySse,
-            },
-        },
-    };
+    let target = target.into_engine(cli.transport);
     let mut options = CheckOptions::new(session);
     options.eras = match cli.era {
         EraArg::Auto => EraPick::Auto,

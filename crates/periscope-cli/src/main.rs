@@ -39,6 +39,7 @@ mod exit;
 mod hints;
 mod host_command;
 mod listen;
+mod load_command;
 mod open_app;
 mod open_command;
 mod output;
@@ -198,6 +199,15 @@ fn main() -> ExitCode {
             })
             .into();
     }
+    if let Action::Load(_) = cli.action {
+        // A load run opens its sessions itself.
+        return runtime
+            .block_on(async {
+                let options = session_options(&cli, &target).await;
+                load_command::run(&cli, target, options).await
+            })
+            .into();
+    }
     runtime.block_on(run(cli, target, verbose)).into()
 }
 
@@ -228,7 +238,28 @@ enum Target {
     Http(HttpTarget),
 }
 
+/// `--transport` as the engine's HTTP mode.
+fn http_mode(choice: TransportChoice) -> HttpMode {
+    match choice {
+        TransportChoice::Auto => HttpMode::Auto,
+        TransportChoice::Streamable => HttpMode::Streamable,
+        TransportChoice::Sse => HttpMode::LegacySse,
+    }
+}
+
 impl Target {
+    /// The target as the commands that open their own sessions (check, load) take it.
+    fn into_engine(self, transport: TransportChoice) -> periscope_core::check::CheckTarget {
+        use periscope_core::check::CheckTarget;
+        match self {
+            Target::Stdio(t) => CheckTarget::Stdio(t),
+            Target::Http(t) => CheckTarget::Http {
+                target: t,
+                mode: http_mode(transport),
+            },
+        }
+    }
+
     fn display(&self) -> String {
         match self {
             Target::Stdio(t) => t.display(),
@@ -296,14 +327,7 @@ async fn run(cli: Cli, target: Target, verbose: bool) -> Exit {
     let record = cli.record.as_deref();
     let session = match &target {
         Target::Stdio(t) => Session::spawn_stdio_recorded(t, options, record),
-        Target::Http(t) => {
-            let mode = match cli.transport {
-                TransportChoice::Auto => HttpMode::Auto,
-                TransportChoice::Streamable => HttpMode::Streamable,
-                TransportChoice::Sse => HttpMode::LegacySse,
-            };
-            Session::connect_http(t, mode, options, record)
-        }
+        Target::Http(t) => Session::connect_http(t, http_mode(cli.transport), options, record),
     };
     let session = match session {
         Ok(s) => s,
@@ -513,6 +537,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
         | Action::Open { .. }
         | Action::Diff { .. }
         | Action::Check { .. }
+        | Action::Load(_)
         | Action::OpenApp => Exit::Ok,
         Action::Raw { json } => raw(cli, session, json).await,
         Action::Replay { file, ignore } => {

@@ -30,6 +30,7 @@ pub mod hidden_text;
 pub mod host_config;
 pub mod limits;
 pub mod live_logs;
+pub mod load;
 pub mod model;
 pub mod name_scripts;
 pub mod net_guard;

@@ -45,11 +45,15 @@
 //!   schema), listed PAGE a page through `nextCursor` (the long-list benchmark, app_lists).
 //! - `hold N`: holds every `tools/call` unanswered until N are waiting, then answers them all
 //!   (for the load benchmark: N requests truly in flight at once).
+//! - `overload LIMIT WORK_MS`: each `tools/call` takes WORK_MS (on a thread of its own); one
+//!   that arrives while LIMIT are already being worked on is answered at once with error
+//!   -32603 `overloaded` (the load suite's breaking point: it breaks past LIMIT in flight).
+//!   Lists `work` (read-only) and `wipe` (destructive), which both do that.
 //! - `huge-strings BYTES`: before answering `tools/list`, sends a notification whose method is
 //!   BYTES long and a response whose string id is BYTES long.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -82,6 +86,7 @@ fn main() {
     let flood_done = Arc::new(AtomicBool::new(false));
     let mut page = 0u64;
     let mut held: Vec<Value> = Vec::new();
+    let working = Arc::new(AtomicU64::new(0));
     loop {
         input.clear();
         match stdin.read_until(b'\n', &mut input) {
@@ -181,6 +186,9 @@ fn main() {
                     }
                 }
             }
+            ("tools/call", Some(id)) if mode == "overload" => {
+                overload_call(&out, id, &working, num(1, 4), num(2, 20))
+            }
             ("tools/call", Some(id)) => respond(
                 &out,
                 &id,
@@ -195,6 +203,29 @@ fn main() {
         // Stdin closed: a polite server would exit now. This one waits for SIGKILL.
         sleep_forever();
     }
+}
+
+/// `overload`: works on the call for `work_ms` on a thread, or refuses it when `limit` calls
+/// are already being worked on.
+fn overload_call(out: &Out, id: Value, working: &Arc<AtomicU64>, limit: u64, work_ms: u64) {
+    if working.fetch_add(1, Ordering::SeqCst) >= limit {
+        working.fetch_sub(1, Ordering::SeqCst);
+        write_json(
+            out,
+            &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": format!("overloaded: the limit is {limit} calls at once")}}),
+        );
+        return;
+    }
+    let (out, working) = (out.clone(), working.clone());
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(work_ms));
+        working.fetch_sub(1, Ordering::SeqCst);
+        respond(
+            &out,
+            &id,
+            json!({"content": [{"type": "text", "text": "worked"}]}),
+        );
+    });
 }
 
 /// One page of `many-tools`: tools `start`… (at most `page`), and the next page's cursor.
@@ -318,6 +349,14 @@ fn tools_list(mode: &str, out: &Out, id: &Value, text: &str, n: u64) {
             let long = "m".repeat(n as usize);
             write_json(out, &json!({"jsonrpc": "2.0", "method": long}));
             write_json(out, &json!({"jsonrpc": "2.0", "id": long, "result": {}}));
+        }
+        "overload" => {
+            let work = json!({"name": "work", "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": true}});
+            let wipe = json!({"name": "wipe", "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": false, "destructiveHint": true}});
+            respond(out, id, json!({"tools": [work, wipe]}));
+            return;
         }
         _ => {}
     }

@@ -21,7 +21,7 @@ pub fn result_name(result: &CheckResult) -> String {
     }
 }
 
-fn xml(text: &str) -> String {
+pub(crate) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -272,6 +272,11 @@ impl Session {
         self.shared.state.borrow().clone()
     }
 
+    /// The server's process for a stdio session (it leads its own process group), else None.
+    pub fn server_process(&self) -> Option<u32> {
+        self.shared.transport.process_id()
+    }
+
     /// What the server said in the handshake, once it is done.
     pub fn identity(&self) -> Option<ServerIdentity> {
         self.shared.lock_identity().clone()

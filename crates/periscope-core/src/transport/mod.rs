@@ -279,6 +279,11 @@ pub trait Transport: Send + Sync {
     fn reports_close(&self) -> bool {
         false
     }
+    /// The server's process, when the transport started one (stdio): a load run samples its
+    /// CPU and memory, with the rest of its process group.
+    fn process_id(&self) -> Option<u32> {
+        None
+    }
     /// The transport in use (its `Display` is the name a user reads).
     async fn name(&self) -> TransportKind {
         TransportKind::Stdio

@@ -235,6 +235,10 @@ async fn write_frames(
 
 #[async_trait]
 impl Transport for StdioTransport {
+    fn process_id(&self) -> Option<u32> {
+        u32::try_from(self.pgid.as_raw()).ok()
+    }
+
     fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
         let queue = lock(&self.queue).clone();
         let (done_tx, done_rx) = oneshot::channel();

@@ -1,0 +1,558 @@
+//! `periscope load` through the real CLI, against the real demo server (stdio and Streamable
+//! HTTP) and `chaos-server overload`, which refuses calls past a number at once: the counts
+//! and rates asked for are the counts and rates sent; a ramp finds the concurrency the fixture
+//! breaks at; every gate passes at its limit and fails past it, in text, JSON and JUnit; a
+//! baseline catches a slower server; nothing is sent without a confirmation or `--yes`.
+
+use std::process::{Command, Output};
+
+use periscope_tests::{bin, bin_str, demo_http, periscope, scratch_dir, stderr, stdout};
+use serde_json::{Value, json};
+
+fn demo() -> String {
+    bin_str("periscope-demo-server")
+}
+
+/// `periscope load ARGS -- SERVER…` (the chaos fixture speaks only legacy: `--era legacy`
+/// spares each session the modern probe's wait).
+fn load(args: &[&str], server: &[&str]) -> Output {
+    let mut all = vec!["load"];
+    all.extend_from_slice(args);
+    if server[0].ends_with("chaos-server") {
+        all.extend(["--era", "legacy"]);
+    }
+    all.push("--");
+    all.extend_from_slice(server);
+    periscope(&all)
+}
+
+fn report_of(out: &Output) -> Value {
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is JSON ({e}): {}\nstderr: {}",
+            stdout(out),
+            stderr(out)
+        )
+    });
+    json
+}
+
+/// The run was refused before anything was sent (exit 2), saying `says`.
+fn refused(out: &Output, says: &str) {
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+    assert!(stderr(out).contains(says), "{says}: {}", stderr(out));
+}
+
+/// A run that must succeed, as JSON (`--yes -q --format json` added).
+fn measured(args: &[&str], server: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--yes", "-q", "--format", "json"]);
+    let out = load(&all, server);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    report_of(&out)
+}
+
+/// A concurrency ramp of `work` with short steps.
+const RAMP: &[&str] = &[
+    "--tool",
+    "work",
+    "--ramp",
+    "concurrency",
+    "--step-time",
+    "0.3",
+];
+
+fn echo() -> Vec<&'static str> {
+    vec!["--tool", "echo", "--arg", "message=hi", "--yes", "-q"]
+}
+
+#[test]
+fn a_count_goes_through_every_session_and_is_measured() {
+    let mut args = echo();
+    args.extend([
+        "--count",
+        "300",
+        "--sessions",
+        "3",
+        "--in-flight",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let out = load(&args, &[&demo()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json = report_of(&out);
+    let r = &json["report"];
+    assert_eq!(r["stopped"], "count");
+    assert_eq!(r["total"]["completed"], 300);
+    assert_eq!(r["total"]["failed"], 0);
+    assert_eq!(
+        r["sessions"],
+        json!({"asked": 3, "opened": 3, "failed": [], "lost": 0})
+    );
+    let op = &r["operations"][0];
+    assert_eq!(
+        (op["method"].as_str(), op["name"].as_str()),
+        (Some("tools/call"), Some("echo"))
+    );
+    let latency = &op["latency"];
+    for p in ["p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms"] {
+        assert!(latency[p].as_f64().unwrap() > 0.0, "{p}: {latency}");
+    }
+    assert!(latency["p50_ms"].as_f64() <= latency["p99_ms"].as_f64());
+    assert!(latency["p99_ms"].as_f64() <= latency["max_ms"].as_f64());
+    // Three server processes were watched, and Periscope's CPU beside theirs.
+    assert!(
+        r["cpu"]["server_cpu_s"].as_f64().unwrap() > 0.0,
+        "{}",
+        r["cpu"]
+    );
+    assert!(r["cpu"]["own_cpu_s"].as_f64().unwrap() > 0.0);
+    assert!(
+        r["server_peak_rss_bytes"].as_u64().unwrap_or(0) > 0
+            || r["resources"].as_array().unwrap().is_empty()
+    );
+    // The series has the last, partial second at least.
+    let series = r["series"].as_array().unwrap();
+    let in_series: u64 = series
+        .iter()
+        .map(|p| p["completed"].as_u64().unwrap())
+        .sum();
+    assert_eq!(in_series, 300);
+}
+
+#[test]
+fn an_open_loop_sends_at_its_rate_and_a_tool_error_is_a_failure() {
+    // 100 a second for 1.5 s: due at 0, 10 ms, …, 1490 ms.
+    let json = measured(
+        &[
+            "--tool",
+            "echo",
+            "--rate",
+            "100",
+            "--duration",
+            "1.5",
+            "--in-flight",
+            "8",
+        ],
+        &[&demo()],
+    );
+    let r = &json["report"];
+    assert_eq!(r["stopped"], "duration");
+    assert_eq!(r["total"]["completed"], 150);
+    // No message: the demo's echo answers isError, each one counted as such.
+    assert_eq!(r["total"]["failed"], 150);
+    assert_eq!(
+        r["total"]["failures"],
+        json!([{"kind": "tool_error", "count": 150}])
+    );
+    let elapsed = r["elapsed_ms"].as_f64().unwrap();
+    assert!((1490.0..5000.0).contains(&elapsed), "{elapsed}");
+}
+
+#[test]
+fn a_concurrency_ramp_finds_where_the_server_breaks() {
+    // The fixture works 20 ms a call and refuses a call past 4 at once.
+    let json = measured(
+        &[
+            "--tool",
+            "work",
+            "--ramp",
+            "concurrency",
+            "--ramp-start",
+            "1",
+            "--ramp-step",
+            "1",
+            "--step-time",
+            "0.3",
+        ],
+        &[&bin_str("chaos-server"), "overload", "4", "20"],
+    );
+    let r = &json["report"];
+    assert_eq!(r["stopped"], "breaking_point");
+    let b = &r["breaking_point"];
+    assert_eq!(b["axis"], "concurrency");
+    assert_eq!(b["level"], 5.0);
+    assert_eq!(b["last_good_level"], 4.0);
+    assert_eq!(b["crossed"]["threshold"], "error_rate");
+    let steps = r["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 5);
+    for step in &steps[..4] {
+        assert_eq!(step["total"]["failed"], 0, "{step}");
+        assert!(step["crossed"].is_null());
+    }
+    assert_eq!(
+        steps[4]["total"]["failures"][0],
+        json!({"kind": "rpc", "code": -32603, "count": steps[4]["total"]["failed"]})
+    );
+    // In words, too.
+    let out = load(
+        &[RAMP, &["--yes", "-q"]].concat(),
+        &[&bin_str("chaos-server"), "overload", "2", "20"],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("breaking point: step 3 at 3 (")
+            && text.contains("the last level that held: 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_p99_ramp_breaks_on_latency() {
+    // 30 ms a call: a step breaks on p99 past 25 ms at once, on error rate never.
+    let out = load(
+        &[
+            RAMP,
+            &["--break-p99", "25", "--yes", "-q", "--format", "json"],
+        ]
+        .concat(),
+        &[&bin_str("chaos-server"), "overload", "100", "30"],
+    );
+    let r = &report_of(&out)["report"];
+    assert_eq!(r["breaking_point"]["step"], 1, "{r}");
+    assert_eq!(r["breaking_point"]["crossed"]["threshold"], "p99");
+    assert!(r["breaking_point"]["last_good_level"].is_null());
+}
+
+#[test]
+fn each_gate_passes_at_its_limit_and_fails_past_it_in_every_format() {
+    let server = [
+        bin_str("chaos-server"),
+        "overload".into(),
+        "100".into(),
+        "10".into(),
+    ];
+    let server: Vec<&str> = server.iter().map(String::as_str).collect();
+    let base = [
+        "--tool",
+        "work",
+        "--count",
+        "60",
+        "--in-flight",
+        "3",
+        "--yes",
+        "-q",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        load(&args, &server)
+    };
+    // Lenient gates pass: exit 0.
+    let out = with(&[
+        "--max-p99",
+        "5000",
+        "--max-error-rate",
+        "0",
+        "--min-throughput",
+        "1",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    for gate in ["pass max-p99", "pass max-error-rate", "pass min-throughput"] {
+        assert!(text.contains(gate), "{gate}: {text}");
+    }
+    // Each one alone, past its limit: exit 1 and named.
+    for (flag, value, gate) in [
+        ("--max-p99", "0.5", "max-p99"),
+        ("--min-throughput", "1000000", "min-throughput"),
+    ] {
+        let out = with(&[flag, value, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {}", stderr(&out));
+        let gates = report_of(&out)["gates"].clone();
+        assert_eq!(gates[0]["gate"], gate.replace('-', "_"));
+        assert_eq!(gates[0]["passed"], false, "{gates}");
+    }
+    // The error-rate gate against a server that fails every call (-32603 past 0 at once).
+    let out = load(
+        &[
+            "--tool",
+            "work",
+            "--count",
+            "20",
+            "--yes",
+            "-q",
+            "--max-error-rate",
+            "50",
+            "--format",
+            "junit",
+        ],
+        &[&bin_str("chaos-server"), "overload", "0", "10"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let xml = stdout(&out);
+    assert!(
+        xml.contains(r#"<testsuites name="periscope load" tests="2" failures="1""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<failure message="100.00% failed (20 of 20), limit 50%">"#),
+        "{xml}"
+    );
+    assert!(xml.contains("20 × error -32603 (InternalError)"), "{xml}");
+}
+
+#[test]
+fn a_baseline_catches_a_slower_server() {
+    let dir = scratch_dir("load-baseline");
+    let baseline = dir.join("baseline.json");
+    let run = |work_ms: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--tool",
+            "work",
+            "--count",
+            "40",
+            "--in-flight",
+            "2",
+            "--yes",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        load(
+            &args,
+            &[&bin_str("chaos-server"), "overload", "100", work_ms],
+        )
+    };
+    let saved = run("5", &["--save", baseline.to_str().unwrap()]);
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    // The same server again holds (well within 25% at 5 ms of sleep each).
+    let same = run("40", &["--save", dir.join("slow.json").to_str().unwrap()]);
+    assert_eq!(same.status.code(), Some(0));
+    let again = run(
+        "40",
+        &["--baseline", dir.join("slow.json").to_str().unwrap()],
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", stdout(&again));
+    assert!(stdout(&again).contains("pass baseline: no request regressed by more than 25%"));
+    // Eight times slower a call: p50 and p99 regressed, throughput fell.
+    let slower = run("40", &["--baseline", baseline.to_str().unwrap()]);
+    assert_eq!(slower.status.code(), Some(1), "{}", stdout(&slower));
+    let text = stdout(&slower);
+    assert!(
+        text.contains(
+            "FAIL baseline: regressed by more than 25% against the baseline: all requests: p50"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("tools/call work: p50") && text.contains("REGRESSED"),
+        "{text}"
+    );
+    // A file that is not a load report is said so, before anything starts.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let out = run("5", &["--baseline", bad.to_str().unwrap()]);
+    refused(&out, "not a Periscope load report (no version)");
+}
+
+#[test]
+fn nothing_is_sent_without_a_confirmation() {
+    // No terminal and no --yes: the summary, then nothing.
+    let out = Command::new(bin("periscope"))
+        .args(["load", "--tool", "echo", "--count", "5", "--", &demo()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("periscope load will send:\n  tools/call echo\nto "),
+        "{err}"
+    );
+    assert!(
+        err.contains("nothing was sent: confirm on a terminal, or pass --yes"),
+        "{err}"
+    );
+    assert!(stdout(&out).is_empty());
+    // A tool the server marks destructive is named in the summary.
+    let out = load(
+        &["--tool", "wipe", "--count", "1"],
+        &[&bin_str("chaos-server"), "overload", "4", "1"],
+    );
+    refused(
+        &out,
+        "warning: the server marks these tools destructive: wipe",
+    );
+    // With --yes it runs, and a tool the server does not list is named.
+    let out = load(
+        &["--tool", "nosuch", "--count", "1", "--yes"],
+        &[&bin_str("chaos-server"), "overload", "4", "1"],
+    );
+    assert!(
+        stderr(&out).contains("warning: the server does not list these tools: nosuch"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_recording_and_saved_calls_are_workloads() {
+    let dir = scratch_dir("load-workloads");
+    let record = dir.join("session.jsonl");
+    let out = periscope(&[
+        "tools",
+        "call",
+        "add",
+        "--arg",
+        "a=2",
+        "--arg",
+        "b=3",
+        "--record",
+        record.to_str().unwrap(),
+        "--",
+        &demo(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json = measured(
+        &[
+            "--from-recording",
+            record.to_str().unwrap(),
+            "--count",
+            "20",
+        ],
+        &[&demo()],
+    );
+    let r = &json["report"];
+    // The recording's handshake is left out; its tools/list? none was sent by `tools call`.
+    let ops: Vec<String> = r["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}",
+                o["method"].as_str().unwrap(),
+                o["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(ops, ["tools/call add"]);
+    assert_eq!(r["total"]["completed"], 20);
+    assert_eq!(r["total"]["failed"], 0);
+
+    // Saved calls, mixed 3:1 (the app's saved.json).
+    let data = dir.join("data");
+    let app = data.join("dev.periscope.app");
+    std::fs::create_dir_all(&app).unwrap();
+    let call = |id: &str, name: &str, kind: &str, target: &str, args: Value| {
+        json!({"id": id, "server_id": "demo", "name": name, "kind": kind, "target": target,
+               "arguments": args, "created_wall_us": 1_700_000_000_000_000u64})
+    };
+    let saved = json!({"calls": [
+        call("1", "two plus three", "tool", "add", json!({"a": 2, "b": 3})),
+        call("2", "first text", "resource", "demo://text/1", json!({})),
+    ]});
+    std::fs::write(app.join("saved.json"), saved.to_string()).unwrap();
+    let out = Command::new(bin("periscope"))
+        .args([
+            "load",
+            "--saved",
+            "two plus three@3",
+            "--saved",
+            "first text",
+            "--count",
+            "40",
+            "--yes",
+            "-q",
+            "--format",
+            "json",
+            "--",
+            &demo(),
+        ])
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = &report_of(&out)["report"];
+    let count = |method: &str| {
+        r["operations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["method"] == method)
+            .map(|o| o["completed"].as_u64().unwrap())
+    };
+    assert_eq!(count("tools/call"), Some(30));
+    assert_eq!(count("resources/read"), Some(10));
+    assert_eq!(r["methods"].as_array().unwrap().len(), 2);
+    // A name that is not saved is said so.
+    let out = Command::new(bin("periscope"))
+        .args([
+            "load",
+            "--saved",
+            "nope@2",
+            "--count",
+            "1",
+            "--yes",
+            "--",
+            &demo(),
+        ])
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
+    refused(&out, "no saved call named \"nope\"");
+}
+
+#[test]
+fn over_http_each_session_is_its_own_connection() {
+    let server = demo_http();
+    let out = periscope(&[
+        "load",
+        "--url",
+        &server.url,
+        "--tool",
+        "add",
+        "--arg",
+        "a=1",
+        "--arg",
+        "b=2",
+        "--count",
+        "200",
+        "--sessions",
+        "3",
+        "--in-flight",
+        "2",
+        "--yes",
+        "-q",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = &report_of(&out)["report"];
+    assert_eq!(r["total"]["completed"], 200);
+    assert_eq!(r["total"]["failed"], 0);
+    assert!(r["cpu"]["server_cpu_s"].is_null());
+    // Connections are sampled once a second: a run this short may end first.
+    if let Some(max) = r["connections_max"].as_u64() {
+        assert!(max >= 1, "{r}");
+    }
+}
+
+#[test]
+fn a_run_needs_an_end_and_something_to_send() {
+    for (args, says) in [
+        (
+            vec!["load", "--tool", "echo", "--yes"],
+            "a run needs an end",
+        ),
+        (vec!["load", "--count", "1", "--yes"], "say what to send"),
+        (
+            vec![
+                "load", "--tool", "echo", "--count", "1", "--rate", "0", "--yes",
+            ],
+            "the rate must be a positive number",
+        ),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--", "/nonexistent-server"]);
+        let out = periscope(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}
