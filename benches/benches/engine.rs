@@ -12,7 +12,7 @@
 //! 4. The CLI under a 1 000 000-frame flood (`tools list` answered after it): peak RSS and
 //!    wall time with and without `--record`, against a bare line count of the same flood.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,12 @@ const FLOOD_RUNS: usize = 5;
 const ONE_SHOTS: usize = 10;
 const CLI_FLOOD: usize = 1_000_000;
 const CLI_FLOOD_RUNS: usize = 3;
+
+#[path = "support/release.rs"]
+mod release;
+#[path = "support/stats.rs"]
+mod stats;
+use stats::median;
 
 // The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
 #[global_allocator]
@@ -45,7 +51,7 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    let bins = release_dir();
+    let bins = release::release_dir(&["periscope", "periscope-demo-server", "misbehaving-server"]);
     println!(
         "periscope benchmarks (release binaries in {})",
         bins.display()
@@ -61,29 +67,6 @@ fn main() {
     }
     if wanted("cli_flood") {
         cli_flood(&bins);
-    }
-}
-
-fn release_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    for bin in ["periscope", "periscope-demo-server", "misbehaving-server"] {
-        assert!(
-            dir.join(bin).exists(),
-            "{} missing: run benches/run.sh, which builds the release binaries first",
-            dir.join(bin).display()
-        );
-    }
-    dir
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
     }
 }
 

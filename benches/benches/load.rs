@@ -14,7 +14,6 @@
 //!    offered for 60 s, through the engine; the record (in memory until the traffic store of
 //!    the traffic-inspector issue) is what grows.
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -26,6 +25,12 @@ const IN_FLIGHT: usize = 10_000;
 const RUNS: usize = 5;
 const FLOOD_RATE: u64 = 50_000;
 const FLOOD_SECS: u64 = 60;
+
+#[path = "support/release.rs"]
+mod release;
+#[path = "support/stats.rs"]
+mod stats;
+use stats::median;
 
 // The allocator the hosts use (the app and the CLI): the engine is measured as it ships.
 #[global_allocator]
@@ -47,7 +52,7 @@ fn main() {
     };
     println!(
         "periscope load benchmarks (release binaries in {})",
-        bins().display()
+        release::release_dir(&["periscope-demo-server", "chaos-server"]).display()
     );
     for (name, runs, what) in [
         (
@@ -92,29 +97,6 @@ fn main() {
             "peak RSS, engine process or a server it reaped (MiB)",
             median(rss)
         );
-    }
-}
-
-fn bins() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    for bin in ["periscope-demo-server", "chaos-server"] {
-        assert!(
-            dir.join(bin).exists(),
-            "{} missing: run benches/run.sh, which builds the release binaries first",
-            dir.join(bin).display()
-        );
-    }
-    dir
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
     }
 }
 
@@ -181,14 +163,18 @@ fn load_child(name: &str) {
         match name {
             "inflight-hold" => {
                 let target = StdioTarget::new(
-                    bins().join("chaos-server").to_string_lossy(),
+                    release::release_dir(&["periscope-demo-server", "chaos-server"])
+                        .join("chaos-server")
+                        .to_string_lossy(),
                     ["hold".to_string(), IN_FLIGHT.to_string()],
                 );
                 in_flight(&target, "echo", json!({"message": "load"})).await;
             }
             "inflight-demo" => {
                 let target = StdioTarget::new(
-                    bins().join("periscope-demo-server").to_string_lossy(),
+                    release::release_dir(&["periscope-demo-server", "chaos-server"])
+                        .join("periscope-demo-server")
+                        .to_string_lossy(),
                     Vec::<String>::new(),
                 );
                 in_flight(&target, "slow_task", json!({"steps": 1, "step_ms": 1000})).await;
@@ -253,7 +239,9 @@ async fn in_flight(target: &StdioTarget, tool: &str, args: serde_json::Value) {
 
 async fn flood_minute() {
     let target = StdioTarget::new(
-        bins().join("chaos-server").to_string_lossy(),
+        release::release_dir(&["periscope-demo-server", "chaos-server"])
+            .join("chaos-server")
+            .to_string_lossy(),
         [
             "notify-flood".to_string(),
             FLOOD_RATE.to_string(),

@@ -216,6 +216,39 @@ fn a_p99_ramp_breaks_on_latency() {
 }
 
 #[test]
+fn a_rate_ramp_breaks_where_requests_queue() {
+    // Two in flight of 10 ms calls (and the fixture's thread each): about 160 a second at
+    // most. At 40 and 120 a second nothing waits; at 200 each second queues 40 more, and a
+    // request's latency counts from when it was due, so p99 climbs past 100 ms.
+    let json = measured(
+        &[
+            "--tool",
+            "work",
+            "--ramp",
+            "rate",
+            "--ramp-start",
+            "40",
+            "--ramp-step",
+            "80",
+            "--step-time",
+            "1",
+            "--in-flight",
+            "2",
+            "--break-p99",
+            "100",
+        ],
+        &[&bin_str("chaos-server"), "overload", "100", "10"],
+    );
+    let b = &json["report"]["breaking_point"];
+    assert_eq!(b["axis"], "rate", "{b}");
+    assert_eq!(b["level"], 200.0, "{}", json["report"]["steps"]);
+    assert_eq!(b["last_good_level"], 120.0);
+    assert_eq!(b["crossed"]["threshold"], "p99");
+    // Every request due in the step was sent: 40 + 120 + 200.
+    assert_eq!(json["report"]["total"]["completed"], 360);
+}
+
+#[test]
 fn each_gate_passes_at_its_limit_and_fails_past_it_in_every_format() {
     let server = [
         bin_str("chaos-server"),
@@ -555,4 +588,82 @@ fn a_run_needs_an_end_and_something_to_send() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn instances_of_one_server_share_the_load_and_are_compared() {
+    let (a, b) = (demo_http(), demo_http());
+    let both = |extra: &[&str]| {
+        let mut args = vec![
+            "load",
+            "--url",
+            &a.url,
+            "--url",
+            &b.url,
+            "--tool",
+            "add",
+            "-a",
+            "a=1",
+            "-a",
+            "b=2",
+            "--count",
+            "100",
+            "--sessions",
+            "2",
+            "--in-flight",
+            "2",
+            "--yes",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        periscope(&args)
+    };
+    // Alike: each logical client's requests went to both, and nothing differs.
+    let out = both(&["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = &report_of(&out)["report"];
+    assert_eq!(r["sessions"]["asked"], 4, "two clients × two instances");
+    assert_eq!(r["total"]["completed"], 100);
+    let c = &r["consistency"];
+    assert_eq!(c["instances"], json!([a.url, b.url]));
+    assert_eq!(c["differences"], json!([]), "{c}");
+    let compared = c["compared"].to_string();
+    for what in [
+        "server info and capabilities",
+        "tools/list",
+        "tools/list cache hints",
+        "prompts/list",
+        "tools/call add {\"a\":1,\"b\":2} cache hints",
+    ] {
+        assert!(
+            compared.contains(&what.replace('"', "\\\"")),
+            "{what}: {compared}"
+        );
+    }
+    // One instance now lists its bonus items (the demo's trigger_list_changed): said, item by
+    // item, against the first.
+    let out = periscope(&["tools", "call", "trigger_list_changed", "--url", &b.url]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = both(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!(
+            "the instances answered differently (against instance 1, {}):",
+            a.url
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("  instance 2 ({}), tools/list:\n    /", b.url))
+            && text.contains(r#"(absent) → {"name":"bonus""#),
+        "{text}"
+    );
+    assert!(
+        text.contains("prompts/list:") && text.contains("resources/list:"),
+        "{text}"
+    );
+    // Several --url are load's alone.
+    let out = periscope(&["tools", "list", "--url", &a.url, "--url", &b.url]);
+    refused(&out, "several --url are for `periscope load` only");
 }

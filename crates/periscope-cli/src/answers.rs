@@ -53,7 +53,7 @@ impl AnswersByFlags {
             roots: cli.root.clone(),
             server_host: cli
                 .url
-                .as_deref()
+                .first()
                 .and_then(|u| url::Url::parse(u).ok())
                 .and_then(|u| u.host_str().map(str::to_string)),
         }

@@ -125,9 +125,11 @@ pub struct Cli {
     /// A directory to offer as a root in roots/list (repeatable; default: none).
     #[arg(long, value_name = "PATH", global = true)]
     pub root: Vec<PathBuf>,
-    /// A remote server's URL (Streamable HTTP), instead of a command after `--`.
+    /// A remote server's URL (Streamable HTTP), instead of a command after `--`. `load`
+    /// takes several: the instances of one server, each logical client's requests spread
+    /// across them and their answers compared.
     #[arg(long, value_name = "URL", global = true)]
-    pub url: Option<String>,
+    pub url: Vec<String>,
     /// An extra HTTP header for a remote server, 'Name: value' (repeatable; recorded redacted
     /// when its name says it is secret). For a secret, use --header-from-env or
     /// --header-from-file: a command line is visible to other local users.
@@ -298,6 +300,11 @@ pub struct LoadArgs {
     /// Sessions to open (stdio: each its own server process; HTTP: its own connection).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub sessions: u32,
+    /// Stdio: start the command N times as instances of one server; each session's requests
+    /// are spread across them and their answers compared (several --url do the same over
+    /// HTTP).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub instances: u32,
     /// Requests each session keeps in flight.
     #[arg(long, value_name = "M", default_value_t = 1)]
     pub in_flight: u32,

@@ -138,15 +138,30 @@ fn tell_summary(summary: &LoadSummary) {
             tell!("  {request}");
         }
     }
-    tell!("to {}", summary.targets.join(", "));
+    if summary.targets.len() > 1 {
+        tell!(
+            "to {} instances of one server, each session's requests spread across them:",
+            summary.targets.len()
+        );
+        for (i, t) in summary.targets.iter().enumerate() {
+            tell!("  {}. {t}", i + 1);
+        }
+    } else {
+        tell!("to {}", summary.targets.join(", "));
+    }
+    let each = if summary.targets.len() > 1 {
+        " with each instance"
+    } else {
+        ""
+    };
     let sessions = if summary.processes > 0 {
         format!(
-            "{} session(s), each its own server process ({} more started)",
+            "{} session(s), each its own server process{each} ({} more started)",
             p.sessions,
-            p.sessions.saturating_sub(1)
+            summary.processes.saturating_sub(1)
         )
     } else {
-        format!("{} session(s), each its own connection", p.sessions)
+        format!("{} session(s), each its own connection{each}", p.sessions)
     };
     tell!("through {sessions}");
     let pacing = match (&p.ramp, p.rate) {
@@ -183,6 +198,11 @@ fn tell_summary(summary: &LoadSummary) {
     }
     end.push(format!("never more than {} requests", p.max_requests));
     tell!("for {}", end.join(", "));
+    if summary.compares_instances {
+        tell!(
+            "first, each instance is asked for its lists and sent each request once, to compare their answers"
+        );
+    }
     if !summary.destructive.is_empty() {
         tell!(
             "warning: the server marks these tools destructive: {}",
@@ -302,8 +322,13 @@ fn print_text(report: &LoadReport, verdicts: &[GateVerdict], comparison: Option<
         say!("");
         say!("ramp:");
         for step in &report.steps {
+            let share = step
+                .cpu
+                .own_over_server
+                .map(|r| format!(" (Periscope's CPU {:.0}% of the server's)", r * 100.0))
+                .unwrap_or_default();
             say!(
-                "  step {} at {}: {}{}",
+                "  step {} at {}: {}{share}{}",
                 step.step,
                 step.level,
                 format::op_line(&step.total),
@@ -323,6 +348,35 @@ fn print_text(report: &LoadReport, verdicts: &[GateVerdict], comparison: Option<
                     .unwrap_or_else(|| "none (the first step broke)".into())
             ),
             None => say!("no breaking point within the ramp"),
+        }
+    }
+    if let Some(c) = &report.consistency {
+        say!("");
+        if c.differences.is_empty() {
+            say!(
+                "the {} instances answered alike ({} compared)",
+                c.instances.len(),
+                c.compared.join(", ")
+            );
+        } else {
+            say!(
+                "the instances answered differently (against instance 1, {}):",
+                c.instances[0]
+            );
+            for d in &c.differences {
+                say!(
+                    "  instance {} ({}), {}:",
+                    d.instance + 1,
+                    c.instances[d.instance],
+                    d.what
+                );
+                for change in &d.changes {
+                    say!("    {}", change.line(Some(120)));
+                }
+                if d.more > 0 {
+                    say!("    … and {} more", d.more);
+                }
+            }
         }
     }
     if let Some(c) = comparison {
@@ -398,9 +452,29 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
             return Exit::Usage;
         }
     };
-    let target = target.into_engine(cli.transport);
+    let Action::Load(load_args) = &cli.action else {
+        unreachable!("run is called for load")
+    };
+    // The instances of one server: every --url (with the first's headers), or the command
+    // started --instances times.
+    let targets: Vec<_> = match &target {
+        Target::Http(first) => cli
+            .url
+            .iter()
+            .map(|url| {
+                Target::Http(periscope_core::config::HttpTarget {
+                    url: url.clone(),
+                    ..first.clone()
+                })
+                .into_engine(cli.transport)
+            })
+            .collect(),
+        Target::Stdio(t) => (0..load_args.instances.max(1))
+            .map(|_| Target::Stdio(t.clone()).into_engine(cli.transport))
+            .collect(),
+    };
     let shown = target.display();
-    let prepared = match load::prepare(vec![target], session, plan, workload).await {
+    let prepared = match load::prepare(targets, session, plan, workload).await {
         Ok(p) => p,
         Err(e) => {
             tell!("periscope: could not open a session with `{shown}`: {e}");

@@ -126,7 +126,9 @@ fn main() -> ExitCode {
             return diff_command::run(first, second.as_ref(), *fail_on, cli.format).into();
         }
         // The desktop app connects, not this process.
-        Action::OpenApp => return open_app::run(cli.url.as_deref(), &server).into(),
+        Action::OpenApp => {
+            return open_app::run(cli.url.first().map(String::as_str), &server).into();
+        }
         _ => {}
     }
     // `saved list` reads the app's file and needs no server.
@@ -135,8 +137,14 @@ fn main() -> ExitCode {
     }
     let url = match &cli.action {
         Action::ConformanceClient { url } => Some(url.clone()),
-        _ => cli.url.clone(),
+        _ => cli.url.first().cloned(),
     };
+    if cli.url.len() > 1 && !matches!(cli.action, Action::Load(_)) {
+        tell!(
+            "periscope: several --url are for `periscope load` only (the instances of one server)"
+        );
+        return Exit::Usage.into();
+    }
     let target = match (&url, server.split_first()) {
         (Some(_), Some(_)) => {
             tell!("periscope: give either --url or a command after `--`, not both");

@@ -24,4 +24,9 @@ destructive: Array<string>,
 /**
  * Tools of the workload the server does not list.
  */
-unlisted: Array<string>, };
+unlisted: Array<string>, 
+/**
+ * With several instances: each is asked for its lists, and each request of the workload
+ * once, to compare their answers before the run.
+ */
+compares_instances: boolean, };

@@ -2,11 +2,11 @@
 //! what it became (absent on one side for an added or removed member). Arrays compare by
 //! position; objects by member name, in sorted order so the output is stable.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One difference between two values.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ValueChange {
     /// JSON Pointer (RFC 6901) into both values; "" is the whole value.
@@ -17,6 +17,31 @@ pub struct ValueChange {
     /// None: absent after (removed).
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub after: Option<Value>,
+}
+
+impl ValueChange {
+    /// The change in a line, `/path: before → after` (`(absent)` for a side without it), each
+    /// value cut to `max_chars` characters when given.
+    pub fn line(&self, max_chars: Option<usize>) -> String {
+        let show = |v: &Option<Value>| match v {
+            None => "(absent)".to_string(),
+            Some(v) => {
+                let text = v.to_string();
+                match max_chars {
+                    Some(max) if text.chars().count() > max => {
+                        format!("{}…", text.chars().take(max).collect::<String>())
+                    }
+                    _ => text,
+                }
+            }
+        };
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        format!("{path}: {} → {}", show(&self.before), show(&self.after))
+    }
 }
 
 /// Most differences listed for one pair of values: a rewritten schema is summed up by its first

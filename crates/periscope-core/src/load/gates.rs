@@ -348,6 +348,7 @@ mod tests {
             connections_max: None,
             steps: vec![],
             breaking_point: None,
+            consistency: None,
         }
     }
 

@@ -3,8 +3,10 @@
 //! duration, a ramp to the breaking point), run by `run.rs`, measured in HDR histograms
 //! (`stats.rs`), failures by kind (`failure.rs`), the server's and Periscope's cost from
 //! `/proc` (`resources.rs`), reported (`report.rs`), gated and compared with a baseline
-//! (`gates.rs`), and written for CI (`format.rs`).
+//! (`gates.rs`), written for CI (`format.rs`); several instances of one server compared
+//! (`consistency.rs`).
 
+pub mod consistency;
 pub mod failure;
 pub mod format;
 pub mod gates;

@@ -82,6 +82,9 @@ pub struct StepReport {
     pub total: OpStats,
     /// The threshold it crossed, if it did.
     pub crossed: Option<Crossed>,
+    /// Periscope's CPU against the servers' during the step: at the breaking point, whether
+    /// the load generator was part of what broke.
+    pub cpu: CpuSplit,
 }
 
 /// Where a ramp broke: the step, its level, what it crossed, and the last level that held.
@@ -136,6 +139,8 @@ pub struct LoadReport {
     pub connections_max: Option<u32>,
     pub steps: Vec<StepReport>,
     pub breaking_point: Option<BreakingPoint>,
+    /// With several instances: their answers compared before the run.
+    pub consistency: Option<super::consistency::ConsistencyReport>,
 }
 
 /// A run's state as it goes, for live charts (about once a second, and at each step).

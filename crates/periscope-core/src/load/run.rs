@@ -3,7 +3,7 @@
 //! report. Nothing is sent before the host calls [`Prepared::run`]: [`prepare`] opens one
 //! session and lists the tools so the host can show what will be sent, and to what, first.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,9 @@ pub struct LoadSummary {
     pub destructive: Vec<String>,
     /// Tools of the workload the server does not list.
     pub unlisted: Vec<String>,
+    /// With several instances: each is asked for its lists, and each request of the workload
+    /// once, to compare their answers before the run.
+    pub compares_instances: bool,
 }
 
 /// One session open and the plan checked: what [`Prepared::summary`] says will happen.
@@ -114,10 +117,12 @@ impl Prepared {
         let stdio = self
             .targets
             .iter()
-            .any(|t| matches!(t, CheckTarget::Stdio(_)));
+            .filter(|t| matches!(t, CheckTarget::Stdio(_)))
+            .count() as u32;
         LoadSummary {
             targets: self.targets.iter().map(CheckTarget::display).collect(),
-            processes: if stdio { self.plan.sessions } else { 0 },
+            processes: stdio * self.plan.sessions,
+            compares_instances: self.targets.len() > 1,
             plan: self.plan.clone(),
             requests: self
                 .workload
@@ -149,24 +154,57 @@ impl Prepared {
             first,
             ..
         } = self;
-        let opens = (1..plan.sessions).map(|i| {
-            let target = &targets[i as usize % targets.len()];
+        // Each logical client has a session with every instance (one, without several
+        // targets): session `c * T + t` is client c's with target t.
+        let per_client = targets.len();
+        let physical = plan.sessions as usize * per_client;
+        let opens = (1..physical).map(|i| {
+            let target = &targets[i % per_client];
             let options = options.clone();
             async move { open_with(target, options, None).await.map(|(s, _)| s) }
         });
-        let mut sessions = vec![first];
+        let mut slots: Vec<Option<Session>> = vec![Some(first)];
         let mut failed = Vec::new();
         for opened in join_all(opens).await {
             match opened {
-                Ok(s) => sessions.push(s),
-                Err(e) => failed.push(e),
+                Ok(s) => slots.push(Some(s)),
+                Err(e) => {
+                    failed.push(e);
+                    slots.push(None);
+                }
             }
         }
-        let opened = sessions.len() as u32;
+        let opened = slots.iter().flatten().count() as u32;
         failed.dedup();
         failed.truncate(FAILURES_NAMED);
-        for s in &sessions {
+        for s in slots.iter().flatten() {
             s.traffic().keep_newest(LOAD_SESSION_MEMORY);
+        }
+        let consistency = if per_client > 1 {
+            let first_client: Option<Vec<&Session>> =
+                slots[..per_client].iter().map(Option::as_ref).collect();
+            match first_client {
+                Some(instances) => {
+                    let shown: Vec<String> = targets.iter().map(CheckTarget::display).collect();
+                    Some(super::consistency::compare(&shown, &instances, &workload).await)
+                }
+                None => None,
+            }
+        } else {
+            None
+        };
+        let mut sessions: Vec<Session> = Vec::new();
+        let mut clients: Vec<Vec<usize>> = Vec::new();
+        let mut slots = slots.into_iter();
+        for _ in 0..plan.sessions {
+            let mut mine = Vec::new();
+            for session in slots.by_ref().take(per_client).flatten() {
+                mine.push(sessions.len());
+                sessions.push(session);
+            }
+            if !mine.is_empty() {
+                clients.push(mine);
+            }
         }
         let watched = Watched {
             process_groups: sessions
@@ -185,6 +223,7 @@ impl Prepared {
             plan.clone(),
             workload.clone(),
             sessions.clone(),
+            clients,
             stop,
             progress,
             watched,
@@ -207,8 +246,9 @@ impl Prepared {
             started: outcome.started,
             elapsed_ms: seconds * 1000.0,
             stopped: outcome.stopped,
+            consistency,
             sessions: SessionsReport {
-                asked: run.plan.sessions,
+                asked: physical as u32,
                 opened,
                 failed,
                 lost: run
@@ -271,6 +311,10 @@ struct Run {
     plan: LoadPlan,
     workload: Arc<Vec<LoadRequest>>,
     sessions: Vec<Arc<Session>>,
+    /// Each logical client's sessions (one per instance), by index into `sessions`.
+    clients: Vec<Vec<usize>>,
+    /// Each client's next instance.
+    turns: Vec<AtomicUsize>,
     lost: Arc<Vec<AtomicBool>>,
     stop: CancellationToken,
     progress: Option<mpsc::Sender<LoadProgress>>,
@@ -287,11 +331,14 @@ impl Run {
         plan: LoadPlan,
         workload: Vec<LoadRequest>,
         sessions: Vec<Arc<Session>>,
+        clients: Vec<Vec<usize>>,
         stop: CancellationToken,
         progress: Option<mpsc::Sender<LoadProgress>>,
         watched: Watched,
     ) -> Run {
         Run {
+            turns: clients.iter().map(|_| AtomicUsize::new(0)).collect(),
+            clients,
             books: Arc::new(Mutex::new(Books {
                 run: Recorder::new(&workload),
                 step: Recorder::new(&workload),
@@ -344,9 +391,11 @@ impl Run {
             }
             Some(ramp) => {
                 let mut reason = StopReason::RampDone;
+                let meter = Sampler::new(self.watched.clone(), clock.elapsed());
                 for index in 0..ramp.steps {
                     let level = ramp.level(index);
                     let step_started = Instant::now();
+                    let cpu_before = meter.read().0;
                     let phase = Phase {
                         in_flight: match ramp.axis {
                             RampAxis::Concurrency => (level.round() as u32).max(1),
@@ -361,6 +410,7 @@ impl Run {
                     self.announce(Some((index + 1, level)));
                     let end = self.phase(phase).await;
                     let took = step_started.elapsed();
+                    let cpu = meter.read().0.since(cpu_before);
                     let total = {
                         let mut books = self.books.lock().unwrap_or_else(|p| p.into_inner());
                         let total = books.step.total(took.as_secs_f64());
@@ -389,6 +439,7 @@ impl Run {
                         elapsed_ms: took.as_secs_f64() * 1000.0,
                         total,
                         crossed,
+                        cpu,
                     });
                     if let Some(crossed) = crossed {
                         breaking_point = Some(BreakingPoint {
@@ -502,15 +553,34 @@ impl Run {
         self.sent.fetch_add(1, Ordering::Relaxed) < self.plan.request_budget()
     }
 
+    fn lost(&self, s: usize) -> bool {
+        self.lost[s].load(Ordering::Relaxed)
+    }
+
+    /// The clients with a session still open.
     fn alive(&self) -> Vec<usize> {
-        (0..self.sessions.len())
-            .filter(|i| !self.lost[*i].load(Ordering::Relaxed))
+        (0..self.clients.len())
+            .filter(|c| self.clients[*c].iter().any(|s| !self.lost(*s)))
             .collect()
     }
 
-    /// A request task: sends the workload's next request on session `s`, records how it went
-    /// (latency from `due` in the open loop, from the send in the closed loop).
-    fn request(&self, s: usize, due: Option<Instant>) -> impl Future<Output = ()> + Send + 'static {
+    /// Client `c`'s next open session, round robin over its instances.
+    fn session_of(&self, c: usize) -> usize {
+        let mine = &self.clients[c];
+        for _ in 0..mine.len() {
+            let s = mine[self.turns[c].fetch_add(1, Ordering::Relaxed) % mine.len()];
+            if !self.lost(s) {
+                return s;
+            }
+        }
+        mine[0]
+    }
+
+    /// A request task: sends the workload's next request on client `c`'s next session,
+    /// records how it went (latency from `due` in the open loop, from the send in the closed
+    /// loop).
+    fn request(&self, c: usize, due: Option<Instant>) -> impl Future<Output = ()> + Send + 'static {
+        let s = self.session_of(c);
         let index = self
             .picker
             .lock()
@@ -564,14 +634,14 @@ impl Run {
     async fn closed_loop(self: &Arc<Self>, phase: Phase) -> PhaseEnd {
         let out_of_budget = Arc::new(AtomicBool::new(false));
         let mut workers = JoinSet::new();
-        for s in self.alive() {
+        for c in self.alive() {
             for _ in 0..phase.in_flight {
                 let me = self.clone();
                 let out = out_of_budget.clone();
                 workers.spawn(async move {
                     loop {
                         if me.stop.is_cancelled()
-                            || me.lost[s].load(Ordering::Relaxed)
+                            || me.clients[c].iter().all(|s| me.lost(*s))
                             || phase.until.is_some_and(|u| Instant::now() >= u)
                         {
                             break;
@@ -580,7 +650,7 @@ impl Run {
                             out.store(true, Ordering::Relaxed);
                             break;
                         }
-                        me.request(s, None).await;
+                        me.request(c, None).await;
                     }
                 });
             }
@@ -594,7 +664,7 @@ impl Run {
     /// from when it was due (coordinated omission corrected).
     async fn open_loop(&self, phase: Phase, rate: f64) -> PhaseEnd {
         let places: Vec<Arc<Semaphore>> = self
-            .sessions
+            .clients
             .iter()
             .map(|_| Arc::new(Semaphore::new(phase.in_flight as usize)))
             .collect();
@@ -623,14 +693,14 @@ impl Run {
                     _ = tokio::time::sleep_until(tokio::time::Instant::from_std(due)) => {}
                 }
             }
-            let s = alive[turn % alive.len()];
+            let c = alive[turn % alive.len()];
             turn += 1;
             let place = tokio::select! {
                 _ = self.stop.cancelled() => break,
-                p = places[s].clone().acquire_owned() => p,
+                p = places[c].clone().acquire_owned() => p,
             };
             let Ok(place) = place else { break };
-            let request = self.request(s, Some(due));
+            let request = self.request(c, Some(due));
             requests.spawn(async move {
                 request.await;
                 drop(place);

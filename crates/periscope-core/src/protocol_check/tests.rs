@@ -320,3 +320,48 @@ fn every_shape_of_every_revision_compiles() {
         }
     }
 }
+
+#[test]
+fn frames_alike_but_for_their_ids_pass_once_and_a_different_one_is_still_checked() {
+    let revision = "2025-11-25";
+    let mut checker = after_handshake(revision);
+    // The handshake's request and answer.
+    let before = checker.passed.len();
+    let call = |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "work", "arguments": {"id": id}}});
+    let answer = |id: i64| json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "ok"}]}});
+    // A hard-to-please answer: `content` is not an array.
+    let broken = |id: i64| json!({"jsonrpc": "2.0", "id": id, "result": {"content": "ok"}});
+    let mut seq = 10;
+    let mut next = |direction, value| {
+        seq += 1;
+        frame(seq, direction, value)
+    };
+    for id in 1..=3 {
+        assert_eq!(checker.check(&next(Direction::Out, call(id))), []);
+        assert_eq!(checker.check(&next(Direction::In, answer(id))), []);
+    }
+    assert_eq!(
+        checker.passed.len() - before,
+        2,
+        "one shape for the calls, one for the answers"
+    );
+    // A broken answer is flagged each time: only passes are remembered.
+    for id in 4..=5 {
+        assert_eq!(checker.check(&next(Direction::Out, call(id))), []);
+        let flags = checker.check(&next(Direction::In, broken(id)));
+        assert!(
+            matches!(flags.as_slice(), [Flag::SchemaViolation { .. }]),
+            "{flags:?}"
+        );
+    }
+    assert_eq!(checker.passed.len() - before, 2);
+    // A reused id is still found (the pending table is not skipped).
+    assert_eq!(checker.check(&next(Direction::Out, call(9))), []);
+    let flags = checker.check(&next(Direction::Out, call(9)));
+    assert!(
+        flags
+            .iter()
+            .any(|f| matches!(f, Flag::ReusedRequestId { .. })),
+        "{flags:?}"
+    );
+}

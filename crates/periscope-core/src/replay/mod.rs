@@ -260,20 +260,7 @@ pub fn to_text(report: &ReplayReport) -> String {
         out.push_str(&format!("#{} {}: {what}\n", step.recorded_seq, step.method));
         if let ReplayOutcome::Differs { changes } = &step.outcome {
             for change in changes {
-                let show = |v: &Option<Value>| {
-                    v.as_ref()
-                        .map_or_else(|| "(absent)".to_string(), Value::to_string)
-                };
-                out.push_str(&format!(
-                    "    {}: {} → {}\n",
-                    if change.path.is_empty() {
-                        "/"
-                    } else {
-                        &change.path
-                    },
-                    show(&change.before),
-                    show(&change.after)
-                ));
+                out.push_str(&format!("    {}\n", change.line(None)));
             }
         }
     }
