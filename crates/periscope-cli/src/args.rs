@@ -362,9 +362,20 @@ pub struct LoadArgs {
     /// How much worse (percent) counts as a regression against --baseline.
     #[arg(long, value_name = "PCT", default_value_t = periscope_core::load::gates::DEFAULT_REGRESSION_PCT)]
     pub regression_threshold: f64,
+    /// Write the workload as a locustfile to standard output instead of running it (needs
+    /// --url): Locust's master and workers then run it distributed (see docs/load.md).
+    #[arg(long, value_enum, value_name = "TOOL")]
+    pub export: Option<ExportArg>,
     /// Save the run's report to FILE (JSON), e.g. as a later run's --baseline.
     #[arg(long, value_name = "FILE.json")]
     pub save: Option<PathBuf>,
+}
+
+/// `load --export`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportArg {
+    /// A locustfile (Python) for Locust.
+    Locust,
 }
 
 /// `load --ramp`.

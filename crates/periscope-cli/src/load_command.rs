@@ -473,7 +473,14 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
             .map(|_| Target::Stdio(t.clone()).into_engine(cli.transport))
             .collect(),
     };
+    if load_args.export.is_some() && !matches!(target, Target::Http(_)) {
+        tell!("periscope: --export locust writes a load test over HTTP: give the server's --url");
+        return Exit::Usage;
+    }
     let shown = target.display();
+    let per_user = plan
+        .request_budget()
+        .div_ceil(u64::from(plan.sessions.max(1)));
     let prepared = match load::prepare(targets, session, plan, workload).await {
         Ok(p) => p,
         Err(e) => {
@@ -481,6 +488,18 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
             return Exit::Connect;
         }
     };
+    if load_args.export.is_some() {
+        let file = load::locust::locustfile(
+            &cli.url[0],
+            prepared.session(),
+            prepared.tools(),
+            prepared.workload(),
+            per_user,
+        );
+        prepared.session().close().await;
+        say!("{}", file.trim_end());
+        return Exit::Ok;
+    }
     tell_summary(&prepared.summary());
     if !yes {
         match confirmed() {

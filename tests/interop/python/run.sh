@@ -10,21 +10,9 @@ set -euo pipefail
 
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$DIR/.venv"
-STAMP="$VENV/.installed"
-
-if [[ ! -f "$STAMP" || "$DIR/requirements.txt" -nt "$STAMP" ]]; then
-  # Tests start in parallel: one installs, the others wait for it (and then find it done).
-  exec 9>"$DIR/.venv.lock"
-  flock 9
-  if [[ ! -f "$STAMP" || "$DIR/requirements.txt" -nt "$STAMP" ]]; then
-    echo "interop: installing the MCP Python SDK into $VENV ..." >&2
-    rm -rf "$VENV"
-    python3 -m venv "$VENV" >&2
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$DIR/requirements.txt" >&2
-    touch "$STAMP"
-  fi
-  flock -u 9
-fi
+# shellcheck source=../../scripts/venv.sh
+source "$DIR/../../../scripts/venv.sh"
+ensure_venv "$DIR" "the MCP Python SDK"
 
 cd "$DIR"
 exec "$VENV/bin/python" "$@"

@@ -10,6 +10,7 @@ pub mod consistency;
 pub mod failure;
 pub mod format;
 pub mod gates;
+pub mod locust;
 pub mod plan;
 pub mod report;
 pub mod resources;

@@ -139,6 +139,16 @@ impl Prepared {
         &self.first
     }
 
+    /// The tools the server listed (none when the workload calls none).
+    pub fn tools(&self) -> &[Value] {
+        &self.tools
+    }
+
+    /// The workload, as it will be sent.
+    pub fn workload(&self) -> &[LoadRequest] {
+        &self.workload
+    }
+
     /// Opens the other sessions and runs the plan. `stop` ends it early (requests in flight
     /// are cancelled); `progress` hears about it once a second and at each step.
     pub async fn run(
