@@ -180,6 +180,18 @@ pub fn connections_to(port: u16) -> u32 {
     n
 }
 
+/// Periscope's and the watched servers' CPU seconds now, and the servers' resident bytes.
+pub fn reading(watched: &Watched) -> (CpuReading, Option<u64>) {
+    let servers = groups_usage(&watched.process_groups);
+    (
+        CpuReading {
+            own_s: own_cpu_s(),
+            servers_s: servers.map(|(s, _)| s),
+        },
+        servers.map(|(_, rss)| rss),
+    )
+}
+
 /// Takes samples against the previous one.
 pub struct Sampler {
     watched: Watched,
@@ -194,25 +206,13 @@ impl Sampler {
             last: CpuReading::default(),
             last_at: at,
         };
-        sampler.last = sampler.read().0;
+        sampler.last = reading(&sampler.watched).0;
         sampler
-    }
-
-    /// Periscope's and the servers' CPU seconds now, and the servers' resident bytes.
-    pub fn read(&self) -> (CpuReading, Option<u64>) {
-        let servers = groups_usage(&self.watched.process_groups);
-        (
-            CpuReading {
-                own_s: own_cpu_s(),
-                servers_s: servers.map(|(s, _)| s),
-            },
-            servers.map(|(_, rss)| rss),
-        )
     }
 
     /// A sample at `at` (since the run started).
     pub fn sample(&mut self, at: Duration) -> ResourceSample {
-        let (now, rss) = self.read();
+        let (now, rss) = reading(&self.watched);
         let span = (at - self.last_at).as_secs_f64().max(1e-3);
         let split = now.since(self.last);
         self.last = now;

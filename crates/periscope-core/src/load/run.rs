@@ -20,7 +20,7 @@ use super::report::{
     BreakingPoint, Crossed, LOAD_REPORT_VERSION, LoadProgress, LoadReport, SessionsReport,
     StepReport, StopReason,
 };
-use super::resources::{CpuReading, Sampler, Watched};
+use super::resources::{CpuReading, Sampler, Watched, reading};
 use super::stats::Recorder;
 use super::workload::{LoadRequest, Picker};
 use crate::check::{CheckTarget, open_with};
@@ -290,6 +290,20 @@ struct Books {
     samples: Vec<super::resources::ResourceSample>,
 }
 
+impl Books {
+    /// Where the run is, for the host: counts only (each second's figures are in `point`).
+    fn progress(&self, elapsed: Duration, step: Option<(u32, f64)>) -> LoadProgress {
+        LoadProgress {
+            elapsed_ms: elapsed.as_secs_f64() * 1000.0,
+            completed: self.run.completed(),
+            failed: self.run.failed(),
+            point: self.run.series().0.last().cloned(),
+            resources: self.samples.last().cloned(),
+            step,
+        }
+    }
+}
+
 /// How a run ended, from [`Run::drive`].
 struct Outcome {
     started: String,
@@ -373,7 +387,7 @@ impl Run {
             .unwrap_or_default();
         let clock = self.clock;
         let sampler = Sampler::new(self.watched.clone(), clock.elapsed());
-        let cpu_start: CpuReading = sampler.read().0;
+        let cpu_start: CpuReading = reading(&self.watched).0;
         let ticker = self.ticker(sampler);
         let mut steps = Vec::new();
         let mut breaking_point = None;
@@ -401,11 +415,10 @@ impl Run {
             }
             Some(ramp) => {
                 let mut reason = StopReason::RampDone;
-                let meter = Sampler::new(self.watched.clone(), clock.elapsed());
                 for index in 0..ramp.steps {
                     let level = ramp.level(index);
                     let step_started = Instant::now();
-                    let cpu_before = meter.read().0;
+                    let cpu_before = reading(&self.watched).0;
                     let phase = Phase {
                         in_flight: match ramp.axis {
                             RampAxis::Concurrency => (level.round() as u32).max(1),
@@ -420,7 +433,7 @@ impl Run {
                     self.announce(Some((index + 1, level)));
                     let end = self.phase(phase).await;
                     let took = step_started.elapsed();
-                    let cpu = meter.read().0.since(cpu_before);
+                    let cpu = reading(&self.watched).0.since(cpu_before);
                     let total = {
                         let mut books = self.books.lock().unwrap_or_else(|p| p.into_inner());
                         let total = books.step.total(took.as_secs_f64());
@@ -483,8 +496,7 @@ impl Run {
         };
         ticker.cancel();
         let elapsed = clock.elapsed();
-        let last = Sampler::new(self.watched.clone(), elapsed);
-        let cpu = last.read().0.since(cpu_start);
+        let cpu = reading(&self.watched).0.since(cpu_start);
         {
             let mut books = self.books.lock().unwrap_or_else(|p| p.into_inner());
             // The last, partial second is a point too.
@@ -507,15 +519,7 @@ impl Run {
     fn announce(&self, step: Option<(u32, f64)>) {
         let Some(tx) = &self.progress else { return };
         let books = self.books.lock().unwrap_or_else(|p| p.into_inner());
-        let total = books.run.total(1.0);
-        let _ = tx.try_send(LoadProgress {
-            elapsed_ms: self.clock.elapsed().as_secs_f64() * 1000.0,
-            completed: total.completed,
-            failed: total.failed,
-            point: books.run.series().0.last().cloned(),
-            resources: books.samples.last().cloned(),
-            step,
-        });
+        let _ = tx.try_send(books.progress(self.clock.elapsed(), step));
     }
 
     /// Closes each second, samples the servers' cost and tells the host, once a second.
@@ -539,19 +543,10 @@ impl Run {
                 let at = clock.elapsed();
                 let sample = sampler.sample(at);
                 let mut b = books.lock().unwrap_or_else(|p| p.into_inner());
-                let point = b.run.close_seconds_before(at).cloned();
-                b.samples.push(sample.clone());
-                let total = b.run.total(1.0);
-                drop(b);
+                b.run.close_seconds_before(at);
+                b.samples.push(sample);
                 if let Some(tx) = &progress {
-                    let _ = tx.try_send(LoadProgress {
-                        elapsed_ms: at.as_secs_f64() * 1000.0,
-                        completed: total.completed,
-                        failed: total.failed,
-                        point,
-                        resources: Some(sample),
-                        step: None,
-                    });
+                    let _ = tx.try_send(b.progress(at, None));
                 }
             }
         });

@@ -234,6 +234,14 @@ impl Recorder {
         self.tallies.iter().map(|t| t.completed).sum()
     }
 
+    /// Failed requests so far.
+    pub fn failed(&self) -> u64 {
+        self.tallies
+            .iter()
+            .map(|t| t.failures.values().sum::<u64>())
+            .sum()
+    }
+
     /// The totals over `seconds` of measured time.
     pub fn total(&self, seconds: f64) -> OpStats {
         let mut all = Tally::new();
