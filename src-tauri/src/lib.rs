@@ -14,6 +14,7 @@ mod events;
 mod found_eras;
 mod json_file;
 mod launch_args;
+mod load_runs;
 mod models;
 mod playground;
 mod recordings;
@@ -41,6 +42,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(playground::Playground::default())
         .manage(apps::McpApps::default())
         .manage(check_runs::CheckRuns::default())
+        .manage(load_runs::LoadRuns::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -59,6 +61,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The Check view's last run of each server, and its record (docs/check.md).
             app.state::<check_runs::CheckRuns>()
                 .set_dir(data.join("checks"));
+            // The Load view's kept runs of each server, and their records (docs/load.md).
+            app.state::<load_runs::LoadRuns>()
+                .set_dir(data.join("loads"));
             state.found_eras.load(data.join("eras.json"));
             state.tool_pins.load(data.join("pins.json"));
             let _ = state.secrets.set(secrets.clone());
@@ -148,6 +153,15 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::check::check_cancel,
             commands::check::check_last,
             commands::check::check_export,
+            // The Load view.
+            commands::load::load_prepare,
+            commands::load::load_discard,
+            commands::load::load_start,
+            commands::load::load_stop,
+            commands::load::load_runs,
+            commands::load::load_get,
+            commands::load::load_compare,
+            commands::load::load_delete,
             // Every connected server audited together.
             commands::audit::audit_connected,
             // The server's lists.

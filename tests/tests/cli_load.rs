@@ -122,6 +122,34 @@ fn a_count_goes_through_every_session_and_is_measured() {
 }
 
 #[test]
+fn record_keeps_the_first_sessions_requests_as_a_recording() {
+    let dir = scratch_dir("load-record");
+    let file = dir.join("first.jsonl");
+    let mut args = vec!["--record", file.to_str().unwrap()];
+    args.extend(echo());
+    args.extend(["--count", "90", "--sessions", "3", "--format", "json"]);
+    let out = load(&args, &[&demo()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sample = report_of(&out)["report"]["sample"].clone();
+    assert_eq!(sample["record"], file.display().to_string());
+    assert_eq!(sample["sessions"], 3);
+    assert_eq!(sample["cut"], false);
+    // Session 1's share of the 90 (one worker each: 30), each a request in the file with its
+    // answer, after the handshake.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let calls = text
+        .lines()
+        .filter(|l| l.contains(r#"\"tools/call\""#))
+        .count() as u64;
+    assert_eq!(calls, sample["requests"].as_u64().unwrap(), "{text}");
+    assert!((20..=40).contains(&calls), "{calls}");
+    // A recording like any other: `periscope open` reads it.
+    let print = periscope(&["open", file.to_str().unwrap(), "--print"]);
+    assert_eq!(print.status.code(), Some(0), "{}", stderr(&print));
+    assert!(stdout(&print).contains("tools/call"), "{}", stdout(&print));
+}
+
+#[test]
 fn an_open_loop_sends_at_its_rate_and_a_tool_error_is_a_failure() {
     // 100 a second for 1.5 s: due at 0, 10 ms, …, 1490 ms.
     let json = measured(

@@ -282,6 +282,19 @@ fn print_text(report: &LoadReport, verdicts: &[GateVerdict], comparison: Option<
                 .unwrap_or_default()
         );
     }
+    if let Some(sample) = &report.sample {
+        say!(
+            "recorded: {} requests of session 1 of {}{} in {}",
+            sample.requests,
+            sample.sessions,
+            if sample.cut {
+                " (the first ones: the sample was cut)"
+            } else {
+                ""
+            },
+            sample.record
+        );
+    }
     say!("");
     say!("all requests: {}", format::op_line(&report.total));
     if report.methods.len() > 1 {
@@ -481,13 +494,14 @@ pub async fn run(cli: &Cli, target: Target, session: SessionOptions) -> Exit {
     let per_user = plan
         .request_budget()
         .div_ceil(u64::from(plan.sessions.max(1)));
-    let prepared = match load::prepare(targets, session, plan, workload).await {
-        Ok(p) => p,
-        Err(e) => {
-            tell!("periscope: could not open a session with `{shown}`: {e}");
-            return Exit::Connect;
-        }
-    };
+    let prepared =
+        match load::prepare(targets, session, plan, workload, cli.record.as_deref()).await {
+            Ok(p) => p,
+            Err(e) => {
+                tell!("periscope: could not open a session with `{shown}`: {e}");
+                return Exit::Connect;
+            }
+        };
     if load_args.export.is_some() {
         let file = load::locust::locustfile(
             &cli.url[0],

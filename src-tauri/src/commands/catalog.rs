@@ -45,6 +45,7 @@ pub async fn catalog_remove<R: Runtime>(
     state: State<'_, AppState>,
     temporary: State<'_, Temporary>,
     check_runs: State<'_, crate::check_runs::CheckRuns>,
+    load_runs: State<'_, crate::load_runs::LoadRuns>,
     id: String,
 ) -> Result<Vec<ServerEntry>, Problem> {
     state.disconnect(&id).await?;
@@ -52,6 +53,7 @@ pub async fn catalog_remove<R: Runtime>(
     temporary.forget(&id);
     state.forget_era(&id);
     check_runs.forget(&id);
+    load_runs.forget(&id);
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }

@@ -14,6 +14,7 @@ pub mod export;
 pub mod host_import;
 pub mod icons;
 pub mod lists;
+pub mod load;
 pub mod mcp_apps;
 pub mod models;
 pub mod oauth;

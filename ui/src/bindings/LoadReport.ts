@@ -4,6 +4,7 @@ import type { ConsistencyReport } from "./ConsistencyReport";
 import type { CpuSplit } from "./CpuSplit";
 import type { LoadPlan } from "./LoadPlan";
 import type { LoadRequest } from "./LoadRequest";
+import type { LoadSample } from "./LoadSample";
 import type { OpStats } from "./OpStats";
 import type { ResourceSample } from "./ResourceSample";
 import type { SeriesPoint } from "./SeriesPoint";
@@ -38,4 +39,8 @@ connections_max: number | null, steps: Array<StepReport>, breaking_point: Breaki
 /**
  * With several instances: their answers compared before the run.
  */
-consistency: ConsistencyReport | null, };
+consistency: ConsistencyReport | null, 
+/**
+ * The first session's record, when one was asked for (older reports have none).
+ */
+sample: LoadSample | null, };

@@ -313,7 +313,11 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
     case "busy":
     case "check_running":
     case "check_cancelled":
+    case "load_running":
+    case "load_not_prepared":
       return t(`kind.${problem.kind}`);
+    case "load_refused":
+      return t("kind.load_refused", { detail: problem.detail });
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });
     case "start_failed":

@@ -349,6 +349,7 @@ mod tests {
             steps: vec![],
             breaking_point: None,
             consistency: None,
+            sample: None,
         }
     }
 

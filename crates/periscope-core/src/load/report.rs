@@ -141,6 +141,25 @@ pub struct LoadReport {
     pub breaking_point: Option<BreakingPoint>,
     /// With several instances: their answers compared before the run.
     pub consistency: Option<super::consistency::ConsistencyReport>,
+    /// The first session's record, when one was asked for (older reports have none).
+    #[serde(default)]
+    pub sample: Option<LoadSample>,
+}
+
+/// The requests of a run a host can open in Traffic and on the Timeline: the first session's
+/// record file, from its handshake through at most its first `SAMPLE_REQUESTS` requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct LoadSample {
+    /// The record file.
+    pub record: String,
+    /// Requests of the first session it holds.
+    pub requests: u64,
+    /// True when the first session sent more than it holds (the answers to the requests in
+    /// flight at the cut are not in it either).
+    pub cut: bool,
+    /// Sessions the run drove: the sample is one of them.
+    pub sessions: u32,
 }
 
 /// A run's state as it goes, for live charts (about once a second, and at each step).

@@ -3,6 +3,7 @@
 //! report. Nothing is sent before the host calls [`Prepared::run`]: [`prepare`] opens one
 //! session and lists the tools so the host can show what will be sent, and to what, first.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 use super::failure::FailureKind;
 use super::plan::{LoadPlan, PlanError, RampAxis};
 use super::report::{
-    BreakingPoint, Crossed, LOAD_REPORT_VERSION, LoadProgress, LoadReport, SessionsReport,
-    StepReport, StopReason,
+    BreakingPoint, Crossed, LOAD_REPORT_VERSION, LoadProgress, LoadReport, LoadSample,
+    SessionsReport, StepReport, StopReason,
 };
 use super::resources::{CpuReading, Sampler, Watched, reading};
 use super::stats::Recorder;
@@ -31,6 +32,9 @@ use crate::session::{CallOptions, Session, SessionOptions};
 const LOAD_SESSION_MEMORY: usize = 2_000;
 /// Session failures the report names (the rest are counted).
 const FAILURES_NAMED: usize = 5;
+/// Requests of the first session a sample keeps at most: enough to see a run's pattern in
+/// Traffic and on the Timeline, a record file of a few megabytes whatever the run's length.
+pub const SAMPLE_REQUESTS: u64 = 10_000;
 
 /// What a host shows, and the user confirms, before a run sends anything.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,14 +64,20 @@ pub struct Prepared {
     workload: Vec<LoadRequest>,
     first: Session,
     tools: Vec<Value>,
+    /// Where the first session records its first requests, if asked.
+    sample: Option<PathBuf>,
 }
 
-/// Checks the plan, opens the first session (shaking hands) and lists its tools.
+/// Checks the plan, opens the first session (shaking hands) and lists its tools. With
+/// `sample`, the first session records to that file (JSON Lines, a recording like any other)
+/// from its handshake through its first [`SAMPLE_REQUESTS`] requests: the run's requests for
+/// a host to open in Traffic and on the Timeline.
 pub async fn prepare(
     targets: Vec<CheckTarget>,
     options: SessionOptions,
     plan: LoadPlan,
     workload: Vec<LoadRequest>,
+    sample: Option<&Path>,
 ) -> Result<Prepared, String> {
     plan.validate().map_err(|e| e.to_string())?;
     if workload.is_empty() {
@@ -76,7 +86,7 @@ pub async fn prepare(
     let Some(target) = targets.first() else {
         return Err("no server to load".into());
     };
-    let (first, _) = open_with(target, options.clone(), None).await?;
+    let (first, _) = open_with(target, options.clone(), sample).await?;
     let tools = if workload.iter().any(|r| r.tool().is_some()) {
         first.list_tools().await.unwrap_or_default()
     } else {
@@ -89,6 +99,7 @@ pub async fn prepare(
         workload,
         first,
         tools,
+        sample: sample.map(Path::to_path_buf),
     })
 }
 
@@ -162,6 +173,7 @@ impl Prepared {
             plan,
             workload,
             first,
+            sample,
             ..
         } = self;
         // Each logical client has a session with every instance (one, without several
@@ -239,6 +251,16 @@ impl Prepared {
             watched,
         ));
         let outcome = run.drive().await;
+        let sample = sample.map(|path| {
+            let _ = sessions[0].traffic().stop_recording();
+            let sent = run.first_sent.load(Ordering::Relaxed);
+            LoadSample {
+                record: path.display().to_string(),
+                requests: sent.min(SAMPLE_REQUESTS),
+                cut: sent > SAMPLE_REQUESTS,
+                sessions: sessions.len() as u32,
+            }
+        });
         let closing = sessions.iter().map(|s| s.close());
         join_all(closing).await;
         let elapsed = outcome.elapsed;
@@ -279,6 +301,7 @@ impl Prepared {
             connections_max: books.samples.iter().filter_map(|s| s.connections).max(),
             steps: outcome.steps,
             breaking_point: outcome.breaking_point,
+            sample,
         }
     }
 }
@@ -347,6 +370,9 @@ struct Run {
     picker: Arc<Mutex<Picker>>,
     /// Requests sent so far, against the plan's budget.
     sent: Arc<AtomicU64>,
+    /// Requests sent on the first session: its record file (a sample, when one was asked
+    /// for) stops at [`SAMPLE_REQUESTS`].
+    first_sent: Arc<AtomicU64>,
     clock: Instant,
 }
 
@@ -377,6 +403,7 @@ impl Run {
             progress,
             watched,
             sent: Arc::new(AtomicU64::new(0)),
+            first_sent: Arc::new(AtomicU64::new(0)),
             clock: Instant::now(),
         }
     }
@@ -593,6 +620,9 @@ impl Run {
             .next_index()
             .unwrap_or(0);
         let session = self.sessions[s].clone();
+        // The sample ends here: the requests after it, and the answers to those still in
+        // flight, are not in the file (the report says the sample was cut).
+        let cut = s == 0 && self.first_sent.fetch_add(1, Ordering::Relaxed) == SAMPLE_REQUESTS;
         let workload = self.workload.clone();
         let books = self.books.clone();
         let lost = self.lost.clone();
@@ -604,6 +634,11 @@ impl Run {
             ..CallOptions::default()
         };
         async move {
+            if cut {
+                let traffic = session.traffic().clone();
+                // Joins the file's writer: off the runtime's threads.
+                let _ = tokio::task::spawn_blocking(move || traffic.stop_recording()).await;
+            }
             let request = &workload[index];
             let sent = Instant::now();
             let answer = session

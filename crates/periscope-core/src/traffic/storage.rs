@@ -34,6 +34,18 @@ impl Traffic {
         Ok(())
     }
 
+    /// Stops writing the record file, once every entry handed to it is written: the record
+    /// goes on in memory (and the store). For a sample of a long session (a load run's first
+    /// session records its first requests, not all of them).
+    pub fn stop_recording(&self) -> io::Result<()> {
+        let file = self.lock().file.take();
+        // Dropped outside the lock: the writer drains its queue first.
+        match file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+
     /// Sends every entry, from now on, to `store` too (through its bounded queue: see
     /// docs/store.md for what happens when its writer falls behind).
     pub fn attach_store(&self, store: Arc<Store>) {

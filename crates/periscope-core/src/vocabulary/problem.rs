@@ -164,6 +164,15 @@ pub enum Problem {
     /// The user stopped the check before it ended (its report is not kept).
     #[error("the check was cancelled")]
     CheckCancelled,
+    /// A load run of this server is running, or waits for the user's confirmation.
+    #[error("a load run of this server is already running or waiting to be confirmed")]
+    LoadRunning,
+    /// Start was asked with no run prepared (it was discarded, or never prepared).
+    #[error("no load run is prepared for this server")]
+    LoadNotPrepared,
+    /// The load run could not be prepared: its plan, its workload, or the first session.
+    #[error("the load run could not be prepared: {detail}")]
+    LoadRefused { detail: String },
     /// Sign-in does not apply to this server (a local one, or one never signed in to).
     #[error("{what}")]
     SignIn { server: String, what: SignIn },
@@ -305,6 +314,7 @@ words! {
         HostConfigFile => "host config file here named",
         Record => "record of server",
         CheckReport => "check report of server",
+        LoadRun => "load run",
         Tool => "tool",
     }
     /// What [`Problem::NoLongerWaiting`] was about.
@@ -651,6 +661,11 @@ mod tests {
             Problem::Busy,
             Problem::CheckRunning,
             Problem::CheckCancelled,
+            Problem::LoadRunning,
+            Problem::LoadNotPrepared,
+            Problem::LoadRefused {
+                detail: "the workload is empty".into(),
+            },
             Problem::SignIn {
                 server: "srv-1".into(),
                 what: SignIn::NotRemote,
