@@ -121,11 +121,19 @@ impl LoadRuns {
 
     /// A new run's id and the file its first session records to (None when nothing is kept).
     pub fn next_id(&self, server_id: &str) -> (String, Option<PathBuf>) {
-        // Milliseconds since 1970, zero-padded: ids sort as the runs started.
-        let ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
-        let id = format!("{ms:015}");
+        // The start in UTC, `20261129-161014-377`: ids sort as the runs started, and the
+        // record's file name (shown when it opens) says when.
+        let now = time::OffsetDateTime::now_utc();
+        let id = format!(
+            "{:04}{:02}{:02}-{:02}{:02}{:02}-{:03}",
+            now.year(),
+            u8::from(now.month()),
+            now.day(),
+            now.hour(),
+            now.minute(),
+            now.second(),
+            now.millisecond()
+        );
         let record = self.folder(server_id).ok().and_then(|dir| {
             private_file::create_folder(&dir).ok()?;
             Some(dir.join(format!("{id}.jsonl")))

@@ -413,6 +413,19 @@ impl Harness {
         false
     }
 
+    /// Scrolls the view so `css` is at the top of its scrolling box (a screenshot of what is
+    /// under a form).
+    pub async fn scroll_to(&self, css: &str) {
+        let element = self.find(css).await;
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'start'});",
+                vec![serde_json::to_value(&element).expect("an element as JSON")],
+            )
+            .await
+            .expect("scroll into view");
+    }
+
     async fn click_element(&self, element: &Element) {
         if element.clone().click().await.is_ok() {
             return;

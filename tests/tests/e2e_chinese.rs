@@ -94,6 +94,36 @@ async fn on_a_chinese_desktop_the_main_flow_is_in_chinese_and_english_can_be_cho
     .await;
     h.shot("check").await;
 
+    // Load: a short run of add, confirmed, its report in Chinese.
+    h.click(r#"[data-testid="tab-load"]"#).await;
+    h.text_containing(r#"[data-testid="load-tab"] h2"#, &zh("load", "title"))
+        .await;
+    h.find(r#"[data-testid="load-tool"]"#)
+        .await
+        .select_by_value("add")
+        .await
+        .unwrap();
+    h.clear(r#"[data-testid="load-args"]"#).await;
+    h.type_into(r#"[data-testid="load-args"]"#, r#"{"a":2,"b":40}"#)
+        .await;
+    h.clear(r#"[data-testid="load-count"]"#).await;
+    h.type_into(r#"[data-testid="load-count"]"#, "50").await;
+    h.click(r#"[data-testid="load-prepare"]"#).await;
+    h.text_containing(
+        r#"[data-testid="load-confirm-dialog"]"#,
+        &zh("load", "confirm.title"),
+    )
+    .await;
+    h.click(r#"[data-testid="load-confirm"]"#).await;
+    h.attr_is(r#"[data-testid="load-report"]"#, "data-stopped", "count")
+        .await;
+    h.text_containing(
+        r#"[data-testid="load-report"]"#,
+        &zh("load", "stopped.count"),
+    )
+    .await;
+    h.shot("load").await;
+
     // Settings: English, at once.
     h.click(r#"[data-testid="settings-button"]"#).await;
     h.text_containing(

@@ -5,12 +5,12 @@ import type { CpuSplit } from "./CpuSplit";
 import type { LoadPlan } from "./LoadPlan";
 import type { LoadRequest } from "./LoadRequest";
 import type { LoadSample } from "./LoadSample";
+import type { LoadStopReason } from "./LoadStopReason";
 import type { OpStats } from "./OpStats";
 import type { ResourceSample } from "./ResourceSample";
 import type { SeriesPoint } from "./SeriesPoint";
 import type { SessionsReport } from "./SessionsReport";
 import type { StepReport } from "./StepReport";
-import type { StopReason } from "./StopReason";
 
 /**
  * A whole run.
@@ -23,7 +23,7 @@ targets: Array<string>, plan: LoadPlan, workload: Array<LoadRequest>,
 /**
  * When it started, RFC 3339.
  */
-started: string, elapsed_ms: number, stopped: StopReason, sessions: SessionsReport, total: OpStats, methods: Array<OpStats>, operations: Array<OpStats>, series: Array<SeriesPoint>, 
+started: string, elapsed_ms: number, stopped: LoadStopReason, sessions: SessionsReport, total: OpStats, methods: Array<OpStats>, operations: Array<OpStats>, series: Array<SeriesPoint>, 
 /**
  * True when the series holds only the run's first day.
  */

@@ -16,6 +16,7 @@ import enCheck from "./locales/en/check.json";
 import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
+import enLoad from "./locales/en/load.json";
 import enMcpApps from "./locales/en/mcpApps.json";
 import enModels from "./locales/en/models.json";
 import enNetwork from "./locales/en/network.json";
@@ -49,6 +50,7 @@ import zhCheck from "./locales/zh-Hans/check.json";
 import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
+import zhLoad from "./locales/zh-Hans/load.json";
 import zhMcpApps from "./locales/zh-Hans/mcpApps.json";
 import zhModels from "./locales/zh-Hans/models.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
@@ -85,6 +87,7 @@ export const resources = {
     diff: enDiff,
     feedback: enFeedback,
     keyboard: enKeyboard,
+    load: enLoad,
     mcpApps: enMcpApps,
     models: enModels,
     network: enNetwork,
@@ -120,6 +123,7 @@ export const resources = {
     diff: zhDiff,
     feedback: zhFeedback,
     keyboard: zhKeyboard,
+    load: zhLoad,
     mcpApps: zhMcpApps,
     models: zhModels,
     network: zhNetwork,

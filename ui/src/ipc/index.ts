@@ -19,6 +19,7 @@ export { settingsIpc } from "./settings";
 export { tasksIpc } from "./tasks";
 export { timelineIpc } from "./timeline";
 export { checkIpc } from "./check";
+export { loadIpc } from "./load";
 export { modelsIpc } from "./models";
 export { playgroundIpc } from "./playground";
 

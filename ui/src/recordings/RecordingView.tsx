@@ -1,4 +1,4 @@
-import { Activity, FileText, Globe, Info, KeyRound, MessageSquare, Play, Terminal, Wrench, X } from "lucide-react";
+import { Activity, ChartGantt, FileText, Globe, Info, KeyRound, MessageSquare, Play, Terminal, Wrench, X } from "lucide-react";
 import { useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import type { RecordingInfo } from "../bindings/RecordingInfo";
@@ -6,6 +6,7 @@ import type { ServerTarget } from "../bindings/ServerTarget";
 import { setTab } from "../actions/view";
 import { ConsoleTab } from "../console/ConsoleTab";
 import { NetworkTab } from "../network/NetworkTab";
+import { TimelineTab } from "../timeline/TimelineTab";
 import { TrafficTab } from "../traffic/TrafficTab";
 import { useServer, type TabId } from "../state/connections";
 import { CompareButton } from "../diff/CompareDialog";
@@ -24,6 +25,7 @@ const TABS: Array<{ id: TabId; icon: ComponentType<{ size?: number }> }> = [
   { id: "prompts", icon: MessageSquare },
   { id: "oauth", icon: KeyRound },
   { id: "traffic", icon: Activity },
+  { id: "timeline", icon: ChartGantt },
   { id: "network", icon: Globe },
   { id: "console", icon: Terminal },
 ];
@@ -96,6 +98,7 @@ export function RecordingView({ info }: { info: RecordingInfo }) {
         {tab === "prompts" && <RecordedList kind="prompts" items={info.prompts} />}
         {tab === "oauth" && <RecordedSignIn info={info} />}
         {tab === "traffic" && <TrafficTab key={info.id} server={server} />}
+        {tab === "timeline" && <TimelineTab key={info.id} server={server} />}
         {tab === "network" && <NetworkTab key={info.id} server={server} target={targetOf(info)} />}
         {tab === "console" && <ConsoleTab key={info.id} server={server} />}
       </div>

@@ -9,6 +9,7 @@ import { PlaygroundView } from "../playground/PlaygroundView";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
+import { LoadTab } from "../load/LoadTab";
 import { ListChangedNotice } from "../saved/ListChangedNotice";
 import { SaveCallDialog } from "../saved/SaveCallDialog";
 import { SavedTab } from "../saved/SavedTab";
@@ -45,6 +46,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "playground" && <PlaygroundView key={entry.id} server={server} />}
         {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
         {server.tab === "check" && <CheckTab key={entry.id} server={server} />}
+        {server.tab === "load" && <LoadTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "timeline" && <TimelineTab key={entry.id} server={server} />}

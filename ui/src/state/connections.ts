@@ -24,6 +24,7 @@ export type TabId =
   | "playground"
   | "tasks"
   | "check"
+  | "load"
   | "oauth"
   | "traffic"
   | "timeline"

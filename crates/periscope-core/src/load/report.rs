@@ -13,7 +13,11 @@ pub const LOAD_REPORT_VERSION: u32 = 1;
 
 /// Why a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(export, rename = "LoadStopReason")
+)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The requests asked for were sent and answered.
