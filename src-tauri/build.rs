@@ -72,6 +72,7 @@ const COMMANDS: &[&str] = &[
     "load_get",
     "load_compare",
     "load_delete",
+    "load_export",
     "audit_connected",
     "list_items",
     "accept_tool_change",

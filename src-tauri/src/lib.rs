@@ -162,6 +162,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::load::load_get,
             commands::load::load_compare,
             commands::load::load_delete,
+            commands::load::load_export,
             // Every connected server audited together.
             commands::audit::audit_connected,
             // The server's lists.

@@ -5,7 +5,7 @@
 //! [`KEPT_RUNS`] of each server, so two can be compared.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use periscope_core::load::report::{BreakingPoint, LoadReport, StopReason};
@@ -76,8 +76,15 @@ enum Slot {
 #[derive(Default)]
 pub struct LoadRuns {
     /// `loads/` in the app's data folder; unset (tests on the mock runtime), nothing is kept.
-    dir: OnceLock<PathBuf>,
+    dir: OnceLock<RunFolder>,
     slots: Mutex<HashMap<String, Slot>>,
+}
+
+/// The kept runs on disk, `loads/<server>/<id>.json` and `.jsonl`: a value to move onto a
+/// blocking thread (a kept report of a day-long run is megabytes of JSON to read).
+#[derive(Debug, Clone)]
+pub struct RunFolder {
+    root: PathBuf,
 }
 
 /// Holds a server's run while it runs; dropping it (the run ended, or its command was
@@ -98,7 +105,15 @@ impl Drop for Turn<'_> {
 
 impl LoadRuns {
     pub fn set_dir(&self, dir: PathBuf) {
-        let _ = self.dir.set(dir);
+        let _ = self.dir.set(RunFolder { root: dir });
+    }
+
+    /// Where the runs are kept.
+    pub fn folder(&self) -> Result<RunFolder, Problem> {
+        self.dir.get().cloned().ok_or(Problem::Unavailable {
+            what: Facility::DataFolder,
+            detail: None,
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
@@ -107,12 +122,12 @@ impl LoadRuns {
 
     /// Whether the server is free for a new run (none running); a prepared one waiting is
     /// given back to be closed, as a new preparation replaces it.
-    pub fn free(&self, server_id: &str) -> Result<Option<Box<Prepared>>, Problem> {
+    pub fn free(&self, server_id: &str) -> Result<Option<(Box<Prepared>, String)>, Problem> {
         let mut slots = self.lock();
         match slots.get(server_id) {
             Some(Slot::Running(_)) => Err(Problem::LoadRunning),
             Some(Slot::Prepared(..)) => match slots.remove(server_id) {
-                Some(Slot::Prepared(p, _)) => Ok(Some(p)),
+                Some(Slot::Prepared(p, id)) => Ok(Some((p, id))),
                 _ => Ok(None),
             },
             None => Ok(None),
@@ -134,7 +149,8 @@ impl LoadRuns {
             now.second(),
             now.millisecond()
         );
-        let record = self.folder(server_id).ok().and_then(|dir| {
+        let record = self.dir.get().and_then(|folder| {
+            let dir = folder.server(server_id);
             private_file::create_folder(&dir).ok()?;
             Some(dir.join(format!("{id}.jsonl")))
         });
@@ -206,20 +222,19 @@ impl LoadRuns {
         }
     }
 
-    fn root(&self) -> Result<&Path, Problem> {
-        self.dir
-            .get()
-            .map(PathBuf::as_path)
-            .ok_or(Problem::Unavailable {
-                what: Facility::DataFolder,
-                detail: None,
-            })
+    /// Removes a run's record when the run was not kept (not confirmed).
+    pub fn remove_record(&self, server_id: &str, id: &str) {
+        if let Ok(folder) = self.folder() {
+            folder.remove_record(server_id, id);
+        }
     }
+}
 
+impl RunFolder {
     /// `loads/<server>/`: a server id as a folder name (made safe whatever it holds).
-    fn folder(&self, server_id: &str) -> Result<PathBuf, Problem> {
+    fn server(&self, server_id: &str) -> PathBuf {
         let name = crate::save_file::safe_file_name(server_id, "server");
-        Ok(self.root()?.join(name))
+        self.root.join(name)
     }
 
     /// A run's file (`ext`: `json`, its report; `jsonl`, its first session's record). An id
@@ -232,7 +247,7 @@ impl LoadRuns {
                 id,
             ));
         }
-        Ok(self.folder(server_id)?.join(format!("{id}.{ext}")))
+        Ok(self.server(server_id).join(format!("{id}.{ext}")))
     }
 
     /// Removes a run's record when the run was not kept (not confirmed).
@@ -258,10 +273,7 @@ impl LoadRuns {
 
     /// The server's kept runs' ids, newest first.
     fn ids(&self, server_id: &str) -> Vec<String> {
-        let Ok(dir) = self.folder(server_id) else {
-            return Vec::new();
-        };
-        let Ok(read) = std::fs::read_dir(dir) else {
+        let Ok(read) = std::fs::read_dir(self.server(server_id)) else {
             return Vec::new();
         };
         let mut ids: Vec<String> = read
@@ -305,9 +317,7 @@ impl LoadRuns {
 
     /// Forgets every run of a server (it left the catalog).
     pub fn forget(&self, server_id: &str) {
-        if let Ok(dir) = self.folder(server_id) {
-            let _ = std::fs::remove_dir_all(dir);
-        }
+        let _ = std::fs::remove_dir_all(self.server(server_id));
     }
 }
 
@@ -336,8 +346,7 @@ mod tests {
     #[test]
     fn runs_are_kept_newest_first_bounded_and_forgotten_with_their_server() {
         let dir = std::env::temp_dir().join(format!("periscope-load-runs-{}", std::process::id()));
-        let runs = LoadRuns::default();
-        runs.set_dir(dir.clone());
+        let runs = RunFolder { root: dir.clone() };
         for i in 0..KEPT_RUNS + 2 {
             let id = format!("20261129-1200{i:02}-000");
             std::fs::create_dir_all(dir.join("_a_b")).unwrap();

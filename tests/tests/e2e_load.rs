@@ -20,6 +20,15 @@ async fn set(h: &Harness, field: &str, value: &str) {
     h.type_into(&css, value).await;
 }
 
+/// The demo's `echo` of "hi", as what to send.
+async fn echo_hi(h: &Harness) {
+    h.click(r#"[data-testid="load-tool"] option[value="echo"]"#)
+        .await;
+    h.clear(r#"[data-testid="load-args"]"#).await;
+    h.type_into(r#"[data-testid="load-args"]"#, r#"{"message":"hi"}"#)
+        .await;
+}
+
 /// A concurrency ramp of `steps` steps of `seconds` each, from 1 up by 1.
 async fn ramp(h: &Harness, steps: &str, seconds: &str) {
     h.click(r#"[data-testid="load-end-ramp"]"#).await;
@@ -48,12 +57,16 @@ async fn the_load_view_ramps_stops_compares_opens_requests_and_finds_a_breaking_
     let _turn = ONE_AT_A_TIME.lock().await;
     let demo = periscope_tests::bin_str("periscope-demo-server");
     let chaos = periscope_tests::bin_str("chaos-server");
+    let remote = periscope_tests::demo_http();
+    let url = remote.url.clone();
     let mut h = Harness::start_with("load", move |data| {
         let dir = data.join("dev.periscope.app");
         std::fs::create_dir_all(&dir).unwrap();
         let catalog = serde_json::json!({"servers": [
             {"id": "demo", "name": "Demo", "era": "auto",
              "target": {"transport": "stdio", "command": demo, "args": []}},
+            {"id": "remote", "name": "Remote demo", "era": "auto",
+             "target": {"transport": "http", "url": url, "headers": [], "mode": "auto"}},
             {"id": "overload", "name": "Overload", "era": "legacy",
              "target": {"transport": "stdio", "command": chaos,
                         "args": ["overload", "4", "20"]}},
@@ -74,11 +87,7 @@ async fn the_load_view_ramps_stops_compares_opens_requests_and_finds_a_breaking_
     h.click(PREPARE).await;
     h.text_containing(r#"[data-testid="load-error"]"#, "Pick a tool")
         .await;
-    h.click(r#"[data-testid="load-tool"] option[value="echo"]"#)
-        .await;
-    h.clear(r#"[data-testid="load-args"]"#).await;
-    h.type_into(r#"[data-testid="load-args"]"#, r#"{"message":"hi"}"#)
-        .await;
+    echo_hi(&h).await;
     ramp(&h, "3", "0.5").await;
     set(&h, "sessions", "2").await;
 
@@ -174,6 +183,37 @@ async fn the_load_view_ramps_stops_compares_opens_requests_and_finds_a_breaking_
     h.shot("requests-on-timeline").await;
     h.click(r#"[data-testid="close-recording"]"#).await;
 
+    // Over Streamable HTTP: sessions are connections, no process starts, and the connections
+    // Periscope held are counted.
+    h.click(r#"[data-testid="server-item"][data-server-id="remote"]"#)
+        .await;
+    h.click(r#"[data-testid="connect-button"]"#).await;
+    h.find(r#"[data-testid="server-item"][data-server-id="remote"][data-status="ready"]"#)
+        .await;
+    h.click(r#"[data-testid="tab-load"]"#).await;
+    echo_hi(&h).await;
+    set(&h, "sessions", "2").await;
+    set(&h, "inFlight", "4").await;
+    set(&h, "count", "200").await;
+    prepare(&h).await;
+    h.text_containing(r#"[data-testid="load-summary"]"#, &remote.url)
+        .await;
+    assert_eq!(
+        h.count(r#"[data-testid="load-summary-processes"]"#).await,
+        0
+    );
+    send_and_wait(&h).await;
+    h.attr_is(r#"[data-testid="load-report"]"#, "data-stopped", "count")
+        .await;
+    assert_eq!(
+        h.text(r#"[data-testid="load-op"][data-label="All requests"] [data-testid="load-op-completed"]"#)
+            .await,
+        "200"
+    );
+    h.text_containing(r#"[data-testid="load-cost"]"#, "connections to the server")
+        .await;
+    h.shot("http").await;
+
     // The overload fixture: `wipe` is destructive and said so; a ramp of `work` breaks at 5.
     h.click(r#"[data-testid="server-item"][data-server-id="overload"]"#)
         .await;
@@ -216,6 +256,51 @@ async fn the_load_view_ramps_stops_compares_opens_requests_and_finds_a_breaking_
     h.find(r#"[data-testid="load-band-broke"]"#).await;
     h.scroll_to(r#"[data-testid="load-runs"]"#).await;
     h.shot("breaking-point").await;
+
+    // Exported as JSON, the run is a baseline `periscope load` reads in CI.
+    h.click(r#"[data-testid="load-export-json"]"#).await;
+    let saved = h.data.join("saved-files");
+    let deadline = std::time::Instant::now() + periscope_tests::app::WAIT;
+    let exported = loop {
+        let found = std::fs::read_dir(&saved).ok().and_then(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .find(|p| p.to_string_lossy().ends_with(".json"))
+        });
+        if let Some(path) = found {
+            break path;
+        }
+        assert!(std::time::Instant::now() < deadline, "the run exported");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&exported).unwrap()).unwrap();
+    assert_eq!(report["breaking_point"]["level"], 5.0);
+    let cli = periscope_tests::periscope(&[
+        "load",
+        "--tool",
+        "work",
+        "--count",
+        "20",
+        "--yes",
+        "-q",
+        "--format",
+        "json",
+        "--era",
+        "legacy",
+        "--baseline",
+        exported.to_str().unwrap(),
+        "--",
+        &periscope_tests::bin_str("chaos-server"),
+        "overload",
+        "4",
+        "20",
+    ]);
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(
+        cli["comparison"]["operations"][0]["name"], "work",
+        "compared with the app's run: {cli}"
+    );
 
     // Kept across a restart.
     let mut h = h.restart().await;

@@ -53,7 +53,9 @@ pub async fn catalog_remove<R: Runtime>(
     temporary.forget(&id);
     state.forget_era(&id);
     check_runs.forget(&id);
-    load_runs.forget(&id);
+    if let Ok(folder) = load_runs.folder() {
+        folder.forget(&id);
+    }
     catalog_store::save(&app, &state, &entries)?;
     Ok(entries)
 }

@@ -103,8 +103,9 @@ pub async fn load_prepare<R: Runtime>(
     server_id: String,
     options: LoadOptions,
 ) -> Result<LoadSummary, Problem> {
-    if let Some(old) = runs.free(&server_id)? {
+    if let Some((old, old_id)) = runs.free(&server_id)? {
         old.session().close().await;
+        runs.remove_record(&server_id, &old_id);
     }
     let entry = state.entry(&server_id)?;
     let resolved = state.resolved_target(&entry)?;
@@ -178,7 +179,9 @@ pub async fn load_start(
         id: turn.id.clone(),
         report,
     };
-    runs.keep(&server_id, &run)?;
+    let folder = runs.folder()?;
+    let kept = run.clone();
+    super::off_main("load", move || folder.keep(&server_id, &kept)).await?;
     Ok(run)
 }
 
@@ -188,52 +191,118 @@ pub fn load_stop(runs: State<'_, LoadRuns>, server_id: String) -> bool {
     runs.stop(&server_id)
 }
 
-/// The server's kept runs, newest first.
+/// The server's kept runs, newest first (read off the main thread: a long run's report is
+/// megabytes).
 #[tauri::command]
-pub fn load_runs(runs: State<'_, LoadRuns>, server_id: String) -> Vec<LoadRunInfo> {
-    runs.list(&server_id)
+pub async fn load_runs(
+    runs: State<'_, LoadRuns>,
+    server_id: String,
+) -> Result<Vec<LoadRunInfo>, Problem> {
+    let folder = runs.folder()?;
+    super::off_main("load", move || Ok(folder.list(&server_id))).await
 }
 
 /// One kept run.
 #[tauri::command]
-pub fn load_get(
+pub async fn load_get(
     runs: State<'_, LoadRuns>,
     server_id: String,
     run_id: String,
 ) -> Result<LoadRun, Problem> {
-    runs.get(&server_id, &run_id)
-        .ok_or_else(|| Problem::not_found(Thing::LoadRun, &run_id))
+    let folder = runs.folder()?;
+    super::off_main("load", move || {
+        folder
+            .get(&server_id, &run_id)
+            .ok_or_else(|| Problem::not_found(Thing::LoadRun, &run_id))
+    })
+    .await
 }
 
 /// Two kept runs compared request by request: the change in p50, p99, throughput and error
 /// rate, each flagged as a regression past `threshold_pct` (25% when not given).
 #[tauri::command]
-pub fn load_compare(
+pub async fn load_compare(
     runs: State<'_, LoadRuns>,
     server_id: String,
     before: String,
     after: String,
     threshold_pct: Option<f64>,
 ) -> Result<Comparison, Problem> {
-    let get = |id: &str| {
-        runs.get(&server_id, id)
-            .ok_or_else(|| Problem::not_found(Thing::LoadRun, id))
-    };
-    let (before, after) = (get(&before)?, get(&after)?);
-    Ok(gates::compare(
-        &before.report,
-        &after.report,
-        threshold_pct.unwrap_or(DEFAULT_REGRESSION_PCT),
-    ))
+    let folder = runs.folder()?;
+    super::off_main("load", move || {
+        let get = |id: &str| {
+            folder
+                .get(&server_id, id)
+                .ok_or_else(|| Problem::not_found(Thing::LoadRun, id))
+        };
+        let (before, after) = (get(&before)?, get(&after)?);
+        Ok(gates::compare(
+            &before.report,
+            &after.report,
+            threshold_pct.unwrap_or(DEFAULT_REGRESSION_PCT),
+        ))
+    })
+    .await
 }
 
 /// Forgets a kept run and its record; the runs left.
 #[tauri::command]
-pub fn load_delete(
+pub async fn load_delete(
     runs: State<'_, LoadRuns>,
     server_id: String,
     run_id: String,
-) -> Vec<LoadRunInfo> {
-    runs.delete(&server_id, &run_id);
-    runs.list(&server_id)
+) -> Result<Vec<LoadRunInfo>, Problem> {
+    let folder = runs.folder()?;
+    super::off_main("load", move || {
+        folder.delete(&server_id, &run_id);
+        Ok(folder.list(&server_id))
+    })
+    .await
+}
+
+/// The formats a kept run is exported in.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum LoadExport {
+    /// The report: `periscope load --baseline FILE` reads it, so a run made here gates CI.
+    Json,
+    /// JUnit XML: a test case per request of the workload, its figures as output.
+    Junit,
+}
+
+/// Writes a kept run where the user picks; the path, or None when cancelled.
+#[tauri::command]
+pub async fn load_export<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    runs: State<'_, LoadRuns>,
+    server_id: String,
+    run_id: String,
+    format: LoadExport,
+) -> Result<Option<String>, Problem> {
+    let folder = runs.folder()?;
+    let (server, id) = (server_id.clone(), run_id.clone());
+    let run = super::off_main("load", move || {
+        folder
+            .get(&server, &id)
+            .ok_or_else(|| Problem::not_found(Thing::LoadRun, &id))
+    })
+    .await?;
+    let name = state
+        .entry(&server_id)
+        .map_or_else(|_| server_id.clone(), |e| e.name);
+    let (bytes, ext) = match format {
+        LoadExport::Json => (
+            serde_json::to_vec_pretty(&run.report).map_err(Problem::internal)?,
+            "json",
+        ),
+        LoadExport::Junit => (
+            load::format::junit(&run.report, &[]).into_bytes(),
+            "junit.xml",
+        ),
+    };
+    let file_name =
+        crate::save_file::safe_file_name(&format!("{name}-load-{run_id}.{ext}"), "load");
+    crate::save_file::save_bytes(&app, "Export the load run", &file_name, &bytes).await
 }

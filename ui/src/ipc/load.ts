@@ -3,6 +3,7 @@
 // listed, read, compared and deleted.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { Comparison } from "../bindings/Comparison";
+import type { LoadExport } from "../bindings/LoadExport";
 import type { LoadOptions } from "../bindings/LoadOptions";
 import type { LoadProgress } from "../bindings/LoadProgress";
 import type { LoadRun } from "../bindings/LoadRun";
@@ -26,6 +27,8 @@ export const loadIpc = {
   loadGet: (serverId: string, runId: string) => invoke<LoadRun>("load_get", { serverId, runId }),
   loadCompare: (serverId: string, before: string, after: string, thresholdPct: number | null) =>
     invoke<Comparison>("load_compare", { serverId, before, after, thresholdPct }),
+  /** A kept run written where the user picks; the path, or null if cancelled. */
+  loadExport: (serverId: string, runId: string, format: LoadExport) => invoke<string | null>("load_export", { serverId, runId, format }),
   /** Forgets a kept run; the runs left. */
   loadDelete: (serverId: string, runId: string) => invoke<LoadRunInfo[]>("load_delete", { serverId, runId }),
 };

@@ -13,6 +13,31 @@ const HEIGHT = 150;
 const PAD = { left: 44, right: 12, top: 14, bottom: 22 };
 /** Up to this many seconds, each is a dot on the latency lines as well. */
 const DOTS = 60;
+/** Bars drawn at most: a longer run's seconds are averaged in groups (a day is 86 400). */
+const MAX_BARS = 600;
+
+/**
+ * The series drawn: each point, or past `max` points, groups of `k` seconds as one point each
+ * (requests as the group's mean a second, p50 the mean of its seconds', p99 the highest).
+ */
+export function downsample(points: readonly SeriesPoint[], max = MAX_BARS): { points: SeriesPoint[]; k: number } {
+  if (points.length <= max) return { points: [...points], k: 1 };
+  const k = Math.ceil(points.length / max);
+  const out: SeriesPoint[] = [];
+  for (let i = 0; i < points.length; i += k) {
+    const group = points.slice(i, i + k);
+    const p50s = group.flatMap((p) => (p.p50_ms === null ? [] : [p.p50_ms]));
+    const p99s = group.flatMap((p) => (p.p99_ms === null ? [] : [p.p99_ms]));
+    out.push({
+      t_s: group[group.length - 1]?.t_s ?? 0,
+      completed: Math.round(group.reduce((n, p) => n + p.completed, 0) / k),
+      failed: Math.round(group.reduce((n, p) => n + p.failed, 0) / k),
+      p50_ms: p50s.length > 0 ? p50s.reduce((a, b) => a + b, 0) / p50s.length : null,
+      p99_ms: p99s.length > 0 ? Math.max(...p99s) : null,
+    });
+  }
+  return { points: out, k };
+}
 
 /** A ramp step as a band of the time axis, in seconds from the run's start. */
 export interface StepBand {
@@ -92,12 +117,13 @@ function Bands({ bands, x }: { bands: readonly StepBand[]; x: (n: number) => num
   );
 }
 
-export function LoadCharts({ points, steps = [] }: { points: readonly SeriesPoint[]; steps?: readonly StepReport[] }) {
+export function LoadCharts({ points: series, steps = [] }: { points: readonly SeriesPoint[]; steps?: readonly StepReport[] }) {
   const { t } = useTranslation("load");
+  const { points, k } = downsample(series);
   const bands = stepBands(steps);
   const seconds = span(points, bands);
   const x = scaleLinear<number>({ domain: [0, seconds], range: [PAD.left, WIDTH - PAD.right] });
-  const slot = Math.max(1, (WIDTH - PAD.left - PAD.right) / seconds - 1);
+  const slot = Math.max(1, ((WIDTH - PAD.left - PAD.right) / seconds) * k - 1);
   const top = points.reduce((n, p) => Math.max(n, p.completed), 1);
   const yCount = scaleLinear<number>({ domain: [0, top], range: [HEIGHT - PAD.bottom, PAD.top], nice: true });
   const slowest = points.reduce((n, p) => Math.max(n, p.p99_ms ?? 0, p.p50_ms ?? 0), 0.001);
@@ -105,21 +131,22 @@ export function LoadCharts({ points, steps = [] }: { points: readonly SeriesPoin
   const line = (pick: (p: SeriesPoint) => number | null) =>
     points
       .filter((p) => pick(p) !== null)
-      .map((p, i) => `${i === 0 ? "M" : "L"}${x(p.t_s - 0.5).toFixed(1)},${yMs(pick(p) ?? 0).toFixed(1)}`)
+      .map((p, i) => `${i === 0 ? "M" : "L"}${x(p.t_s - k / 2).toFixed(1)},${yMs(pick(p) ?? 0).toFixed(1)}`)
       .join(" ");
   return (
-    <div className="load-charts" data-testid="load-charts" data-points={points.length}>
+    <div className="load-charts" data-testid="load-charts" data-points={points.length} data-seconds-a-bar={k}>
       <figure className="load-chart">
         <figcaption className="muted small">
           {t("chart.throughput")} <span className="load-key load-key-ok">{t("chart.answered")}</span>{" "}
           <span className="load-key load-key-failed">{t("chart.failed")}</span>
+          {k > 1 && <span className="load-key-note"> {t("chart.averaged", { k })}</span>}
         </figcaption>
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t("chart.throughput")} data-testid="load-chart-throughput">
           <Bands bands={bands} x={x} />
           <YGrid y={yCount} label={formatNumber} />
           {points.map((p) => {
             const ok = p.completed - p.failed;
-            const left = x(p.t_s - 1) + 0.5;
+            const left = x(p.t_s - k) + 0.5;
             return (
               <g key={p.t_s} data-testid="load-second">
                 <rect x={left} y={yCount(ok)} width={slot} height={Math.max(0, yCount(0) - yCount(ok))} className="load-bar-ok" />

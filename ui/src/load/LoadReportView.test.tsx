@@ -5,7 +5,7 @@ import type { LoadSummary } from "../bindings/LoadSummary";
 import type { OpStats } from "../bindings/OpStats";
 import { applyProgress, emptyLive } from "../state/load";
 import { ConfirmLoadDialog } from "./ConfirmLoadDialog";
-import { stepBands } from "./LoadCharts";
+import { downsample, stepBands } from "./LoadCharts";
 import { LoadReportView } from "./LoadReportView";
 
 vi.mock("@tauri-apps/api/core", () => ({ invoke: vi.fn(), Channel: class {} }));
@@ -108,6 +108,17 @@ describe("stepBands and live progress", () => {
     const twice = applyProgress(once, { ...progress, elapsed_ms: 1100 });
     expect(twice.points).toHaveLength(1);
     expect(twice.latest?.elapsed_ms).toBe(1100);
+  });
+});
+
+describe("downsample", () => {
+  it("draws a long run's seconds in groups, a second's mean and the group's worst p99", () => {
+    const day = Array.from({ length: 1200 }, (_, i) => ({ t_s: i + 1, completed: 10, failed: i % 2, p50_ms: 1, p99_ms: i === 3 ? 50 : 2 }));
+    const { points, k } = downsample(day, 600);
+    expect(k).toBe(2);
+    expect(points).toHaveLength(600);
+    expect(points[1]).toEqual({ t_s: 4, completed: 10, failed: 1, p50_ms: 1, p99_ms: 50 });
+    expect(downsample(day.slice(0, 10), 600).k).toBe(1);
   });
 });
 

@@ -2,9 +2,10 @@
 // and the summary of what will be sent waits for the user's confirmation), the run's figures
 // live once a second with Stop, and the kept runs — the shown one in full, compared with
 // another, its requests opened in Traffic and on the Timeline.
-import { CircleStop, Gauge, Trash2 } from "lucide-react";
+import { CircleStop, Download, Gauge, Trash2 } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import type { LoadExport } from "../bindings/LoadExport";
 import type { LoadRunInfo } from "../bindings/LoadRunInfo";
 import type { RampAxis } from "../bindings/RampAxis";
 import { EmptyState } from "../common/EmptyState";
@@ -16,7 +17,7 @@ import type { ServerState } from "../state/connections";
 import { changeLoad, useServerLoad, type LoadLive } from "../state/load";
 import { useServerLists } from "../state/lists";
 import { ensureSaved } from "../state/saved";
-import { compareWith, deleteRun, loadRuns, prepareLoad, showRun, stopLoad } from "./actions";
+import { compareWith, deleteRun, exportRun, loadRuns, prepareLoad, showRun, stopLoad } from "./actions";
 import { ConfirmLoadDialog } from "./ConfirmLoadDialog";
 import { LoadCharts } from "./LoadCharts";
 import { LoadComparison } from "./LoadComparison";
@@ -25,6 +26,7 @@ import { LoadReportView, useLoadWords } from "./LoadReportView";
 import "../styles/load.css";
 
 const TOOLS: readonly ListKind[] = ["tools"];
+const EXPORTS: readonly LoadExport[] = ["json", "junit"];
 
 export function LoadTab({ server }: { server: ServerState }) {
   const { t } = useTranslation(["load", "common"]);
@@ -44,7 +46,14 @@ export function LoadTab({ server }: { server: ServerState }) {
       <p className="muted small">{t("intro")}</p>
       <LoadFormView serverId={server.id} form={load.form} tools={tools} disabled={busy} onChange={(form) => changeLoad(server.id, (s) => ({ ...s, form }))} />
       <div className="check-run-row">
-        <button type="button" className="button button-primary" disabled={busy} data-testid="load-prepare" onClick={() => void prepareLoad(server.id)}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          title={t("prepareHint")}
+          data-testid="load-prepare"
+          onClick={() => void prepareLoad(server.id)}
+        >
           <Gauge size={14} aria-hidden /> {load.phase === "preparing" ? t("preparing") : load.phase === "running" ? t("running") : t("prepare")}
         </button>
         {load.phase === "running" && (
@@ -125,6 +134,14 @@ function RunPicker({ serverId, runs, shown, baseline }: { serverId: string; runs
           ))}
         </select>
       </label>
+      <div className="check-exports" role="group" aria-label={t("export.label")}>
+        <Download size={14} aria-hidden />
+        {EXPORTS.map((format) => (
+          <button key={format} type="button" className="button button-small" data-testid={`load-export-${format}`} onClick={() => void exportRun(serverId, shown, format)}>
+            {t(`export.${format}`)}
+          </button>
+        ))}
+      </div>
       <button type="button" className="button button-small" data-testid="load-delete" onClick={() => void deleteRun(serverId, shown)}>
         <Trash2 size={14} aria-hidden /> {t("runs.delete")}
       </button>

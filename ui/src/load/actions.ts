@@ -3,6 +3,7 @@
 // requests (the first session's record) in Traffic or on the Timeline.
 import { showRecording } from "../actions/recordings";
 import { setTab } from "../actions/view";
+import type { LoadExport } from "../bindings/LoadExport";
 import type { LoadRun } from "../bindings/LoadRun";
 import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
@@ -112,15 +113,28 @@ export async function compareWith(serverId: string, baseline: string | null): Pr
 export async function deleteRun(serverId: string, runId: string): Promise<void> {
   try {
     const runs = await loadIpc.loadDelete(serverId, runId);
+    const wasShown = current(serverId)?.shown?.id === runId;
     changeLoad(serverId, (s) => ({
       ...s,
       runs,
-      shown: s.shown?.id === runId ? null : s.shown,
+      shown: wasShown ? null : s.shown,
       baseline: s.baseline === runId ? null : s.baseline,
       comparison: s.baseline === runId ? null : s.comparison,
     }));
+    // The newest left is shown in its place.
+    const newest = runs[0];
+    if (wasShown && newest) await showRun(serverId, newest.id);
   } catch (error) {
     notify.error(errorMessage(error));
+  }
+}
+
+export async function exportRun(serverId: string, runId: string, format: LoadExport): Promise<void> {
+  try {
+    const path = await loadIpc.loadExport(serverId, runId, format);
+    if (path) notify.success(i18n.t("load:export.saved", { path }));
+  } catch (error) {
+    notify.error(i18n.t("load:export.failed", { error: errorMessage(error) }));
   }
 }
 

@@ -415,7 +415,7 @@ impl Run {
         let clock = self.clock;
         let sampler = Sampler::new(self.watched.clone(), clock.elapsed());
         let cpu_start: CpuReading = reading(&self.watched).0;
-        let ticker = self.ticker(sampler);
+        let (ticker, sampling) = self.ticker(sampler);
         let mut steps = Vec::new();
         let mut breaking_point = None;
         let stopped = match self.plan.ramp.clone() {
@@ -522,6 +522,15 @@ impl Run {
             }
         };
         ticker.cancel();
+        // The last, partial second is sampled too: a run shorter than a second has one sample.
+        if let Ok(mut sampler) = sampling.await {
+            let sample = sampler.sample(clock.elapsed());
+            self.books
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .samples
+                .push(sample);
+        }
         let elapsed = clock.elapsed();
         let cpu = reading(&self.watched).0.since(cpu_start);
         {
@@ -550,13 +559,17 @@ impl Run {
     }
 
     /// Closes each second, samples the servers' cost and tells the host, once a second.
-    fn ticker(&self, mut sampler: Sampler) -> CancellationToken {
+    /// Stopped by the token it returns; its task gives the sampler back.
+    fn ticker(
+        &self,
+        mut sampler: Sampler,
+    ) -> (CancellationToken, tokio::task::JoinHandle<Sampler>) {
         let done = CancellationToken::new();
         let books = self.books.clone();
         let progress = self.progress.clone();
         let clock = self.clock;
         let until = done.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let mut tick = tokio::time::interval_at(
                 tokio::time::Instant::from_std(clock + Duration::from_secs(1)),
                 Duration::from_secs(1),
@@ -576,8 +589,9 @@ impl Run {
                     let _ = tx.try_send(b.progress(at, None));
                 }
             }
+            sampler
         });
-        done
+        (done, task)
     }
 
     /// One more request may go: false once the plan's budget is spent.
@@ -622,7 +636,12 @@ impl Run {
         let session = self.sessions[s].clone();
         // The sample ends here: the requests after it, and the answers to those still in
         // flight, are not in the file (the report says the sample was cut).
-        let cut = s == 0 && self.first_sent.fetch_add(1, Ordering::Relaxed) == SAMPLE_REQUESTS;
+        if s == 0 && self.first_sent.fetch_add(1, Ordering::Relaxed) == SAMPLE_REQUESTS {
+            // At once, before this request goes: the file's writer drains its queue (a few
+            // milliseconds, once a run). A request another worker of the session sends in that
+            // moment may still be in the file.
+            let _ = session.traffic().stop_recording();
+        }
         let workload = self.workload.clone();
         let books = self.books.clone();
         let lost = self.lost.clone();
@@ -634,11 +653,6 @@ impl Run {
             ..CallOptions::default()
         };
         async move {
-            if cut {
-                let traffic = session.traffic().clone();
-                // Joins the file's writer: off the runtime's threads.
-                let _ = tokio::task::spawn_blocking(move || traffic.stop_recording()).await;
-            }
             let request = &workload[index];
             let sent = Instant::now();
             let answer = session
