@@ -25,6 +25,9 @@ pub const KEPT_RUNS: usize = 20;
 pub struct LoadRun {
     pub id: String,
     pub report: LoadReport,
+    /// Why a run that just ended could not be kept (the report is shown all the same).
+    #[serde(default)]
+    pub not_kept: Option<Problem>,
 }
 
 /// A kept run in a line, for the list of runs.
@@ -354,6 +357,7 @@ mod tests {
             let run = LoadRun {
                 id: id.clone(),
                 report: report(&id),
+                not_kept: None,
             };
             runs.keep("../a b", &run).unwrap();
         }

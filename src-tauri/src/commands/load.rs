@@ -158,7 +158,7 @@ pub async fn load_discard(runs: State<'_, LoadRuns>, server_id: String) -> Resul
 
 /// Runs the prepared run (the user confirmed its summary); each second's figures go to
 /// `on_progress`. The run is kept, and returned, when it ends (Stop ends it too: what was
-/// measured until then is its report).
+/// measured until then is its report); when it could not be kept, it says why.
 #[tauri::command]
 pub async fn load_start(
     runs: State<'_, LoadRuns>,
@@ -175,13 +175,21 @@ pub async fn load_start(
     });
     let report = prepared.run(turn.stop.clone(), Some(tx)).await;
     let _ = forward.await;
-    let run = LoadRun {
+    let mut run = LoadRun {
         id: turn.id.clone(),
         report,
+        not_kept: None,
     };
-    let folder = runs.folder()?;
-    let kept = run.clone();
-    super::off_main("load", move || folder.keep(&server_id, &kept)).await?;
+    // A run that cannot be kept (the disk is full) is still shown: what it measured is not lost
+    // for want of a file.
+    let kept = match runs.folder() {
+        Ok(folder) => {
+            let copy = run.clone();
+            super::off_main("load", move || folder.keep(&server_id, &copy)).await
+        }
+        Err(e) => Err(e),
+    };
+    run.not_kept = kept.err();
     Ok(run)
 }
 

@@ -29,6 +29,7 @@ const cpu = { own_cpu_s: 0.2, server_cpu_s: 1, own_over_server: 0.2 };
 /** A concurrency ramp that broke at its third step (5 in flight), sampled and cut. */
 const run: LoadRun = {
   id: "0001",
+  not_kept: null,
   report: {
     version: 1,
     targets: ["chaos-server overload 4 20"],

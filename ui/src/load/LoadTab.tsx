@@ -12,6 +12,7 @@ import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
 import { useLists } from "../common/useLists";
 import { formatNumber } from "../format";
+import { problemText } from "../i18n/problem";
 import type { ListKind } from "../ipc";
 import type { ServerState } from "../state/connections";
 import { changeLoad, useServerLoad, type LoadLive } from "../state/load";
@@ -64,6 +65,7 @@ export function LoadTab({ server }: { server: ServerState }) {
         {load.live && <LiveLine live={load.live} axis={load.form.rampAxis} />}
       </div>
       {load.error && <ErrorBox message={load.error} testId="load-error" />}
+      {load.shown?.not_kept && <ErrorBox message={t("notKept", { why: problemText(load.shown.not_kept) })} testId="load-not-kept" />}
       {load.summary && load.phase === "confirming" && <ConfirmLoadDialog serverId={server.id} summary={load.summary} />}
       {load.live && <LoadCharts points={load.live.points} />}
       {!load.live && load.shown && (
