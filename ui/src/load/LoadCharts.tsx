@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import type { SeriesPoint } from "../bindings/SeriesPoint";
 import type { StepReport } from "../bindings/StepReport";
 import { formatNumber } from "../format";
+import { YGrid } from "../timeline/YGrid";
 
 const WIDTH = 560;
 const HEIGHT = 150;
@@ -78,24 +79,6 @@ function Axis({ x, seconds }: { x: (n: number) => number; seconds: number }) {
   );
 }
 
-type LinearScale = ReturnType<typeof scaleLinear<number>>;
-
-/** The value axis: three grid lines, each labelled. */
-function YGrid({ y, label }: { y: LinearScale; label: (n: number) => string }) {
-  return (
-    <>
-      {y.ticks(3).map((n) => (
-        <g key={n}>
-          <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(n)} y2={y(n)} className="timeline-grid" />
-          <text x={PAD.left - 4} y={y(n) + 3} textAnchor="end" className="timeline-axis-label">
-            {label(n)}
-          </text>
-        </g>
-      ))}
-    </>
-  );
-}
-
 function Bands({ bands, x }: { bands: readonly StepBand[]; x: (n: number) => number }) {
   const { t } = useTranslation("load");
   return (
@@ -143,7 +126,7 @@ export function LoadCharts({ points: series, steps = [] }: { points: readonly Se
         </figcaption>
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t("chart.throughput")} data-testid="load-chart-throughput">
           <Bands bands={bands} x={x} />
-          <YGrid y={yCount} label={formatNumber} />
+          <YGrid y={yCount} left={PAD.left} right={WIDTH - PAD.right} label={formatNumber} />
           {points.map((p) => {
             const ok = p.completed - p.failed;
             const left = x(p.t_s - k) + 0.5;
@@ -170,7 +153,7 @@ export function LoadCharts({ points: series, steps = [] }: { points: readonly Se
         </figcaption>
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t("chart.latency")} data-testid="load-chart-latency">
           <Bands bands={bands} x={x} />
-          <YGrid y={yMs} label={(n) => t("chart.ms", { n })} />
+          <YGrid y={yMs} left={PAD.left} right={WIDTH - PAD.right} label={(n) => t("chart.ms", { n })} />
           <path d={line((p) => p.p50_ms)} className="load-line-p50" fill="none" />
           <path d={line((p) => p.p99_ms)} className="load-line-p99" fill="none" />
           {/* A short run's seconds as dots too: a line of one point draws nothing. */}

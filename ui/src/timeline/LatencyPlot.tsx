@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { MethodLatency } from "../bindings/MethodLatency";
 import { formatLatency, formatNumber } from "../format";
 import { binBuckets, latencyRange, percentiles } from "./latency";
+import { YGrid } from "./YGrid";
 
 const WIDTH = 560;
 const HEIGHT = 160;
@@ -38,14 +39,7 @@ export function LatencyPlot({ method }: { method: MethodLatency }) {
         {method.approximate && <span className="latency-approx">{t("latency.approximate")}</span>}
       </figcaption>
       <svg width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t("latency.label", { method: method.method })}>
-        {y.ticks(3).map((n) => (
-          <g key={n}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(n)} y2={y(n)} className="timeline-grid" />
-            <text x={PAD.left - 4} y={y(n) + 3} textAnchor="end" className="timeline-axis-label">
-              {formatNumber(n)}
-            </text>
-          </g>
-        ))}
+        <YGrid y={y} left={PAD.left} right={WIDTH - PAD.right} label={formatNumber} />
         {bars.map((b) => {
           const left = x(Math.max(min, b.lower_us));
           const right = x(Math.min(max, b.upper_us));
