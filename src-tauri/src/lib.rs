@@ -163,6 +163,12 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::load::load_compare,
             commands::load::load_delete,
             commands::load::load_export,
+            // The Skills view.
+            commands::skills::skills_list,
+            commands::skills::skills_get,
+            commands::skills::skills_load,
+            commands::skills::skills_read,
+            commands::skills::skills_directory,
             // Every connected server audited together.
             commands::audit::audit_connected,
             // The server's lists.

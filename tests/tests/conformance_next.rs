@@ -164,3 +164,36 @@ fn the_pinned_pre_release_is_the_one_that_runs() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The skills extension's client scenarios (SEP-2640) skip every check for a client that never
+/// lists skills, and a scenario of skipped checks still says "passed" ("Passed: 0/0"). Each
+/// must run its checks and pass them all: at least one check counted, none failed.
+#[test]
+fn the_skills_scenarios_pass_with_their_checks_executed() {
+    for scenario in [
+        "sep-2640-client-no-prefetch",
+        "sep-2640-client-verify-digest",
+        "sep-2640-client-verify-size",
+        "sep-2640-client-verify-frontmatter",
+    ] {
+        let (code, text) = run_next(&["--scenario", scenario]);
+        let counted = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Passed: "))
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|ratio| ratio.split_once('/'))
+            .map(|(passed, of)| (passed.trim().to_string(), of.trim().to_string()));
+        let Some((passed, of)) = counted else {
+            panic!("{scenario}: no \"Passed: a/b\" line:\n{text}");
+        };
+        assert!(
+            code == Some(0) && text.contains("OVERALL: PASSED"),
+            "{scenario} failed:\n{text}"
+        );
+        assert!(
+            of != "0" && passed == of,
+            "{scenario}: {passed} of {of} checks passed (a scenario of skipped checks proves \
+             nothing):\n{text}"
+        );
+    }
+}

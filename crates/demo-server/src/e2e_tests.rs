@@ -160,7 +160,10 @@ async fn initialize_echoes_known_versions() {
                 "completions": {},
                 "prompts": { "listChanged": true },
                 "resources": { "subscribe": true, "listChanged": true },
-                "tools": { "listChanged": true }
+                "tools": { "listChanged": true },
+                "extensions": {
+                    "io.modelcontextprotocol/skills": { "directoryRead": true }
+                }
             })
         );
         client.close().await;

@@ -34,6 +34,9 @@ mod oauth_tests;
 mod prompts;
 mod resources;
 mod server;
+mod skills;
+#[cfg(test)]
+mod skills_tests;
 mod state;
 mod stdio;
 mod tool_result;

@@ -458,7 +458,11 @@ async fn dual_era_keeps_legacy_sessions_beside_modern_requests() {
     assert!(response.headers().get(SESSION_HEADER).is_some());
     let init = SseReader::new(response).next_message().await;
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
-    assert!(init["result"]["capabilities"].get("extensions").is_none());
+    // The tasks extension belongs to the modern era; skills serve both.
+    assert_eq!(
+        init["result"]["capabilities"]["extensions"],
+        json!({ "io.modelcontextprotocol/skills": { "directoryRead": true } })
+    );
     let discover = rpc(&server, 1, "server/discover", json!({})).await;
     assert_eq!(discover["result"]["resultType"], "complete");
     server.stop().await;

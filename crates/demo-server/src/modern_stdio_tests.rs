@@ -112,8 +112,10 @@ async fn dual_era_still_opens_legacy_sessions_unchanged() {
         )
         .await;
     assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
-    assert!(
-        init["result"]["capabilities"].get("extensions").is_none(),
+    // The tasks extension belongs to the modern era; skills serve both.
+    assert_eq!(
+        init["result"]["capabilities"]["extensions"],
+        json!({ "io.modelcontextprotocol/skills": { "directoryRead": true } }),
         "{init}"
     );
     client

@@ -17,12 +17,14 @@ use rmcp::{
     model::{
         CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
         CompleteRequestParams, CompleteResult, DiscoverRequestMethod, DiscoverResult, ErrorCode,
-        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
-        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-        SetLevelRequestMethod, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
-        TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
+        GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
+        GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams, InitializeResult,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+        ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, SetLevelRequestMethod, SetLevelRequestParams,
+        SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID, Tool,
+        UnsubscribeRequestParams, UpdateTaskParams,
     },
     service::{NotificationContext, RequestContext, SubscriptionContext},
 };
@@ -34,7 +36,7 @@ use crate::{
     app,
     era::{Eras, is_modern_request},
     modern::{self, ModernState, caching},
-    prompts, resources,
+    prompts, resources, skills,
     state::DemoState,
     tools,
 };
@@ -49,8 +51,10 @@ and inspectors. It exercises every client-facing MCP feature: tools with rich in
 schemas and every content type, progress and cancellation (slow_task), elicitation in form and URL \
 mode, sampling, roots, logging (emit_logs), list_changed notifications (trigger_list_changed), \
 paginated resources with subscriptions (touch_resource), a resource template, prompts and \
-completions, and an MCP App (calculator_app, rendered by hosts that declare the \
-io.modelcontextprotocol/ui extension). Nothing it does has side effects outside this process.";
+completions, an MCP App (calculator_app, rendered by hosts that declare the \
+io.modelcontextprotocol/ui extension), and two Agent Skills (skills/list: release-notes, \
+arithmetic; extension io.modelcontextprotocol/skills). Nothing it does has side effects outside \
+this process.";
 
 /// The Periscope demo MCP server.
 #[derive(Debug, Clone, Default)]
@@ -140,6 +144,9 @@ const SPEC_METHODS: &[&str] = &[
     "tasks/result",
     "tasks/cancel",
     "tasks/update",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
 ];
 
 impl ServerHandler for DemoServer {
@@ -174,6 +181,7 @@ impl ServerHandler for DemoServer {
             .enable_resources_list_changed()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_skills_with_directory_read()
             .build();
         let mut capabilities = capabilities;
         if self.eras.serves_modern() {
@@ -209,7 +217,8 @@ impl ServerHandler for DemoServer {
     /// `--eras modern` refuses the handshake, naming the versions it speaks
     /// (a legacy client has no other way to learn why). Otherwise a legacy
     /// session opens as before; the tasks extension, which belongs to the
-    /// modern era, is left out of its capabilities.
+    /// modern era, is left out of its capabilities (the skills extension,
+    /// which does not, stays).
     async fn initialize(
         &self,
         request: InitializeRequestParams,
@@ -329,11 +338,57 @@ impl ServerHandler for DemoServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let result = resources::read(&request.uri, self.state_for(&context).bonus())?;
+        let result = match skills::read(&request.uri) {
+            Some(result) => result,
+            None => resources::read(&request.uri, self.state_for(&context).bonus())?,
+        };
         if self.is_modern(&context) {
             return Ok(caching::read(&request.uri, result).into());
         }
         Ok(result.into())
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        single_page(request.as_ref())?;
+        let result = skills::list();
+        if self.is_modern(&context) {
+            return Ok(caching::skills(result));
+        }
+        Ok(result)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        let result = skills::get(&request.uri)?;
+        if self.is_modern(&context) {
+            return Ok(caching::skill(result));
+        }
+        Ok(result)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        if let Some(cursor) = request.cursor.as_deref() {
+            return Err(McpError::invalid_params(
+                format!("invalid cursor: {cursor}"),
+                Some(json!({ "cursor": cursor })),
+            ));
+        }
+        let result = skills::read_directory(&request.uri)?;
+        if self.is_modern(&context) {
+            return Ok(caching::directory(result));
+        }
+        Ok(result)
     }
 
     /// Modern requests only: every list-changed kind, and updates of the

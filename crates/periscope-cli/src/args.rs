@@ -427,6 +427,10 @@ pub enum Action {
     /// List or get prompts.
     #[command(subcommand)]
     Prompts(PromptsAction),
+    /// The skills the server publishes (the skills extension, SEP-2640), each file verified
+    /// against its skill's manifest (exit 4 on a digest, size or frontmatter mismatch).
+    #[command(subcommand)]
+    Skills(SkillsAction),
     /// What the server says about itself: era, protocol version, identity, capabilities.
     Info,
     /// Ping the server (legacy era only: 2026-07-28 removed ping).
@@ -695,6 +699,20 @@ pub enum ResourcesAction {
     /// List resource templates.
     Templates,
     /// Read one resource.
+    Read { uri: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SkillsAction {
+    /// List every skill (all pages): name, description, files, and what is wrong with an
+    /// entry. Reads only the listing: no skill file is fetched.
+    List,
+    /// One skill's entry: its files with their digests and sizes, and its frontmatter. NAME is
+    /// a listed skill's name or the URI of a SKILL.md (listed or not).
+    Get { name: String },
+    /// Read one file of a skill, verified against the skill's manifest; a SKILL.md is loaded
+    /// (its frontmatter compared with the entry's too). Exit 4, nothing printed of it, when it
+    /// does not match.
     Read { uri: String },
 }
 

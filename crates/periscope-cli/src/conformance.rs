@@ -44,6 +44,12 @@ pub async fn run(session: &Session) -> Exit {
             call("test_client_elicitation_defaults", json!({})).await
         }
         "sse-retry" => call("test_reconnection", json!({})).await,
+        // Skills (SEP-2640): a host lists the skills and fetches nothing more until a skill
+        // is loaded ...
+        "sep-2640-client-no-prefetch" => session.list_skills().await.map(|_| Value::Null),
+        // ... and when one is, verifies its SKILL.md (digest, size, frontmatter) before it
+        // reads on into the skill's files.
+        s if s.starts_with("sep-2640-client-verify-") => load_first_skill(session).await,
         // The authorization scenarios: sign in (on the first 401), list, call the one tool.
         s if s.starts_with("auth/") => match session.list_tools().await {
             Ok(tools) if tools.iter().any(|t| t["name"] == "test-tool") => {
@@ -62,6 +68,35 @@ pub async fn run(session: &Session) -> Exit {
             exit_for(&e)
         }
     }
+}
+
+/// Loads the first listed skill as a user's click would: its SKILL.md read and verified, then,
+/// only if it loaded, each of its other files, each verified. A refusal ends it (said on
+/// stderr): the scenario judges what was read after it.
+async fn load_first_skill(session: &Session) -> Result<Value, RequestError> {
+    let listing = session.list_skills().await?;
+    let Some(entry) = listing.skills.first() else {
+        return Ok(Value::Null);
+    };
+    let loaded = session.load_skill(entry).await?;
+    if let Some(refusal) = &loaded.refusal {
+        tell!(
+            "periscope: skill not loaded: {}",
+            refusal.describe(&entry.uri)
+        );
+        return Ok(Value::Null);
+    }
+    for file in entry.resources.iter().flatten() {
+        if file.uri == entry.uri {
+            continue;
+        }
+        let read = session.read_skill_file(entry, &file.uri).await?;
+        if !read.check.passed() {
+            tell!("periscope: {}", read.check.describe(&file.uri));
+            break;
+        }
+    }
+    Ok(Value::Null)
 }
 
 /// Lists the tools and calls each, with arguments from `args`; a call Periscope refuses (a

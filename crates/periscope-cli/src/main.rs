@@ -47,6 +47,7 @@ mod recording_command;
 mod replay_command;
 mod saved_command;
 mod secrets;
+mod skills_command;
 mod task_command;
 mod terminal;
 
@@ -482,6 +483,7 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
                 output::print_prompt,
             )
         }
+        Action::Skills(action) => skills_command::run(session, action, &out).await,
         Action::Ping => out.result(session.ping().await, |_| say!("pong")),
         Action::Listen {
             tools,

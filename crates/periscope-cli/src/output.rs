@@ -542,6 +542,9 @@ pub fn flag_text(flag: &Flag) -> Option<String> {
             "the {frames} frames before this one were not checked against the protocol schema (the checks fell behind)"
         ),
         Flag::AppProblem { problem } => format!("an MCP App's message: {problem}"),
+        Flag::SkillRefused { uri, refusal } => {
+            format!("a skill file withheld: {}", refusal.describe(uri))
+        }
         // Reported by the initialize warning and the raw command's own message.
         Flag::UnsupportedProtocolVersion { .. } | Flag::InvalidUserFrame => return None,
     })

@@ -50,6 +50,7 @@ pub mod schema_worker;
 pub mod secret_hint;
 pub mod server_secrets;
 pub mod session;
+pub mod skills;
 pub mod store;
 pub mod subscription;
 pub mod summary;

@@ -99,6 +99,12 @@ pub enum Flag {
     /// An app frame (host ↔ MCP App view) that breaks the apps protocol: what the bridge
     /// found wrong (`apps::bridge`), e.g. not JSON-RPC, an unknown method, bad params.
     AppProblem { problem: String },
+    /// A skill file (or a `SKILL.md`'s frontmatter) that fails its skill's manifest
+    /// (`crate::skills`): its content was withheld, and `refusal` says what did not match.
+    SkillRefused {
+        uri: String,
+        refusal: crate::skills::LoadRefusal,
+    },
 }
 
 impl From<crate::net_guard::RefusedUrl> for Flag {

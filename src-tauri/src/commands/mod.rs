@@ -24,6 +24,7 @@ pub mod recordings;
 pub mod resources;
 pub mod saved_calls;
 pub mod settings;
+pub mod skills;
 pub mod tasks;
 pub mod timeline;
 pub mod tools;

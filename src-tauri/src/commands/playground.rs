@@ -119,9 +119,9 @@ pub async fn chat_send<R: Runtime>(
     let (mut prompt_messages, mut resource_blocks) = (Vec::new(), Vec::new());
     for attachment in attachments {
         let server_id = match &attachment {
-            Attachment::Resource { server_id, .. } | Attachment::Prompt { server_id, .. } => {
-                server_id
-            }
+            Attachment::Resource { server_id, .. }
+            | Attachment::Prompt { server_id, .. }
+            | Attachment::Skill { server_id, .. } => server_id,
         };
         let session = servers
             .iter()
@@ -137,6 +137,21 @@ pub async fn chat_send<R: Runtime>(
             Attachment::Resource { uri, .. } => {
                 let read = session.read_resource(uri).await.map_err(Problem::from)?;
                 resource_blocks.extend(resource_blocks_of(&read));
+            }
+            Attachment::Skill { uri, .. } => {
+                // Loaded now, on the user's send: the entry asked for by URI, the SKILL.md
+                // verified against it; a refused skill stops the turn before the model.
+                let entry = session.get_skill(uri).await.map_err(Problem::from)?;
+                let loaded = session.load_skill(&entry).await.map_err(Problem::from)?;
+                if let Some(refusal) = loaded.refusal.clone() {
+                    return Err(Problem::SkillRefused {
+                        uri: uri.clone(),
+                        refusal,
+                    });
+                }
+                if let Some(text) = crate::commands::skills::for_model(server_id, &loaded) {
+                    resource_blocks.push(periscope_core::model::chat::Block::text(text));
+                }
             }
             Attachment::Prompt {
                 name, arguments, ..

@@ -161,8 +161,9 @@ pub fn list(dir: &Path) -> Vec<ChatSummary> {
         .collect()
 }
 
-/// What the user attached to a message: a resource's contents, or a prompt (prompts are the
-/// user's to choose, as the spec intends; a prompt's messages start or join the conversation).
+/// What the user attached to a message: a resource's contents, a prompt (prompts are the
+/// user's to choose, as the spec intends; a prompt's messages start or join the conversation),
+/// or a skill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -176,6 +177,12 @@ pub enum Attachment {
         name: String,
         #[cfg_attr(feature = "ts", ts(type = "Record<string, string>"))]
         arguments: serde_json::Map<String, serde_json::Value>,
+    },
+    /// A skill (SEP-2640), named by the URI of its `SKILL.md`: loaded when the message is
+    /// sent (verified against its entry), its text joining the message with its origin.
+    Skill {
+        server_id: String,
+        uri: String,
     },
 }
 

@@ -78,6 +78,11 @@ const samples: Record<Problem["kind"], Problem> = {
   load_running: { kind: "load_running" },
   load_not_prepared: { kind: "load_not_prepared" },
   load_refused: { kind: "load_refused", detail: "the workload is empty: nothing to send" },
+  skill_refused: {
+    kind: "skill_refused",
+    uri: "skill://pdf/SKILL.md",
+    refusal: { kind: "frontmatter_differs", fields: ["description"] },
+  },
   sign_in: { kind: "sign_in", server: "srv-1", what: "not_remote" },
   tasks_not_offered: { kind: "tasks_not_offered", method: "tools/call" },
   task_ended: { kind: "task_ended", status: "failed", message: "the job ran out of time" },

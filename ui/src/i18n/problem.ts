@@ -18,6 +18,7 @@ import type { ServerRequestRefusal } from "../bindings/ServerRequestRefusal";
 import type { StartCause } from "../bindings/StartCause";
 import type { UrlFault } from "../bindings/UrlFault";
 import { formatBytes } from "../format";
+import { describeRefusal as describeSkillRefusal } from "../skills/describe";
 import i18n from "./index";
 
 type T = TFunction<"problems">;
@@ -300,6 +301,10 @@ export function isProblem(value: unknown): value is Problem {
   return typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
 }
 
+/** The language a fixed `t` speaks (i18next sets `lng` on what getFixedT returns; its type
+ * does not say so): the skills words are asked for in the same one. */
+const languageOf = (t: T): string | undefined => (t as unknown as { lng?: string }).lng;
+
 /** `problem` in the UI's current language (or with `t`, in that one's). */
 export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "problems")): string {
   const cause = (inner: Problem) => problemText(inner, t);
@@ -318,6 +323,8 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return t(`kind.${problem.kind}`);
     case "load_refused":
       return t("kind.load_refused", { detail: problem.detail });
+    case "skill_refused":
+      return t("kind.skill_refused", { uri: problem.uri, why: describeSkillRefusal(problem.refusal, languageOf(t)) });
     case "connection_failed":
       return t("kind.connection_failed", { cause: cause(problem.cause) });
     case "start_failed":

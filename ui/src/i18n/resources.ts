@@ -17,6 +17,7 @@ import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
 import enLoad from "./locales/en/load.json";
+import enSkills from "./locales/en/skills.json";
 import enMcpApps from "./locales/en/mcpApps.json";
 import enModels from "./locales/en/models.json";
 import enNetwork from "./locales/en/network.json";
@@ -51,6 +52,7 @@ import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
 import zhLoad from "./locales/zh-Hans/load.json";
+import zhSkills from "./locales/zh-Hans/skills.json";
 import zhMcpApps from "./locales/zh-Hans/mcpApps.json";
 import zhModels from "./locales/zh-Hans/models.json";
 import zhNetwork from "./locales/zh-Hans/network.json";
@@ -88,6 +90,7 @@ export const resources = {
     feedback: enFeedback,
     keyboard: enKeyboard,
     load: enLoad,
+    skills: enSkills,
     mcpApps: enMcpApps,
     models: enModels,
     network: enNetwork,
@@ -124,6 +127,7 @@ export const resources = {
     feedback: zhFeedback,
     keyboard: zhKeyboard,
     load: zhLoad,
+    skills: zhSkills,
     mcpApps: zhMcpApps,
     models: zhModels,
     network: zhNetwork,

@@ -33,3 +33,4 @@ export const ipc = {
   ...asksIpc,
   ...oauthIpc,
 };
+export { skillsIpc } from "./skills";

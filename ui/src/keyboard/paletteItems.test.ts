@@ -64,7 +64,7 @@ describe("the palette's items", () => {
   it("offers the OAuth view only for a remote server", () => {
     expect(ids(paletteItems(source()))).not.toContain("view:oauth");
     expect(ids(paletteItems(source({ remote: true })))).toContain("view:oauth");
-    expect(VIEWS).toHaveLength(14);
+    expect(VIEWS).toHaveLength(15);
   });
 
   it("without a selected server offers servers and app actions only", () => {

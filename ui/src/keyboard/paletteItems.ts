@@ -84,6 +84,7 @@ export const VIEWS: ReadonlyArray<{ tab: TabId; label: KeyboardKey; show: Keyboa
   { tab: "tools", label: "views.tools", show: "palette.show.tools" },
   { tab: "resources", label: "views.resources", show: "palette.show.resources" },
   { tab: "prompts", label: "views.prompts", show: "palette.show.prompts" },
+  { tab: "skills", label: "views.skills", show: "palette.show.skills" },
   { tab: "saved", label: "views.saved", show: "palette.show.saved" },
   { tab: "requests", label: "views.requests", show: "palette.show.requests" },
   { tab: "tasks", label: "views.tasks", show: "palette.show.tasks" },

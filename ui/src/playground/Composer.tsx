@@ -1,6 +1,7 @@
 // The playground's message box. Prompts are the user's to choose (as the spec intends): typing
 // "/" offers the server's prompts, and a chosen one shows its arguments form; its messages
-// start the turn. Resources are attached from a picker: their contents join the message.
+// start the turn. Resources are attached from a picker: their contents join the message. So are
+// skills (SEP-2640): loaded when the message is sent, verified, their origin stated to the model.
 import { followOffers } from "./offers";
 import { Paperclip, Send, Square, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
@@ -9,6 +10,8 @@ import { ensureList } from "../actions/lists";
 import type { Attachment } from "../bindings/Attachment";
 import { promptInfo, type PromptInfo } from "../prompts/prompts";
 import { useServerLists } from "../state/lists";
+import { allSkills, useServerSkills } from "../state/skills";
+import { ensureSkills } from "../skills/actions";
 
 /** The prompts whose names start with what follows the "/" (the whole text is "/…"). */
 export function matchingPrompts(text: string, prompts: PromptInfo[]): PromptInfo[] {
@@ -28,7 +31,7 @@ export function Composer({
   onSend: (text: string, attachments: Attachment[]) => void;
   onStop: () => void;
 }) {
-  const { t } = useTranslation("playground");
+  const { t } = useTranslation(["playground", "skills"]);
   const ids = useId();
   const lists = useServerLists(serverId);
   const [text, setText] = useState("");
@@ -36,28 +39,35 @@ export function Composer({
   const [args, setArgs] = useState<Record<string, string>>({});
   const [resources, setResources] = useState<string[]>([]);
   const [picked, setPicked] = useState("");
+  const [skillUris, setSkillUris] = useState<string[]>([]);
+  const [pickedSkill, setPickedSkill] = useState("");
+  const skillState = useServerSkills(serverId);
+  const skills = allSkills(skillState);
   // An app's message the user accepted lands here, to be read, edited and sent by the user.
   useEffect(() => followOffers(serverId, setText), [serverId]);
   useEffect(() => {
     ensureList(serverId, "prompts");
     ensureList(serverId, "resources");
+    ensureSkills(serverId);
   }, [serverId]);
   const prompts = lists.prompts.items.map(promptInfo).filter((p): p is PromptInfo => p !== null);
   const uris = lists.resources.items.flatMap((r) => (r.uri === null ? [] : [r.uri]));
   const offered = matchingPrompts(text, prompts);
   const missing = prompt?.arguments.some((a) => a.required && (args[a.name] ?? "").trim() === "") ?? false;
-  const canSend = !busy && !missing && (text.trim() !== "" || prompt !== null || resources.length > 0);
+  const canSend = !busy && !missing && (text.trim() !== "" || prompt !== null || resources.length > 0 || skillUris.length > 0);
   const submit = () => {
     if (!canSend) return;
     const attachments: Attachment[] = [
       ...(prompt ? [{ kind: "prompt" as const, server_id: serverId, name: prompt.name, arguments: args }] : []),
       ...resources.map((uri) => ({ kind: "resource" as const, server_id: serverId, uri })),
+      ...skillUris.map((uri) => ({ kind: "skill" as const, server_id: serverId, uri })),
     ];
     onSend(text.trim(), attachments);
     setText("");
     setPrompt(null);
     setArgs({});
     setResources([]);
+    setSkillUris([]);
   };
   const choose = (p: PromptInfo) => {
     setPrompt(p);
@@ -72,7 +82,7 @@ export function Composer({
         submit();
       }}
     >
-      {(prompt || resources.length > 0) && (
+      {(prompt || resources.length > 0 || skillUris.length > 0) && (
         <div className="playground-bar" data-testid="chat-attachments">
           {prompt && (
             <span className="badge" data-testid="chat-prompt-chip">
@@ -95,6 +105,22 @@ export function Composer({
               </button>
             </span>
           ))}
+          {skillUris.map((uri) => {
+            const name = skills.find((s) => s.uri === uri)?.name ?? uri;
+            return (
+              <span key={uri} className="badge mono" data-testid="chat-skill-chip" title={uri}>
+                {name}
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t("skills:attach.remove", { name })}
+                  onClick={() => setSkillUris(skillUris.filter((s) => s !== uri))}
+                >
+                  <X size={12} aria-hidden />
+                </button>
+              </span>
+            );
+          })}
         </div>
       )}
       {prompt && prompt.arguments.length > 0 && (
@@ -167,6 +193,35 @@ export function Composer({
               }}
             >
               <Paperclip size={14} aria-hidden /> {t("attach.button")}
+            </button>
+          </span>
+        )}
+        {skills.length > 0 && (
+          <span className="playground-bar">
+            <select
+              aria-label={t("skills:attach.skill")}
+              data-testid="chat-skill-picker"
+              value={pickedSkill}
+              onChange={(e) => setPickedSkill(e.target.value)}
+            >
+              <option value="">{t("skills:attach.skill")}</option>
+              {skills.map((s) => (
+                <option key={s.uri} value={s.uri}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="button"
+              data-testid="chat-attach-skill"
+              disabled={pickedSkill === "" || skillUris.includes(pickedSkill)}
+              onClick={() => {
+                setSkillUris([...skillUris, pickedSkill]);
+                setPickedSkill("");
+              }}
+            >
+              <Paperclip size={14} aria-hidden /> {t("skills:attach.button")}
             </button>
           </span>
         )}

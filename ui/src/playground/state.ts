@@ -72,7 +72,14 @@ export function blockText(block: ChatBlock): string {
 
 /** How an attachment is named on the user's message. */
 export function attachmentLabel(a: Attachment): string {
-  return a.kind === "prompt" ? `/${a.name}` : a.uri;
+  switch (a.kind) {
+    case "prompt":
+      return `/${a.name}`;
+    case "resource":
+      return a.uri;
+    case "skill":
+      return `skill ${a.uri}`;
+  }
 }
 
 type ToolItem = Extract<Item, { kind: "tool" }>;

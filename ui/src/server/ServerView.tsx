@@ -6,6 +6,7 @@ import { NetworkTab } from "../network/NetworkTab";
 import { OAuthTab } from "../oauth/OAuthTab";
 import { OverviewTab } from "../overview/OverviewTab";
 import { PlaygroundView } from "../playground/PlaygroundView";
+import { SkillsTab } from "../skills/SkillsTab";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
@@ -40,6 +41,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "tools" && <ToolsTab key={entry.id} server={server} />}
         {server.tab === "resources" && <ResourcesTab key={entry.id} server={server} />}
         {server.tab === "prompts" && <PromptsTab key={entry.id} server={server} />}
+        {server.tab === "skills" && <SkillsTab key={entry.id} server={server} />}
         {server.tab === "apps" && <McpAppsView key={entry.id} server={server} />}
         {server.tab === "saved" && <SavedTab key={entry.id} server={server} />}
         {server.tab === "requests" && <RequestsTab key={entry.id} server={server} />}

@@ -18,6 +18,7 @@ export type TabId =
   | "tools"
   | "resources"
   | "prompts"
+  | "skills"
   | "apps"
   | "saved"
   | "requests"

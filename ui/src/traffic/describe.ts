@@ -4,6 +4,7 @@ import type { EntryKind } from "../bindings/EntryKind";
 import type { Refusal } from "../bindings/Refusal";
 import type { Verdict } from "../bindings/Verdict";
 import i18n from "../i18n";
+import { describeRefusal as describeSkillRefusal } from "../skills/describe";
 
 const id = (value: number | string | null) => (value === null ? "null" : JSON.stringify(value));
 
@@ -37,6 +38,8 @@ export function describeFlag(flag: Flag): string {
         : i18n.t("traffic:flag.stalled", { unsent: flag.unsent_bytes, total: flag.total_bytes });
     case "too_many_server_requests":
       return i18n.t("traffic:flag.tooManyServerRequests", { limit: flag.limit });
+    case "skill_refused":
+      return i18n.t("skills:traffic.refused", { uri: flag.uri, why: describeSkillRefusal(flag.refusal) });
     case "app_problem":
       return i18n.t("mcpApps:traffic.appProblem", { problem: flag.problem });
     case "incomplete":

@@ -4,11 +4,12 @@
 //! rmcp fills absent hints with `0` / `private`; the demo sets its own so a
 //! client has something to show and reuse: public lists that change only when
 //! the bonus items are toggled (a listen stream then says so), public static
-//! resources, and one private, short-lived resource.
+//! resources, and one private, short-lived resource. The skills (compiled in) change only
+//! with a restart.
 
 use rmcp::model::{
-    CacheScope, DiscoverResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, ReadResourceResult,
+    CacheScope, DiscoverResult, GetSkillResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, ReadResourceResult,
 };
 
 use crate::resources;
@@ -21,6 +22,8 @@ pub const LIST_TTL_MS: u64 = 60 * 1000;
 pub const RESOURCE_LIST_TTL_MS: u64 = 30 * 1000;
 /// `resources/templates/list`.
 pub const TEMPLATE_LIST_TTL_MS: u64 = 60 * 60 * 1000;
+/// `skills/list`, `skills/get` and `resources/directory/read` of a skill directory.
+pub const SKILLS_TTL_MS: u64 = 60 * 60 * 1000;
 /// `resources/read` of a `demo://text/N` resource or a template item.
 pub const TEXT_READ_TTL_MS: u64 = 5 * 60 * 1000;
 /// `resources/read` of the PNG logo, which never changes.
@@ -55,6 +58,25 @@ pub fn resources(result: ListResourcesResult) -> ListResourcesResult {
 pub fn templates(result: ListResourceTemplatesResult) -> ListResourceTemplatesResult {
     result
         .with_ttl_ms(TEMPLATE_LIST_TTL_MS)
+        .with_cache_scope(CacheScope::Public)
+}
+
+pub fn skills(result: ListSkillsResult) -> ListSkillsResult {
+    result
+        .with_ttl_ms(SKILLS_TTL_MS)
+        .with_cache_scope(CacheScope::Public)
+}
+
+pub fn skill(result: GetSkillResult) -> GetSkillResult {
+    result
+        .with_ttl_ms(SKILLS_TTL_MS)
+        .with_cache_scope(CacheScope::Public)
+}
+
+/// `resources/directory/read` (its result has the shape of `resources/list`).
+pub fn directory(result: ListResourcesResult) -> ListResourcesResult {
+    result
+        .with_ttl_ms(SKILLS_TTL_MS)
         .with_cache_scope(CacheScope::Public)
 }
 

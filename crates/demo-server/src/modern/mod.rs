@@ -58,8 +58,9 @@ with requestState). Tasks: long_job (extension io.modelcontextprotocol/tasks). H
 mirroring: regional_lookup (x-mcp-header; broken_headers is invalid on purpose). A broken \
 response stream over HTTP: break_next_stream. Change \
 notifications arrive on subscriptions/listen: trigger_list_changed toggles the bonus items, \
-touch_resource marks a resource updated. Lists and reads carry ttlMs and cacheScope. Nothing it \
-does has side effects outside this process.";
+touch_resource marks a resource updated. Lists and reads carry ttlMs and cacheScope. Two Agent \
+Skills (release-notes, arithmetic) are served by skills/list, skills/get and \
+resources/directory/read. Nothing it does has side effects outside this process.";
 
 /// What every modern request of the process shares: stateless HTTP serves
 /// each request with a fresh handler, so the bonus toggle, the tasks, the

@@ -91,6 +91,9 @@ impl Default for SessionOptions {
                 "extensions": {
                     crate::era::TASKS_EXTENSION: {},
                     crate::apps::UI_EXTENSION: crate::apps::client_capability(),
+                    // Skills (crate::skills): listed, read and verified on request, never
+                    // fetched ahead of need.
+                    crate::skills::SKILLS_EXTENSION: {},
                 },
             }),
             protocol_version: protocol::LATEST_STATEFUL.to_string(),

@@ -28,6 +28,13 @@ pub struct Timing {
     pub duration_us: u64,
 }
 
+/// A request's result, where it came from: the cache (`reused`) or the response frame `seq`.
+pub(crate) struct Answered {
+    pub result: Value,
+    pub reused: Option<CacheReuse>,
+    pub seq: Option<u64>,
+}
+
 /// Runs `work` (a request, or a typed feature call such as `read_resource`) and says when it
 /// started and how long it took: the one clock every host's history uses.
 pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Timing) {
@@ -67,6 +74,20 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> Result<(Value, Option<CacheReuse>), RequestError> {
+        self.request_answered(method, params, options)
+            .await
+            .map(|answered| (answered.result, answered.reused))
+    }
+
+    /// Like [`Session::request_cached`], and names the response frame the result came in
+    /// (none when it came from the cache): what a host flags when the result fails a check of
+    /// its own (a skill file that does not match its digest, `crate::skills`).
+    pub(crate) async fn request_answered(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<Answered, RequestError> {
         let s = &self.shared;
         if let Some(refusal) = s.refusal(method, params.as_ref()).await {
             return Err(RequestError::Refused {
@@ -88,7 +109,11 @@ impl Session {
                     left_ms: reuse.left_ms,
                     private: hit.private,
                 });
-                return Ok((hit.result, Some(reuse)));
+                return Ok(Answered {
+                    result: hit.result,
+                    reused: Some(reuse),
+                    seq: None,
+                });
             }
         }
         let mut sent = params.clone();
@@ -179,7 +204,11 @@ impl Session {
                     s.lock_cache()
                         .put(method, params.as_ref(), &result, generation);
                 }
-                return Ok((result, None));
+                return Ok(Answered {
+                    result,
+                    reused: None,
+                    seq: Some(seq),
+                });
             }
             round += 1;
             if round > super::modern::MAX_INPUT_ROUNDS {

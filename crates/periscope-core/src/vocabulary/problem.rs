@@ -173,6 +173,12 @@ pub enum Problem {
     /// The load run could not be prepared: its plan, its workload, or the first session.
     #[error("the load run could not be prepared: {detail}")]
     LoadRefused { detail: String },
+    /// A skill (or one of its files) that failed its manifest was not used (`crate::skills`).
+    #[error("{}", refusal.describe(uri))]
+    SkillRefused {
+        uri: String,
+        refusal: crate::skills::LoadRefusal,
+    },
     /// Sign-in does not apply to this server (a local one, or one never signed in to).
     #[error("{what}")]
     SignIn { server: String, what: SignIn },
@@ -665,6 +671,10 @@ mod tests {
             Problem::LoadNotPrepared,
             Problem::LoadRefused {
                 detail: "the workload is empty".into(),
+            },
+            Problem::SkillRefused {
+                uri: "skill://a/SKILL.md".into(),
+                refusal: crate::skills::LoadRefusal::NotText,
             },
             Problem::SignIn {
                 server: "srv-1".into(),
