@@ -218,6 +218,25 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     let sent = model.requests().last().unwrap()["body"].to_string();
     assert!(sent.contains("Hey Ada! Great to see you."), "{sent}");
 
+    // A skill attached from the picker (SEP-2640): loaded when the message is sent, its
+    // SKILL.md verified against its entry, and its text reaching the model with its origin.
+    h.click(r#"[data-testid="chat-skill-picker"] option[value="skill://arithmetic/SKILL.md"]"#)
+        .await;
+    h.click(r#"[data-testid="chat-attach-skill"]"#).await;
+    h.find(r#"[data-testid="chat-skill-chip"]"#).await;
+    h.type_into(r#"[data-testid="chat-input"]"#, "Use the skill")
+        .await;
+    h.click(r#"[data-testid="chat-send"]"#).await;
+    h.text_containing(
+        r#"[data-testid="chat-transcript"]"#,
+        "I follow the arithmetic skill.",
+    )
+    .await;
+    h.count_is(r#"[data-testid="turn-stats"]"#, 3).await;
+    let sent = model.requests().last().unwrap()["body"].to_string();
+    assert!(sent.contains("untrusted server content"), "{sent}");
+    assert!(sent.contains("# Arithmetic"), "{sent}");
+
     // The model's call went through the session: in Traffic, and in History as the model's.
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
@@ -250,6 +269,10 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     assert!(markdown.contains("add 2 and 3"), "{markdown}");
     assert!(markdown.contains("The sum is 5."), "{markdown}");
     assert!(markdown.contains("Hello Ada"), "{markdown}");
+    assert!(
+        markdown.contains("I follow the arithmetic skill."),
+        "{markdown}"
+    );
     assert!(!markdown.contains(KEY));
     // Saved in the data folder too, owner-only.
     let conversations = h.data.join("data/dev.periscope.app/conversations");
@@ -272,10 +295,10 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     open.select_by_index(1).await.unwrap();
     h.text_containing(r#"[data-testid="chat-transcript"]"#, "The sum is 5.")
         .await;
-    h.count_is(r#"[data-testid="turn-stats"]"#, 2).await;
+    h.count_is(r#"[data-testid="turn-stats"]"#, 3).await;
 
     let requests = model.requests();
-    assert_eq!(requests.len(), 4, "probe and three requests: {requests:?}");
+    assert_eq!(requests.len(), 5, "probe and four requests: {requests:?}");
     assert!(requests.iter().all(|r| r["auth"] == "ok"), "{requests:?}");
     h.stop().await;
 }

@@ -148,7 +148,9 @@ function LoadedView({ loaded }: { loaded: LoadedSkill }) {
       <CheckLine check={loaded.skill_md.check} />
       {loaded.refusal && (
         <div className="inline-error" data-testid="skill-refused">
-          {t("detail.refused", { why: describeRefusal(loaded.refusal) })}
+          {loaded.refusal.kind === "file_unverified"
+            ? t("detail.refusedUnverified")
+            : t("detail.refused", { why: describeRefusal(loaded.refusal) })}
         </div>
       )}
       {fm && fm.differences.length > 0 && (
@@ -266,6 +268,7 @@ function FolderNode({ serverId, entry, uri, name }: { serverId: string; entry: S
                     type="button"
                     className="link-button mono"
                     data-testid="skill-folder-file"
+                    data-file-uri={childUri}
                     onClick={() => void (childUri === entry.uri ? loadSkill(serverId, entry) : readSkillFile(serverId, entry, childUri))}
                   >
                     <FileText size={14} aria-hidden /> {childName}

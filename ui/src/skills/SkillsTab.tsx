@@ -140,6 +140,7 @@ function SkillItem({
       className={`item${selected ? " selected" : ""}`}
       data-testid="skill-item"
       data-skill-uri={entry.uri}
+      data-files={entry.resources?.length ?? undefined}
       aria-current={selected ? "true" : undefined}
       onClick={onClick}
     >

@@ -217,11 +217,13 @@ impl Session {
             }),
             (None, true) => None,
         };
+        let mut frontmatter = frontmatter;
         if let Some(refusal) = &refusal {
             self.flag_refusal(seq, &entry.uri, refusal);
-            // The raw frontmatter stays (an inspector shows what was wrong); the content is
-            // not handed over as a loaded skill.
+            // The raw frontmatter stays (an inspector shows what was wrong with it); nothing
+            // else of the file is handed over: not its content, not its body.
             skill_md.content = None;
+            frontmatter.body.clear();
         }
         Ok(LoadedSkill {
             entry: entry.clone(),
