@@ -136,15 +136,16 @@ fn record_keeps_the_first_sessions_requests_as_a_recording() {
     assert_eq!(sample["record"], file.display().to_string());
     assert_eq!(sample["sessions"], 3);
     assert_eq!(sample["cut"], false);
-    // Session 1's share of the 90 (one worker each: 30), each a request in the file with its
-    // answer, after the handshake.
+    // Session 1's share of the 90, each a request in the file with its answer, after the
+    // handshake. The three sessions draw on one budget, so the share is whatever session 1 was
+    // quick enough to take: some, never all.
     let text = std::fs::read_to_string(&file).unwrap();
     let calls = text
         .lines()
         .filter(|l| l.contains(r#"\"tools/call\""#))
         .count() as u64;
     assert_eq!(calls, sample["requests"].as_u64().unwrap(), "{text}");
-    assert!((20..=40).contains(&calls), "{calls}");
+    assert!((1..90).contains(&calls), "{calls}");
     // A recording like any other: `periscope open` reads it.
     let print = periscope(&["open", file.to_str().unwrap(), "--print"]);
     assert_eq!(print.status.code(), Some(0), "{}", stderr(&print));

@@ -103,7 +103,7 @@ pub enum Flag {
     /// (`crate::skills`): its content was withheld, and `refusal` says what did not match.
     SkillRefused {
         uri: String,
-        refusal: crate::skills::LoadRefusal,
+        refusal: crate::vocabulary::skill_check::LoadRefusal,
     },
 }
 

@@ -93,7 +93,7 @@ impl Default for SessionOptions {
                     crate::apps::UI_EXTENSION: crate::apps::client_capability(),
                     // Skills (crate::skills): listed, read and verified on request, never
                     // fetched ahead of need.
-                    crate::skills::SKILLS_EXTENSION: {},
+                    crate::vocabulary::skill_check::SKILLS_EXTENSION: {},
                 },
             }),
             protocol_version: protocol::LATEST_STATEFUL.to_string(),

@@ -16,16 +16,14 @@ mod frontmatter;
 mod session;
 mod verify;
 
+pub use crate::vocabulary::skill_check::{FileCheck, LoadRefusal, SKILLS_EXTENSION};
 pub use entry::{EntryProblem, SkillEntry, SkillFile, SkillsListing};
 pub use frontmatter::{FieldDifference, FrontmatterProblem, FrontmatterReading};
 pub use session::{
-    DIRECTORY_READ, DirectoryListing, FileContent, LoadRefusal, LoadedSkill, SKILLS_GET,
-    SKILLS_LIST, SkillFileRead, SkillsOffer,
+    DIRECTORY_READ, DirectoryListing, FileContent, LoadedSkill, SKILLS_GET, SKILLS_LIST,
+    SkillFileRead, SkillsOffer,
 };
-pub use verify::{FileCheck, digest_of};
-
-/// The extension's key in `capabilities.extensions`, the client's and the server's.
-pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
+pub use verify::digest_of;
 
 /// The file every skill has at its root.
 pub const SKILL_MD: &str = "SKILL.md";

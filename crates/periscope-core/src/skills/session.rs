@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::frontmatter::FrontmatterReading;
-use super::verify::{FileCheck, check};
+use super::verify::check;
 use super::{SKILLS_EXTENSION, SkillEntry, SkillsListing};
 use crate::record::Flag;
 use crate::session::{CallOptions, RequestError, Session};
 use crate::vocabulary::breach::Breach;
 use crate::vocabulary::method::names;
+use crate::vocabulary::skill_check::{FileCheck, LoadRefusal};
 
 /// The extension's methods.
 pub const SKILLS_LIST: &str = "skills/list";
@@ -57,22 +58,6 @@ pub struct SkillFileRead {
     pub content: Option<FileContent>,
 }
 
-/// Why a skill (or one of its files) is not used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum LoadRefusal {
-    /// The file does not match the skill's manifest.
-    FileUnverified { check: FileCheck },
-    /// The `SKILL.md` is not text.
-    NotText,
-    /// Its frontmatter cannot be read (`error`: why).
-    FrontmatterUnreadable { error: String },
-    /// Its frontmatter differs from the entry's in these fields: what the user approved from
-    /// the listing is not what the model would receive.
-    FrontmatterDiffers { fields: Vec<String> },
-}
-
 /// A skill loaded (or refused): its `SKILL.md` read, verified and its frontmatter compared.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -91,23 +76,6 @@ impl LoadedSkill {
         match (&self.refusal, &self.frontmatter) {
             (None, Some(frontmatter)) => Some(&frontmatter.body),
             _ => None,
-        }
-    }
-}
-
-impl LoadRefusal {
-    /// One line for an error or a flag.
-    pub fn describe(&self, uri: &str) -> String {
-        match self {
-            LoadRefusal::FileUnverified { check } => check.describe(uri),
-            LoadRefusal::NotText => format!("{uri}: SKILL.md is not UTF-8 text"),
-            LoadRefusal::FrontmatterUnreadable { error } => {
-                format!("{uri}: the frontmatter cannot be read: {error}")
-            }
-            LoadRefusal::FrontmatterDiffers { fields } => format!(
-                "{uri}: the frontmatter differs from the skill's entry in {}",
-                fields.join(", ")
-            ),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod model_error;
 pub mod problem;
 pub mod refusal;
 pub mod seconds;
+pub mod skill_check;
 pub mod start;
 pub mod transport_fault;
 pub mod views;

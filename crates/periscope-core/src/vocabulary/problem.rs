@@ -177,7 +177,7 @@ pub enum Problem {
     #[error("{}", refusal.describe(uri))]
     SkillRefused {
         uri: String,
-        refusal: crate::skills::LoadRefusal,
+        refusal: crate::vocabulary::skill_check::LoadRefusal,
     },
     /// Sign-in does not apply to this server (a local one, or one never signed in to).
     #[error("{what}")]
@@ -674,7 +674,7 @@ mod tests {
             },
             Problem::SkillRefused {
                 uri: "skill://a/SKILL.md".into(),
-                refusal: crate::skills::LoadRefusal::NotText,
+                refusal: crate::vocabulary::skill_check::LoadRefusal::NotText,
             },
             Problem::SignIn {
                 server: "srv-1".into(),
