@@ -121,6 +121,30 @@ async fn on_a_chinese_desktop_the_main_flow_is_in_chinese_and_english_can_be_cho
     .await;
     h.shot("load").await;
 
+    // Skills: the demo's two listed, arithmetic loaded and verified, in Chinese.
+    h.click(r#"[data-testid="tab-skills"]"#).await;
+    h.count_is(r#"[data-testid="skill-item"]"#, 2).await;
+    h.click(r#"[data-testid="skill-item"][data-skill-uri="skill://arithmetic/SKILL.md"]"#)
+        .await;
+    h.text_containing(
+        r#"[data-testid="skill-load"]"#,
+        &zh("skills", "detail.load"),
+    )
+    .await;
+    h.click(r#"[data-testid="skill-load"]"#).await;
+    h.attr_is(
+        r#"[data-testid="skill-loaded"] [data-testid="skill-check"]"#,
+        "data-verdict",
+        "verified",
+    )
+    .await;
+    h.text_containing(
+        r#"[data-testid="skill-loaded"] [data-testid="skill-check"]"#,
+        "已校验",
+    )
+    .await;
+    h.shot("skills").await;
+
     // Settings: English, at once.
     h.click(r#"[data-testid="settings-button"]"#).await;
     h.text_containing(
