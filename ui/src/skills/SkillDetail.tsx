@@ -17,8 +17,7 @@ import { formatBytes } from "../format";
 import type { ServerState } from "../state/connections";
 import { useServerSkills } from "../state/skills";
 import { closeFolder, loadSkill, openFolder, readSkillFile } from "./actions";
-import { describeEntryProblem, describeFrontmatterProblem, describeRefusal } from "./describe";
-import { descriptionOf } from "./SkillsTab";
+import { describeEntryProblem, describeFrontmatterProblem, describeRefusal, descriptionOf } from "./describe";
 import { CheckLine, SkillFileView } from "./SkillFileView";
 
 export function SkillDetail({ server, entry, offer }: { server: ServerState; entry: SkillEntry; offer: SkillsOffer | null }) {

@@ -20,6 +20,7 @@ import { allSkills, sharedNames, skillMark, useServerSkills } from "../state/ski
 import "../styles/resources.css";
 import "../styles/skills.css";
 import { ensureSkills, getSkillByUri, listSkills, selectSkill } from "./actions";
+import { descriptionOf } from "./describe";
 import { SkillDetail } from "./SkillDetail";
 
 export function SkillsTab({ server }: { server: ServerState }) {
@@ -168,15 +169,6 @@ function SkillItem({
       </span>
     </button>
   );
-}
-
-export function descriptionOf(entry: SkillEntry): string | null {
-  const fm = entry.frontmatter;
-  if (fm !== null && typeof fm === "object" && !Array.isArray(fm)) {
-    const d = (fm as Record<string, unknown>).description;
-    if (typeof d === "string") return d;
-  }
-  return null;
 }
 
 /** A skill named by the URI of its SKILL.md (a listing may be partial: SEP-2640). */

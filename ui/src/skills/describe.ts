@@ -2,6 +2,7 @@
 // verification, why a skill was refused, what is wrong with an entry or a frontmatter.
 import type { EntryProblem } from "../bindings/EntryProblem";
 import type { FileCheck } from "../bindings/FileCheck";
+import type { SkillEntry } from "../bindings/SkillEntry";
 import type { FrontmatterProblem } from "../bindings/FrontmatterProblem";
 import type { LoadRefusal } from "../bindings/LoadRefusal";
 import i18n from "../i18n";
@@ -89,4 +90,14 @@ export function describeEntryProblem(problem: EntryProblem): string {
     case "skill_md_not_listed":
       return t("entry.skillMdNotListed");
   }
+}
+
+/** The description the entry's frontmatter gives, when it is a string. */
+export function descriptionOf(entry: SkillEntry): string | null {
+  const fm = entry.frontmatter;
+  if (fm !== null && typeof fm === "object" && !Array.isArray(fm)) {
+    const d = (fm as Record<string, unknown>).description;
+    if (typeof d === "string") return d;
+  }
+  return null;
 }

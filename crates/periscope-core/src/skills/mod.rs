@@ -19,10 +19,7 @@ mod verify;
 pub use crate::vocabulary::skill_check::{FileCheck, LoadRefusal, SKILLS_EXTENSION};
 pub use entry::{EntryProblem, SkillEntry, SkillFile, SkillsListing};
 pub use frontmatter::{FieldDifference, FrontmatterProblem, FrontmatterReading};
-pub use session::{
-    DIRECTORY_READ, DirectoryListing, FileContent, LoadedSkill, SKILLS_GET, SKILLS_LIST,
-    SkillFileRead, SkillsOffer,
-};
+pub use session::{DirectoryListing, FileContent, LoadedSkill, SkillFileRead, SkillsOffer};
 pub use verify::digest_of;
 
 /// The file every skill has at its root.

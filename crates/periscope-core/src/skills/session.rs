@@ -15,11 +15,6 @@ use crate::vocabulary::breach::Breach;
 use crate::vocabulary::method::names;
 use crate::vocabulary::skill_check::{FileCheck, LoadRefusal};
 
-/// The extension's methods.
-pub const SKILLS_LIST: &str = "skills/list";
-pub const SKILLS_GET: &str = "skills/get";
-pub const DIRECTORY_READ: &str = "resources/directory/read";
-
 /// What a server offers of the extension (its `capabilities.extensions` entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -106,7 +101,7 @@ impl Session {
 
     /// `skills/list`, every page. Reads only the listing: no skill file is fetched.
     pub async fn list_skills(&self) -> Result<SkillsListing, RequestError> {
-        let listed = self.list_all_cached(SKILLS_LIST, "skills").await?;
+        let listed = self.list_all_cached(names::SKILLS_LIST, "skills").await?;
         Ok(SkillsListing {
             skills: listed.items.iter().map(SkillEntry::read).collect(),
             cache: listed.cache,
@@ -117,7 +112,7 @@ impl Session {
     pub async fn get_skill(&self, uri: &str) -> Result<SkillEntry, RequestError> {
         let result = self
             .request(
-                SKILLS_GET,
+                names::SKILLS_GET,
                 Some(json!({"uri": uri})),
                 CallOptions::default(),
             )
@@ -125,7 +120,7 @@ impl Session {
         match result.get("skill") {
             Some(skill @ Value::Object(_)) => Ok(SkillEntry::read(skill)),
             _ => Err(RequestError::Protocol {
-                method: SKILLS_GET.into(),
+                method: names::SKILLS_GET.into(),
                 breach: Breach::MissingMember {
                     member: "skill".into(),
                     expected: "object".into(),
@@ -216,13 +211,17 @@ impl Session {
             params["cursor"] = json!(cursor);
         }
         let result = self
-            .request(DIRECTORY_READ, Some(params), CallOptions::default())
+            .request(
+                names::RESOURCES_DIRECTORY_READ,
+                Some(params),
+                CallOptions::default(),
+            )
             .await?;
         let children = result
             .get("resources")
             .and_then(Value::as_array)
             .ok_or_else(|| RequestError::Protocol {
-                method: DIRECTORY_READ.into(),
+                method: names::RESOURCES_DIRECTORY_READ.into(),
                 breach: Breach::MissingMember {
                     member: "resources".into(),
                     expected: "array".into(),

@@ -94,6 +94,11 @@ methods! {
     TasksResult => TASKS_RESULT = "tasks/result", Client;
     TasksCancel => TASKS_CANCEL = "tasks/cancel", Client;
     TasksUpdate => TASKS_UPDATE = "tasks/update", Client;
+    // Skills (SEP-2640, the `io.modelcontextprotocol/skills` extension), both eras.
+    SkillsList => SKILLS_LIST = "skills/list", Client;
+    SkillsGet => SKILLS_GET = "skills/get", Client;
+    /// A folder's children; only to a server that declared `directoryRead`.
+    ResourcesDirectoryRead => RESOURCES_DIRECTORY_READ = "resources/directory/read", Client;
     // What a server asks the client.
     SamplingCreateMessage => SAMPLING_CREATE_MESSAGE = "sampling/createMessage", Server;
     ElicitationCreate => ELICITATION_CREATE = "elicitation/create", Server;
