@@ -267,7 +267,7 @@ pub enum Format {
 pub enum OutputFormat {
     Text,
     Json,
-    /// JUnit XML (`check`, `load`).
+    /// JUnit XML (`check`, `load`, `eval run`).
     Junit,
     /// SARIF 2.1.0 (`check`).
     Sarif,
@@ -609,6 +609,13 @@ pub enum Action {
     /// Exit 0 when every gate passed, 1 when one failed, 3 when the server cannot be reached.
     /// Formats: text, json, junit. See docs/load.md.
     Load(Box<LoadArgs>),
+    /// Evals: does a model use the server's tools right? `init` prints a starter suite for
+    /// the server; `run` asks models each case of a suite (--repeat times each) and grades
+    /// their tool calls and answers; `compare` sets two saved runs side by side. Exit 0 when
+    /// every gate passed, 1 when one failed, 2 for a suite that does not read, 3 when the
+    /// server cannot be reached. Formats: text, json, junit. See docs/evals.md.
+    #[command(subcommand)]
+    Eval(EvalAction),
     /// Act as the client of the official MCP conformance suite: connect to URL and do what the
     /// scenario in MCP_CONFORMANCE_SCENARIO asks (used as `conformance client --command`).
     ConformanceClient {
@@ -620,6 +627,93 @@ pub enum Action {
         /// The bytes to send, as one line.
         json: String,
     },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EvalAction {
+    /// Print a starter suite for the server: one case per tool a model may see, its prompt
+    /// from the description and its arguments from the input schema, to edit.
+    Init,
+    /// Run a suite against the server: every case × model × variant, --repeat times, graded.
+    Run(Box<EvalRunArgs>),
+    /// Compare two saved runs (--save, or --format json's output) case by case: fixed,
+    /// broken, unchanged, with the change in pass rate. Exit 1 when a case broke. No server.
+    Compare {
+        /// The earlier run.
+        before: PathBuf,
+        /// The later run.
+        after: PathBuf,
+    },
+}
+
+/// `periscope eval run`'s options.
+#[derive(clap::Args, Debug)]
+pub struct EvalRunArgs {
+    /// The suite (YAML or JSON; docs/evals.md).
+    pub suite: PathBuf,
+    /// A model to ask (repeatable): a provider of the desktop app's Models settings by name
+    /// or id, or with --model-url the model's name at that URL (e.g. llama3.2).
+    #[arg(long = "model", value_name = "NAME", required = true)]
+    pub models: Vec<String>,
+    /// The models' base URL: OpenAI-compatible (Ollama http://localhost:11434/v1) or, with
+    /// --model-api anthropic, https://api.anthropic.com. Without it, --model names settings.
+    #[arg(long, value_name = "URL")]
+    pub model_url: Option<String>,
+    /// The wire format --model-url speaks.
+    #[arg(long, value_enum, value_name = "API", default_value_t = SamplingKind::Openai)]
+    pub model_api: SamplingKind,
+    /// The environment variable holding --model-url's API key (never a flag).
+    #[arg(long, value_name = "VAR", requires = "model_url")]
+    pub model_key_env: Option<String>,
+    /// The advisory judge for cases with a rubric, named like --model.
+    #[arg(long, value_name = "NAME")]
+    pub judge: Option<String>,
+    /// Repetitions of each case for each model (default: the suite's, else 3).
+    #[arg(long, value_name = "K")]
+    pub repeat: Option<u32>,
+    /// Repetitions under way at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub concurrency: usize,
+    /// Also try this variant of the suite (its wording of the tools), compared with the
+    /// server's own (repeatable).
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+    /// Only this case (repeatable).
+    #[arg(long = "case", value_name = "ID")]
+    pub cases: Vec<String>,
+    /// Run the tools marked read-only when the model calls them. Other calls are refused
+    /// (the model is told the user rejected them) unless named with --approve.
+    #[arg(long)]
+    pub auto_approve_read_only: bool,
+    /// Run this tool when the model calls it, destructive or not: your yes (repeatable).
+    #[arg(long = "approve", value_name = "TOOL")]
+    pub approve: Vec<String>,
+    /// Seconds one repetition may take (its model rounds and tool calls).
+    #[arg(long, value_name = "S", default_value_t = 300.0)]
+    pub case_timeout: f64,
+    /// Tokens (in and out) the run may spend; no repetition starts once reached.
+    #[arg(long, value_name = "N")]
+    pub max_run_tokens: Option<u64>,
+    /// Seconds the run may take; repetitions under way then stop.
+    #[arg(long, value_name = "S")]
+    pub max_run_seconds: Option<f64>,
+    /// Fail (exit 1) when a case passes less than PCT percent of its repetitions (for any
+    /// model or variant).
+    #[arg(long, value_name = "PCT")]
+    pub min_pass_rate: Option<f64>,
+    /// Compare with a saved run and fail when a case's pass rate falls more than --margin
+    /// points below it.
+    #[arg(long, value_name = "FILE.json")]
+    pub baseline: Option<PathBuf>,
+    /// How many points a case's pass rate may fall below --baseline.
+    #[arg(long, value_name = "POINTS", default_value_t = periscope_core::evals::compare::DEFAULT_MARGIN_PCT)]
+    pub margin: f64,
+    /// Fail when a case's p95 latency passes MS milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub max_p95_latency: Option<f64>,
+    /// Save the run's report to FILE (JSON), e.g. as a later run's --baseline.
+    #[arg(long, value_name = "FILE.json")]
+    pub save: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -779,7 +873,8 @@ pub fn tool_arguments(
 pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
     let checking = matches!(cli.action, Action::Check { .. });
     let auditing = matches!(cli.action, Action::Audit { .. });
-    let loading = matches!(cli.action, Action::Load(_));
+    let loading = matches!(cli.action, Action::Load(_))
+        || matches!(cli.action, Action::Eval(EvalAction::Run(_)));
     cli.format = match cli.output_format {
         OutputFormat::Text => Format::Text,
         OutputFormat::Json => Format::Json,
@@ -790,7 +885,7 @@ pub fn settle_format(cli: &mut Cli) -> Result<(), String> {
         OutputFormat::Junit if loading => Format::Text,
         other => {
             return Err(format!(
-                "--format {} is for `periscope check` (and sarif for `periscope audit`, junit for `periscope load`) only; use text or json",
+                "--format {} is for `periscope check` (and sarif for `periscope audit`, junit for `periscope load` and `periscope eval run`) only; use text or json",
                 other
                     .to_possible_value()
                     .map(|v| v.get_name().to_string())

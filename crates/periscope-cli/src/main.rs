@@ -34,6 +34,7 @@ mod browser;
 mod check_command;
 mod conformance;
 mod diff_command;
+mod eval_command;
 mod event_printer;
 mod exit;
 mod hints;
@@ -68,7 +69,8 @@ const PROGRESS_BACKLOG: usize = 256;
 use tokio_util::sync::CancellationToken;
 
 use args::{
-    Action, Cli, Format, PromptsAction, ResourcesAction, SavedAction, ToolsAction, TransportChoice,
+    Action, Cli, EvalAction, Format, PromptsAction, ResourcesAction, SavedAction, ToolsAction,
+    TransportChoice,
 };
 use exit::Exit;
 use periscope_core::transport::TransportKind;
@@ -119,6 +121,9 @@ fn main() -> ExitCode {
         }
         Action::Recording(action) => return recording_command::run(action).into(),
         Action::Open { file, print } => return open_command::run(file, *print, cli.format).into(),
+        Action::Eval(EvalAction::Compare { before, after }) => {
+            return eval_command::compare_runs(before, after, cli.format).into();
+        }
         Action::Diff {
             first,
             second,
@@ -555,6 +560,10 @@ async fn act(cli: &Cli, session: &Session, scene: Scene, target: &str) -> Exit {
         }
         Action::ConformanceClient { .. } => conformance::run(session).await,
         Action::Audit { .. } => audit_command::run(cli, session, target).await,
+        Action::Eval(EvalAction::Init) => eval_command::init(session, target).await,
+        Action::Eval(EvalAction::Run(args)) => eval_command::run(cli, args, session, target).await,
+        // Handled in `main`, before any server.
+        Action::Eval(EvalAction::Compare { .. }) => Exit::Ok,
     }
 }
 

@@ -23,6 +23,7 @@ pub mod config;
 pub mod diff;
 pub mod doctor;
 pub mod era;
+pub mod evals;
 pub mod event;
 pub mod export;
 pub mod features;

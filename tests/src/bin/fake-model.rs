@@ -5,7 +5,7 @@
 //! from a model. Hand-written on plain TCP threads like the other fixtures, one connection per
 //! request (`Connection: close`).
 //!
-//! Usage: `fake-model <script.json> <log>`; prints its base URL (`http://127.0.0.1:PORT`) on
+//! Usage: `fake-model <script.json>[,<script.json>…] <log>`; prints its base URL (`http://127.0.0.1:PORT`) on
 //! stdout. OpenAI-compatible clients use `<base>/v1`, Anthropic ones `<base>`.
 //!
 //! - `POST /v1/chat/completions` (OpenAI) and `POST /v1/messages` (Anthropic) consume the
@@ -29,6 +29,16 @@
 //! "last_tool_result_contains", "last_tool_result_is_error", "tools_include": [..],
 //! "tools_exclude": [..]}, "reply": [{"text"} | {"tool_use": {"name", "input"}}],
 //! "usage": {"input", "output"}}]}`.
+//!
+//! For evals, where many conversations run at once and in no set order, a script may give
+//! `rules` instead of `turns`: each request is answered by the first rule whose `when` it
+//! meets, whatever came before: `{"rules": [{"when": {"last_user_contains",
+//! "after_tool_result": bool, "last_tool_result_contains", "tool_description_contains":
+//! {"tool", "text"}}, "reply": [..], "usage", "wrong_every": N, "wrong_reply": [..]}]}`.
+//! `wrong_every: N` answers every Nth request that meets the rule (counted per rule, so the
+//! share is exact whatever the order) with `wrong_reply`: a model that picks the wrong tool
+//! some of the time. In a reply's text, `{tool_result}` stands for the last tool result's
+//! text. A request no rule meets is answered 500 naming what it saw.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -37,8 +47,6 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// The next turn of the script.
-static NEXT_TURN: Mutex<usize> = Mutex::new(0);
 /// One writer at a time, so log lines never interleave.
 static LOG_LOCK: Mutex<()> = Mutex::new(());
 /// The largest request body read (a conversation with a few tool results fits many times).
@@ -49,6 +57,29 @@ struct Script {
     chunk_chars: usize,
     delay: Duration,
     turns: Vec<Value>,
+    rules: Vec<Value>,
+    /// The next turn of `turns`.
+    next_turn: Mutex<usize>,
+    /// How many requests each rule has met.
+    hits: Mutex<Vec<usize>>,
+}
+
+impl Script {
+    fn read(path: &str) -> Script {
+        let script: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("the script is readable"))
+                .expect("the script is JSON");
+        let rules = script["rules"].as_array().cloned().unwrap_or_default();
+        Script {
+            model: script["model"].as_str().unwrap_or("fake-1").to_string(),
+            chunk_chars: script["chunk_chars"].as_u64().unwrap_or(4).max(1) as usize,
+            delay: Duration::from_millis(script["delay_ms"].as_u64().unwrap_or(0)),
+            turns: script["turns"].as_array().cloned().unwrap_or_default(),
+            hits: Mutex::new(vec![0; rules.len()]),
+            rules,
+            next_turn: Mutex::new(0),
+        }
+    }
 }
 
 fn main() {
@@ -57,23 +88,22 @@ fn main() {
         eprintln!("usage: fake-model <script.json> <log>");
         std::process::exit(2);
     };
-    let script: Value = serde_json::from_str(
-        &std::fs::read_to_string(script_path).expect("the script is readable"),
-    )
-    .expect("the script is JSON");
-    let script: &'static Script = Box::leak(Box::new(Script {
-        model: script["model"].as_str().unwrap_or("fake-1").to_string(),
-        chunk_chars: script["chunk_chars"].as_u64().unwrap_or(4).max(1) as usize,
-        delay: Duration::from_millis(script["delay_ms"].as_u64().unwrap_or(0)),
-        turns: script["turns"].as_array().cloned().unwrap_or_default(),
-    }));
+    // Several scripts (comma-separated) serve several models at one URL, as a local runtime
+    // does: a request's `model` picks the script of that name (the first when none matches).
+    let scripts: &'static [Script] = Box::leak(
+        script_path
+            .split(',')
+            .map(Script::read)
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    );
     let log: &'static str = Box::leak(log.clone().into_boxed_str());
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     println!("http://{}", listener.local_addr().unwrap());
     std::io::stdout().flush().unwrap();
     for stream in listener.incoming().flatten() {
         std::thread::spawn(move || {
-            let _ = serve(stream, script, log);
+            let _ = serve(stream, scripts, log);
         });
     }
 }
@@ -127,7 +157,7 @@ fn read_request(stream: &TcpStream) -> std::io::Result<Request> {
     })
 }
 
-fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<()> {
+fn serve(mut stream: TcpStream, scripts: &[Script], log: &str) -> std::io::Result<()> {
     let request = read_request(&stream)?;
     let anthropic = request.path.starts_with("/v1/messages");
     let sent_key = if anthropic {
@@ -149,13 +179,14 @@ fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<(
         log,
         &json!({"path": request.path, "auth": auth, "body": body}),
     );
+    let script = scripts
+        .iter()
+        .find(|s| body["model"].as_str() == Some(s.model.as_str()))
+        .unwrap_or(&scripts[0]);
     match (request.method.as_str(), request.path.as_str()) {
         ("GET", "/v1/models") => {
-            return respond_json(
-                &mut stream,
-                200,
-                &json!({"object": "list", "data": [{"id": script.model}]}),
-            );
+            let data: Vec<Value> = scripts.iter().map(|s| json!({"id": s.model})).collect();
+            return respond_json(&mut stream, 200, &json!({"object": "list", "data": data}));
         }
         ("POST", "/v1/chat/completions") | ("POST", "/v1/messages") => {}
         _ => {
@@ -173,8 +204,11 @@ fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<(
             &json!({"error": {"message": format!("fake-model: the API key is {auth}")}}),
         );
     }
+    if !script.rules.is_empty() {
+        return answer_by_rule(&mut stream, script, &body, anthropic);
+    }
     let n = {
-        let mut next = NEXT_TURN.lock().unwrap();
+        let mut next = script.next_turn.lock().unwrap();
         let n = *next;
         *next += 1;
         n
@@ -235,6 +269,121 @@ fn serve(mut stream: TcpStream, script: &Script, log: &str) -> std::io::Result<(
         (true, true) => stream_anthropic(&mut stream, script, n, &reply, usage),
         (false, false) => respond_json(&mut stream, 200, &openai_json(script, n, &reply, usage)),
         (true, false) => respond_json(&mut stream, 200, &anthropic_json(script, n, &reply, usage)),
+    }
+}
+
+/// A rules script's answer: the first rule the request meets, its wrong reply every Nth time.
+fn answer_by_rule(
+    stream: &mut TcpStream,
+    script: &Script,
+    body: &Value,
+    anthropic: bool,
+) -> std::io::Result<()> {
+    let Some((index, rule)) = script
+        .rules
+        .iter()
+        .enumerate()
+        .find(|(_, rule)| meets(&rule["when"], body, anthropic))
+    else {
+        let (user, result) = last_user_and_tool_result(body, anthropic);
+        return respond_json(
+            stream,
+            500,
+            &json!({"error": {"message": format!("fake-model: no rule meets this request (last user text {user:?}, last tool result {result:?})")}}),
+        );
+    };
+    let hit = {
+        let mut hits = script.hits.lock().unwrap();
+        hits[index] += 1;
+        hits[index]
+    };
+    let wrong = rule["wrong_every"]
+        .as_u64()
+        .is_some_and(|n| n > 0 && (hit as u64).is_multiple_of(n));
+    let reply = if wrong {
+        &rule["wrong_reply"]
+    } else {
+        &rule["reply"]
+    };
+    let tool_result = last_user_and_tool_result(body, anthropic)
+        .1
+        .map(|(text, _)| text)
+        .unwrap_or_default();
+    let reply: Vec<Value> = reply
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mut item| {
+            if let Some(text) = item["text"].as_str() {
+                item["text"] = json!(text.replace("{tool_result}", &tool_result));
+            }
+            item
+        })
+        .collect();
+    let usage = (
+        rule["usage"]["input"].as_u64(),
+        rule["usage"]["output"].as_u64(),
+    );
+    let n = index;
+    match (anthropic, body["stream"] == true) {
+        (false, true) => stream_openai(stream, script, n, &reply, usage),
+        (true, true) => stream_anthropic(stream, script, n, &reply, usage),
+        (false, false) => respond_json(stream, 200, &openai_json(script, n, &reply, usage)),
+        (true, false) => respond_json(stream, 200, &anthropic_json(script, n, &reply, usage)),
+    }
+}
+
+/// Whether a request meets a rule's `when`.
+fn meets(when: &Value, body: &Value, anthropic: bool) -> bool {
+    let (user, result) = last_user_and_tool_result(body, anthropic);
+    if let Some(want) = when["last_user_contains"].as_str()
+        && !user.to_lowercase().contains(&want.to_lowercase())
+    {
+        return false;
+    }
+    if let Some(want) = when["after_tool_result"].as_bool()
+        && last_is_tool_result(body, anthropic) != want
+    {
+        return false;
+    }
+    if let Some(want) = when["last_tool_result_contains"].as_str()
+        && !result.as_ref().is_some_and(|(t, _)| t.contains(want))
+    {
+        return false;
+    }
+    if let Some(want) = when.get("tool_description_contains") {
+        let (tool, text) = (want["tool"].as_str(), want["text"].as_str().unwrap_or(""));
+        let described = body["tools"].as_array().into_iter().flatten().any(|t| {
+            let (name, description) = if anthropic {
+                (t["name"].as_str(), t["description"].as_str())
+            } else {
+                (
+                    t["function"]["name"].as_str(),
+                    t["function"]["description"].as_str(),
+                )
+            };
+            name == tool && description.unwrap_or("").contains(text)
+        });
+        if !described {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the request's last message carries a tool result (the model is asked to go on
+/// after a call).
+fn last_is_tool_result(body: &Value, anthropic: bool) -> bool {
+    let Some(last) = body["messages"].as_array().and_then(|m| m.last()) else {
+        return false;
+    };
+    if anthropic {
+        last["content"]
+            .as_array()
+            .is_some_and(|blocks| blocks.iter().any(|b| b["type"] == "tool_result"))
+    } else {
+        last["role"] == "tool"
     }
 }
 

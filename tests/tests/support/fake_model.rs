@@ -15,11 +15,15 @@ pub struct FakeModel {
 }
 
 impl FakeModel {
-    /// `script`: a file name in tests/fixtures/models; `key`: the key it expects, if any.
+    /// `script`: a file name in tests/fixtures/models (several, comma-separated: one model
+    /// each, picked by the request's `model`); `key`: the key it expects, if any.
     pub fn start(script: &str, key: Option<&str>, dir: &std::path::Path) -> FakeModel {
-        let script = periscope_tests::tests_dir()
-            .join("fixtures/models")
-            .join(script);
+        let models = periscope_tests::tests_dir().join("fixtures/models");
+        let script = script
+            .split(',')
+            .map(|s| models.join(s).to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(",");
         let log = dir.join(format!("fake-model-{}.log", std::process::id()));
         let _ = std::fs::remove_file(&log);
         let mut command = Command::new(periscope_tests::bin("fake-model"));

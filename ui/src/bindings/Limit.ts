@@ -3,4 +3,4 @@
 /**
  * What [`Problem::LimitHit`] counts.
  */
-export type Limit = "open_recordings" | "markdown_frames" | "timeline_servers" | "icon_kib" | "model_answer_seconds";
+export type Limit = "open_recordings" | "markdown_frames" | "timeline_servers" | "icon_kib" | "model_answer_seconds" | "eval_case_seconds";

@@ -38,6 +38,37 @@ pub(crate) fn xml(text: &str) -> String {
     out
 }
 
+/// One JUnit `<testcase>` that passed (its figures as output) or failed (`failure`: the
+/// message and the body), as the load and eval reports write them.
+pub(crate) fn junit_case(
+    out: &mut String,
+    classname: &str,
+    name: &str,
+    output: &str,
+    failure: Option<(&str, &str)>,
+) {
+    use std::fmt::Write as _;
+    let _ = write!(
+        out,
+        "    <testcase classname=\"{}\" name=\"{}\"",
+        xml(classname),
+        xml(name)
+    );
+    let _ = match failure {
+        None => writeln!(
+            out,
+            ">\n      <system-out>{}</system-out>\n    </testcase>",
+            xml(output)
+        ),
+        Some((message, body)) => writeln!(
+            out,
+            ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
+            xml(message),
+            xml(body)
+        ),
+    };
+}
+
 fn frames_line(result: &CheckResult) -> String {
     if result.frames.is_empty() {
         return String::new();

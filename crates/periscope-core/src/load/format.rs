@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::gates::{GateVerdict, label};
 use super::report::LoadReport;
 use super::stats::OpStats;
-use crate::check::format::xml;
+use crate::check::format::junit_case;
 
 /// An operation's figures in a line: `1200 requests, 0.00% failed, 598.2/s, p50 1.10 ms …`.
 pub fn op_line(op: &OpStats) -> String {
@@ -43,25 +43,14 @@ pub fn junit(report: &LoadReport, verdicts: &[GateVerdict]) -> String {
         verdicts.len()
     );
     for v in verdicts {
-        let _ = write!(
-            out,
-            "    <testcase classname=\"periscope.load.gates\" name=\"{}\"",
-            v.gate.id()
+        let failure = (!v.passed).then_some((v.message.as_str(), v.message.as_str()));
+        junit_case(
+            &mut out,
+            "periscope.load.gates",
+            v.gate.id(),
+            &v.message,
+            failure,
         );
-        if v.passed {
-            let _ = writeln!(
-                out,
-                ">\n      <system-out>{}</system-out>\n    </testcase>",
-                xml(&v.message)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
-                xml(&v.message),
-                xml(&v.message)
-            );
-        }
     }
     out.push_str("  </testsuite>\n");
     let _ = writeln!(
@@ -70,11 +59,13 @@ pub fn junit(report: &LoadReport, verdicts: &[GateVerdict]) -> String {
         report.operations.len()
     );
     for op in &report.operations {
-        let _ = writeln!(
-            out,
-            "    <testcase classname=\"periscope.load.requests\" name=\"{}\">\n      <system-out>{}</system-out>\n    </testcase>",
-            xml(&label(op.method.as_deref(), op.name.as_deref())),
-            xml(&op_line(op))
+        let name = label(op.method.as_deref(), op.name.as_deref());
+        junit_case(
+            &mut out,
+            "periscope.load.requests",
+            &name,
+            &op_line(op),
+            None,
         );
     }
     out.push_str("  </testsuite>\n</testsuites>\n");

@@ -108,6 +108,21 @@ pub fn blocks_of_result(result: &Value) -> Vec<Block> {
     blocks
 }
 
+/// A server's tool as the model sees it, under `name`: its description and input schema.
+pub fn spec_of(name: String, tool: &Value) -> ToolSpec {
+    ToolSpec {
+        name,
+        description: tool
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        input_schema: tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(serde_json::json!({"type": "object"})),
+    }
+}
+
 /// Live sessions' tools.
 pub struct SessionTools {
     servers: Vec<(String, Arc<Session>)>,
@@ -150,17 +165,7 @@ impl ToolHost for SessionTools {
                 };
                 let name = model_name(several.then_some(server_id.as_str()), own);
                 names.insert(name.clone(), (i, own.to_string()));
-                specs.push(ToolSpec {
-                    name,
-                    description: tool
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    input_schema: tool
-                        .get("inputSchema")
-                        .cloned()
-                        .unwrap_or(serde_json::json!({"type": "object"})),
-                });
+                specs.push(spec_of(name, &tool));
             }
         }
         *self.names.lock().unwrap_or_else(|e| e.into_inner()) = names;
@@ -168,13 +173,6 @@ impl ToolHost for SessionTools {
     }
 
     async fn call(&self, name: &str, input: Value) -> ToolOutcome {
-        let error = |text: String| ToolOutcome {
-            content: vec![Block::text(text)],
-            is_error: true,
-            raw: None,
-            ran: None,
-            failure: None,
-        };
         let Some((index, tool)) = self
             .names
             .lock()
@@ -182,41 +180,62 @@ impl ToolHost for SessionTools {
             .get(name)
             .cloned()
         else {
-            return error(format!("there is no tool named {name}"));
-        };
-        let arguments = match input {
-            Value::Object(map) => map,
-            Value::Null => Map::new(),
-            other => return error(format!("the arguments must be a JSON object, not {other}")),
+            return failed(format!("there is no tool named {name}"));
         };
         let (server_id, session) = &self.servers[index];
-        // Tracked like the user's calls, so the host can list it in History with its timing.
-        let Ok((outcome, timing)) = session
-            .call_tool_tracked(&tool, arguments.clone(), None, None)
-            .await
-        else {
-            return error("the call could not be tracked".into());
-        };
-        let ran = Some(Ran {
-            server_id: server_id.clone(),
-            tool,
-            arguments,
-            timing,
-        });
-        match outcome {
-            Ok(result) => ToolOutcome {
-                content: blocks_of_result(&result),
-                is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
-                raw: Some(result),
-                ran,
-                failure: None,
-            },
-            Err(e) => ToolOutcome {
-                ran,
-                failure: Some(crate::vocabulary::Problem::from(&e)),
-                ..error(format!("the call failed: {e}"))
-            },
-        }
+        call_on(session, server_id, tool, input).await
+    }
+}
+
+/// A tool call a model made that never reached a server, in words the model reads.
+pub fn failed(text: String) -> ToolOutcome {
+    ToolOutcome {
+        content: vec![Block::text(text)],
+        is_error: true,
+        raw: None,
+        ran: None,
+        failure: None,
+    }
+}
+
+/// Calls `tool` (the server's own name) on `session` with the model's `input`, tracked like
+/// the user's calls so a host can list it in History with its timing.
+pub async fn call_on(
+    session: &Session,
+    server_id: &str,
+    tool: String,
+    input: Value,
+) -> ToolOutcome {
+    let arguments = match input {
+        Value::Object(map) => map,
+        Value::Null => Map::new(),
+        other => return failed(format!("the arguments must be a JSON object, not {other}")),
+    };
+    let Ok((outcome, timing)) = session
+        .call_tool_tracked(&tool, arguments.clone(), None, None)
+        .await
+    else {
+        return failed("the call could not be tracked".into());
+    };
+    let ran = Some(Ran {
+        server_id: server_id.to_string(),
+        tool,
+        arguments,
+        timing,
+    });
+    match outcome {
+        Ok(result) => ToolOutcome {
+            content: blocks_of_result(&result),
+            is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
+            raw: Some(result),
+            ran,
+            failure: None,
+        },
+        Err(e) => ToolOutcome {
+            ran,
+            failure: Some(crate::vocabulary::Problem::from(&e)),
+            ..failed(format!("the call failed: {e}"))
+        },
     }
 }
 

@@ -375,6 +375,7 @@ words! {
         TimelineServers => "servers in a timeline",
         IconKib => "KiB in an icon",
         ModelAnswerSeconds => "seconds for the provider to answer",
+        EvalCaseSeconds => "seconds for one repetition of an eval case",
     }
     /// What [`Problem::NotSaved`] names.
     Stored {
