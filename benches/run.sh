@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release binaries the benchmarks drive, installs the peer (the official MCP
 # Inspector CLI with its Node 22) project-locally, then runs the benchmarks.
-# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|audit|app|app_flood|app_lists|app_audit|load|load_app|load_gen]
+# Usage: benches/run.sh [roundtrip|flood|oneshot|cli_flood|store|checks|recording|check|audit|app|app_flood|app_lists|app_audit|load|load_app|load_gen|evals]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p periscope-cli -p periscope-demo-server -p periscope-tests --bins
@@ -45,6 +45,10 @@ fi
 # TypeScript SDK client, Periscope's CPU at the demo server's breaking point (release binaries).
 if [ -z "$filter" ] || [ "$filter" = "load_gen" ]; then
   cargo bench -p periscope-benches --bench load_gen -- load_gen
+fi
+# periscope eval run: Periscope's own time per repetition against the model's and the server's.
+if [ -z "$filter" ] || [ "$filter" = "evals" ]; then
+  cargo bench -p periscope-benches --bench evals
 fi
 # The app benches find the app and demo binaries beside themselves, in the debug target folder.
 if [ -z "$filter" ] || [ "$filter" = "app" ]; then

@@ -155,5 +155,15 @@ mod tests {
                 .contains_key("a")
         );
         assert!(text.contains("(destructive: a run calls it only when allowed by name)"));
+        let schema: Value =
+            serde_json::from_str(include_str!("../../../../docs/evals.schema.json")).unwrap();
+        let value: Value = serde_saphyr::from_str(&text).unwrap();
+        assert!(
+            jsonschema::options()
+                .build(&schema)
+                .unwrap()
+                .is_valid(&value),
+            "{text}"
+        );
     }
 }

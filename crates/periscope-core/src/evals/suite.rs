@@ -453,6 +453,41 @@ cases:
         assert_eq!(suite.cases[0].user_turns(), vec!["What is 2 plus 3?"]);
     }
 
+    /// docs/evals.schema.json, the suite format's published schema.
+    fn published_schema() -> jsonschema::Validator {
+        let text = include_str!("../../../../docs/evals.schema.json");
+        jsonschema::options()
+            .build(&serde_json::from_str(text).unwrap())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_published_schema_agrees_with_the_reader() {
+        let schema = published_schema();
+        let value = |text: &str| serde_saphyr::from_str::<Value>(text).unwrap();
+        let fixture = include_str!("../../../../tests/fixtures/evals/demo-suite.yaml");
+        for good in [GOOD, fixture] {
+            Suite::parse(good).unwrap();
+            let errors: Vec<String> = schema
+                .iter_errors(&value(good))
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{errors:?}");
+        }
+        // What the reader refuses for its shape, the schema refuses too.
+        for bad in [
+            GOOD.replace("called:", "caled:"),
+            GOOD.replace("$regex", "$regx"),
+            "cases: []".to_string(),
+            "cases: [{id: a, prompt: x, expect: {}}]".to_string(),
+            "cases: [{id: a, expect: {first: t}}]".to_string(),
+            "variants: [{name: as-served, tools: {}}]\ncases: [{id: a, prompt: x, expect: {first: t}}]".to_string(),
+        ] {
+            assert!(Suite::parse(&bad).is_err(), "{bad}");
+            assert!(!schema.is_valid(&value(&bad)), "the schema takes {bad}");
+        }
+    }
+
     #[test]
     fn a_typo_is_an_error_not_an_expectation_turned_off() {
         let typo = GOOD.replace("called:", "caled:");
