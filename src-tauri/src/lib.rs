@@ -10,6 +10,7 @@ mod catalog_store;
 mod check_runs;
 pub mod commands;
 mod connection;
+mod eval_runs;
 mod events;
 mod found_eras;
 mod json_file;
@@ -43,6 +44,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .manage(apps::McpApps::default())
         .manage(check_runs::CheckRuns::default())
         .manage(load_runs::LoadRuns::default())
+        .manage(eval_runs::EvalRuns::default())
         .setup(|app| {
             let state = app.state::<AppState>();
             state.asks.set_opener(browser::opener());
@@ -64,6 +66,9 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The Load view's kept runs of each server, and their records (docs/load.md).
             app.state::<load_runs::LoadRuns>()
                 .set_dir(data.join("loads"));
+            // The Evals view's suites and kept runs of each server (docs/evals.md).
+            app.state::<eval_runs::EvalRuns>()
+                .set_dir(data.join("evals"));
             state.found_eras.load(data.join("eras.json"));
             state.tool_pins.load(data.join("pins.json"));
             let _ = state.secrets.set(secrets.clone());
@@ -163,6 +168,16 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::load::load_compare,
             commands::load::load_delete,
             commands::load::load_export,
+            // The Evals view.
+            commands::evals::evals_suite,
+            commands::evals::evals_suite_save,
+            commands::evals::evals_starter,
+            commands::evals::evals_run,
+            commands::evals::evals_stop,
+            commands::evals::evals_runs,
+            commands::evals::evals_get,
+            commands::evals::evals_compare,
+            commands::evals::evals_delete,
             // The Skills view.
             commands::skills::skills_list,
             commands::skills::skills_get,

@@ -46,6 +46,7 @@ pub async fn catalog_remove<R: Runtime>(
     temporary: State<'_, Temporary>,
     check_runs: State<'_, crate::check_runs::CheckRuns>,
     load_runs: State<'_, crate::load_runs::LoadRuns>,
+    eval_runs: State<'_, crate::eval_runs::EvalRuns>,
     id: String,
 ) -> Result<Vec<ServerEntry>, Problem> {
     state.disconnect(&id).await?;
@@ -54,6 +55,9 @@ pub async fn catalog_remove<R: Runtime>(
     state.forget_era(&id);
     check_runs.forget(&id);
     if let Ok(folder) = load_runs.folder() {
+        folder.forget(&id);
+    }
+    if let Ok(folder) = eval_runs.folder() {
         folder.forget(&id);
     }
     catalog_store::save(&app, &state, &entries)?;

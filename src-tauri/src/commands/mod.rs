@@ -10,6 +10,7 @@ pub mod audit;
 pub mod catalog;
 pub mod check;
 pub mod connection;
+pub mod evals;
 pub mod export;
 pub mod host_import;
 pub mod icons;

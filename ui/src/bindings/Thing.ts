@@ -3,4 +3,4 @@
 /**
  * What [`Problem::NotFound`] looked for.
  */
-export type Thing = "frame" | "model_provider" | "conversation" | "conversation_server" | "app_view" | "host_config_file" | "record" | "check_report" | "load_run" | "tool";
+export type Thing = "frame" | "model_provider" | "conversation" | "conversation_server" | "app_view" | "host_config_file" | "record" | "check_report" | "load_run" | "eval_run" | "tool";

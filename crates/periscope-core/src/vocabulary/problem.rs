@@ -173,6 +173,12 @@ pub enum Problem {
     /// The load run could not be prepared: its plan, its workload, or the first session.
     #[error("the load run could not be prepared: {detail}")]
     LoadRefused { detail: String },
+    /// An eval run of this server is running (one at a time per server).
+    #[error("an eval run of this server is already running")]
+    EvalRunning,
+    /// The eval run could not start: its suite, its models or the server's tools.
+    #[error("the eval run could not start: {detail}")]
+    EvalRefused { detail: String },
     /// A skill (or one of its files) that failed its manifest was not used (`crate::skills`).
     #[error("{}", refusal.describe(uri))]
     SkillRefused {
@@ -321,6 +327,7 @@ words! {
         Record => "record of server",
         CheckReport => "check report of server",
         LoadRun => "load run",
+        EvalRun => "eval run",
         Tool => "tool",
     }
     /// What [`Problem::NoLongerWaiting`] was about.
@@ -672,6 +679,10 @@ mod tests {
             Problem::LoadNotPrepared,
             Problem::LoadRefused {
                 detail: "the workload is empty".into(),
+            },
+            Problem::EvalRunning,
+            Problem::EvalRefused {
+                detail: "the suite has no cases".into(),
             },
             Problem::SkillRefused {
                 uri: "skill://a/SKILL.md".into(),
