@@ -18,6 +18,24 @@ interface Props {
 /** Says why a list cannot be shown (not connected, not offered) or shows it. */
 export function ListGate({ server, kind, children }: Props) {
   const { t } = useTranslation("common");
+  if (!offers(server, kind) && server.status.state === "ready") {
+    return (
+      <EmptyState title={t("listGate.notOfferedTitle")} testId="list-gate">
+        {t(`listGate.notOffered.${kind}`)}
+      </EmptyState>
+    );
+  }
+  return (
+    <ReadyGate server={server} notConnected={t(`listGate.connectTo.${kind}`)}>
+      {children}
+    </ReadyGate>
+  );
+}
+
+/** A view that needs the live connection: "Connecting…" while it connects, else why not and
+ * a Connect button, until it is ready. */
+export function ReadyGate({ server, notConnected, children }: { server: ServerState; notConnected: string; children: ReactNode }) {
+  const { t } = useTranslation("common");
   const state = server.status.state;
   if (state === "connecting") {
     return (
@@ -29,14 +47,7 @@ export function ListGate({ server, kind, children }: Props) {
   if (state !== "ready") {
     return (
       <EmptyState title={t("listGate.notConnected")} action={<ConnectButton server={server} />} testId="list-gate">
-        {t(`listGate.connectTo.${kind}`)}
-      </EmptyState>
-    );
-  }
-  if (!offers(server, kind)) {
-    return (
-      <EmptyState title={t("listGate.notOfferedTitle")} testId="list-gate">
-        {t(`listGate.notOffered.${kind}`)}
+        {notConnected}
       </EmptyState>
     );
   }

@@ -78,6 +78,8 @@ const samples: Record<Problem["kind"], Problem> = {
   load_running: { kind: "load_running" },
   load_not_prepared: { kind: "load_not_prepared" },
   load_refused: { kind: "load_refused", detail: "the workload is empty: nothing to send" },
+  eval_running: { kind: "eval_running" },
+  eval_refused: { kind: "eval_refused", detail: "the suite has no cases" },
   skill_refused: {
     kind: "skill_refused",
     uri: "skill://pdf/SKILL.md",

@@ -323,6 +323,10 @@ export function problemText(problem: Problem, t: T = i18n.getFixedT(null, "probl
       return t(`kind.${problem.kind}`);
     case "load_refused":
       return t("kind.load_refused", { detail: problem.detail });
+    case "eval_running":
+      return t("kind.eval_running");
+    case "eval_refused":
+      return t("kind.eval_refused", { detail: problem.detail });
     case "skill_refused":
       return t("kind.skill_refused", { uri: problem.uri, why: describeSkillRefusal(problem.refusal, languageOf(t)) });
     case "connection_failed":

@@ -16,6 +16,7 @@ import enCheck from "./locales/en/check.json";
 import enDiff from "./locales/en/diff.json";
 import enFeedback from "./locales/en/feedback.json";
 import enKeyboard from "./locales/en/keyboard.json";
+import enEvals from "./locales/en/evals.json";
 import enLoad from "./locales/en/load.json";
 import enSkills from "./locales/en/skills.json";
 import enMcpApps from "./locales/en/mcpApps.json";
@@ -51,6 +52,7 @@ import zhCheck from "./locales/zh-Hans/check.json";
 import zhDiff from "./locales/zh-Hans/diff.json";
 import zhFeedback from "./locales/zh-Hans/feedback.json";
 import zhKeyboard from "./locales/zh-Hans/keyboard.json";
+import zhEvals from "./locales/zh-Hans/evals.json";
 import zhLoad from "./locales/zh-Hans/load.json";
 import zhSkills from "./locales/zh-Hans/skills.json";
 import zhMcpApps from "./locales/zh-Hans/mcpApps.json";
@@ -90,6 +92,7 @@ export const resources = {
     feedback: enFeedback,
     keyboard: enKeyboard,
     load: enLoad,
+    evals: enEvals,
     skills: enSkills,
     mcpApps: enMcpApps,
     models: enModels,
@@ -127,6 +130,7 @@ export const resources = {
     feedback: zhFeedback,
     keyboard: zhKeyboard,
     load: zhLoad,
+    evals: zhEvals,
     skills: zhSkills,
     mcpApps: zhMcpApps,
     models: zhModels,

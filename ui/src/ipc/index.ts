@@ -34,3 +34,4 @@ export const ipc = {
   ...oauthIpc,
 };
 export { skillsIpc } from "./skills";
+export { evalsIpc } from "./evals";

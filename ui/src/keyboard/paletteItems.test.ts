@@ -55,7 +55,7 @@ describe("the palette's items", () => {
         "action:about",
       ]),
     );
-    for (const view of ["overview", "tools", "resources", "prompts", "saved", "requests", "tasks", "check", "load", "traffic", "network", "console"]) {
+    for (const view of ["overview", "tools", "resources", "prompts", "saved", "requests", "tasks", "check", "load", "evals", "traffic", "network", "console"]) {
       expect(items).toContain(`view:${view}`);
     }
     expect(new Set(items).size).toBe(items.length);
@@ -64,7 +64,7 @@ describe("the palette's items", () => {
   it("offers the OAuth view only for a remote server", () => {
     expect(ids(paletteItems(source()))).not.toContain("view:oauth");
     expect(ids(paletteItems(source({ remote: true })))).toContain("view:oauth");
-    expect(VIEWS).toHaveLength(15);
+    expect(VIEWS).toHaveLength(16);
   });
 
   it("without a selected server offers servers and app actions only", () => {

@@ -90,6 +90,7 @@ export const VIEWS: ReadonlyArray<{ tab: TabId; label: KeyboardKey; show: Keyboa
   { tab: "tasks", label: "views.tasks", show: "palette.show.tasks" },
   { tab: "check", label: "views.check", show: "palette.show.check" },
   { tab: "load", label: "views.load", show: "palette.show.load" },
+  { tab: "evals", label: "views.evals", show: "palette.show.evals" },
   { tab: "oauth", label: "views.oauth", show: "palette.show.oauth" },
   { tab: "traffic", label: "views.traffic", show: "palette.show.traffic" },
   { tab: "timeline", label: "views.timeline", show: "palette.show.timeline" },

@@ -2,7 +2,7 @@
 // and the summary of what will be sent waits for the user's confirmation), the run's figures
 // live once a second with Stop, and the kept runs — the shown one in full, compared with
 // another, its requests opened in Traffic and on the Timeline.
-import { CircleStop, Download, Gauge, Trash2 } from "lucide-react";
+import { CircleStop, Download, Gauge } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { LoadExport } from "../bindings/LoadExport";
@@ -10,6 +10,7 @@ import type { LoadRunInfo } from "../bindings/LoadRunInfo";
 import type { RampAxis } from "../bindings/RampAxis";
 import { EmptyState } from "../common/EmptyState";
 import { ErrorBox } from "../common/ErrorBox";
+import { KeptRunPicker } from "../common/KeptRunPicker";
 import { useLists } from "../common/useLists";
 import { formatNumber } from "../format";
 import { problemText } from "../i18n/problem";
@@ -101,41 +102,23 @@ function LiveLine({ live, axis }: { live: LoadLive; axis: RampAxis }) {
 /** Which kept run is shown, and which it is compared with. */
 function RunPicker({ serverId, runs, shown, baseline }: { serverId: string; runs: LoadRunInfo[]; shown: string; baseline: string | null }) {
   const { t, i18n } = useTranslation(["load", "common"]);
-  const when = (run: LoadRunInfo) =>
+  const line = (run: LoadRunInfo) =>
     t("runLine", {
       time: new Date(run.started).toLocaleString(i18n.language),
       workload: run.workload.join(" + "),
       throughput: run.throughput.toFixed(1),
     });
-  const others = runs.filter((r) => r.id !== shown);
   return (
-    <div className="load-runs" data-testid="load-runs">
-      <label className="load-field">
-        {t("runs.shown")}
-        <select value={shown} data-testid="load-run-pick" onChange={(event) => void showRun(serverId, event.target.value)}>
-          {runs.map((run) => (
-            <option key={run.id} value={run.id}>
-              {when(run)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="load-field">
-        {t("runs.compare")}
-        <select
-          value={baseline ?? ""}
-          disabled={others.length === 0}
-          data-testid="load-compare-pick"
-          onChange={(event) => void compareWith(serverId, event.target.value || null)}
-        >
-          <option value="">{t("runs.noCompare")}</option>
-          {others.map((run) => (
-            <option key={run.id} value={run.id}>
-              {when(run)}
-            </option>
-          ))}
-        </select>
-      </label>
+    <KeptRunPicker
+      prefix="load"
+      runs={runs}
+      shown={shown}
+      baseline={baseline}
+      line={line}
+      onShow={(id) => void showRun(serverId, id)}
+      onCompare={(id) => void compareWith(serverId, id)}
+      onDelete={() => void deleteRun(serverId, shown)}
+    >
       <div className="check-exports" role="group" aria-label={t("export.label")}>
         <Download size={14} aria-hidden />
         {EXPORTS.map((format) => (
@@ -144,10 +127,6 @@ function RunPicker({ serverId, runs, shown, baseline }: { serverId: string; runs
           </button>
         ))}
       </div>
-      <button type="button" className="button button-small" data-testid="load-delete" onClick={() => void deleteRun(serverId, shown)}>
-        <Trash2 size={14} aria-hidden /> {t("runs.delete")}
-      </button>
-      <span className="muted small">{t("runs.count", { count: runs.length })}</span>
-    </div>
+    </KeptRunPicker>
   );
 }

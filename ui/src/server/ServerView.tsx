@@ -7,6 +7,7 @@ import { OAuthTab } from "../oauth/OAuthTab";
 import { OverviewTab } from "../overview/OverviewTab";
 import { PlaygroundView } from "../playground/PlaygroundView";
 import { SkillsTab } from "../skills/SkillsTab";
+import { EvalsTab } from "../evals/EvalsTab";
 import { PromptsTab } from "../prompts/PromptsTab";
 import { RequestsTab } from "../requests/RequestsTab";
 import { ResourcesTab } from "../resources/ResourcesTab";
@@ -49,6 +50,7 @@ export function ServerView({ entry }: { entry: ServerEntry }) {
         {server.tab === "tasks" && <TasksTab key={entry.id} server={server} />}
         {server.tab === "check" && <CheckTab key={entry.id} server={server} />}
         {server.tab === "load" && <LoadTab key={entry.id} server={server} />}
+        {server.tab === "evals" && <EvalsTab key={entry.id} server={server} />}
         {server.tab === "oauth" && <OAuthTab key={entry.id} server={server} />}
         {server.tab === "traffic" && <TrafficTab key={entry.id} server={server} />}
         {server.tab === "timeline" && <TimelineTab key={entry.id} server={server} />}

@@ -30,14 +30,14 @@ describe("TabBar", () => {
     // A tab is read with its group's name.
     const traffic = screen.getByTestId("tab-traffic");
     expect(document.getElementById(traffic.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Activity");
-    expect(screen.getAllByRole("tab")).toHaveLength(17);
+    expect(screen.getAllByRole("tab")).toHaveLength(18);
     expect(screen.queryByTestId("tab-scroll-after")).toBeNull();
   });
 
   it("has an OAuth tab only for a remote server", () => {
     render(<TabBar serverId="s1" active="overview" remote={false} />);
     expect(screen.queryByTestId("tab-oauth")).toBeNull();
-    expect(screen.getAllByRole("tab")).toHaveLength(16);
+    expect(screen.getAllByRole("tab")).toHaveLength(17);
     expect(visibleGroups(true).flatMap((g) => g.tabs)).toHaveLength(TAB_GROUPS.flatMap((g) => g.tabs).length);
   });
 

@@ -4,8 +4,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { CacheHintLine } from "../common/CacheHintLine";
-import { ConnectButton } from "../common/ConnectButton";
-import { Connecting } from "../common/Connecting";
+import { ReadyGate } from "../common/ListGate";
 import { EmptyState } from "../common/EmptyState";
 import { formatNumber } from "../format";
 import { ErrorBox } from "../common/ErrorBox";
@@ -25,22 +24,11 @@ import { SkillDetail } from "./SkillDetail";
 
 export function SkillsTab({ server }: { server: ServerState }) {
   const { t } = useTranslation(["skills", "common"]);
-  const connection = server.status.state;
-  if (connection === "connecting") {
-    return (
-      <EmptyState testId="list-gate">
-        <Connecting />
-      </EmptyState>
-    );
-  }
-  if (connection !== "ready") {
-    return (
-      <EmptyState title={t("common:listGate.notConnected")} action={<ConnectButton server={server} />} testId="list-gate">
-        {t("tab.connectTo")}
-      </EmptyState>
-    );
-  }
-  return <SkillsView server={server} />;
+  return (
+    <ReadyGate server={server} notConnected={t("tab.connectTo")}>
+      <SkillsView server={server} />
+    </ReadyGate>
+  );
 }
 
 function SkillsView({ server }: { server: ServerState }) {

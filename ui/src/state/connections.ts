@@ -26,6 +26,7 @@ export type TabId =
   | "tasks"
   | "check"
   | "load"
+  | "evals"
   | "oauth"
   | "traffic"
   | "timeline"
