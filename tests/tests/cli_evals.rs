@@ -560,6 +560,34 @@ fn the_advisory_judge_is_reported_apart_from_the_pass() {
 }
 
 #[test]
+fn attached_resources_and_prompts_reach_the_model_with_the_first_turn() {
+    let dir = scratch_dir("cli_evals_attach");
+    let fake = FakeModel::start("eval-good.json", None, &dir);
+    let suite_file = dir.join("attach.yaml");
+    std::fs::write(
+        &suite_file,
+        "cases:\n  - id: attached\n    prompt: What did I attach?\n    attach:\n      resources: [demo://text/1]\n      prompts: [{name: greeting, arguments: {name: Ada}}]\n    expect:\n      answer: {contains: [text resource 1]}\n      not_called: [add]\n",
+    )
+    .unwrap();
+    let out = eval(
+        &suite_file,
+        &fake,
+        &["--model", "fake-good", "--repeat", "1", "--format", "json"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json_of(&out)["report"]["totals"][0]["passed"], 1);
+    // The prompt's message came first, then the user's turn with the resource's text.
+    let request = &fake.requests()[0]["body"]["messages"];
+    let text = request.to_string();
+    let greeting = text
+        .find("Hey Ada! Great to see you.")
+        .expect("the prompt's message");
+    let turn = text.find("What did I attach?").expect("the user's turn");
+    let resource = text.find("This is text resource 1.").expect("the resource");
+    assert!(greeting < turn && turn < resource, "{text}");
+}
+
+#[test]
 fn a_suite_that_does_not_read_is_refused_with_its_reason() {
     let dir = scratch_dir("cli_evals_bad_suite");
     let fake = FakeModel::start("eval-good.json", None, &dir);
