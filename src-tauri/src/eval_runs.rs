@@ -135,21 +135,6 @@ impl EvalRuns {
     }
 }
 
-/// A new run's id: its start in UTC, `20261129-161014-377` (ids sort as the runs started).
-pub fn next_id() -> String {
-    let now = time::OffsetDateTime::now_utc();
-    format!(
-        "{:04}{:02}{:02}-{:02}{:02}{:02}-{:03}",
-        now.year(),
-        u8::from(now.month()),
-        now.day(),
-        now.hour(),
-        now.minute(),
-        now.second(),
-        now.millisecond()
-    )
-}
-
 impl EvalFolder {
     fn server(&self, server_id: &str) -> PathBuf {
         let name = crate::save_file::safe_file_name(server_id, "server");
@@ -158,8 +143,7 @@ impl EvalFolder {
 
     /// A run's file. An id is one this module made; any other (a path, a dot) is refused.
     fn file(&self, server_id: &str, id: &str) -> Result<PathBuf, Problem> {
-        let valid = !id.is_empty() && id.chars().all(|c| c.is_ascii_digit() || c == '-');
-        if !valid {
+        if !crate::kept_runs::is_id(id) {
             return Err(Problem::not_found(Thing::EvalRun, id));
         }
         Ok(self.server(server_id).join(format!("{id}.json")))
@@ -179,12 +163,7 @@ impl EvalFolder {
 
     /// Keeps a finished run, and lets the oldest go past [`KEPT_RUNS`].
     pub fn keep(&self, server_id: &str, run: &EvalRun) -> Result<(), Problem> {
-        let path = self.file(server_id, &run.id)?;
-        if let Some(dir) = path.parent() {
-            private_file::create_folder(dir).map_err(|e| Problem::io(dir, e))?;
-        }
-        let bytes = serde_json::to_vec(run).map_err(Problem::internal)?;
-        private_file::write_atomically(&path, &bytes).map_err(|e| Problem::io(&path, e))?;
+        crate::kept_runs::write(&self.file(server_id, &run.id)?, run)?;
         for old in self.ids(server_id).into_iter().skip(KEPT_RUNS) {
             self.delete(server_id, &old);
         }
@@ -193,20 +172,7 @@ impl EvalFolder {
 
     /// The server's kept runs' ids, newest first.
     fn ids(&self, server_id: &str) -> Vec<String> {
-        let Ok(read) = std::fs::read_dir(self.server(server_id)) else {
-            return Vec::new();
-        };
-        let mut ids: Vec<String> = read
-            .flatten()
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()?
-                    .strip_suffix(".json")
-                    .map(str::to_string)
-            })
-            .collect();
-        ids.sort_unstable_by(|a, b| b.cmp(a));
-        ids
+        crate::kept_runs::ids(&self.server(server_id))
     }
 
     /// One kept run (a damaged or foreign file reads as none).

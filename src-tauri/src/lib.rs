@@ -14,6 +14,7 @@ mod eval_runs;
 mod events;
 mod found_eras;
 mod json_file;
+mod kept_runs;
 mod launch_args;
 mod load_runs;
 mod models;

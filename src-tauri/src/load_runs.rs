@@ -139,19 +139,8 @@ impl LoadRuns {
 
     /// A new run's id and the file its first session records to (None when nothing is kept).
     pub fn next_id(&self, server_id: &str) -> (String, Option<PathBuf>) {
-        // The start in UTC, `20261129-161014-377`: ids sort as the runs started, and the
-        // record's file name (shown when it opens) says when.
-        let now = time::OffsetDateTime::now_utc();
-        let id = format!(
-            "{:04}{:02}{:02}-{:02}{:02}{:02}-{:03}",
-            now.year(),
-            u8::from(now.month()),
-            now.day(),
-            now.hour(),
-            now.minute(),
-            now.second(),
-            now.millisecond()
-        );
+        // The record's file name (shown when it opens) says when the run started.
+        let id = crate::kept_runs::new_id();
         let record = self.dir.get().and_then(|folder| {
             let dir = folder.server(server_id);
             private_file::create_folder(&dir).ok()?;
@@ -243,8 +232,7 @@ impl RunFolder {
     /// A run's file (`ext`: `json`, its report; `jsonl`, its first session's record). An id
     /// is one this module made; any other (a path, a dot) is refused.
     fn file(&self, server_id: &str, id: &str, ext: &str) -> Result<PathBuf, Problem> {
-        let valid = !id.is_empty() && id.chars().all(|c| c.is_ascii_digit() || c == '-');
-        if !valid {
+        if !crate::kept_runs::is_id(id) {
             return Err(Problem::not_found(
                 periscope_core::vocabulary::problem::Thing::LoadRun,
                 id,
@@ -262,12 +250,7 @@ impl RunFolder {
 
     /// Keeps a finished run, and lets the oldest go past [`KEPT_RUNS`].
     pub fn keep(&self, server_id: &str, run: &LoadRun) -> Result<(), Problem> {
-        let path = self.file(server_id, &run.id, "json")?;
-        if let Some(dir) = path.parent() {
-            private_file::create_folder(dir).map_err(|e| Problem::io(dir, e))?;
-        }
-        let bytes = serde_json::to_vec(run).map_err(Problem::internal)?;
-        private_file::write_atomically(&path, &bytes).map_err(|e| Problem::io(&path, e))?;
+        crate::kept_runs::write(&self.file(server_id, &run.id, "json")?, run)?;
         for old in self.ids(server_id).into_iter().skip(KEPT_RUNS) {
             self.delete(server_id, &old);
         }
@@ -276,20 +259,7 @@ impl RunFolder {
 
     /// The server's kept runs' ids, newest first.
     fn ids(&self, server_id: &str) -> Vec<String> {
-        let Ok(read) = std::fs::read_dir(self.server(server_id)) else {
-            return Vec::new();
-        };
-        let mut ids: Vec<String> = read
-            .flatten()
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()?
-                    .strip_suffix(".json")
-                    .map(str::to_string)
-            })
-            .collect();
-        ids.sort_unstable_by(|a, b| b.cmp(a));
-        ids
+        crate::kept_runs::ids(&self.server(server_id))
     }
 
     /// One kept run (a damaged or foreign file reads as none).

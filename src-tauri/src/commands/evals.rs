@@ -16,7 +16,7 @@ use tauri::State;
 use tauri::ipc::Channel;
 
 use crate::AppState;
-use crate::eval_runs::{self, EvalRun, EvalRunInfo, EvalRuns};
+use crate::eval_runs::{EvalRun, EvalRunInfo, EvalRuns};
 
 /// Progress updates that wait for the view before the newest are dropped (the report has
 /// every repetition either way).
@@ -180,7 +180,7 @@ pub async fn evals_run(
         other => refused(other.to_string()),
     })?;
     let mut kept = EvalRun {
-        id: eval_runs::next_id(),
+        id: crate::kept_runs::new_id(),
         report,
         not_kept: None,
     };

@@ -17,7 +17,7 @@ use super::grade;
 use super::report::{BoundHit, EvalReport, Notice, REPORT_VERSION, Trial, TrialOutcome};
 use super::suite::{AS_SERVED, Case, Suite};
 use super::tools::{Approvals, EvalTools, RunApprover, Surface};
-use super::trace::{ApprovalBasis, MAX_RESULT_CHARS, Trace, TracedCall, cut};
+use super::trace::{MAX_RESULT_CHARS, Trace, TracedCall, cut};
 use crate::model::ModelClient;
 use crate::model::agent::{AgentEvent, run_turn};
 use crate::model::chat::{Block, ChatMessage, ChatRole, text_of};
@@ -574,9 +574,6 @@ fn note(trace: &mut Trace, approvals: &Approvals, surface: &Surface, turn: u32, 
                     trace.tools_us += r.timing.duration_us;
                 }
                 last.ran = ran;
-                if last.basis == ApprovalBasis::UnknownTool {
-                    last.is_error = true;
-                }
             }
         }
         AgentEvent::Model { .. } => {}
