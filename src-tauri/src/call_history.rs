@@ -7,6 +7,7 @@ use periscope_core::vocabulary::Problem;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use periscope_core::model::tool_host::ToolOutcome;
 use periscope_core::saved_calls::{CallKind, CallOutcome, HistoryEntry};
 use periscope_core::session::Timing;
 use periscope_core::view::{AppEvent, CallError};
@@ -43,6 +44,33 @@ pub async fn recorded<R: Runtime>(
     );
     record(app, state, entry);
     result
+}
+
+/// The history entry of a tool call a model made (in the playground or an eval run), when it
+/// reached a server; the caller says whose it was (`origin`).
+pub fn model_call_entry(outcome: &ToolOutcome) -> Option<HistoryEntry> {
+    let ran = outcome.ran.as_ref()?;
+    let result = match (&outcome.raw, &outcome.failure) {
+        (Some(raw), _) => Ok(raw.clone()),
+        (None, Some(failure)) => Err(CallError::from(failure.clone())),
+        // A call that ran gives a result or a failure; never neither.
+        (None, None) => Err(CallError::from(Problem::internal(
+            "no result and no failure",
+        ))),
+    };
+    let target = CallTarget {
+        server_id: &ran.server_id,
+        kind: CallKind::Tool,
+        target: &ran.tool,
+        arguments: Value::Object(ran.arguments.clone()),
+    };
+    Some(history_entry(
+        &target,
+        new_id(ran.timing.started_wall_us),
+        ran.timing.started_wall_us,
+        ran.timing.duration_us,
+        &result,
+    ))
 }
 
 /// Keeps `entry` in the history and tells the UI (or says why it could not be kept).

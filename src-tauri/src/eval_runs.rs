@@ -28,6 +28,24 @@ pub struct EvalRun {
     /// Why a run that just ended could not be kept (the report is shown all the same).
     #[serde(default)]
     pub not_kept: Option<Problem>,
+    /// The record the run's frames are in (when it began: `Traffic::started_wall_us`), so its
+    /// traced calls' frame seqs are read against that record only.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub record: Option<u64>,
+    /// Whether that record is the server's record now, so a traced call can open its frame in
+    /// Traffic: worked out each time the run is handed to the view (on disk it says nothing).
+    #[serde(default)]
+    pub in_traffic: bool,
+}
+
+impl EvalRun {
+    /// The run as the view gets it: `in_traffic` said against the server's record now
+    /// (`now`: when that record began, if there is one).
+    pub fn for_view(mut self, now: Option<u64>) -> EvalRun {
+        self.in_traffic = self.record.is_some() && self.record == now;
+        self
+    }
 }
 
 /// A kept run in a line, for the list of runs.

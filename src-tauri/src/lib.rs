@@ -10,6 +10,7 @@ mod catalog_store;
 mod check_runs;
 pub mod commands;
 mod connection;
+mod eval_history;
 mod eval_runs;
 mod events;
 mod found_eras;

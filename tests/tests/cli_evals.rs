@@ -466,6 +466,56 @@ fn a_call_not_allowed_is_refused_to_the_model_and_one_named_runs() {
 }
 
 #[test]
+fn each_calls_response_frame_is_in_the_record_the_run_wrote() {
+    let dir = scratch_dir("cli_evals_record");
+    let fake = FakeModel::start("eval-good.json", None, &dir);
+    let record = dir.join("eval.jsonl");
+    let out = eval(
+        &suite(),
+        &fake,
+        &[
+            "--model",
+            "fake-good",
+            "--repeat",
+            "2",
+            "--case",
+            "add",
+            "--auto-approve-read-only",
+            "--record",
+            record.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = &json_of(&out)["report"];
+    let seqs: Vec<u64> = report["trials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["trace"]["calls"][0]["ran"])
+        .map(|ran| {
+            assert_eq!(ran["history_id"], Value::Null, "the CLI keeps no history");
+            ran["timing"]["response_seq"].as_u64().expect("a frame")
+        })
+        .collect();
+    assert_eq!(seqs.len(), 2);
+    assert_ne!(seqs[0], seqs[1], "each repetition's call has its own frame");
+    let text = std::fs::read_to_string(&record).unwrap();
+    for seq in seqs {
+        let frame = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|e| e["type"] == "frame" && e["seq"] == seq)
+            .unwrap_or_else(|| panic!("no frame {seq} in the record"));
+        assert_eq!(frame["direction"], "in", "{frame}");
+        let bytes = frame["bytes"]["text"].as_str().unwrap();
+        let message: Value = serde_json::from_str(bytes).unwrap();
+        assert_eq!(message["result"]["structuredContent"]["sum"], 5, "{frame}");
+    }
+}
+
+#[test]
 fn the_runs_bounds_are_kept_and_said() {
     let dir = scratch_dir("cli_evals_bounds");
     let fake = FakeModel::start("eval-good.json", None, &dir);

@@ -137,6 +137,32 @@ async fn the_evals_view_runs_a_suite_across_two_models_and_opens_a_failure_to_it
         .await;
     h.scroll_to(r#"[data-testid="evals-trace"]"#).await;
     h.shot("trace").await;
+    // The wrong call, followed: its response in Traffic (this connection's record)…
+    let traffic_link = h.find(r#"[data-testid="evals-call-traffic"]"#).await;
+    let seq = traffic_link.attr("data-seq").await.unwrap().unwrap();
+    traffic_link.click().await.unwrap();
+    h.text_containing(
+        &format!(r#"[data-testid="frame-detail"][aria-label="Frame {seq}"]"#),
+        "echo: 2 plus 3",
+    )
+    .await;
+    // …and in History, marked as the eval's, which leads back to the case's trace.
+    h.click(r#"[data-testid="tab-evals"]"#).await;
+    h.click(r#"[data-testid="evals-call-history"]"#).await;
+    let focused = r#"[data-testid="history-row"][data-focused="true"]"#;
+    h.attr_is(focused, "data-target", "echo").await;
+    h.text_containing(
+        &format!(r#"{focused} [data-testid="history-by-eval"]"#),
+        "eval add · Flaky model",
+    )
+    .await;
+    h.shot("history").await;
+    h.click(&format!(r#"{focused} [data-testid="history-by-eval"]"#))
+        .await;
+    h.attr_is(r#"[data-testid="evals-trials"]"#, "data-case", "add")
+        .await;
+    h.attr_is(r#"[data-testid="evals-trace"]"#, "data-outcome", "failed")
+        .await;
     let kept = h.data.join("data/dev.periscope.app/evals/demo");
     let runs = || {
         std::fs::read_dir(&kept)

@@ -175,6 +175,9 @@ pub async fn run(cli: &Cli, args: &EvalRunArgs, session: &Session, target: &str)
             .map(|s| Duration::from_secs_f64(s.max(0.001))),
         only: args.cases.clone(),
         judge,
+        // The CLI keeps no history; each traced call names its response frame, which a
+        // `--record` file holds.
+        keeper: Default::default(),
     };
     if !cli.quiet && options.approvals == Approvals::default() {
         tell!(

@@ -104,6 +104,15 @@ pub enum CallOrigin {
     /// An MCP App's own `tools/call` or `resources/read`, proxied to its server; the view's
     /// title says which app.
     App { view_title: String },
+    /// A model in an eval run (the Evals view), under the run's approval rules: which run
+    /// (its id among the server's kept runs), case, model and wording (`as-served` or a
+    /// variant's name).
+    Eval {
+        run: String,
+        case: String,
+        model: String,
+        variant: String,
+    },
 }
 
 /// Keeps a result whole when its JSON text is at most `limit` bytes, else the start of that

@@ -38,6 +38,9 @@ const MAX_AUTH_STEPS: usize = 1000;
 /// The record of one session. Cheap to share; all methods take `&self`.
 pub struct Traffic {
     started: Instant,
+    /// When the record began (wall clock, µs since the epoch): which record a seq belongs to,
+    /// for a host that keeps seqs past the session (an eval run's links to its frames).
+    started_wall_us: u64,
     inner: Mutex<Inner>,
     events: broadcast::Sender<Event>,
     /// The protocol checks, once started: each frame is offered to them after it is recorded.
@@ -105,6 +108,7 @@ impl Traffic {
     pub fn new(events: broadcast::Sender<Event>) -> Traffic {
         Traffic {
             started: Instant::now(),
+            started_wall_us: wall_now_us(),
             inner: Mutex::new(Inner {
                 next_seq: 1,
                 ..Inner::default()
@@ -145,6 +149,12 @@ impl Traffic {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic elsewhere must not cost the record: take the data even if poisoned.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// When this record began: seqs kept from it are seqs of this record only while this is
+    /// the same.
+    pub fn started_wall_us(&self) -> u64 {
+        self.started_wall_us
     }
 
     pub fn mono_now_us(&self) -> u64 {

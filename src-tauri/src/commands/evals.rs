@@ -8,14 +8,16 @@ use periscope_core::evals::compare::{self, CaseComparison};
 use periscope_core::evals::run::{self, EvalModel, EvalProgress, RunError, RunOptions};
 use periscope_core::evals::starter::starter;
 use periscope_core::evals::suite::{Suite, SuiteProblem};
-use periscope_core::evals::tools::Approvals;
+use periscope_core::evals::tools::{Approvals, Keeper};
 use periscope_core::vocabulary::Problem;
 use periscope_core::vocabulary::problem::Thing;
 use serde::{Deserialize, Serialize};
-use tauri::State;
+use std::sync::Arc;
 use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
 
 use crate::AppState;
+use crate::eval_history::EvalHistory;
 use crate::eval_runs::{EvalRun, EvalRunInfo, EvalRuns};
 
 /// Progress updates that wait for the view before the newest are dropped (the report has
@@ -115,7 +117,8 @@ pub async fn evals_starter(
 /// Runs the server's saved suite over its connection; each repetition's end goes to
 /// `on_progress`. The run is kept, and returned, when it ends (Stop ends it too).
 #[tauri::command]
-pub async fn evals_run(
+pub async fn evals_run<R: Runtime>(
+    app: AppHandle<R>,
     state: State<'_, AppState>,
     runs: State<'_, EvalRuns>,
     server_id: String,
@@ -144,6 +147,8 @@ pub async fn evals_run(
     let session = state.session(&server_id)?;
     let entry = state.entry(&server_id)?;
     let turn = runs.start(&server_id)?;
+    let id = crate::kept_runs::new_id();
+    let record = session.traffic().started_wall_us();
     let options = RunOptions {
         repeat: request.repeat,
         concurrency: request.concurrency as usize,
@@ -154,6 +159,11 @@ pub async fn evals_run(
         max_duration: None,
         only: request.cases.clone(),
         judge,
+        keeper: Keeper(Some(Arc::new(EvalHistory {
+            app: app.clone(),
+            server_id: server_id.clone(),
+            run: id.clone(),
+        }))),
     };
     let (tx, mut rx) = tokio::sync::mpsc::channel(PROGRESS_QUEUE);
     let forward = tauri::async_runtime::spawn(async move {
@@ -180,15 +190,18 @@ pub async fn evals_run(
         other => refused(other.to_string()),
     })?;
     let mut kept = EvalRun {
-        id: crate::kept_runs::new_id(),
+        id,
         report,
         not_kept: None,
+        record: Some(record),
+        in_traffic: false,
     };
+    let now = record_now(&state, &server_id);
     let copy = kept.clone();
     kept.not_kept = super::off_main("evals", move || folder.keep(&server_id, &copy))
         .await
         .err();
-    Ok(kept)
+    Ok(kept.for_view(now))
 }
 
 /// Stops the server's running eval run; whether one was running.
@@ -208,17 +221,28 @@ pub async fn evals_runs(
 
 #[tauri::command]
 pub async fn evals_get(
+    state: State<'_, AppState>,
     runs: State<'_, EvalRuns>,
     server_id: String,
     run_id: String,
 ) -> Result<EvalRun, Problem> {
     let folder = runs.folder()?;
+    let now = record_now(&state, &server_id);
     super::off_main("evals", move || {
         folder
             .get(&server_id, &run_id)
+            .map(|run| run.for_view(now))
             .ok_or_else(|| Problem::not_found(Thing::EvalRun, &run_id))
     })
     .await
+}
+
+/// When the record Traffic shows for the server now began, if it has one.
+fn record_now(state: &AppState, server_id: &str) -> Option<u64> {
+    state
+        .traffic_of(server_id)
+        .ok()
+        .map(|t| t.started_wall_us())
 }
 
 /// Two kept runs compared case by case (`before` the earlier).

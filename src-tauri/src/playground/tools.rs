@@ -6,14 +6,12 @@
 use async_trait::async_trait;
 use periscope_core::model::chat::ToolSpec;
 use periscope_core::model::tool_host::{SessionTools, ToolHost, ToolOutcome};
-use periscope_core::saved_calls::{CallKind, CallOrigin};
-use periscope_core::view::CallError;
-use periscope_core::vocabulary::Problem;
+use periscope_core::saved_calls::CallOrigin;
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
 
 use crate::AppState;
-use crate::call_history::{self, CallTarget};
+use crate::call_history;
 
 pub struct RecordedTools<R: Runtime> {
     pub inner: SessionTools,
@@ -29,33 +27,15 @@ impl<R: Runtime> ToolHost for RecordedTools<R> {
     }
 
     async fn call(&self, name: &str, input: Value) -> ToolOutcome {
-        let outcome = self.inner.call(name, input).await;
-        if let Some(ran) = &outcome.ran {
-            let result = match (&outcome.raw, &outcome.failure) {
-                (Some(raw), _) => Ok(raw.clone()),
-                (None, Some(failure)) => Err(CallError::from(failure.clone())),
-                // A call that ran gives a result or a failure; never neither.
-                (None, None) => Err(CallError::from(Problem::internal(
-                    "no result and no failure",
-                ))),
-            };
-            let target = CallTarget {
-                server_id: &ran.server_id,
-                kind: CallKind::Tool,
-                target: &ran.tool,
-                arguments: Value::Object(ran.arguments.clone()),
-            };
-            let mut entry = call_history::history_entry(
-                &target,
-                call_history::new_id(ran.timing.started_wall_us),
-                ran.timing.started_wall_us,
-                ran.timing.duration_us,
-                &result,
-            );
+        let mut outcome = self.inner.call(name, input).await;
+        if let Some(mut entry) = call_history::model_call_entry(&outcome) {
             entry.origin = CallOrigin::Model {
                 conversation: self.conversation.clone(),
                 model: self.model.clone(),
             };
+            if let Some(ran) = &mut outcome.ran {
+                ran.history_id = Some(entry.id.clone());
+            }
             let state = self.app.state::<AppState>();
             call_history::record(&self.app, &state, entry);
         }

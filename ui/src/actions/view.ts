@@ -2,6 +2,7 @@
 // what the forms hold. Kept per server, so switching servers keeps each one's place.
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { updateServer, type TabId } from "../state/connections";
+import { focusHistory } from "../state/saved";
 import { selectExchange, setTrafficView } from "../state/traffic";
 
 export function setTab(id: string, tab: TabId): void {
@@ -48,6 +49,12 @@ export function setPromptArg(id: string, prompt: string, arg: string, value: str
 export function showExchange(id: string, seq: number): void {
   selectExchange(id, seq);
   setTab(id, "network");
+}
+
+/** Shows one entry of the History (under Saved), marked (from an eval trace's call). */
+export function showHistoryEntry(id: string, entryId: string): void {
+  focusHistory(id, entryId);
+  setTab(id, "saved");
 }
 
 /** Shows one frame in the Traffic tab (from an exchange that carried it, a toast, the timeline). */

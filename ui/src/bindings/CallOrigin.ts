@@ -3,4 +3,4 @@
 /**
  * Who made a call in the history.
  */
-export type CallOrigin = { "by": "user" } | { "by": "model", conversation: string, model: string, } | { "by": "app", view_title: string, };
+export type CallOrigin = { "by": "user" } | { "by": "model", conversation: string, model: string, } | { "by": "app", view_title: string, } | { "by": "eval", run: string, case: string, model: string, variant: string, };

@@ -9,4 +9,14 @@ export type EvalRun = { id: string, report: EvalReport,
 /**
  * Why a run that just ended could not be kept (the report is shown all the same).
  */
-not_kept: Problem | null, };
+not_kept: Problem | null, 
+/**
+ * The record the run's frames are in (when it began: `Traffic::started_wall_us`), so its
+ * traced calls' frame seqs are read against that record only.
+ */
+record: number | null, 
+/**
+ * Whether that record is the server's record now, so a traced call can open its frame in
+ * Traffic: worked out each time the run is handed to the view (on disk it says nothing).
+ */
+in_traffic: boolean, };

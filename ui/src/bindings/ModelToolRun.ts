@@ -8,4 +8,9 @@ export type ModelToolRun = { server_id: string,
 /**
  * The tool's own name (not the model-facing one).
  */
-tool: string, arguments: Record<string, unknown>, timing: Timing, };
+tool: string, arguments: Record<string, unknown>, timing: Timing, 
+/**
+ * The host's History entry for the call, when the host keeps one and says its id (an
+ * eval's trace links to it).
+ */
+history_id: string | null, };

@@ -7,4 +7,9 @@ export type Timing = {
 /**
  * Wall clock when the request was sent, microseconds since the Unix epoch.
  */
-started_wall_us: number, duration_us: number, };
+started_wall_us: number, duration_us: number, 
+/**
+ * The response frame the result came in, for a host to link the call to Traffic (`None`:
+ * no response, or a result from the cache, or timed by a host around its own work).
+ */
+response_seq: number | null, };

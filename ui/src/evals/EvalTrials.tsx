@@ -5,6 +5,8 @@
 import { useTranslation } from "react-i18next";
 import type { EvalRun } from "../bindings/EvalRun";
 import type { EvalTrial } from "../bindings/EvalTrial";
+import type { ModelToolRun } from "../bindings/ModelToolRun";
+import { showFrame, showHistoryEntry } from "../actions/view";
 import { JsonBlock } from "../common/JsonBlock";
 import { problemText } from "../i18n/problem";
 import type { OpenCase } from "../state/evals";
@@ -47,12 +49,42 @@ export function EvalTrials({ serverId, run, open }: { serverId: string; run: Eva
           </button>
         ))}
       </div>
-      {picked && <EvalTraceView trial={picked} />}
+      {picked && <EvalTraceView serverId={serverId} trial={picked} inTraffic={run.in_traffic} />}
     </section>
   );
 }
 
-function EvalTraceView({ trial }: { trial: EvalTrial }) {
+/** Where else a call that ran is shown: its History entry, and its response in Traffic while the
+ * record it is in is the server's record (a later connection's seqs are another record's). */
+function CallLinks({ serverId, ran, inTraffic }: { serverId: string; ran: ModelToolRun; inTraffic: boolean }) {
+  const { t } = useTranslation("evals");
+  const historyId = ran.history_id;
+  const seq = ran.timing.response_seq;
+  return (
+    <span className="evals-call-links">
+      {historyId !== null && (
+        <button type="button" className="link-button small" data-testid="evals-call-history" onClick={() => showHistoryEntry(serverId, historyId)}>
+          {t("trace.inHistory")}
+        </button>
+      )}
+      {seq !== null && (
+        <button
+          type="button"
+          className="link-button small"
+          data-testid="evals-call-traffic"
+          data-seq={seq}
+          disabled={!inTraffic}
+          title={inTraffic ? undefined : t("trace.otherRecord")}
+          onClick={() => showFrame(serverId, seq)}
+        >
+          {t("trace.inTraffic")}
+        </button>
+      )}
+    </span>
+  );
+}
+
+function EvalTraceView({ serverId, trial, inTraffic }: { serverId: string; trial: EvalTrial; inTraffic: boolean }) {
   const { t } = useTranslation("evals");
   const trace = trial.trace;
   return (
@@ -89,6 +121,7 @@ function EvalTraceView({ trial }: { trial: EvalTrial }) {
               <code>{call.tool ?? call.name}</code>{" "}
               <span className={call.ran ? "evals-ran small" : "evals-refused small"}>{t(`trace.basis.${call.basis}`)}</span>
               {call.ran && <span className="muted small"> · {t("trace.took", { ms: (call.ran.timing.duration_us / 1000).toFixed(1) })}</span>}
+              {call.ran && <CallLinks serverId={serverId} ran={call.ran} inTraffic={inTraffic} />}
             </p>
             <div className="evals-call-body">
               <span className="muted small">{t("trace.args")}</span>

@@ -4,6 +4,7 @@
 // run, delete a run.
 import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
+import { setTab } from "../actions/view";
 import { errorMessage, evalsIpc } from "../ipc";
 import { applyProgress, changeEvals, evals, toRequest, type OpenCase } from "../state/evals";
 
@@ -92,13 +93,23 @@ async function refreshRuns(serverId: string): Promise<void> {
   }
 }
 
-export async function showRun(serverId: string, runId: string): Promise<void> {
+/** Shows a kept run; whether it could be read. */
+export async function showRun(serverId: string, runId: string): Promise<boolean> {
   try {
     const run = await evalsIpc.evalsGet(serverId, runId);
     changeEvals(serverId, (s) => ({ ...s, shown: run, open: null, baseline: null, comparison: null }));
+    return true;
   } catch (error) {
     notify.error(errorMessage(error));
+    return false;
   }
+}
+
+/** The Evals view with kept run `runId` shown and `open` opened (from a History entry). */
+export async function showEvalCase(serverId: string, runId: string, open: OpenCase): Promise<void> {
+  await ensureEvals(serverId);
+  if (await showRun(serverId, runId)) openCase(serverId, open);
+  setTab(serverId, "evals");
 }
 
 /** Opens a case of the shown run (or closes it with null). */

@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EvalRun } from "../bindings/EvalRun";
 import type { EvalSuiteProblem } from "../bindings/EvalSuiteProblem";
@@ -9,6 +9,9 @@ import { describeBound, describeExpectation, describeMiss, describeSuiteProblem,
 import { EvalReportView } from "./EvalReportView";
 import { needsAllowing } from "./EvalRunForm";
 import flakyRun from "./fixtures/flaky-run.json";
+import { connections, newServerState, resetConnections } from "../state/connections";
+import { resetSaved, saved } from "../state/saved";
+import { traffic } from "../state/traffic";
 
 vi.mock("@tauri-apps/api/core", () => ({ invoke: vi.fn(), Channel: class {} }));
 
@@ -137,5 +140,39 @@ describe("a kept eval run", () => {
     expect(within(trace).getByTestId("evals-answer").textContent).toBe("Here it is: echo: 2 plus 3");
     const reps = screen.getAllByTestId("evals-rep").map((r) => r.dataset.outcome);
     expect(reps.filter((o) => o === "passed")).toHaveLength(2);
+  });
+
+  it("links a call that ran to its History entry, and to its frame in Traffic only on the record it is in", () => {
+    const open = { case: "add", model: "fake-flaky", variant: "as-served", repetition: null };
+    const withHistory = (inTraffic: boolean): EvalRun => ({
+      ...run,
+      in_traffic: inTraffic,
+      report: {
+        ...run.report,
+        trials: run.report.trials.map((t) => ({
+          ...t,
+          trace: { ...t.trace, calls: t.trace.calls.map((c) => (c.ran ? { ...c, ran: { ...c.ran, history_id: `h-${t.repetition}` } } : c)) },
+        })),
+      },
+    });
+    resetConnections();
+    resetSaved();
+    connections.update((s) => ({ ...s, servers: { demo: newServerState("demo") } }));
+    render(<EvalReportView serverId="demo" run={withHistory(false)} open={open} />);
+    const elsewhere = screen.getByTestId("evals-call-traffic") as HTMLButtonElement;
+    expect(elsewhere.disabled).toBe(true);
+    expect(elsewhere.title).toBe(i18n.t("evals:trace.otherRecord"));
+    cleanup();
+    render(<EvalReportView serverId="demo" run={withHistory(true)} open={open} />);
+    const call = screen.getByTestId("evals-call-traffic") as HTMLButtonElement;
+    const seq = Number(call.dataset.seq);
+    const failed = run.report.trials.find((t) => t.case === "add" && t.variant === "as-served" && t.outcome === "failed")!;
+    expect(seq).toBe(failed.trace.calls[0]!.ran!.timing.response_seq);
+    fireEvent.click(call);
+    expect(connections.getState().servers.demo?.tab).toBe("traffic");
+    expect(traffic.getState().demo?.trafficView.selectedSeq).toBe(seq);
+    fireEvent.click(screen.getByTestId("evals-call-history"));
+    expect(connections.getState().servers.demo?.tab).toBe("saved");
+    expect(saved.getState().servers.demo?.focus).toBe(`h-${failed.repetition}`);
   });
 });

@@ -52,6 +52,7 @@ beforeEach(() => {
         ],
         error: null,
         runs: {},
+        focus: null,
       },
     },
   }));
@@ -131,10 +132,31 @@ describe("SavedTab", () => {
     expect(screen.getAllByTestId("saved-row").map((r) => r.dataset.name)).toEqual(["two plus three", "forty two"]);
   });
 
+  it("shows a call followed from an eval trace marked, whatever the filter, and says when it is gone", () => {
+    const byEval: HistoryEntry = {
+      ...entry("h3", "add", { a: 2, b: 3 }, { structuredContent: { sum: 5 } }),
+      origin: { by: "eval", run: "r1", case: "add", model: "fake-good", variant: "as-served" },
+    };
+    saved.update((s) => ({ ...s, servers: { demo: { ...s.servers.demo!, history: [byEval, ...s.servers.demo!.history], focus: "h3" } } }));
+    render(<SavedTab server={server()} />);
+    fireEvent.change(screen.getByTestId("history-filter"), { target: { value: "echo" } });
+    const rows = screen.getAllByTestId("history-row");
+    expect(rows.map((r) => [r.dataset.id, r.dataset.focused])).toEqual([
+      ["h3", "true"],
+      ["h2", "false"],
+    ]);
+    expect(within(rows[0]!).getByTestId("history-by-eval").textContent).toContain("eval add · fake-good");
+    expect(screen.queryByTestId("history-focus-gone")).toBeNull();
+    cleanup();
+    saved.update((s) => ({ ...s, servers: { demo: { ...s.servers.demo!, focus: "gone" } } }));
+    render(<SavedTab server={server()} />);
+    expect(screen.getByTestId("history-focus-gone")).toBeTruthy();
+  });
+
   it("says what appears when there is nothing yet, and when a filter matches nothing", () => {
     saved.update((state) => ({
       ...state,
-      servers: { demo: { status: "loaded", calls: [], history: [], error: null, runs: {} } },
+      servers: { demo: { status: "loaded", calls: [], history: [], error: null, runs: {}, focus: null } },
     }));
     render(<SavedTab server={server()} />);
     expect(screen.getByTestId("saved-empty").textContent).toContain("No saved calls");
@@ -142,7 +164,7 @@ describe("SavedTab", () => {
     cleanup();
     saved.update((state) => ({
       ...state,
-      servers: { demo: { status: "loaded", calls: [call], history: [], error: null, runs: {} } },
+      servers: { demo: { status: "loaded", calls: [call], history: [], error: null, runs: {}, focus: null } },
     }));
     render(<SavedTab server={server()} />);
     fireEvent.change(screen.getByLabelText("Filter saved calls"), { target: { value: "nothing like it" } });

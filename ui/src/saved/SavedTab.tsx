@@ -1,5 +1,5 @@
-import { Bookmark, Copy, History, Pencil, Play, Trash2 } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { Bookmark, Copy, FlaskConical, History, Pencil, Play, Trash2 } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ensureList } from "../actions/lists";
 import type { HistoryEntry } from "../bindings/HistoryEntry";
@@ -25,6 +25,7 @@ import { RunResult } from "./RunResult";
 import "../styles/saved.css";
 import type { ServerState } from "../state/connections";
 import { clearHistory, closeRun, ensureSaved, putCall, removeCall, type Run, runCall, saveCallDialog, useServerSaved } from "../state/saved";
+import { showEvalCase } from "../evals/actions";
 import { useServerLists } from "../state/lists";
 
 /** Saved calls and the history of calls made from the app, for one server. */
@@ -35,6 +36,9 @@ export function SavedTab({ server }: { server: ServerState }) {
   const [historyQuery, setHistoryQuery] = useState("");
   const ready = server.status.state === "ready";
   useEffect(() => ensureSaved(server.id), [server.id]);
+  // A call followed from another view is shown whatever the filter says.
+  const focus = saved.focus;
+  const focusGone = focus !== null && saved.status === "loaded" && !saved.history.some((e) => e.id === focus);
   // Tool results are checked against the tool's outputSchema: the tools list has them.
   useEffect(() => {
     if (ready) ensureList(server.id, "tools");
@@ -48,7 +52,10 @@ export function SavedTab({ server }: { server: ServerState }) {
     return schemas;
   }, [toolItems]);
   const calls = useMemo(() => filterSaved(saved.calls, savedQuery), [saved.calls, savedQuery]);
-  const history = useMemo(() => filterHistory(saved.history, historyQuery), [saved.history, historyQuery]);
+  const history = useMemo(() => {
+    const kept = new Set(filterHistory(saved.history, historyQuery).map((e) => e.id));
+    return saved.history.filter((e) => kept.has(e.id) || e.id === focus);
+  }, [saved.history, historyQuery, focus]);
   const run = (key: string, c: { kind: SavedCall["kind"]; target: string; arguments: SavedCall["arguments"] }) =>
     void runCall(server.id, key, c.kind, c.target, asObject(c.arguments));
   const notReady = ready ? undefined : t("tab.notReady");
@@ -122,11 +129,17 @@ export function SavedTab({ server }: { server: ServerState }) {
         {saved.history.length > 0 && history.length === 0 && (
           <EmptyState>{t("tab.noHistoryMatch", { query: historyQuery })}</EmptyState>
         )}
+        {focusGone && (
+          <p className="notice small" data-testid="history-focus-gone">
+            {t("tab.focusGone")}
+          </p>
+        )}
         <ul className="saved-list">
           {history.map((entry) => (
             <HistoryRow
               key={entry.id}
               entry={entry}
+              focused={entry.id === focus}
               run={saved.runs[entry.id]}
               outputSchema={outputSchemas[entry.target]}
               disabledReason={notReady}
@@ -240,8 +253,21 @@ function SavedRow({ call, taken, run, outputSchema, disabledReason, onRun, onClo
   );
 }
 
-function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRun, onSave }: RowProps & { entry: HistoryEntry; onSave: () => void }) {
+function HistoryRow({
+  entry,
+  focused,
+  run,
+  outputSchema,
+  disabledReason,
+  onRun,
+  onCloseRun,
+  onSave,
+}: RowProps & { entry: HistoryEntry; focused: boolean; onSave: () => void }) {
   const { t } = useTranslation(["saved", "common", "mcpApps"]);
+  const row = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (focused) row.current?.scrollIntoView?.({ block: "center" });
+  }, [focused]);
   const preview = entry.result_preview;
   const isProtocolError = entry.outcome === "protocol_error";
   const summary = entry.truncated
@@ -251,8 +277,13 @@ function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRu
       : t("row.result");
   return (
     <li
-      className="saved-row"
+      ref={row}
+      className={focused ? "saved-row saved-row-focused" : "saved-row"}
       data-testid="history-row"
+      data-id={entry.id}
+      data-focused={focused}
+      aria-current={focused ? "true" : undefined}
+      title={focused ? t("row.focused") : undefined}
       data-target={entry.target}
       data-outcome={entry.outcome}
       data-origin={entry.origin.by}
@@ -266,6 +297,7 @@ function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRu
             {t("row.byModel", { model: entry.origin.model })}
           </span>
         )}
+        {entry.origin.by === "eval" && <EvalBadge serverId={entry.server_id} origin={entry.origin} />}
         {entry.origin.by === "app" && (
           <span className="badge" data-testid="history-by-app">
             {t("mcpApps:history.byApp", { title: entry.origin.view_title })}
@@ -295,5 +327,21 @@ function HistoryRow({ entry, run, outputSchema, disabledReason, onRun, onCloseRu
       </details>
       {run && <RunResult run={run} outputSchema={outputSchema} onClose={onCloseRun} />}
     </li>
+  );
+}
+
+/** Whose a call of an eval run was; opens the case's trace in Evals. */
+function EvalBadge({ serverId, origin }: { serverId: string; origin: Extract<HistoryEntry["origin"], { by: "eval" }> }) {
+  const { t } = useTranslation("saved");
+  return (
+    <button
+      type="button"
+      className="badge badge-button"
+      data-testid="history-by-eval"
+      title={t("row.byEvalTitle", { run: origin.run, variant: origin.variant })}
+      onClick={() => void showEvalCase(serverId, origin.run, { case: origin.case, model: origin.model, variant: origin.variant, repetition: null })}
+    >
+      <FlaskConical size={11} aria-hidden /> {t("row.byEval", { case: origin.case, model: origin.model })}
+    </button>
   );
 }

@@ -30,6 +30,8 @@ export interface ServerSaved {
   error: string | null;
   /** Keyed by the saved call's or history entry's id. */
   runs: Record<string, Run>;
+  /** The history entry another view linked to (an eval trace's call): shown and marked. */
+  focus: string | null;
 }
 
 export interface SaveDialog {
@@ -46,7 +48,7 @@ export interface SavedState {
   dialog: SaveDialog | null;
 }
 
-const empty = (): ServerSaved => ({ status: "idle", calls: [], history: [], error: null, runs: {} });
+const empty = (): ServerSaved => ({ status: "idle", calls: [], history: [], error: null, runs: {}, focus: null });
 
 export const saved = new Notifier<SavedState>({ servers: {}, dialog: null });
 
@@ -62,6 +64,11 @@ export const useServerSaved = (serverId: string): ServerSaved => useSaved((s) =>
 
 function updateServer(serverId: string, change: (s: ServerSaved) => ServerSaved): void {
   saved.update((state) => ({ ...state, servers: withEntry(state.servers, serverId, empty, change) }));
+}
+
+/** Marks history entry `entryId` as the one to show (null: none). */
+export function focusHistory(serverId: string, entryId: string | null): void {
+  updateServer(serverId, (s) => (s.focus === entryId ? s : { ...s, focus: entryId }));
 }
 
 const setError = (serverId: string, error: string | null) => updateServer(serverId, (s) => ({ ...s, error }));

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::grade;
 use super::report::{BoundHit, EvalReport, Notice, REPORT_VERSION, Trial, TrialOutcome};
 use super::suite::{AS_SERVED, Case, Suite};
-use super::tools::{Approvals, EvalTools, RunApprover, Surface};
+use super::tools::{Approvals, CallMaker, EvalTools, Keeper, RunApprover, Surface};
 use super::trace::{MAX_RESULT_CHARS, Trace, TracedCall, cut};
 use crate::model::ModelClient;
 use crate::model::agent::{AgentEvent, run_turn};
@@ -62,6 +62,8 @@ pub struct RunOptions {
     pub only: Vec<String>,
     /// The advisory judge, for cases with a rubric.
     pub judge: Option<EvalModel>,
+    /// Where the host keeps the run's tool calls (the app: History).
+    pub keeper: Keeper,
 }
 
 impl Default for RunOptions {
@@ -76,6 +78,7 @@ impl Default for RunOptions {
             max_duration: None,
             only: Vec::new(),
             judge: None,
+            keeper: Keeper::default(),
         }
     }
 }
@@ -484,6 +487,13 @@ async fn converse(
         session: ctx.session,
         server_id: ctx.server_id.clone(),
         surface: surface.clone(),
+        keeper: ctx.options.keeper.0.as_deref(),
+        by: CallMaker {
+            case: &case.id,
+            model: &model.name,
+            variant: &ctx.surfaces[job.variant].0,
+            repetition: job.repetition,
+        },
     };
     let approver = RunApprover {
         approvals: ctx.options.approvals.clone(),

@@ -152,11 +152,42 @@ impl Approver for RunApprover {
     }
 }
 
+/// Which repetition made a tool call, for a host that keeps the run's calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallMaker<'a> {
+    pub case: &'a str,
+    pub model: &'a str,
+    pub variant: &'a str,
+    pub repetition: u32,
+}
+
+/// What a host does with each tool call of a run that reached the server (the app keeps it in
+/// History, marked as the eval's). Returns the id it is kept under, which the trace keeps.
+pub trait CallKeeper: Send + Sync {
+    fn keep(&self, by: CallMaker<'_>, outcome: &ToolOutcome) -> Option<String>;
+}
+
+/// A run's [`CallKeeper`], if its host has one.
+#[derive(Clone, Default)]
+pub struct Keeper(pub Option<Arc<dyn CallKeeper>>);
+
+impl std::fmt::Debug for Keeper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Keeper(host)"
+        } else {
+            "Keeper(none)"
+        })
+    }
+}
+
 /// A run's tools, over its session.
 pub struct EvalTools<'a> {
     pub session: &'a Session,
     pub server_id: String,
     pub surface: Arc<Surface>,
+    pub keeper: Option<&'a dyn CallKeeper>,
+    pub by: CallMaker<'a>,
 }
 
 #[async_trait]
@@ -166,10 +197,19 @@ impl ToolHost for EvalTools<'_> {
     }
 
     async fn call(&self, name: &str, input: Value) -> ToolOutcome {
-        match self.surface.own_name(name) {
-            Some(tool) => call_on(self.session, &self.server_id, tool.to_string(), input).await,
-            None => failed(format!("there is no tool named {name}")),
+        let Some(tool) = self.surface.own_name(name) else {
+            return failed(format!("there is no tool named {name}"));
+        };
+        let mut outcome = call_on(self.session, &self.server_id, tool.to_string(), input).await;
+        if let Some(keeper) = self.keeper
+            && outcome.ran.is_some()
+        {
+            let id = keeper.keep(self.by, &outcome);
+            if let Some(ran) = &mut outcome.ran {
+                ran.history_id = id;
+            }
         }
+        outcome
     }
 }
 
@@ -230,6 +270,54 @@ mod tests {
         assert_eq!(v.specs[1], s.specs[1]);
         assert_eq!(v.overridden, ["add"]);
         assert_eq!(s.unknown_in(&variant), ["nope"]);
+    }
+
+    /// Case, model, repetition and response frame of a kept call.
+    type KeptCall = (String, String, u32, Option<u64>);
+
+    /// Keeps what it is given, under ids of its own.
+    #[derive(Default)]
+    struct Kept(std::sync::Mutex<Vec<KeptCall>>);
+
+    impl CallKeeper for Kept {
+        fn keep(&self, by: CallMaker<'_>, outcome: &ToolOutcome) -> Option<String> {
+            let seq = outcome.ran.as_ref().and_then(|r| r.timing.response_seq);
+            let mut kept = self.0.lock().unwrap();
+            kept.push((by.case.into(), by.model.into(), by.repetition, seq));
+            Some(format!("kept-{}", kept.len()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_that_ran_goes_to_the_hosts_keeper_and_its_id_into_the_outcome() {
+        let session = crate::session::test_support::sh_session(
+            r#"read line; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}]}}'; cat >/dev/null"#,
+        );
+        let kept = Kept::default();
+        let tools = EvalTools {
+            session: &session,
+            server_id: "demo".into(),
+            surface: Arc::new(Surface::of(&tools())),
+            keeper: Some(&kept),
+            by: CallMaker {
+                case: "add",
+                model: "m",
+                variant: "as-served",
+                repetition: 2,
+            },
+        };
+        let ran = tools.call("add", json!({"a": 2})).await;
+        let ran = ran.ran.expect("the call reached the server");
+        assert_eq!(ran.history_id.as_deref(), Some("kept-1"));
+        let seq = ran.timing.response_seq.expect("answered by a frame");
+        // A name the server does not have never reaches it, nor the keeper.
+        let made_up = tools.call("nope", json!({})).await;
+        assert!(made_up.ran.is_none() && made_up.is_error);
+        assert_eq!(
+            *kept.0.lock().unwrap(),
+            [("add".to_string(), "m".to_string(), 2, Some(seq))]
+        );
+        session.close().await;
     }
 
     #[test]

@@ -43,6 +43,10 @@ pub struct Ran {
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     pub arguments: Map<String, Value>,
     pub timing: Timing,
+    /// The host's History entry for the call, when the host keeps one and says its id (an
+    /// eval's trace links to it).
+    #[serde(default)]
+    pub history_id: Option<String>,
 }
 
 /// The tools of the servers a conversation is about.
@@ -222,6 +226,7 @@ pub async fn call_on(
         tool,
         arguments,
         timing,
+        history_id: None,
     });
     match outcome {
         Ok(result) => ToolOutcome {

@@ -26,6 +26,10 @@ pub struct Timing {
     /// Wall clock when the request was sent, microseconds since the Unix epoch.
     pub started_wall_us: u64,
     pub duration_us: u64,
+    /// The response frame the result came in, for a host to link the call to Traffic (`None`:
+    /// no response, or a result from the cache, or timed by a host around its own work).
+    #[serde(default)]
+    pub response_seq: Option<u64>,
 }
 
 /// A request's result, where it came from: the cache (`reused`) or the response frame `seq`.
@@ -44,6 +48,7 @@ pub async fn timed<T>(work: impl std::future::Future<Output = T>) -> (T, Timing)
     let timing = Timing {
         started_wall_us,
         duration_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        response_seq: None,
     };
     (value, timing)
 }
@@ -433,7 +438,14 @@ impl Session {
         params: Option<Value>,
         options: CallOptions,
     ) -> (Result<Value, RequestError>, Timing) {
-        timed(self.request(method, params, options)).await
+        let (answered, mut timing) = timed(self.request_answered(method, params, options)).await;
+        match answered {
+            Ok(answered) => {
+                timing.response_seq = answered.seq;
+                (Ok(answered.result), timing)
+            }
+            Err(e) => (Err(e), timing),
+        }
     }
 }
 
@@ -626,6 +638,22 @@ mod tests {
             sent(&session),
             [json!({"jsonrpc": "2.0", "id": 1, "method": "x/y", "params": {"a": 1}})]
         );
+        session.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_timed_request_names_the_response_frame_its_result_came_in() {
+        let session = sh_session(&answers_once(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#,
+        ));
+        let (result, timing) = session
+            .request_timed("x/y", None, CallOptions::default())
+            .await;
+        assert_eq!(result.unwrap(), json!({"ok": true}));
+        let seq = timing.response_seq.expect("answered by a frame");
+        let frame = session.traffic().frame(seq).expect("the frame is recorded");
+        assert_eq!(frame.direction, crate::wire::Direction::In);
+        assert!(String::from_utf8_lossy(&frame.bytes).contains(r#""ok":true"#));
         session.close().await;
     }
 
