@@ -82,6 +82,7 @@ const COMMANDS: &[&str] = &[
     "evals_get",
     "evals_compare",
     "evals_delete",
+    "evals_export",
     "skills_list",
     "skills_get",
     "skills_load",

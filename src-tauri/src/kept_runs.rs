@@ -1,12 +1,27 @@
 //! What the views that keep runs per server (Load, Evals) share on disk: a run's id (its start
 //! in UTC, so ids sort as the runs started), which ids are ours, a server's kept runs newest
-//! first, and a run written owner-only and atomically.
+//! first, a run written owner-only and atomically, and the file name its export suggests.
 
 use std::path::Path;
 
 use periscope_core::private_file;
 use periscope_core::vocabulary::Problem;
 use serde::Serialize;
+
+/// The file name a kept run's export suggests: `<server's name>-<view>-<run id>.<ext>`, made
+/// safe (the server's id when it is no longer in the catalog).
+pub fn export_name(
+    state: &crate::AppState,
+    server_id: &str,
+    view: &str,
+    run_id: &str,
+    ext: &str,
+) -> String {
+    let name = state
+        .entry(server_id)
+        .map_or_else(|_| server_id.to_string(), |e| e.name);
+    crate::save_file::safe_file_name(&format!("{name}-{view}-{run_id}.{ext}"), view)
+}
 
 /// A new run's id: `20261129-161014-377`, the start in UTC.
 pub fn new_id() -> String {

@@ -180,6 +180,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             commands::evals::evals_get,
             commands::evals::evals_compare,
             commands::evals::evals_delete,
+            commands::evals::evals_export,
             // The Skills view.
             commands::skills::skills_list,
             commands::skills::skills_get,

@@ -145,6 +145,25 @@ async fn on_a_chinese_desktop_the_main_flow_is_in_chinese_and_english_can_be_cho
     .await;
     h.shot("skills").await;
 
+    // Evals: a starter suite from the demo's tools, read back, and the run form, in Chinese.
+    h.click(r#"[data-testid="tab-evals"]"#).await;
+    h.text_containing(r#"[data-testid="evals-tab"] h2"#, &zh("evals", "title"))
+        .await;
+    h.click(r#"[data-testid="evals-starter"]"#).await;
+    let read = zh("evals", "suite.ok_other")
+        .split("{{")
+        .next()
+        .unwrap()
+        .to_string();
+    h.text_containing(r#"[data-testid="evals-suite-ok"]"#, &read)
+        .await;
+    h.text_containing(
+        r#"[data-testid="evals-form"]"#,
+        &zh("evals", "form.noModels"),
+    )
+    .await;
+    h.shot("evals").await;
+
     // Settings: English, at once.
     h.click(r#"[data-testid="settings-button"]"#).await;
     h.text_containing(

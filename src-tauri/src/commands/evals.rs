@@ -282,3 +282,47 @@ pub async fn evals_delete(
     })
     .await
 }
+
+/// The formats a kept run is exported in.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum EvalExport {
+    /// The report: `periscope eval run --baseline FILE` and `periscope eval compare` read it,
+    /// so a run made here gates CI.
+    Json,
+    /// JUnit XML: a test case per case, model and variant (failed when a repetition failed).
+    Junit,
+}
+
+/// Writes a kept run where the user picks; the path, or None when cancelled.
+#[tauri::command]
+pub async fn evals_export<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    runs: State<'_, EvalRuns>,
+    server_id: String,
+    run_id: String,
+    format: EvalExport,
+) -> Result<Option<String>, Problem> {
+    let folder = runs.folder()?;
+    let (server, id) = (server_id.clone(), run_id.clone());
+    let run = super::off_main("evals", move || {
+        folder
+            .get(&server, &id)
+            .ok_or_else(|| Problem::not_found(Thing::EvalRun, &id))
+    })
+    .await?;
+    let (bytes, ext) = match format {
+        EvalExport::Json => (
+            serde_json::to_vec_pretty(&run.report).map_err(Problem::internal)?,
+            "json",
+        ),
+        EvalExport::Junit => (
+            periscope_core::evals::format::junit(&run.report, &[], None).into_bytes(),
+            "junit.xml",
+        ),
+    };
+    let file_name = crate::kept_runs::export_name(&state, &server_id, "evals", &run_id, ext);
+    crate::save_file::save_bytes(&app, "Export the eval run", &file_name, &bytes).await
+}

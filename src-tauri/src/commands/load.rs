@@ -297,9 +297,6 @@ pub async fn load_export<R: Runtime>(
             .ok_or_else(|| Problem::not_found(Thing::LoadRun, &id))
     })
     .await?;
-    let name = state
-        .entry(&server_id)
-        .map_or_else(|_| server_id.clone(), |e| e.name);
     let (bytes, ext) = match format {
         LoadExport::Json => (
             serde_json::to_vec_pretty(&run.report).map_err(Problem::internal)?,
@@ -310,7 +307,6 @@ pub async fn load_export<R: Runtime>(
             "junit.xml",
         ),
     };
-    let file_name =
-        crate::save_file::safe_file_name(&format!("{name}-load-{run_id}.{ext}"), "load");
+    let file_name = crate::kept_runs::export_name(&state, &server_id, "load", &run_id, ext);
     crate::save_file::save_bytes(&app, "Export the load run", &file_name, &bytes).await
 }

@@ -2,9 +2,10 @@
 // engine as it is saved; a starter made from the tools), the run form (models, repetitions,
 // variants, which tool calls may run), a run under way with Stop, and the kept runs: the one
 // shown in full, compared with an earlier one, opened case by case to each repetition's trace.
-import { CircleStop, FlaskConical, Save, Sparkles } from "lucide-react";
+import { CircleStop, Download, FlaskConical, Save, Sparkles } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import type { EvalExport } from "../bindings/EvalExport";
 import type { EvalRunInfo } from "../bindings/EvalRunInfo";
 import { ReadyGate } from "../common/ListGate";
 import { ErrorBox } from "../common/ErrorBox";
@@ -14,10 +15,12 @@ import type { ServerState } from "../state/connections";
 import { useServerEvals } from "../state/evals";
 import "../styles/load.css";
 import "../styles/evals.css";
-import { compareWith, deleteRun, editSuite, ensureEvals, makeStarter, runEvals, saveSuite, showRun, stopEvals } from "./actions";
+import { compareWith, deleteRun, editSuite, ensureEvals, exportRun, makeStarter, runEvals, saveSuite, showRun, stopEvals } from "./actions";
 import { describeSuiteProblem } from "./describe";
 import { EvalComparison, EvalReportView } from "./EvalReportView";
 import { EvalRunForm } from "./EvalRunForm";
+
+const EXPORTS: readonly EvalExport[] = ["json", "junit"];
 
 export function EvalsTab({ server }: { server: ServerState }) {
   const { t } = useTranslation(["evals", "common"]);
@@ -160,6 +163,15 @@ function RunPicker({ serverId, runs, shown, baseline }: { serverId: string; runs
       onShow={(id) => void showRun(serverId, id)}
       onCompare={(id) => void compareWith(serverId, id)}
       onDelete={() => void deleteRun(serverId, shown)}
-    />
+    >
+      <div className="check-exports" role="group" aria-label={t("export.label")}>
+        <Download size={14} aria-hidden />
+        {EXPORTS.map((format) => (
+          <button key={format} type="button" className="button button-small" data-testid={`evals-export-${format}`} onClick={() => void exportRun(serverId, shown, format)}>
+            {t(`export.${format}`)}
+          </button>
+        ))}
+      </div>
+    </KeptRunPicker>
   );
 }

@@ -5,6 +5,7 @@
 import { notify } from "../feedback/toasts";
 import i18n from "../i18n";
 import { setTab } from "../actions/view";
+import type { EvalExport } from "../bindings/EvalExport";
 import { errorMessage, evalsIpc } from "../ipc";
 import { applyProgress, changeEvals, evals, toRequest, type OpenCase } from "../state/evals";
 
@@ -148,5 +149,15 @@ export async function deleteRun(serverId: string, runId: string): Promise<void> 
     if (wasShown && newest) await showRun(serverId, newest.id);
   } catch (error) {
     notify.error(errorMessage(error));
+  }
+}
+
+/** Writes a kept run to a file the user picks (JSON: a CI baseline; JUnit). */
+export async function exportRun(serverId: string, runId: string, format: EvalExport): Promise<void> {
+  try {
+    const path = await evalsIpc.evalsExport(serverId, runId, format);
+    if (path) notify.success(i18n.t("evals:export.saved", { path }));
+  } catch (error) {
+    notify.error(i18n.t("evals:export.failed", { error: errorMessage(error) }));
   }
 }

@@ -3,6 +3,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { EvalCaseComparison } from "../bindings/EvalCaseComparison";
 import type { EvalProgress } from "../bindings/EvalProgress";
+import type { EvalExport } from "../bindings/EvalExport";
 import type { EvalRun } from "../bindings/EvalRun";
 import type { EvalRunInfo } from "../bindings/EvalRunInfo";
 import type { EvalRunRequest } from "../bindings/EvalRunRequest";
@@ -27,4 +28,6 @@ export const evalsIpc = {
   evalsCompare: (serverId: string, before: string, after: string) =>
     invoke<EvalCaseComparison[]>("evals_compare", { serverId, before, after }),
   evalsDelete: (serverId: string, runId: string) => invoke<EvalRunInfo[]>("evals_delete", { serverId, runId }),
+  /** Writes a kept run where the user picks; the path, or null when cancelled. */
+  evalsExport: (serverId: string, runId: string, format: EvalExport) => invoke<string | null>("evals_export", { serverId, runId, format }),
 };
