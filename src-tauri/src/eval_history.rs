@@ -1,7 +1,8 @@
 //! An eval run's tool calls in History, like the playground's: each call a model of the run
 //! made that reached the server is kept with the call's own timing, marked as the eval's (run,
 //! case, model, wording), and its id goes into the trace so the Evals view links the call to
-//! its entry.
+//! its entry. The entry is written off the run's workers (the history file is rewritten whole
+//! for each entry).
 
 use periscope_core::evals::tools::{CallKeeper, CallMaker};
 use periscope_core::model::tool_host::ToolOutcome;
@@ -30,8 +31,13 @@ impl<R: Runtime> CallKeeper for EvalHistory<R> {
             variant: by.variant.to_string(),
         };
         let id = entry.id.clone();
-        let state = self.app.state::<AppState>();
-        call_history::record(&self.app, &state, entry);
+        // The history file is read and written whole: off the run's workers, so a run's many
+        // calls neither wait for it nor count it in their latency.
+        let app = self.app.clone();
+        tauri::async_runtime::spawn_blocking(move || {
+            let state = app.state::<AppState>();
+            call_history::record(&app, &state, entry);
+        });
         Some(id)
     }
 }
