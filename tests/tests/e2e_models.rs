@@ -241,8 +241,10 @@ async fn a_playground_turn_calls_add_after_approval_answers_and_exports_as_markd
     h.click(r#"[data-testid="tab-traffic"]"#).await;
     h.find(r#"[data-testid="traffic-row"][data-method="tools/call"][data-kind="response"]"#)
         .await;
-    h.click(r#"[data-testid="tab-saved"]"#).await;
-    h.find(r#"[data-testid="history-row"][data-target="add"][data-origin="model"]"#)
+    // The call's card links to its History entry, which is shown marked as the model's.
+    h.click(r#"[data-testid="tab-playground"]"#).await;
+    h.click(r#"[data-testid="chat-tool-history"]"#).await;
+    h.find(r#"[data-testid="history-row"][data-focused="true"][data-target="add"][data-origin="model"]"#)
         .await;
     // The user's approval is a consent decision in the server's record (Requests tab).
     h.click(r#"[data-testid="tab-requests"]"#).await;

@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatSummary } from "../bindings/ChatSummary";
 import type { TurnStats } from "../bindings/TurnStats";
+import { showHistoryEntry } from "../actions/view";
 import { ResultFindings } from "../check/ResultFindings";
 import { ErrorBox } from "../common/ErrorBox";
 import { ServerText } from "../common/ServerText";
@@ -34,6 +35,17 @@ export function TurnStatsLine({ stats }: { stats: TurnStats }) {
       })}
       {stats.hit_round_limit && <span className="badge warning"> {t("stats.roundLimit")}</span>}
     </div>
+  );
+}
+
+/** A call's entry in History (under Saved), when it reached a server in this run of the app. */
+function HistoryLink({ serverId, historyId }: { serverId: string | null; historyId: string | null }) {
+  const { t } = useTranslation("playground");
+  if (serverId === null || historyId === null) return null;
+  return (
+    <button type="button" className="link-button small" data-testid="chat-tool-history" onClick={() => showHistoryEntry(serverId, historyId)}>
+      {t("tool.inHistory")}
+    </button>
   );
 }
 
@@ -80,6 +92,7 @@ function ToolCard({ item, chatKey }: { item: Extract<Item, { kind: "tool" }>; ch
           <pre className="code-block">
             <ServerText text={item.result.text} />
           </pre>
+          <HistoryLink serverId={item.serverId} historyId={item.historyId} />
         </div>
       )}
     </div>

@@ -52,7 +52,14 @@ describe("the playground transcript", () => {
       kind: "agent",
       event: { kind: "tool_result", id: "c1", is_error: false, content: [{ type: "text", text: "5" }], ran: null, findings: [finding] },
     });
-    expect(items[0]).toMatchObject({ waiting: false, approval: "once", result: { isError: false, text: "5", findings: [finding] } });
+    expect(items[0]).toMatchObject({ waiting: false, approval: "once", result: { isError: false, text: "5", findings: [finding] }, historyId: null });
+    // A call that reached the server carries its History entry's id.
+    const ran = { server_id: "demo", tool: "add", arguments: { a: 2, b: 3 }, timing: { started_wall_us: 1, duration_us: 2, response_seq: 9 }, history_id: "h-1" };
+    const withRan = applyEvent(applyEvent([], toolCall), {
+      kind: "agent",
+      event: { kind: "tool_result", id: "c1", is_error: false, content: [{ type: "text", text: "5" }], ran, findings: [] },
+    });
+    expect(withRan[0]).toMatchObject({ serverId: "demo", historyId: "h-1" });
   });
 
   it("marks a call asked again because its tool changed since it was allowed, in either order", () => {

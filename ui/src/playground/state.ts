@@ -31,6 +31,8 @@ export type Item =
       /** What the result holds that is aimed at the model (the engine's audit, as the result
        * came; none in a conversation reopened from disk, which keeps what the model read). */
       result: { isError: boolean; text: string; findings: Finding[] } | null;
+      /** The call's History entry, when it reached a server in this app run (none reopened). */
+      historyId: string | null;
     }
   | { kind: "stats"; stats: TurnStats }
   | { kind: "error"; message: string };
@@ -96,6 +98,7 @@ function toolItem(id: string, name: string, input: JsonValue): ToolItem {
     changedSinceAllowed: false,
     approval: null,
     result: null,
+    historyId: null,
   };
 }
 
@@ -148,6 +151,7 @@ function applyAgent(items: Item[], event: AgentEvent): Item[] {
               serverId: item.serverId ?? event.ran?.server_id ?? null,
               tool: item.tool ?? event.ran?.tool ?? null,
               result: { isError: event.is_error, text: event.content.map(blockText).join("\n"), findings: event.findings },
+              historyId: event.ran?.history_id ?? null,
             }
           : item,
       );
