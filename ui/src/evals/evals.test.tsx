@@ -4,12 +4,12 @@ import type { EvalRun } from "../bindings/EvalRun";
 import type { EvalSuiteProblem } from "../bindings/EvalSuiteProblem";
 import type { ToolView } from "../bindings/ToolView";
 import i18n from "../i18n";
-import { applyProgress, defaultForm, toRequest, toggled, type EvalLive } from "../state/evals";
+import { applyProgress, changeEvals, defaultForm, evals, toRequest, toggled, type EvalLive } from "../state/evals";
 import { describeBound, describeExpectation, describeMiss, describeSuiteProblem, points } from "./describe";
 import { EvalReportView } from "./EvalReportView";
 import { needsAllowing } from "./EvalRunForm";
 import flakyRun from "./fixtures/flaky-run.json";
-import { connections, newServerState, resetConnections } from "../state/connections";
+import { applyStatusEvent, connections, newServerState, resetConnections } from "../state/connections";
 import { resetSaved, saved } from "../state/saved";
 import { traffic } from "../state/traffic";
 
@@ -174,5 +174,13 @@ describe("a kept eval run", () => {
     fireEvent.click(screen.getByTestId("evals-call-history"));
     expect(connections.getState().servers.demo?.tab).toBe("saved");
     expect(saved.getState().servers.demo?.focus).toBe(`h-${failed.repetition}`);
+  });
+
+  it("takes the shown run's Traffic links off when a new connection starts a new record", () => {
+    resetConnections();
+    changeEvals("demo", (s) => ({ ...s, shown: { ...run, in_traffic: true } }));
+    applyStatusEvent("demo", { state: "connecting" }, 1);
+    expect(evals.getState().servers.demo?.shown?.in_traffic).toBe(false);
+    expect(evals.getState().servers.demo?.shown?.id).toBe(run.id);
   });
 });

@@ -8,6 +8,7 @@ import type { EvalRun } from "../bindings/EvalRun";
 import type { EvalRunInfo } from "../bindings/EvalRunInfo";
 import type { EvalRunRequest } from "../bindings/EvalRunRequest";
 import type { EvalSuiteCheck } from "../bindings/EvalSuiteCheck";
+import { onSessionStart } from "./connections";
 import { Notifier, useNotifier, withEntry } from "./notifier";
 
 export interface EvalForm {
@@ -99,6 +100,13 @@ export function changeEvals(id: string, f: (s: ServerEvals) => ServerEvals, soon
   if (soon) evals.updateSoon(apply);
   else evals.update(apply);
 }
+
+// A new connection starts a new record: the shown run's frames are no longer the ones Traffic
+// shows, so its calls' Traffic links go off (the Rust side says so again when a run is read).
+onSessionStart((id) => {
+  if (!evals.getState().servers[id]?.shown?.in_traffic) return;
+  changeEvals(id, (s) => (s.shown ? { ...s, shown: { ...s.shown, in_traffic: false } } : s));
+});
 
 /** One update of a running run. */
 export function applyProgress(live: EvalLive, p: EvalProgress): EvalLive {
