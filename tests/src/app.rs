@@ -506,6 +506,29 @@ impl Harness {
             .unwrap_or_default()
     }
 
+    /// The file the app saved through its save-dialog seam (`PERISCOPE_SAVE_DIR`) whose name
+    /// ends with `suffix`, once it is there.
+    pub async fn saved_file(&self, suffix: &str) -> PathBuf {
+        let dir = self.data.join("saved-files");
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let found = std::fs::read_dir(&dir).ok().and_then(|d| {
+                d.flatten()
+                    .map(|e| e.path())
+                    .find(|p| p.to_string_lossy().ends_with(suffix))
+            });
+            if let Some(path) = found {
+                return path;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "nothing saved as *{suffix} in {}",
+                dir.display()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Waits until `css` matches nothing.
     pub async fn gone(&self, css: &str) {
         let deadline = Instant::now() + WAIT;

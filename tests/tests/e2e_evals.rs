@@ -207,7 +207,7 @@ async fn the_evals_view_runs_a_suite_across_two_models_and_opens_a_failure_to_it
     // Exported, the run is what `periscope eval` reads in CI (a baseline, or compare's input),
     // and JUnit for a CI's test report.
     h.click(r#"[data-testid="evals-export-json"]"#).await;
-    let exported = saved_file(&h.data.join("saved-files"), ".json").await;
+    let exported = h.saved_file(".json").await;
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&exported).unwrap()).unwrap();
     assert_eq!(report["server"], "Demo");
@@ -223,7 +223,7 @@ async fn the_evals_view_runs_a_suite_across_two_models_and_opens_a_failure_to_it
     assert_eq!(cli["broken"], false);
     assert_eq!(cli["cases"][0]["case"], "add");
     h.click(r#"[data-testid="evals-export-junit"]"#).await;
-    let junit = saved_file(&h.data.join("saved-files"), ".junit.xml").await;
+    let junit = h.saved_file(".junit.xml").await;
     let xml = std::fs::read_to_string(junit).unwrap();
     assert!(xml.contains("<testsuite") && xml.contains("add"), "{xml}");
     h.assert_layout_fits().await;
@@ -242,24 +242,4 @@ async fn the_evals_view_runs_a_suite_across_two_models_and_opens_a_failure_to_it
         "the variant's wording reached the model"
     );
     h.stop().await;
-}
-
-/// The file the app saved (under `PERISCOPE_SAVE_DIR`) whose name ends with `suffix`.
-async fn saved_file(dir: &std::path::Path, suffix: &str) -> std::path::PathBuf {
-    let deadline = std::time::Instant::now() + periscope_tests::app::WAIT;
-    loop {
-        let found = std::fs::read_dir(dir).ok().and_then(|d| {
-            d.flatten()
-                .map(|e| e.path())
-                .find(|p| p.to_string_lossy().ends_with(suffix))
-        });
-        if let Some(path) = found {
-            return path;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "nothing saved as *{suffix}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
 }

@@ -259,20 +259,7 @@ async fn the_load_view_ramps_stops_compares_opens_requests_and_finds_a_breaking_
 
     // Exported as JSON, the run is a baseline `periscope load` reads in CI.
     h.click(r#"[data-testid="load-export-json"]"#).await;
-    let saved = h.data.join("saved-files");
-    let deadline = std::time::Instant::now() + periscope_tests::app::WAIT;
-    let exported = loop {
-        let found = std::fs::read_dir(&saved).ok().and_then(|d| {
-            d.flatten()
-                .map(|e| e.path())
-                .find(|p| p.to_string_lossy().ends_with(".json"))
-        });
-        if let Some(path) = found {
-            break path;
-        }
-        assert!(std::time::Instant::now() < deadline, "the run exported");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    };
+    let exported = h.saved_file(".json").await;
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&exported).unwrap()).unwrap();
     assert_eq!(report["breaking_point"]["level"], 5.0);
