@@ -152,6 +152,85 @@ fn record_keeps_the_first_sessions_requests_as_a_recording() {
     assert!(stdout(&print).contains("tools/call"), "{}", stdout(&print));
 }
 
+/// Lines of a record file holding `what`.
+fn lines_with(text: &str, what: &str) -> usize {
+    text.lines().filter(|l| l.contains(what)).count()
+}
+
+#[test]
+fn the_lane_times_out_flags_what_comes_late_or_twice_and_loses_a_crashed_session() {
+    // The closed loop on a stdio session goes through its lane (requests pipelined, answers
+    // matched by id): what the general path does per call, it must do too.
+    let dir = scratch_dir("load-lane");
+    let file = dir.join("lane.jsonl");
+    // Every 10th call is answered 300 ms late against a 100 ms timeout; every 10th + 1 twice.
+    let json = measured(
+        &[
+            "--tool",
+            "work",
+            "--count",
+            "400",
+            "--in-flight",
+            "8",
+            "--timeout",
+            "0.1",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        &[&bin_str("chaos-server"), "unreliable", "10", "300", "0"],
+    );
+    let total = &json["report"]["total"];
+    assert_eq!(total["completed"], 400, "{total}");
+    assert_eq!(
+        total["failures"],
+        json!([{"kind": "timeout", "count": 40}]),
+        "{total}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(lines_with(&text, r#"\"tools/call\""#), 400);
+    // Sent on the lane: its ids start at 2^40, above the session's own.
+    assert_eq!(
+        lines_with(&text, r#"\"id\":1099511627776,\"method\""#),
+        1,
+        "{text}"
+    );
+    // The server was told of each call given up on, and the answers that came anyway are
+    // flagged late (those that came before the run ended), the repeated ones duplicate.
+    assert_eq!(lines_with(&text, "notifications/cancelled"), 40);
+    let late = lines_with(&text, r#""kind":"late_response""#);
+    assert!((1..=40).contains(&late), "{late} late flags");
+    let duplicate = lines_with(&text, r#""kind":"duplicate_response""#);
+    assert!(
+        (36..=40).contains(&duplicate),
+        "{duplicate} duplicate flags"
+    );
+
+    // The server exits at its 51st call: the calls out are lost with it, and the run ends.
+    let out = load(
+        &[
+            "--tool",
+            "work",
+            "--count",
+            "100",
+            "--in-flight",
+            "4",
+            "--yes",
+            "-q",
+            "--format",
+            "json",
+        ],
+        &[&bin_str("chaos-server"), "unreliable", "1000", "0", "50"],
+    );
+    let r = &report_of(&out)["report"];
+    assert_eq!(r["stopped"], "sessions_lost", "{r}");
+    assert_eq!(r["sessions"]["lost"], 1);
+    let total = &r["total"];
+    let lost = total["failures"][0]["count"].as_u64().unwrap();
+    assert_eq!(total["failures"][0]["kind"], "session_lost", "{total}");
+    assert!((1..=4).contains(&lost), "{total}");
+    assert_eq!(total["completed"].as_u64().unwrap() - lost, 50, "{total}");
+}
+
 #[test]
 fn an_open_loop_sends_at_its_rate_and_a_tool_error_is_a_failure() {
     // 100 a second for 1.5 s: due at 0, 10 ms, …, 1490 ms.

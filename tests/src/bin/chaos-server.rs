@@ -49,6 +49,10 @@
 //!   that arrives while LIMIT are already being worked on is answered at once with error
 //!   -32603 `overloaded` (the load suite's breaking point: it breaks past LIMIT in flight).
 //!   Lists `work` (read-only) and `wipe` (destructive), which both do that.
+//! - `unreliable EVERY LATE_MS CRASH_AFTER`: the `n`th `tools/call` (from 1) is answered
+//!   LATE_MS late when `n` is a multiple of EVERY, twice when it is one past a multiple; past
+//!   CRASH_AFTER calls (0: never) the server exits without answering. Lists `work`, like
+//!   `overload` (the load lane's timeouts, late and duplicate answers, and a session lost).
 //! - `huge-strings BYTES`: before answering `tools/list`, sends a notification whose method is
 //!   BYTES long and a response whose string id is BYTES long.
 
@@ -86,6 +90,7 @@ fn main() {
     let flood_done = Arc::new(AtomicBool::new(false));
     let mut page = 0u64;
     let mut held: Vec<Value> = Vec::new();
+    let mut calls = 0u64;
     let working = Arc::new(AtomicU64::new(0));
     loop {
         input.clear();
@@ -183,6 +188,26 @@ fn main() {
                             &id,
                             json!({"content": [{"type": "text", "text": "held"}]}),
                         );
+                    }
+                }
+            }
+            ("tools/call", Some(id)) if mode == "unreliable" => {
+                calls += 1;
+                let (every, late_ms, crash_after) = (num(1, 10), num(2, 100), num(3, 0));
+                if crash_after > 0 && calls > crash_after {
+                    std::process::exit(1);
+                }
+                let result = json!({"content": [{"type": "text", "text": "called"}]});
+                if calls.is_multiple_of(every) {
+                    let out = out.clone();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(late_ms));
+                        respond(&out, &id, result);
+                    });
+                } else {
+                    respond(&out, &id, result.clone());
+                    if calls % every == 1 {
+                        respond(&out, &id, result);
                     }
                 }
             }
@@ -350,7 +375,7 @@ fn tools_list(mode: &str, out: &Out, id: &Value, text: &str, n: u64) {
             write_json(out, &json!({"jsonrpc": "2.0", "method": long}));
             write_json(out, &json!({"jsonrpc": "2.0", "id": long, "result": {}}));
         }
-        "overload" => {
+        "overload" | "unreliable" => {
             let work = json!({"name": "work", "inputSchema": {"type": "object"},
                 "annotations": {"readOnlyHint": true}});
             let wipe = json!({"name": "wipe", "inputSchema": {"type": "object"},

@@ -25,7 +25,10 @@ use super::resources::{CpuReading, Sampler, Watched, reading};
 use super::stats::Recorder;
 use super::workload::{LoadRequest, Picker};
 use crate::check::{CheckTarget, open_with};
+
+mod lane_loop;
 use crate::session::{CallOptions, Session, SessionOptions};
+use lane_loop::LaneSet;
 
 /// Entries a load session keeps in memory: the record of a run is its report; each session
 /// keeps only its newest frames (for a host to show the end of it).
@@ -240,8 +243,18 @@ impl Prepared {
                 CheckTarget::Stdio(_) => None,
             }),
         };
+        // One instance a client: each session's requests can go on its lane (a client spread
+        // over instances goes through the general path, request by request).
+        let mut lanes = Vec::with_capacity(sessions.len());
+        for session in &sessions {
+            lanes.push(Mutex::new(if per_client == 1 {
+                LaneSet::open(session, &workload).await
+            } else {
+                None
+            }));
+        }
         let sessions: Vec<Arc<Session>> = sessions.into_iter().map(Arc::new).collect();
-        let run = Arc::new(Run::new(
+        let mut run = Run::new(
             plan.clone(),
             workload.clone(),
             sessions.clone(),
@@ -249,8 +262,15 @@ impl Prepared {
             stop,
             progress,
             watched,
-        ));
+        );
+        run.lanes = lanes;
+        let run = Arc::new(run);
         let outcome = run.drive().await;
+        // The lanes close before their sessions: an answer that comes now is flagged as the
+        // late or repeated answer it is.
+        for lane in &run.lanes {
+            drop(lane.lock().unwrap_or_else(|p| p.into_inner()).take());
+        }
         let sample = sample.map(|path| {
             let _ = sessions[0].traffic().stop_recording();
             let sent = run.first_sent.load(Ordering::Relaxed);
@@ -374,6 +394,9 @@ struct Run {
     /// for) stops at [`SAMPLE_REQUESTS`].
     first_sent: Arc<AtomicU64>,
     clock: Instant,
+    /// Each session's lane, when it has one (by index into `sessions`): the closed loop's
+    /// way to a session (lane_loop.rs); taken by a phase and given back at its end.
+    lanes: Vec<Mutex<Option<LaneSet>>>,
 }
 
 impl Run {
@@ -387,6 +410,7 @@ impl Run {
         watched: Watched,
     ) -> Run {
         Run {
+            lanes: Vec::new(),
             turns: clients.iter().map(|_| AtomicUsize::new(0)).collect(),
             clients,
             books: Arc::new(Mutex::new(Books {
@@ -594,6 +618,26 @@ impl Run {
         (done, task)
     }
 
+    /// The workload's next request, by index.
+    fn next_index(&self) -> usize {
+        self.picker
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next_index()
+            .unwrap_or(0)
+    }
+
+    /// How a run's request is sent on the general path: the plan's timeout, Stop's token,
+    /// never from the cache.
+    fn call_options(&self) -> CallOptions {
+        CallOptions {
+            timeout: Some(self.plan.timeout()),
+            cancel: Some(self.stop.child_token()),
+            fresh: true,
+            ..CallOptions::default()
+        }
+    }
+
     /// One more request may go: false once the plan's budget is spent.
     fn ticket(&self) -> bool {
         self.sent.fetch_add(1, Ordering::Relaxed) < self.plan.request_budget()
@@ -627,12 +671,7 @@ impl Run {
     /// loop).
     fn request(&self, c: usize, due: Option<Instant>) -> impl Future<Output = ()> + Send + 'static {
         let s = self.session_of(c);
-        let index = self
-            .picker
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .next_index()
-            .unwrap_or(0);
+        let index = self.next_index();
         let session = self.sessions[s].clone();
         // The sample ends here: the requests after it, and the answers to those still in
         // flight, are not in the file (the report says the sample was cut).
@@ -646,12 +685,7 @@ impl Run {
         let books = self.books.clone();
         let lost = self.lost.clone();
         let clock = self.clock;
-        let options = CallOptions {
-            timeout: Some(self.plan.timeout()),
-            cancel: Some(self.stop.child_token()),
-            fresh: true,
-            ..CallOptions::default()
-        };
+        let options = self.call_options();
         async move {
             let request = &workload[index];
             let sent = Instant::now();
@@ -689,6 +723,23 @@ impl Run {
         let out_of_budget = Arc::new(AtomicBool::new(false));
         let mut workers = JoinSet::new();
         for c in self.alive() {
+            let lane = match self.clients[c][..] {
+                [s] => self.lanes[s]
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .map(|set| (s, set)),
+                _ => None,
+            };
+            if let Some((s, set)) = lane {
+                let me = self.clone();
+                let out = out_of_budget.clone();
+                workers.spawn(async move {
+                    let set = me.lane_loop(s, set, phase, &out).await;
+                    *me.lanes[s].lock().unwrap_or_else(|p| p.into_inner()) = Some(set);
+                });
+                continue;
+            }
             for _ in 0..phase.in_flight {
                 let me = self.clone();
                 let out = out_of_budget.clone();

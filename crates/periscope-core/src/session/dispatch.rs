@@ -45,12 +45,17 @@ pub(super) async fn run(shared: Weak<Shared>, mut inbound: mpsc::Receiver<Inboun
 }
 
 /// Acts on one recorded frame of the server's (`params`: where classifying found them).
-fn on_frame(s: &Arc<Shared>, frame: &Frame, params: ParamsAt) {
+fn on_frame(s: &Arc<Shared>, frame: &Arc<Frame>, params: ParamsAt) {
     match &frame.verdict {
         // A notification, the bulk of a flood: acted on from its raw params.
         Verdict::Notification { .. } => s.on_notification_frame(frame, params),
         // Malformed: recorded, classified and flagged; a client does not act on it.
         Verdict::NotUtf8 { .. } | Verdict::NotJson { .. } | Verdict::NotJsonRpc { .. } => {}
+        // A lane's answer, told by its id alone: the lane reads what it needs (lane.rs).
+        Verdict::Response {
+            id: Some(RequestId::Number(n)),
+            ..
+        } if *n >= super::LANE_FIRST_ID => s.lane.take(*n, frame, &s.traffic),
         verdict => {
             // The bytes parsed when the frame was classified; read again, whole, here.
             let Ok(value) = serde_json::from_slice::<Value>(&frame.bytes) else {

@@ -5,6 +5,7 @@ mod cache;
 mod dispatch;
 pub mod error;
 pub mod handler;
+mod lane;
 mod listen;
 mod modern;
 mod open;
@@ -31,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 pub use cache::CacheHit;
 pub use error::{NotReissued, RequestError, RpcError};
 pub use handler::{DeclineAll, HostHandler, ServerRequest, ServerRequestKind};
+pub use lane::{LANE_FIRST_ID, Lane, LaneOutcome, LaneTemplate, NoLane, lane_id, lane_outcome};
 pub use open::ConnectError;
 pub use raw::RawExchange;
 pub use request::{Timing, timed};
@@ -191,6 +193,8 @@ struct Shared {
     sign_ins: std::sync::atomic::AtomicU64,
     /// Modern era: the listen stream (`subscriptions/listen`), see listen.rs.
     listen: listen::Listen,
+    /// Where the dispatcher leaves a lane's answers (lane.rs).
+    lane: Arc<lane::LaneRoute>,
 }
 
 /// A tool's mirrored arguments, or why it is refused.
@@ -440,6 +444,7 @@ impl Shared {
             return;
         }
         self.closed.send_replace(Some(report.clone()));
+        self.lane.close();
         let pending: Vec<(RequestId, Pending)> = self.lock_calls().pending.drain().collect();
         for (id, p) in pending {
             p.end_unanswered(id, &self.events, Reply::Closed(report.clone()));

@@ -165,6 +165,7 @@ impl Session {
             cache: Mutex::new(Default::default()),
             sign_ins: Default::default(),
             listen: Default::default(),
+            lane: Default::default(),
         });
         tokio::spawn(dispatch::run(Arc::downgrade(&shared), inbound));
         Session { shared }

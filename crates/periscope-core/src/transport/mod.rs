@@ -256,6 +256,16 @@ pub trait Transport: Send + Sync {
     ) -> Delivery {
         self.send(frame, patience)
     }
+    /// Puts frames that leave together on their way in one write (the session recorded them
+    /// already, in this order): a load lane's batch of requests. `None` when the transport
+    /// sends each frame on its own (HTTP: a POST each), and a lane is not for it.
+    fn send_batch(&self, _frames: Vec<Arc<Frame>>, _patience: Duration) -> Option<Delivery> {
+        None
+    }
+    /// Whether [`Transport::send_batch`] sends (a lane needs it).
+    fn sends_batches(&self) -> bool {
+        false
+    }
     /// Speak the modern era's wire (`Some(version)`: HTTP sends it as `MCP-Protocol-Version`
     /// on every POST, takes no session, opens no standalone stream, never resumes, and hands on
     /// a JSON-RPC error that comes with a 4xx) or the legacy one (`None`, the default).

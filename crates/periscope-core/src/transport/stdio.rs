@@ -71,10 +71,25 @@ pub struct StdioTransport {
     options: StdioOptions,
 }
 
-/// A frame waiting for the writer, and who to tell when it is written.
+/// Frames waiting for the writer (one, or a lane's batch written together), and who to tell
+/// when they are written.
 struct Outgoing {
-    frame: Arc<Frame>,
+    frames: Batch,
     done: oneshot::Sender<io::Result<()>>,
+}
+
+enum Batch {
+    One(Arc<Frame>),
+    Many(Vec<Arc<Frame>>),
+}
+
+impl Batch {
+    fn frames(&self) -> &[Arc<Frame>] {
+        match self {
+            Batch::One(frame) => std::slice::from_ref(frame),
+            Batch::Many(frames) => frames,
+        }
+    }
 }
 
 /// What the writer is doing, for the error of a send that ran out of time.
@@ -187,67 +202,17 @@ impl StdioTransport {
             .and_then(|r| r.ok().and_then(|s| *s))
     }
 
-    fn signal_group(&self, signal: Signal) {
-        // ESRCH (nothing left in the group) is the normal case once the server has exited.
-        let _ = killpg(self.pgid, signal);
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Writes queued frames to the server's stdin, one line each, in order. A frame whose sender
-/// stopped waiting before it was started is skipped (it never left, and its flag says so); one
-/// already started is finished, since a line cut short would corrupt every later frame.
-async fn write_frames(
-    mut stdin: ChildStdin,
-    mut queue: mpsc::Receiver<Outgoing>,
-    writing: Arc<Writing>,
-) {
-    while let Some(Outgoing { frame, done }) = queue.recv().await {
-        if done.is_closed() {
-            continue;
-        }
-        writing.written.store(0, Ordering::SeqCst);
-        writing.seq.store(frame.seq, Ordering::SeqCst);
-        let result = async {
-            // Written piece by piece, as the pipe takes it, so a stalled write can say exactly
-            // how much of its frame is left.
-            for part in [&frame.bytes[..], b"\n"] {
-                let mut rest = part;
-                while !rest.is_empty() {
-                    let n = stdin.write(rest).await?;
-                    if n == 0 {
-                        return Err(io::ErrorKind::WriteZero.into());
-                    }
-                    rest = &rest[n..];
-                    writing.written.fetch_add(n as u64, Ordering::SeqCst);
-                }
-            }
-            stdin.flush().await
-        }
-        .await;
-        writing.seq.store(0, Ordering::SeqCst);
-        let _ = done.send(result);
-    }
-}
-
-#[async_trait]
-impl Transport for StdioTransport {
-    fn process_id(&self) -> Option<u32> {
-        u32::try_from(self.pgid.as_raw()).ok()
-    }
-
-    fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
+    /// Queues frames for the writer; the delivery ends when they are written, or within
+    /// `patience` with what held them up (`total`: their bytes with newlines).
+    fn queue_frames(&self, frames: Batch, total: u64, patience: Duration) -> Delivery {
         let queue = lock(&self.queue).clone();
         let (done_tx, done_rx) = oneshot::channel();
-        let (seq, total) = (frame.seq, frame.bytes.len() as u64 + 1);
+        let seq = frames.frames().first().map_or(0, |f| f.seq);
         let queued = match queue {
             None => Err(SendError::Closed),
             Some(q) => q
                 .try_send(Outgoing {
-                    frame,
+                    frames,
                     done: done_tx,
                 })
                 .map_err(|e| match e {
@@ -279,6 +244,90 @@ impl Transport for StdioTransport {
                 )),
             }
         })
+    }
+
+    fn signal_group(&self, signal: Signal) {
+        // ESRCH (nothing left in the group) is the normal case once the server has exited.
+        let _ = killpg(self.pgid, signal);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Writes queued frames to the server's stdin, one line each, in order. A frame whose sender
+/// stopped waiting before it was started is skipped (it never left, and its flag says so); one
+/// already started is finished, since a line cut short would corrupt every later frame.
+async fn write_frames(
+    mut stdin: ChildStdin,
+    mut queue: mpsc::Receiver<Outgoing>,
+    writing: Arc<Writing>,
+) {
+    let mut joined = Vec::new();
+    while let Some(Outgoing { frames, done }) = queue.recv().await {
+        if done.is_closed() {
+            continue;
+        }
+        let frames = frames.frames();
+        let Some(first) = frames.first() else {
+            let _ = done.send(Ok(()));
+            continue;
+        };
+        writing.written.store(0, Ordering::SeqCst);
+        writing.seq.store(first.seq, Ordering::SeqCst);
+        // A batch goes in one write: its lines joined (a lane's requests, a few dozen bytes
+        // each, would otherwise cost two system calls apiece).
+        let parts: Vec<&[u8]> = if frames.len() == 1 {
+            vec![&first.bytes[..], b"\n"]
+        } else {
+            joined.clear();
+            for frame in frames {
+                joined.extend_from_slice(&frame.bytes);
+                joined.push(b'\n');
+            }
+            vec![&joined[..]]
+        };
+        let result = async {
+            // Written piece by piece, as the pipe takes it, so a stalled write can say exactly
+            // how much of its frame is left.
+            for part in parts {
+                let mut rest = part;
+                while !rest.is_empty() {
+                    let n = stdin.write(rest).await?;
+                    if n == 0 {
+                        return Err(io::ErrorKind::WriteZero.into());
+                    }
+                    rest = &rest[n..];
+                    writing.written.fetch_add(n as u64, Ordering::SeqCst);
+                }
+            }
+            stdin.flush().await
+        }
+        .await;
+        writing.seq.store(0, Ordering::SeqCst);
+        let _ = done.send(result);
+    }
+}
+
+#[async_trait]
+impl Transport for StdioTransport {
+    fn process_id(&self) -> Option<u32> {
+        u32::try_from(self.pgid.as_raw()).ok()
+    }
+
+    fn send(&self, frame: Arc<Frame>, patience: Duration) -> Delivery {
+        let total = frame.bytes.len() as u64 + 1;
+        self.queue_frames(Batch::One(frame), total, patience)
+    }
+
+    fn send_batch(&self, frames: Vec<Arc<Frame>>, patience: Duration) -> Option<Delivery> {
+        let total = frames.iter().map(|f| f.bytes.len() as u64 + 1).sum();
+        Some(self.queue_frames(Batch::Many(frames), total, patience))
+    }
+
+    fn sends_batches(&self) -> bool {
+        true
     }
 
     fn reports_close(&self) -> bool {
