@@ -232,6 +232,48 @@ fn the_lane_times_out_flags_what_comes_late_or_twice_and_loses_a_crashed_session
 }
 
 #[test]
+fn on_the_lane_a_call_that_asks_for_input_is_answered_on_the_general_path() {
+    // 2026-07-28: `mrtr_form` answers its first call with input_required; the lane hands the
+    // call to the general path, which asks again and answers the form (declined, as the CLI's
+    // host does), and the call succeeds like any other.
+    let dir = scratch_dir("load-lane-input");
+    let file = dir.join("input.jsonl");
+    let json = measured(
+        &[
+            "--era",
+            "modern",
+            "--tool",
+            "mrtr_form",
+            "--count",
+            "20",
+            "--in-flight",
+            "4",
+            "--record",
+            file.to_str().unwrap(),
+        ],
+        &[&demo(), "--eras", "modern"],
+    );
+    let total = &json["report"]["total"];
+    assert_eq!(total["completed"], 20, "{total}");
+    assert_eq!(total["failed"], 0, "{total}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let calls = |lane: bool| {
+        text.lines()
+            .filter(|l| {
+                l.contains(r#"\"method\":\"tools/call\""#) && l.starts_with(r#"{"type":"frame""#)
+            })
+            .filter(|l| l.contains(r#"\"id\":10995116"#) == lane)
+            .count()
+    };
+    assert_eq!(calls(true), 20, "each call first went on the lane");
+    assert!(
+        calls(false) >= 20,
+        "and again on the general path, with the answers"
+    );
+    assert!(text.contains("inputResponses"));
+}
+
+#[test]
 fn an_open_loop_sends_at_its_rate_and_a_tool_error_is_a_failure() {
     // 100 a second for 1.5 s: due at 0, 10 ms, …, 1490 ms.
     let json = measured(
