@@ -5,6 +5,7 @@ import type { TrafficRow as Row } from "../bindings/TrafficRow";
 import { formatBytes, formatLatency, formatTime } from "../format";
 import { AppBadge } from "./AppBadge";
 import { describeFlag, kindLabel } from "./describe";
+import { shownId } from "./idText";
 import { roundLabel } from "./rounds";
 
 interface Props {
@@ -63,7 +64,9 @@ export const TrafficRow = memo(function TrafficRow({ row, selected, top, height,
           </span>
         )}
       </span>
-      <span className="col-id">{row.id ?? ""}</span>
+      <span className="col-id" title={row.id ?? undefined}>
+        {row.id === null ? "" : shownId(row.id)}
+      </span>
       <span className="col-size">{formatBytes(row.size)}</span>
       <span className="col-latency">{row.latency_us === null ? "" : formatLatency(row.latency_us)}</span>
       <span className="col-warn" title={warnings.join("\n") || undefined}>
