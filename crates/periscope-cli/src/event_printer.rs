@@ -36,9 +36,7 @@ pub async fn print_events(
             }
         };
         match event {
-            Event::FrameAppended(frame)
-                if frame.direction == Direction::In && !frame.verdict.is_valid() =>
-            {
+            Event::MalformedFrame(frame) if frame.direction == Direction::In => {
                 tell!(
                     "periscope: warning: the server sent a frame that is {} (frame {}, {} bytes): {}",
                     frame.verdict.summary(),

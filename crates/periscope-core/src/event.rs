@@ -171,7 +171,10 @@ impl ServerNotification {
 /// read them from the record (`Traffic::stderr_from`, `Traffic::exchanges_from`).
 #[derive(Debug, Clone)]
 pub enum Event {
-    FrameAppended(Arc<Frame>),
+    /// A frame that is not well-formed JSON-RPC was recorded (either direction). Well-formed
+    /// frames are not announced one by one: a host reads them from the record (a flood's
+    /// million announcements went to nobody but the CLI, which skipped all but these).
+    MalformedFrame(Arc<Frame>),
     /// The session found something wrong (or notable) about a recorded frame.
     FrameFlagged(FlagRecord),
     StateChanged(SessionState),

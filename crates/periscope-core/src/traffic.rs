@@ -225,10 +225,12 @@ impl Traffic {
             .collect()
     }
 
-    /// What follows a frame's recording, out of the lock: its event, its protocol check, and
-    /// the flag of a frame cut short.
+    /// What follows a frame's recording, out of the lock: the event of a malformed one, its
+    /// protocol check, and the flag of a frame cut short.
     fn announce(&self, frame: &Arc<Frame>) {
-        let _ = self.events.send(Event::FrameAppended(frame.clone()));
+        if !frame.verdict.is_valid() {
+            let _ = self.events.send(Event::MalformedFrame(frame.clone()));
+        }
         if let Some(checks) = self.checks.get() {
             checks.offer(frame);
         }
@@ -270,7 +272,9 @@ impl Traffic {
         });
         inner.store_send(Entry::Frame(frame.clone(), None));
         drop(inner);
-        let _ = self.events.send(Event::FrameAppended(frame.clone()));
+        if !frame.verdict.is_valid() {
+            let _ = self.events.send(Event::MalformedFrame(frame.clone()));
+        }
         if truncated_from.is_some() {
             self.flag(
                 frame.seq,
@@ -612,13 +616,16 @@ mod tests {
         assert!(matches!(frames[0].verdict, Verdict::Notification { ref method } if method == "a"));
         assert!(matches!(frames[1].verdict, Verdict::NotJson { .. }));
         assert!(matches!(frames[2].verdict, Verdict::NotJson { .. }));
-        let announced: Vec<u64> = (0..3)
-            .map(|_| match rx.try_recv().unwrap() {
-                Event::FrameAppended(frame) => frame.seq,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(announced, seqs);
+        // Only the malformed ones are announced, in order.
+        let announced: Vec<u64> = std::iter::from_fn(|| match rx.try_recv() {
+            Ok(Event::MalformedFrame(frame)) => Some(frame.seq),
+            Ok(Event::FrameFlagged(_)) => Some(0),
+            Ok(other) => panic!("{other:?}"),
+            Err(_) => None,
+        })
+        .filter(|seq| *seq != 0)
+        .collect();
+        assert_eq!(announced, seqs[1..]);
         let flags = traffic.flags();
         assert_eq!(flags.len(), 1);
         assert_eq!(flags[0].seq, 4);

@@ -97,20 +97,21 @@ impl Drop for RecordFile {
 fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
     let mut file = Some(file);
     let mut error: Option<io::Error> = None;
+    // Lines are encoded here, then handed to the file a batch at a time: the encoder writes
+    // a line in dozens of small pieces, each a bounds check and a copy on a `BufWriter`, and
+    // only a push on a `Vec`.
+    let mut encoded = Vec::with_capacity(BUFFER_BYTES);
     while let Ok(job) = queue.recv() {
-        let line = match job {
-            Job::Frames(frames) => {
-                let Some(f) = file.as_mut() else { continue };
-                let written = frames
-                    .iter()
-                    .try_for_each(|frame| write_line(f, &FrameLine::of(frame)));
-                if let Err(e) = written {
-                    error = Some(e);
-                    file = None;
-                }
-                continue;
-            }
-            Job::Line(line) => line,
+        // After a write error the record goes on in memory only: nothing more to encode.
+        if file.is_none() && !matches!(job, Job::Flush(_)) {
+            continue;
+        }
+        encoded.clear();
+        let encoding = match job {
+            Job::Frames(frames) => frames
+                .iter()
+                .try_for_each(|frame| encode_line(&mut encoded, &FrameLine::of(frame))),
+            Job::Line(line) => encode_line(&mut encoded, &line),
             Job::Flush(reply) => {
                 let result = match (&error, file.as_mut()) {
                     (Some(e), _) => Err(io::Error::new(e.kind(), e.to_string())),
@@ -122,7 +123,7 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
             }
         };
         let Some(f) = file.as_mut() else { continue };
-        if let Err(e) = write_line(f, &line) {
+        if let Err(e) = encoding.and_then(|()| f.write_all(&encoded)) {
             error = Some(e);
             file = None;
         }
@@ -132,9 +133,11 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
     }
 }
 
-fn write_line(f: &mut BufWriter<File>, line: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *f, line)?;
-    f.write_all(b"\n")
+/// Appends `line`'s JSON and a newline to `encoded`.
+fn encode_line(encoded: &mut Vec<u8>, line: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *encoded, line)?;
+    encoded.push(b'\n');
+    Ok(())
 }
 
 /// A frame's line, borrowed: the same JSON as [`RecordLine::Frame`] and
