@@ -158,12 +158,7 @@ impl Session {
         params: Option<Value>,
     ) -> Result<LaneTemplate, RequestError> {
         let s = &self.shared;
-        if let Some(refusal) = s.refusal(method, params.as_ref()).await {
-            return Err(RequestError::Refused {
-                method: method.into(),
-                refusal,
-            });
-        }
+        s.refuse(method, params.as_ref()).await?;
         let mut params = params;
         s.stamp(&mut params);
         let message = wire::request(&RequestId::Number(PLACEHOLDER_ID), method, params);

@@ -404,6 +404,21 @@ impl Shared {
         }
     }
 
+    /// [`Shared::refusal`] as the error a request that may not go ends with.
+    pub(super) async fn refuse(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<(), super::RequestError> {
+        match self.refusal(method, params).await {
+            Some(refusal) => Err(super::RequestError::Refused {
+                method: method.into(),
+                refusal,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Why a request may not go to this server as built, if it may not: a removed method, or
     /// (over HTTP) a tool with broken header annotations.
     pub(super) async fn refusal(

@@ -94,12 +94,7 @@ impl Session {
         options: CallOptions,
     ) -> Result<Answered, RequestError> {
         let s = &self.shared;
-        if let Some(refusal) = s.refusal(method, params.as_ref()).await {
-            return Err(RequestError::Refused {
-                method: method.into(),
-                refusal,
-            });
-        }
+        s.refuse(method, params.as_ref()).await?;
         if s.modern_version().is_some() && !options.fresh {
             let generation = s.sign_ins.load(std::sync::atomic::Ordering::SeqCst);
             let hit = s.lock_cache().get(method, params.as_ref(), generation);

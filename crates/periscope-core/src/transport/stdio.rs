@@ -278,15 +278,15 @@ async fn write_frames(
         writing.seq.store(first.seq, Ordering::SeqCst);
         // A batch goes in one write: its lines joined (a lane's requests, a few dozen bytes
         // each, would otherwise cost two system calls apiece).
-        let parts: Vec<&[u8]> = if frames.len() == 1 {
-            vec![&first.bytes[..], b"\n"]
+        let parts: [&[u8]; 2] = if frames.len() == 1 {
+            [&first.bytes[..], b"\n"]
         } else {
             joined.clear();
             for frame in frames {
                 joined.extend_from_slice(&frame.bytes);
                 joined.push(b'\n');
             }
-            vec![&joined[..]]
+            [&joined[..], b""]
         };
         let result = async {
             // Written piece by piece, as the pipe takes it, so a stalled write can say exactly
