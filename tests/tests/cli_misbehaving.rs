@@ -298,3 +298,33 @@ fn a_probe_ignored_by_a_talking_server_is_cut_short() {
     );
     assert!(!err.contains("timed out"), "{err}");
 }
+
+/// With `-q` the server's log messages are not shown, nor counted as gone by too fast to show:
+/// a flood of them leaves stderr silent. Without it they are shown.
+#[test]
+fn quiet_says_nothing_of_a_log_flood_and_loud_shows_it() {
+    let flood = |extra: &[&str]| {
+        Command::new(bin("periscope"))
+            .args(["tools", "list", "--era", "legacy"])
+            .args(extra)
+            .arg("--")
+            .arg(bin("misbehaving-server"))
+            .args(["flood", "50000"])
+            .output()
+            .expect("periscope runs")
+    };
+    let quiet = flood(&["-q"]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    assert_eq!(String::from_utf8_lossy(&quiet.stdout).trim(), "noop()");
+    // (What may be said: how many frames the protocol checks did not get to.)
+    for unsaid in ["[server", "too fast to print"] {
+        assert!(!stderr(&quiet).contains(unsaid), "{}", stderr(&quiet));
+    }
+    let loud = flood(&[]);
+    assert_eq!(loud.status.code(), Some(0), "{}", stderr(&loud));
+    assert!(
+        stderr(&loud).contains("[server info flood] message 0\n"),
+        "{}",
+        &stderr(&loud)[..stderr(&loud).len().min(400)]
+    );
+}

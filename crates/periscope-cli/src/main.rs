@@ -307,6 +307,9 @@ async fn session_options(cli: &Cli, target: &Target) -> SessionOptions {
     if let Some(v) = &cli.protocol_version {
         options.protocol_version = v.clone();
     }
+    // With -q the server's notifications are shown only by `listen`, which prints them as its
+    // output; elsewhere none is shown, so none is announced.
+    options.notification_events = !cli.quiet || matches!(cli.action, Action::Listen { .. });
     options.era = match cli.era {
         args::EraArg::Auto | args::EraArg::Both => EraChoice::Auto,
         args::EraArg::Modern => EraChoice::Modern,

@@ -19,6 +19,7 @@ use crate::record::{
 use crate::store::{Entry, Store};
 use crate::wire::{Arrived, Direction, Frame, ParamsAt, RequestId, Verdict, classify_read};
 
+mod frame_line;
 mod pairing;
 mod record_file;
 mod reopen;

@@ -432,6 +432,9 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
 
 /// Frame bytes in JSON: `{"text": "..."}` when they are UTF-8, else `{"base64": "..."}`.
 /// Both forms round-trip to the exact bytes.
+/// How a frame's bytes serialize (text, or base64 when they are not UTF-8).
+pub(crate) use bytes_serde::serialize as serialize_bytes;
+
 mod bytes_serde {
     use std::sync::Arc;
 

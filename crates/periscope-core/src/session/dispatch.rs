@@ -212,6 +212,10 @@ impl Shared {
         {
             self.on_tagged_notification(frame.seq, method, Some(&params));
         }
+        // A log message is only there to be shown: with no one to show it to, it is not read.
+        if !self.options.notification_events && method == names::MESSAGE {
+            return;
+        }
         self.on_notification(ServerNotification::from_raw_params(method, params));
     }
 
@@ -253,7 +257,9 @@ impl Shared {
             ServerNotification::ResourceUpdated { uri } => self.lock_cache().resource_updated(uri),
             _ => {}
         }
-        let _ = self.events.send(Event::Notification(Arc::new(typed)));
+        if self.options.notification_events {
+            let _ = self.events.send(Event::Notification(Arc::new(typed)));
+        }
     }
 
     /// The error response for a server request over the limit of requests being answered at

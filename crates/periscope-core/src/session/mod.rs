@@ -73,6 +73,11 @@ pub struct SessionOptions {
     /// How long the auto probe waits for `server/discover` before deciding the server is
     /// legacy (a legacy server may ignore an unknown request before `initialize`).
     pub discover_timeout: Duration,
+    /// Whether the event bus carries the server's notifications ([`Event::Notification`]). A
+    /// host that shows none turns this off (the CLI with `-q`): under a flood of log messages
+    /// each one was built, sent to every subscriber and dropped unread. A notification still
+    /// does what it does (progress, a cancellation, a changed list) and stays in the record.
+    pub notification_events: bool,
 }
 
 impl Default for SessionOptions {
@@ -107,6 +112,7 @@ impl Default for SessionOptions {
             authorizer: None,
             era: EraChoice::Auto,
             discover_timeout: Duration::from_secs(10),
+            notification_events: true,
         }
     }
 }

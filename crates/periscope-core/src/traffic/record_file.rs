@@ -9,7 +9,7 @@
 //!
 //! Frames read together (a batch of a flood) are handed over together, one wake-up of the
 //! writer for the batch rather than one a frame, and each is written from the frame itself,
-//! with no copy made for its line.
+//! with no copy made for its line (`frame_line`: by hand, as serde would write it).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -110,7 +110,7 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
         let encoding = match job {
             Job::Frames(frames) => frames
                 .iter()
-                .try_for_each(|frame| encode_line(&mut encoded, &FrameLine::of(frame))),
+                .try_for_each(|frame| super::frame_line::encode(&mut encoded, frame)),
             Job::Line(line) => encode_line(&mut encoded, &line),
             Job::Flush(reply) => {
                 let result = match (&error, file.as_mut()) {
@@ -138,51 +138,4 @@ fn encode_line(encoded: &mut Vec<u8>, line: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *encoded, line)?;
     encoded.push(b'\n');
     Ok(())
-}
-
-/// A frame's line, borrowed: the same JSON as [`RecordLine::Frame`] and
-/// [`RecordLine::AppFrame`] (a test holds them equal).
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum FrameLine<'a> {
-    Frame(&'a Frame),
-    AppFrame(&'a Frame),
-}
-
-impl<'a> FrameLine<'a> {
-    fn of(frame: &'a Frame) -> FrameLine<'a> {
-        if frame.direction.is_app() {
-            FrameLine::AppFrame(frame)
-        } else {
-            FrameLine::Frame(frame)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::wire::{Direction, Verdict};
-
-    /// The borrowed line is the record's own line, byte for byte, for both kinds of frame.
-    #[test]
-    fn a_frame_line_is_written_as_the_record_line() {
-        for (direction, app_view) in [(Direction::In, None), (Direction::ToApp, Some(3))] {
-            let frame = Frame {
-                seq: 7,
-                direction,
-                wall_us: 1,
-                mono_us: 2,
-                bytes: Arc::from(&b"{\"jsonrpc\":\"2.0\",\"method\":\"a\x01\"}"[..]),
-                truncated_from: Some(4000),
-                exchange: Some(2),
-                app_view,
-                verdict: Verdict::Notification { method: "a".into() },
-            };
-            assert_eq!(
-                serde_json::to_string(&FrameLine::of(&frame)).unwrap(),
-                serde_json::to_string(&RecordLine::of_frame(frame.clone())).unwrap()
-            );
-        }
-    }
 }
