@@ -7,34 +7,35 @@
 //! one byte at a time; this one looks at eight (a word's worth of bytes that need no escape is
 //! copied at once) and goes through no serializer for the line's fixed members.
 
-use std::io;
+use std::io::{self, Write};
 
 use crate::wire::Frame;
 
-/// Appends `frame`'s record line and a newline to `out`.
-pub(super) fn encode(out: &mut Vec<u8>, frame: &Frame) -> io::Result<()> {
+/// Writes `frame`'s record line and a newline to `out` (a batch's buffer, or the file itself
+/// for a large frame).
+pub(super) fn encode(out: &mut impl Write, frame: &Frame) -> io::Result<()> {
     let mut number = itoa::Buffer::new();
-    out.extend_from_slice(if frame.direction.is_app() {
+    out.write_all(if frame.direction.is_app() {
         b"{\"type\":\"app_frame\",\"seq\":"
     } else {
         b"{\"type\":\"frame\",\"seq\":"
-    });
-    out.extend_from_slice(number.format(frame.seq).as_bytes());
-    out.extend_from_slice(b",\"direction\":");
+    })?;
+    out.write_all(number.format(frame.seq).as_bytes())?;
+    out.write_all(b",\"direction\":")?;
     serde_json::to_writer(&mut *out, &frame.direction)?;
-    out.extend_from_slice(b",\"wall_us\":");
-    out.extend_from_slice(number.format(frame.wall_us).as_bytes());
-    out.extend_from_slice(b",\"mono_us\":");
-    out.extend_from_slice(number.format(frame.mono_us).as_bytes());
+    out.write_all(b",\"wall_us\":")?;
+    out.write_all(number.format(frame.wall_us).as_bytes())?;
+    out.write_all(b",\"mono_us\":")?;
+    out.write_all(number.format(frame.mono_us).as_bytes())?;
     match std::str::from_utf8(&frame.bytes) {
         Ok(text) => {
-            out.extend_from_slice(b",\"bytes\":{\"text\":\"");
-            escape_into(out, text.as_bytes());
-            out.extend_from_slice(b"\"}");
+            out.write_all(b",\"bytes\":{\"text\":\"")?;
+            escape_into(out, text.as_bytes())?;
+            out.write_all(b"\"}")?;
         }
         // Not text: the serializer's own base64 form (rare; a hostile or broken server).
         Err(_) => {
-            out.extend_from_slice(b",\"bytes\":");
+            out.write_all(b",\"bytes\":")?;
             serde_json::to_writer(&mut *out, &Bytes(frame))?;
         }
     }
@@ -44,13 +45,13 @@ pub(super) fn encode(out: &mut Vec<u8>, frame: &Frame) -> io::Result<()> {
         (&b",\"app_view\":"[..], frame.app_view.map(u64::from)),
     ] {
         if let Some(value) = value {
-            out.extend_from_slice(name);
-            out.extend_from_slice(number.format(value).as_bytes());
+            out.write_all(name)?;
+            out.write_all(number.format(value).as_bytes())?;
         }
     }
-    out.extend_from_slice(b",\"verdict\":");
+    out.write_all(b",\"verdict\":")?;
     serde_json::to_writer(&mut *out, &frame.verdict)?;
-    out.extend_from_slice(b"}\n");
+    out.write_all(b"}\n")?;
     Ok(())
 }
 
@@ -77,10 +78,10 @@ fn needs_escape(word: u64) -> u64 {
     (zero_in(quote) | zero_in(backslash) | control) & HIGHS
 }
 
-/// Appends `text` escaped as the contents of a JSON string, as serde_json escapes it: `\"`,
+/// Writes `text` escaped as the contents of a JSON string, as serde_json escapes it: `\"`,
 /// `\\`, the short forms of backspace, tab, newline, form feed and carriage return, and
 /// `\u00xx` (lowercase) for the other control characters; everything else as it is.
-fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
+fn escape_into(out: &mut impl Write, text: &[u8]) -> io::Result<()> {
     let mut start = 0;
     let mut at = 0;
     while at + 8 <= text.len() {
@@ -91,32 +92,32 @@ fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
             continue;
         }
         let special = at + (found.trailing_zeros() / 8) as usize;
-        out.extend_from_slice(&text[start..special]);
-        push_escape(out, text[special]);
+        out.write_all(&text[start..special])?;
+        push_escape(out, text[special])?;
         at = special + 1;
         start = at;
     }
     for (i, &byte) in text.iter().enumerate().skip(at) {
         if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            out.extend_from_slice(&text[start..i]);
-            push_escape(out, byte);
+            out.write_all(&text[start..i])?;
+            push_escape(out, byte)?;
             start = i + 1;
         }
     }
-    out.extend_from_slice(&text[start..]);
+    out.write_all(&text[start..])
 }
 
-fn push_escape(out: &mut Vec<u8>, byte: u8) {
+fn push_escape(out: &mut impl Write, byte: u8) -> io::Result<()> {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match byte {
-        b'"' => out.extend_from_slice(b"\\\""),
-        b'\\' => out.extend_from_slice(b"\\\\"),
-        0x08 => out.extend_from_slice(b"\\b"),
-        b'\t' => out.extend_from_slice(b"\\t"),
-        b'\n' => out.extend_from_slice(b"\\n"),
-        0x0c => out.extend_from_slice(b"\\f"),
-        b'\r' => out.extend_from_slice(b"\\r"),
-        _ => out.extend_from_slice(&[
+        b'"' => out.write_all(b"\\\""),
+        b'\\' => out.write_all(b"\\\\"),
+        0x08 => out.write_all(b"\\b"),
+        b'\t' => out.write_all(b"\\t"),
+        b'\n' => out.write_all(b"\\n"),
+        0x0c => out.write_all(b"\\f"),
+        b'\r' => out.write_all(b"\\r"),
+        _ => out.write_all(&[
             b'\\',
             b'u',
             b'0',
@@ -169,7 +170,7 @@ mod tests {
                 let mut text = vec![b'a'; 20];
                 text[at] = byte;
                 let mut out = Vec::new();
-                escape_into(&mut out, &text);
+                escape_into(&mut out, &text).unwrap();
                 let serde = serde_json::to_string(std::str::from_utf8(&text).unwrap()).unwrap();
                 assert_eq!(
                     std::str::from_utf8(&out).unwrap(),

@@ -17,7 +17,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use serde::Serialize;
 
 use crate::record::RecordLine;
 use crate::wire::Frame;
@@ -102,18 +101,9 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
     // only a push on a `Vec`.
     let mut encoded = Vec::with_capacity(BUFFER_BYTES);
     while let Ok(job) = queue.recv() {
-        // After a write error the record goes on in memory only: nothing more to encode.
-        if file.is_none() && !matches!(job, Job::Flush(_)) {
-            continue;
-        }
-        encoded.clear();
-        let encoding = match job {
-            Job::Frames(frames) => frames
-                .iter()
-                .try_for_each(|frame| super::frame_line::encode(&mut encoded, frame)),
-            Job::Line(line) => encode_line(&mut encoded, &line),
-            Job::Flush(reply) => {
-                let result = match (&error, file.as_mut()) {
+        let written = match (job, file.as_mut()) {
+            (Job::Flush(reply), f) => {
+                let result = match (&error, f) {
                     (Some(e), _) => Err(io::Error::new(e.kind(), e.to_string())),
                     (None, Some(f)) => f.flush(),
                     (None, None) => Ok(()),
@@ -121,9 +111,15 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
                 let _ = reply.send(result);
                 continue;
             }
+            // After a write error the record goes on in memory only: nothing more to encode.
+            (_, None) => continue,
+            (Job::Frames(frames), Some(f)) => write_frames(f, &mut encoded, &frames),
+            // Rare (stderr, exchanges, flags): written as they come, never held whole.
+            (Job::Line(line), Some(f)) => serde_json::to_writer(&mut *f, &line)
+                .map_err(io::Error::from)
+                .and_then(|()| f.write_all(b"\n")),
         };
-        let Some(f) = file.as_mut() else { continue };
-        if let Err(e) = encoding.and_then(|()| f.write_all(&encoded)) {
+        if let Err(e) = written {
             error = Some(e);
             file = None;
         }
@@ -133,9 +129,26 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
     }
 }
 
-/// Appends `line`'s JSON and a newline to `encoded`.
-fn encode_line(encoded: &mut Vec<u8>, line: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *encoded, line)?;
-    encoded.push(b'\n');
-    Ok(())
+/// A frame this large goes to the file as it is encoded, never held whole in the batch's
+/// buffer: a server's 64 MiB frame would otherwise cost its line again (or twice, while the
+/// buffer doubles), and the buffer would keep that size for the rest of the session.
+const STREAMED_FRAME_BYTES: usize = BUFFER_BYTES / 4;
+
+/// Writes the lines of `frames`, the small ones encoded together into `encoded` first.
+fn write_frames(
+    file: &mut BufWriter<File>,
+    encoded: &mut Vec<u8>,
+    frames: &[Arc<Frame>],
+) -> io::Result<()> {
+    encoded.clear();
+    for frame in frames {
+        if frame.bytes.len() >= STREAMED_FRAME_BYTES {
+            file.write_all(encoded)?;
+            encoded.clear();
+            super::frame_line::encode(&mut *file, frame)?;
+        } else {
+            super::frame_line::encode(&mut *encoded, frame)?;
+        }
+    }
+    file.write_all(encoded)
 }
