@@ -17,7 +17,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-
 use crate::record::RecordLine;
 use crate::wire::Frame;
 
