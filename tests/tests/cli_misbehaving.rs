@@ -13,12 +13,17 @@ fn against(mode: &str, extra: &[&str]) -> Output {
 /// `tools list` against a mode, in the auto era (with its `server/discover` probe) unless
 /// `extra` pins one.
 fn auto_era(mode: &str, extra: &[&str]) -> Output {
+    tools_list(extra, &[mode])
+}
+
+/// `periscope tools list EXTRA -- misbehaving-server SERVER_ARGS…`.
+fn tools_list(extra: &[&str], server_args: &[&str]) -> Output {
     Command::new(bin("periscope"))
         .args(["tools", "list"])
         .args(extra)
         .arg("--")
         .arg(bin("misbehaving-server"))
-        .arg(mode)
+        .args(server_args)
         .output()
         .expect("periscope runs")
 }
@@ -303,16 +308,8 @@ fn a_probe_ignored_by_a_talking_server_is_cut_short() {
 /// a flood of them leaves stderr silent. Without it they are shown.
 #[test]
 fn quiet_says_nothing_of_a_log_flood_and_loud_shows_it() {
-    let flood = |extra: &[&str]| {
-        Command::new(bin("periscope"))
-            .args(["tools", "list", "--era", "legacy"])
-            .args(extra)
-            .arg("--")
-            .arg(bin("misbehaving-server"))
-            .args(["flood", "50000"])
-            .output()
-            .expect("periscope runs")
-    };
+    let flood =
+        |extra: &[&str]| tools_list(&[&["--era", "legacy"], extra].concat(), &["flood", "50000"]);
     let quiet = flood(&["-q"]);
     assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
     assert_eq!(String::from_utf8_lossy(&quiet.stdout).trim(), "noop()");
