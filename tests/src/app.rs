@@ -555,6 +555,19 @@ impl Harness {
         n.as_u64().unwrap_or(0) as usize
     }
 
+    /// Waits until `script` (run in the page) returns true; `what` says what never happened.
+    pub async fn until_script_true(&self, script: &str, what: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let got = self.client.execute(script, vec![]).await;
+            if matches!(got, Ok(serde_json::Value::Bool(true))) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{what} (after {WAIT:?})");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits until the text of `css` contains `expected`; returns the text.
     pub async fn text_containing(&self, css: &str, expected: &str) -> String {
         self.text_of_saying(css, css, expected).await

@@ -140,13 +140,26 @@ async fn while_servers_flood_notifications_and_elicitations_clicks_answer_within
         held.contains("log messages of a flood are not shown here: more than 500 came in a second"),
         "{held}"
     );
+    // Thousands of lines, and only those in sight are drawn; the newest stay in view.
+    let drawn = h.count(r#"[data-testid="console-line"]"#).await;
     assert!(
-        h.count(r#"[data-testid="console-line"][data-kind="held"]"#)
-            .await
-            > 0,
-        "no line says where messages were held back"
+        h.count(r#".console-scroll [data-windowed="true"]"#).await == 1
+            && (1..200).contains(&drawn),
+        "the flooded console is not windowed: {drawn} lines drawn"
     );
+    let following = "const s = document.querySelector('.console-scroll'); \
+        return s.scrollTop > 0 && s.scrollHeight - s.scrollTop - s.clientHeight < 24;";
+    h.until_script_true(following, "the console never showed its newest lines")
+        .await;
     h.shot("flooding-server-console").await;
+    // The lines saying where messages were held back are found by what they say.
+    h.type_into(r#"[data-testid="console-filter"]"#, "not shown")
+        .await;
+    h.until_script_true(
+        "return document.querySelectorAll('[data-testid=\"console-line\"][data-kind=\"held\"]').length > 0;",
+        "no line says where messages were held back",
+    )
+    .await;
 
     // 10 000 elicitations: the ask dialog comes up; each Decline answers within a second.
     h.click(&server("elicit")).await;

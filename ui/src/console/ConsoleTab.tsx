@@ -3,22 +3,25 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConnectButton } from "../common/ConnectButton";
 import { EmptyState } from "../common/EmptyState";
+import { FollowedList } from "../common/FollowedList";
 import { ConsoleLine } from "./ConsoleLine";
 import type { ConsoleEntry, ConsoleLog } from "../state/consoleLog";
 import { eventText, heldText } from "./describe";
 import type { ServerState } from "../state/connections";
 import { useServerConsole } from "../state/logs";
-import { useFollowTail } from "../common/useFollowTail";
 
-/** The console draws at most this many of the newest matching entries. */
-const SHOWN = 1_000;
+/** A console line's height before it is measured: one line of `.console-line` (long ones wrap). */
+const LINE_ESTIMATE = 20;
 
-function tail(log: ConsoleLog, needle: string, _version: number, _language: string): { shown: ConsoleEntry[]; matching: number } {
-  const entries = log.entries;
-  if (needle === "") return { shown: entries.slice(-SHOWN), matching: entries.length };
-  const matching = entries.filter((e) => entryText(e).toLowerCase().includes(needle));
-  return { shown: matching.slice(-SHOWN), matching: matching.length };
+/** Every entry kept, or those the filter matches (the list draws only those in sight). */
+function matching(log: ConsoleLog, needle: string, _version: number, _language: string): ConsoleEntry[] {
+  // A fresh array on each change: the list re-renders as the log grows in place.
+  if (needle === "") return log.entries.slice();
+  return log.entries.filter((e) => entryText(e).toLowerCase().includes(needle));
 }
+
+const keyOf = (entry: ConsoleEntry) => entry.key;
+const renderLine = (entry: ConsoleEntry) => <ConsoleLine entry={entry} />;
 
 /** The text the filter searches: what the line shows. */
 function entryText(entry: ConsoleEntry): string {
@@ -42,10 +45,7 @@ export function ConsoleTab({ server }: { server: ServerState }) {
   const needle = filter.trim().toLowerCase();
   // Event lines are searched in the words shown, so the language is part of the key.
   const language = i18n.language;
-  const { shown, matching } = useMemo(() => tail(log, needle, version, language), [log, needle, version, language]);
-  const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
-
-  const hidden = matching - shown.length + (needle === "" ? log.dropped : 0);
+  const shown = useMemo(() => matching(log, needle, version, language), [log, needle, version, language]);
   const live = server.status.state === "ready" || server.status.state === "connecting";
   return (
     <div className="console">
@@ -62,7 +62,7 @@ export function ConsoleTab({ server }: { server: ServerState }) {
           />
         </label>
         <span className="spacer" />
-        <span className="count-text">{t("count", { count: matching })}</span>
+        <span className="count-text">{t("count", { count: shown.length })}</span>
       </div>
       {log.held > 0 && (
         // In a flood each second's count scrolls away under the next second's messages: the
@@ -71,13 +71,17 @@ export function ConsoleTab({ server }: { server: ServerState }) {
           {t("heldTotal", { count: log.held, perSecond: log.heldPerSecond })}
         </div>
       )}
-      <div className="console-scroll mono" ref={scrollRef} onScroll={onScroll}>
-        {hidden > 0 && (
-          <div className="console-hidden">
-            {needle === "" ? t("older", { count: hidden }) : t("olderFiltered", { count: hidden })}
-          </div>
-        )}
-        {shown.length === 0 ? (
+      <FollowedList
+        className="console-scroll mono"
+        items={shown}
+        keyOf={keyOf}
+        render={renderLine}
+        estimate={LINE_ESTIMATE}
+        before={
+          // Entries past the console's limit are gone, whatever the filter: they are only counted.
+          log.dropped > 0 && <div className="console-hidden">{t("older", { count: log.dropped })}</div>
+        }
+        empty={
           log.entries.length === 0 ? (
             <EmptyState
               title={t("empty.title")}
@@ -99,10 +103,8 @@ export function ConsoleTab({ server }: { server: ServerState }) {
               {t("empty.filteredBody", { count: log.entries.length })}
             </EmptyState>
           )
-        ) : (
-          shown.map((entry) => <ConsoleLine key={entry.key} entry={entry} />)
-        )}
-      </div>
+        }
+      />
     </div>
   );
 }

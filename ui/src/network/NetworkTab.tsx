@@ -11,10 +11,12 @@ import { ExchangeDetail } from "./ExchangeDetail";
 import type { NetworkLog } from "../state/networkLog";
 import type { ServerState } from "../state/connections";
 import { selectExchange, useServerTraffic, useTraffic } from "../state/traffic";
-import { useFollowTail } from "../common/useFollowTail";
+import { FollowedList } from "../common/FollowedList";
 
-/** The tab draws at most this many of the newest exchanges. */
-const SHOWN = 2_000;
+/** The tab lists at most this many of the newest exchanges (drawing only those in sight). */
+const SHOWN = 20_000;
+/** An exchange row's height (`.log-row`). */
+const ROW_HEIGHT = 28;
 
 function tail(log: NetworkLog, _version: number): HttpExchange[] {
   return log.exchanges.slice(-SHOWN);
@@ -32,7 +34,6 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
   const total = log.exchanges.length;
   const selectedSeq = record.networkView.selectedSeq;
   const selected = selectedSeq === null ? undefined : log.get(selectedSeq);
-  const { ref: scrollRef, onScroll } = useFollowTail(shown, 24);
 
   const stdio = target.transport === "stdio";
   const live = server.status.state === "ready" || server.status.state === "connecting";
@@ -60,11 +61,16 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
               <span className="col-path">{t("column.path")}</span>
               <span className="col-duration">{t("column.duration")}</span>
             </div>
-            <div className="network-scroll" ref={scrollRef} onScroll={onScroll}>
-              {total > shown.length && (
-                <div className="console-hidden">{t("older", { count: total - shown.length })}</div>
+            <FollowedList
+              className="network-scroll"
+              items={shown}
+              keyOf={(exchange) => exchange.seq}
+              render={(exchange) => (
+                <NetworkRow exchange={exchange} selected={exchange.seq === selectedSeq} onSelect={() => selectExchange(id, exchange.seq)} />
               )}
-              {shown.length === 0 ? (
+              estimate={ROW_HEIGHT}
+              before={total > shown.length && <div className="console-hidden">{t("older", { count: total - shown.length })}</div>}
+              empty={
                 <EmptyState
                   title={t("empty.title")}
                   action={live ? undefined : <ConnectButton server={server} />}
@@ -72,17 +78,8 @@ export function NetworkTab({ server, target }: { server: ServerState; target: Se
                 >
                   {live ? t("empty.body") : t("empty.bodyConnect")}
                 </EmptyState>
-              ) : (
-                shown.map((exchange) => (
-                  <NetworkRow
-                    key={exchange.seq}
-                    exchange={exchange}
-                    selected={exchange.seq === selectedSeq}
-                    onSelect={() => selectExchange(id, exchange.seq)}
-                  />
-                ))
-              )}
-            </div>
+              }
+            />
           </div>
           {selected && (
             <ExchangeDetail
