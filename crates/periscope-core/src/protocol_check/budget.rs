@@ -8,8 +8,11 @@
 //!
 //! So while frames are being skipped (the queue was full: the traffic is faster than the
 //! checks, and some frames go unchecked anyway), the worker keeps to [`FLOOD_SHARE`] of one
-//! core, sleeping off what it ran over. Once nothing more is skipped it runs freely again: a
-//! session that is not flooded, and the end of one that was, are checked at full speed.
+//! core, sleeping off what it ran over. A flood is remembered for [`FLOOD_QUIET`] after its
+//! last skipped frame: the session hands frames over again once the worker has emptied half
+//! its queue, so a flood skips in bursts, and a worker that ran freely between the bursts took
+//! a third of a core, not a fifth. Once nothing was skipped for that long it runs freely again:
+//! a session that is not flooded, and the end of one that was, are checked at full speed.
 
 use std::time::{Duration, Instant};
 
@@ -17,27 +20,35 @@ use std::time::{Duration, Instant};
 pub(super) const FLOOD_SHARE: f64 = 0.2;
 /// Frames checked between two looks at the budget (a look reads the thread's CPU clock).
 pub(super) const LOOK_EVERY: usize = 64;
+/// How long after its last skipped frame a flood still counts as one.
+pub(super) const FLOOD_QUIET: Duration = Duration::from_secs(1);
 
 /// Where the worker stands against its budget.
 #[derive(Default)]
 pub(super) struct Budget {
     /// Since when frames have been skipped: the wall time and the worker's CPU time then.
     outrun_since: Option<(Instant, Duration)>,
-    /// The session's skipped frames at the last look.
+    /// The session's skipped frames at the last look, and when that count last grew.
     skipped_seen: u64,
+    last_skip: Option<Instant>,
 }
 
 impl Budget {
     /// Looks at the budget, given how many frames the session has skipped so far; returns how
     /// long to sleep (zero unless the traffic outruns the checks and they ran over their share).
     pub(super) fn look(&mut self, skipped: u64) -> Duration {
-        let outrun = skipped > self.skipped_seen;
-        self.skipped_seen = skipped;
-        let Some(cpu) = outrun.then(thread_cpu_time).flatten() else {
+        let now = Instant::now();
+        if skipped > self.skipped_seen {
+            self.skipped_seen = skipped;
+            self.last_skip = Some(now);
+        }
+        let flooded = self
+            .last_skip
+            .is_some_and(|last| now.duration_since(last) < FLOOD_QUIET);
+        let Some(cpu) = flooded.then(thread_cpu_time).flatten() else {
             self.outrun_since = None;
             return Duration::ZERO;
         };
-        let now = Instant::now();
         let (wall_then, cpu_then) = *self.outrun_since.get_or_insert((now, cpu));
         owed(now - wall_then, cpu.saturating_sub(cpu_then))
     }
@@ -103,7 +114,19 @@ mod tests {
                 "slept {sleep:?} after {wall:?}"
             );
         }
-        // The skipping stopped: nothing owed, and the count starts again.
+        // The skipping paused: the flood is still on, and the busy time still owed.
+        let cpu_then = thread_cpu_time().unwrap();
+        while thread_cpu_time().unwrap() - cpu_then < Duration::from_millis(5) {}
+        let started = Instant::now();
+        let sleep = budget.look(20);
+        if started.duration_since(start) < Duration::from_millis(95) {
+            assert!(
+                sleep > Duration::ZERO,
+                "a pause in the skipping ended the budget"
+            );
+        }
+        // Nothing skipped for FLOOD_QUIET: nothing owed, and the count starts again.
+        budget.last_skip = Some(Instant::now() - FLOOD_QUIET);
         assert_eq!(budget.look(20), Duration::ZERO);
         assert!(budget.outrun_since.is_none());
     }
