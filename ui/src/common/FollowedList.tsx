@@ -51,7 +51,7 @@ export function FollowedList<T>({ items, keyOf, render, estimate, className, bef
     scroller.current = element;
     followRef.current = element;
   };
-  const hasBefore = before !== undefined && before !== null && before !== false;
+  const hasBefore = Boolean(before);
   useLayoutEffect(() => {
     const rows = rowsRef.current;
     const element = scroller.current;

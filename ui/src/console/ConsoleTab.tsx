@@ -15,8 +15,9 @@ const LINE_ESTIMATE = 20;
 
 /** Every entry kept, or those the filter matches (the list draws only those in sight). */
 function matching(log: ConsoleLog, needle: string, _version: number, _language: string): ConsoleEntry[] {
-  // A fresh array on each change: the list re-renders as the log grows in place.
-  if (needle === "") return log.entries.slice();
+  // The log's own array, grown in place: the tab re-renders on its version, and the list
+  // tells growth by its length.
+  if (needle === "") return log.entries;
   return log.entries.filter((e) => entryText(e).toLowerCase().includes(needle));
 }
 
