@@ -41,6 +41,7 @@ const COMMANDS: &[&str] = &[
     "diagnose_tool_result",
     "traffic_summary",
     "traffic_count",
+    "traffic_tail",
     "traffic_window",
     "traffic_position",
     "traffic_search",

@@ -135,6 +135,7 @@ pub fn setup<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             // The record: traffic, HTTP exchanges, stderr.
             commands::traffic::traffic_summary,
             commands::traffic::traffic_count,
+            commands::traffic::traffic_tail,
             commands::traffic::traffic_window,
             commands::traffic::traffic_position,
             commands::traffic::traffic_search,

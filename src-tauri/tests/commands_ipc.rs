@@ -117,6 +117,19 @@ fn the_ui_can_list_the_catalog_connect_call_a_tool_and_read_the_traffic() {
     )
     .unwrap();
     assert_eq!(calls, json!(1));
+    // A list following the newest frame asks for the count and the newest rows at once.
+    let tail = invoke(
+        &webview,
+        "traffic_tail",
+        json!({"serverId": "demo", "filter": {}, "tail": 2, "page": 2}),
+    )
+    .unwrap();
+    let count = tail["count"].as_u64().unwrap();
+    assert!(count >= rows.len() as u64, "{tail}");
+    assert_eq!(tail["from"].as_u64().unwrap() % 2, 0, "{tail}");
+    let newest = tail["rows"].as_array().unwrap();
+    assert_eq!(newest.len() as u64, count - tail["from"].as_u64().unwrap());
+    assert!((2..=3).contains(&newest.len()), "{tail}");
     let position = invoke(
         &webview,
         "traffic_position",

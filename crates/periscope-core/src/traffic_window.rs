@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::record::CallRound;
 use crate::rows::{EntryKind, RoundChip, RowBuilder, RowStatus, TrafficRow, preview};
 use crate::store::{
-    EntryStatus, SearchHit, StoreError, TextQuery, TrafficFilter, exchange_body, exchange_failed,
-    flag_bits,
+    EntryStatus, SearchHit, StoreError, TextQuery, TrafficFilter, TrafficTail, exchange_body,
+    exchange_failed, flag_bits,
 };
 use crate::traffic::Traffic;
 use crate::wire::Direction;
@@ -72,21 +72,53 @@ impl Traffic {
                 .take(limit.min(usize::MAX as u64) as usize)
                 .collect(),
         };
-        let rounds = self.rounds_snapshot();
-        if !rounds.is_empty() {
-            let (chips, count) = round_chips(&rounds);
-            for row in &mut rows {
-                // A later round's response carries its call too (paired as it was written).
-                row.round = chips.get(&row.seq).copied().or_else(|| {
-                    row.call.map(|call| RoundChip {
-                        first_seq: call.first_seq,
-                        round: call.round,
-                        rounds: count.get(&call.first_seq).copied().unwrap_or(call.round),
-                    })
-                });
-            }
-        }
+        self.chip_rounds(&mut rows);
         Ok(rows)
+    }
+
+    /// How many rows `filter` keeps and its newest `tail` or more (from a multiple of `page`),
+    /// as of one moment: what a list following the newest frame shows, in one question
+    /// ([`Store::tail`]).
+    ///
+    /// [`Store::tail`]: crate::store::Store::tail
+    pub fn window_tail(
+        &self,
+        filter: &TrafficFilter,
+        tail: u64,
+        page: u64,
+    ) -> Result<TrafficTail, StoreError> {
+        let mut tail = match self.store() {
+            Some(store) => store.tail(filter, tail, page)?,
+            None => {
+                let mut rows = self.memory_rows(filter);
+                let count = rows.len() as u64;
+                let start = count.saturating_sub(tail);
+                let from = start - start % page.max(1);
+                rows.drain(..from as usize);
+                TrafficTail { count, from, rows }
+            }
+        };
+        self.chip_rounds(&mut tail.rows);
+        Ok(tail)
+    }
+
+    /// Gives each row of a multi round-trip call its round chip.
+    fn chip_rounds(&self, rows: &mut [TrafficRow]) {
+        let rounds = self.rounds_snapshot();
+        if rounds.is_empty() {
+            return;
+        }
+        let (chips, count) = round_chips(&rounds);
+        for row in rows {
+            // A later round's response carries its call too (paired as it was written).
+            row.round = chips.get(&row.seq).copied().or_else(|| {
+                row.call.map(|call| RoundChip {
+                    first_seq: call.first_seq,
+                    round: call.round,
+                    rounds: count.get(&call.first_seq).copied().unwrap_or(call.round),
+                })
+            });
+        }
     }
 
     /// Where entry `seq` sits among what `filter` keeps, or `None` when the filter hides it.

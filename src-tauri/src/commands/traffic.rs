@@ -4,7 +4,7 @@
 //! The store queries run off the main thread ([`off_main`]).
 
 use periscope_core::record::{HttpExchange, StderrLine};
-use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow};
+use periscope_core::store::{SearchHit, TrafficFilter, TrafficRow, TrafficTail};
 use periscope_core::traffic::Traffic;
 use periscope_core::traffic_window::TrafficSummary;
 use periscope_core::view::FrameDetail;
@@ -45,6 +45,22 @@ pub async fn traffic_count(
 ) -> Result<u64, Problem> {
     read_record(&state, &server_id, move |traffic| {
         traffic.window_count(&filter)
+    })
+    .await
+}
+
+/// Rows the filter keeps and its newest `tail` rows or more (from a multiple of `page`), of one
+/// moment: what a list following the newest frame asks, in one round trip.
+#[tauri::command]
+pub async fn traffic_tail(
+    state: State<'_, AppState>,
+    server_id: String,
+    filter: TrafficFilter,
+    tail: u64,
+    page: u64,
+) -> Result<TrafficTail, Problem> {
+    read_record(&state, &server_id, move |traffic| {
+        traffic.window_tail(&filter, tail.min(MAX_WINDOW), page.clamp(1, MAX_WINDOW))
     })
     .await
 }

@@ -9,10 +9,14 @@ import type { TrafficExport } from "../bindings/TrafficExport";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
 import type { TrafficRow } from "../bindings/TrafficRow";
 import type { TrafficSummary } from "../bindings/TrafficSummary";
+import type { TrafficTail } from "../bindings/TrafficTail";
 
 export const recordIpc = {
   trafficSummary: (serverId: string) => invoke<TrafficSummary>("traffic_summary", { serverId }),
   trafficCount: (serverId: string, filter: TrafficFilter) => invoke<number>("traffic_count", { serverId, filter }),
+  /** The count under the filter and its newest `tail` rows or more (from a multiple of `page`), of one moment. */
+  trafficTail: (serverId: string, filter: TrafficFilter, tail: number, page: number) =>
+    invoke<TrafficTail>("traffic_tail", { serverId, filter, tail, page }),
   /** Rows `offset..offset + limit` under the filter; `count` (the list's last count) lets the end be read from the end. */
   trafficWindow: (serverId: string, filter: TrafficFilter, offset: number, limit: number, count: number | null = null) =>
     invoke<TrafficRow[]>("traffic_window", { serverId, filter, offset, limit, count }),

@@ -17,6 +17,7 @@ beforeEach(() => {
   invoke.mockImplementation(async (command: string, args: { filter?: TrafficFilter; offset?: number }) => {
     const kept = args.filter?.text ? [] : [row(1), row(2)];
     if (command === "traffic_count") return kept.length;
+    if (command === "traffic_tail") return { count: kept.length, from: 0, rows: kept };
     if (command === "traffic_window") return kept.slice(args.offset ?? 0);
     if (command === "traffic_position") return null;
     throw new Error(`unexpected ${command}`);
@@ -66,7 +67,8 @@ describe("TrafficTab", () => {
     await waitFor(() => expect(screen.getByTestId("traffic-count").textContent).toBe("0 of 2 frames"));
     expect(screen.getByTestId("traffic-empty").textContent).toContain("The filter hides all 2 frames.");
     expect(screen.getByTestId("traffic-violations").textContent).toBe("1 frame off the schema");
-    const counted = invoke.mock.calls.find(([command]) => command === "traffic_count") as
+    // Following the newest frame (the default), the filter is counted with its newest rows.
+    const counted = invoke.mock.calls.find(([command]) => command === "traffic_tail") as
       | [string, { filter: TrafficFilter }]
       | undefined;
     expect(counted?.[1].filter.text).toBe("nothing like this");
@@ -75,6 +77,21 @@ describe("TrafficTab", () => {
     await waitFor(() => expect(screen.getByTestId("traffic-count").textContent).toBe("2 of 2 frames"));
     expect(screen.queryByTestId("traffic-empty")).toBeNull();
     expect(screen.getByTestId("frame-detail-hint").textContent).toContain("Select a frame");
+  });
+
+  it("following the newest frame, shows the rows that came with the count without asking for them again", async () => {
+    ready("t3");
+    act(() => {
+      dispatchEvents([{ type: "traffic_changed", server_id: "t3", summary: { listed_to: 2, violations: 0, not_checked: 0 } }]);
+    });
+    render(<Harness id="t3" />);
+    await waitFor(() => expect(screen.getAllByTestId("traffic-row")).toHaveLength(2));
+    expect(invoke.mock.calls.filter(([command]) => command === "traffic_window")).toEqual([]);
+    // Not following: counted alone, the rows fetched as they come into sight.
+    invoke.mockClear();
+    act(() => setTrafficView("t3", { follow: false }));
+    await waitFor(() => expect(invoke.mock.calls.some(([command]) => command === "traffic_count")).toBe(true));
+    expect(invoke.mock.calls.some(([command]) => command === "traffic_tail")).toBe(false);
   });
 
   it("speaks Simplified Chinese", () => {

@@ -25,7 +25,7 @@ export function TrafficTab({ server }: { server: ServerState }) {
     [text, direction, channel, kind, method, status, fromUs, toUs],
   );
   const summary = record.summary;
-  const { window, counts, error } = useTrafficWindow(id, query, summary.listed_to, server.session);
+  const { window, counts, error } = useTrafficWindow(id, query, summary.listed_to, server.session, follow);
 
   const select = useCallback((seq: number) => setTrafficView(id, { selectedSeq: seq }), [id]);
   // From the detail pane (its request or response, a round): the list stops following to show it.

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { TrafficFilter } from "../bindings/TrafficFilter";
 import { errorMessage, ipc } from "../ipc";
 import { ALL_FRAMES, queryKey } from "./filter";
-import { OneAtATime, RowWindow } from "./window";
+import { OneAtATime, PAGE, RowWindow, TAIL } from "./window";
 
 export interface TrafficCounts {
   /** Rows the filter keeps. */
@@ -26,13 +26,15 @@ export interface TrafficWindowState {
 /**
  * `listedTo` is the summary's: it changes when the record does, and 0 says there is nothing
  * to ask for (no record yet). `session` changes with each connection (a new record: rows held
- * of the old one go).
+ * of the old one go). `follow`: the list shows the newest rows, so each count comes with them
+ * (one question, one moment: in a flood the end moves on between two).
  */
 export function useTrafficWindow(
   serverId: string,
   query: TrafficFilter,
   listedTo: number,
   session: number,
+  follow = false,
 ): TrafficWindowState {
   const key = queryKey(query);
   const [, rendered] = useReducer((n: number) => n + 1, 0);
@@ -65,20 +67,22 @@ export function useTrafficWindow(
           known !== null && known.serverId === serverId && known.listedTo === listedTo && known.session === session
             ? known.total
             : null;
-        const [shown, total] = await Promise.all([
-          ipc.trafficCount(serverId, q),
+        const [kept, total] = await Promise.all([
+          follow ? ipc.trafficTail(serverId, q, TAIL, PAGE) : ipc.trafficCount(serverId, q),
           unfiltered || cached !== null ? cached : ipc.trafficCount(serverId, ALL_FRAMES),
         ]);
+        const shown = typeof kept === "number" ? kept : kept.count;
         const all = unfiltered ? shown : (total ?? shown);
         totalAt.current = { serverId, listedTo, session, total: all };
-        window.changed(shown);
+        if (typeof kept === "number") window.changed(shown);
+        else window.changedTo(kept.count, kept.from, kept.rows);
         setCounts({ shown, total: all, counted: true, key });
         setError(null);
       } catch (e) {
         setError(errorMessage(e));
       }
     });
-  }, [serverId, key, window, listedTo, session]);
+  }, [serverId, key, window, listedTo, session, follow]);
 
   if (listedTo === 0) return { window, counts: { shown: 0, total: 0, counted: true }, error };
   const current = counts.key === key;

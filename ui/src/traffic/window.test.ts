@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { TrafficRow } from "../bindings/TrafficRow";
 import { row } from "./rows.fixtures";
-import { MAX_IN_FLIGHT, MAX_PAGES, OneAtATime, PAGE, RowWindow } from "./window";
+import { MAX_IN_FLIGHT, MAX_PAGES, OneAtATime, PAGE, RowWindow, TAIL } from "./window";
 
 /** A record of `n` rows (seq = index + 1) the window fetches from, counting the fetches. */
 function record(n: number) {
@@ -54,6 +54,33 @@ describe("RowWindow", () => {
     await settle();
     expect(fetches.map(([o]) => o)).toEqual([200, 100]);
     expect(window.rowAt(249)?.seq).toBe(250);
+  });
+
+  it("handed the newest rows with a count, shows the end at once; a fetch of an earlier moment does not replace them", async () => {
+    const { rows } = record(1_000);
+    const answers = new Map<number, (rows: TrafficRow[]) => void>();
+    const slow = (offset: number) => new Promise<TrafficRow[]>((resolve) => answers.set(offset, resolve));
+    const window = new RowWindow(slow, () => {});
+    window.changed(600);
+    window.need(570, 599);
+    expect([...answers.keys()]).toEqual([500, 400]);
+    // The record grew to 750 meanwhile: the count comes with rows 500..750 of the same moment.
+    window.changedTo(750, 500, rows.slice(500, 750));
+    expect(window.rowAt(749)?.seq).toBe(750);
+    expect(window.rowAt(500)?.seq).toBe(501);
+    // Rows 500..600 as fetched at 600 (before the tail) come back: the tail's page stays.
+    answers.get(500)!(rows.slice(500, 600).map((r) => ({ ...r, preview: "old" })));
+    // Rows 400..500, of no tail, are kept.
+    answers.get(400)!(rows.slice(400, 500));
+    await settle();
+    expect(window.rowAt(550)?.preview).not.toBe("old");
+    expect(window.rowAt(450)?.seq).toBe(451);
+    // Following the end: the pages in sight, and the one before, are held; nothing is fetched.
+    answers.clear();
+    window.need(720, 749);
+    await settle();
+    expect([...answers.keys()]).toEqual([]);
+    expect(TAIL).toBeGreaterThanOrEqual(PAGE);
   });
 
   it("coalesces: a scrollbar dragged across a million rows fetches where it stops, a few at a time", async () => {

@@ -13,6 +13,11 @@ export const PAGE = 100;
 export const MAX_PAGES = 40;
 /** Fetches under way at most: more would queue behind each other in the engine anyway. */
 export const MAX_IN_FLIGHT = 2;
+/**
+ * Newest rows a following list is handed with each count (`changedTo`): a tall view's rows and
+ * their margin, so the rows at the end are there as soon as the end moves.
+ */
+export const TAIL = 2 * PAGE;
 
 /** Fetches rows `offset..offset + limit`; `count` is the window's count (the end can be read from the end). */
 export type FetchRows = (offset: number, limit: number, count: number) => Promise<TrafficRow[]>;
@@ -21,6 +26,8 @@ interface Page {
   rows: TrafficRow[];
   stale: boolean;
   used: number;
+  /** The `changed` the rows are of: a fetch started before a newer tail came is not kept. */
+  generation: number;
 }
 
 export class RowWindow {
@@ -31,6 +38,7 @@ export class RowWindow {
   /** The pages to fetch, most wanted first (replaced by each `need`). */
   private wanted: number[] = [];
   private clock = 0;
+  private generation = 0;
   private disposed = false;
 
   private readonly fetchRows: FetchRows;
@@ -48,7 +56,28 @@ export class RowWindow {
   /** The record changed and the filter now keeps `count` rows: what is held may be out of date. */
   changed(count: number): void {
     this.count = count;
+    this.generation += 1;
     for (const page of this.pages.values()) page.stale = true;
+  }
+
+  /**
+   * Like `changed`, with the newest rows of the same moment: `rows` are rows `from..count`
+   * (`from` a multiple of PAGE). A list following the end shows them at once, where it would
+   * otherwise show loading rows until a fetch for the new end came back, and, in a flood,
+   * the end would move on before it did.
+   */
+  changedTo(count: number, from: number, rows: TrafficRow[]): void {
+    this.changed(count);
+    if (from % PAGE !== 0) return;
+    for (let start = 0; start < rows.length; start += PAGE) {
+      this.pages.set((from + start) / PAGE, {
+        rows: rows.slice(start, start + PAGE),
+        stale: false,
+        used: ++this.clock,
+        generation: this.generation,
+      });
+    }
+    this.evict();
   }
 
   /** Row `index`, if its page is held (stale rows are shown until their fresh page comes). */
@@ -116,11 +145,18 @@ export class RowWindow {
 
   private load(number: number): void {
     this.loading.add(number);
+    const generation = this.generation;
     this.fetchRows(number * PAGE, PAGE, this.count).then(
       (rows) => {
         this.loading.delete(number);
         if (this.disposed) return;
-        this.pages.set(number, { rows, stale: false, used: ++this.clock });
+        const held = this.pages.get(number);
+        if (held && !held.stale && held.generation > generation) {
+          // A tail of a later moment came meanwhile: it stays.
+          this.pump();
+          return;
+        }
+        this.pages.set(number, { rows, stale: false, used: ++this.clock, generation });
         this.evict();
         this.onRows();
         this.pump();

@@ -26,7 +26,7 @@ use rusqlite::{Connection, OpenFlags};
 
 pub(crate) use filter::flag_bits;
 pub use filter::{EntryStatus, TrafficChannel, TrafficFilter};
-pub use query::SearchHit;
+pub use query::{SearchHit, TrafficTail};
 // The row types are the record's (`rows`); a list reads them from here too.
 pub use crate::rows::{EntryKind, RoundChip, RowStatus, TrafficRow};
 pub(crate) use text_match::TextQuery;
@@ -964,6 +964,43 @@ mod tests {
         assert!(traffic.flush().is_ok(), "told once");
     }
 
+    /// A list following a record that grows as it asks gets a count and rows of the same
+    /// moment: its newest row is the one the count says is last, never one committed between
+    /// the two questions.
+    #[test]
+    fn a_tail_is_one_moment_while_the_record_grows() {
+        let dir = Dir::new("tail-moment");
+        let (traffic, store) = traffic_with_store(&dir);
+        let traffic = Arc::new(traffic);
+        let first = notify(&traffic, 0);
+        traffic.flush().unwrap();
+        let writing = {
+            let traffic = traffic.clone();
+            std::thread::spawn(move || {
+                for n in 1..20_000 {
+                    notify(&traffic, n);
+                }
+                traffic.flush().unwrap();
+            })
+        };
+        let every = TrafficFilter::default();
+        let mut asked = 0;
+        while !writing.is_finished() || asked == 0 {
+            let tail = traffic.window_tail(&every, 30, 10).unwrap();
+            assert_eq!(tail.rows.len() as u64, tail.count - tail.from);
+            let last = tail.rows.last().unwrap().seq;
+            assert_eq!(
+                last,
+                first + tail.count - 1,
+                "the newest row is the count's last"
+            );
+            asked += 1;
+        }
+        writing.join().unwrap();
+        assert_eq!(store.count(&every).unwrap(), 20_000);
+        assert!(asked > 1, "asked while the record grew ({asked} times)");
+    }
+
     /// The window a host asks through `Traffic` means the same with a store and without one
     /// (the same filter run over memory): counts, rows, positions, for every kind of filter.
     #[test]
@@ -1101,6 +1138,30 @@ mod tests {
                 let start = offset as usize;
                 let end = (start + 3).min(all.len());
                 assert_eq!(counted, all[start..end], "{filter:?} at {offset}");
+            }
+            // The tail: the count and the newest rows from a multiple of the page, the same
+            // on disk and in memory, and the same as the whole list's end.
+            for (tail, page) in [(2, 4), (5, 1), (1000, 100), (0, 3)] {
+                let on_disk = stored.window_tail(filter, tail, page).unwrap();
+                let in_memory = memory.window_tail(filter, tail, page).unwrap();
+                assert_eq!(on_disk.count, count, "{filter:?} tail {tail}");
+                assert_eq!(on_disk.from % page, 0, "{filter:?} tail {tail}");
+                assert!(
+                    on_disk.from <= count.saturating_sub(tail),
+                    "{filter:?} tail {tail}"
+                );
+                assert!(on_disk.from + page > count.saturating_sub(tail) || on_disk.from == 0);
+                let seqs: Vec<u64> = on_disk.rows.iter().map(|r| r.seq).collect();
+                assert_eq!(seqs, all[on_disk.from as usize..], "{filter:?} tail {tail}");
+                assert_eq!(
+                    (in_memory.count, in_memory.from),
+                    (on_disk.count, on_disk.from)
+                );
+                assert_eq!(
+                    in_memory.rows.iter().map(|r| r.seq).collect::<Vec<_>>(),
+                    seqs,
+                    "{filter:?} tail {tail} in memory"
+                );
             }
             let rows = stored.window_rows(filter, 0, 1000).unwrap();
             let last = rows.last().unwrap();

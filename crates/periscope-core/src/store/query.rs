@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{OptionalExtension, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 
 use super::filter::{EntryStatus, TrafficFilter, direction_of};
@@ -51,33 +51,65 @@ pub struct SearchHit {
     pub snippet: String,
 }
 
+/// How many rows a filter keeps and its newest rows, as of one moment ([`Store::tail`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TrafficTail {
+    /// Rows the filter keeps.
+    pub count: u64,
+    /// Where `rows` start among them (a multiple of the page asked for).
+    pub from: u64,
+    /// Rows `from..count`, in seq order.
+    pub rows: Vec<TrafficRow>,
+}
+
 impl Store {
     /// How many entries `filter` keeps.
     pub fn count(&self, filter: &TrafficFilter) -> Result<u64, StoreError> {
         if let Some(kept) = self.text_kept(filter)? {
             return Ok(kept.len() as u64);
         }
-        let conn = self.reader();
-        if filter.is_every_frame() {
-            // Every row less the few that are not frames (both counted from indexes, where
-            // `kind IN (…)` would read every row).
-            let n: i64 = conn
-                .prepare_cached(
-                    "SELECT (SELECT count(*) FROM entries)
-                          - (SELECT count(*) FROM entries WHERE kind >= 6)",
-                )?
-                .query_row([], |r| r.get(0))?;
-            return Ok(n as u64);
-        }
-        let sql = filter.sql();
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT count(*) FROM entries WHERE {}",
-            sql.clause
-        ))?;
-        let n: i64 = stmt.query_row(params_from_iter(sql.params), |r| r.get(0))?;
-        Ok(n as u64)
+        count_on(&self.reader(), filter)
     }
 
+    /// How many rows `filter` keeps and its newest rows, from the row at `from` (`tail` rows
+    /// back from the end, down to a multiple of `page`) to the end, read from one snapshot of
+    /// the store: the rows sit at the places the count gives them, however fast the record
+    /// grows meanwhile. What a list following the newest frame shows, in one query.
+    pub fn tail(
+        &self,
+        filter: &TrafficFilter,
+        tail: u64,
+        page: u64,
+    ) -> Result<TrafficTail, StoreError> {
+        let from = |count: u64| {
+            let start = count.saturating_sub(tail);
+            start - start % page.max(1)
+        };
+        if let Some(kept) = self.text_kept(filter)? {
+            // The kept seqs are one snapshot already.
+            let count = kept.len() as u64;
+            let from = from(count);
+            let rows = self.rows_in_order(filter, Order::Ascending, from, count - from)?;
+            return Ok(TrafficTail { count, from, rows });
+        }
+        let conn = self.reader();
+        // One read transaction: the writer's commits in between are not seen by either query.
+        let snapshot = conn.unchecked_transaction()?;
+        let count = count_on(&snapshot, filter)?;
+        let from = from(count);
+        let mut sql = filter.sql();
+        sql.params
+            .push(SqlValue::Integer((count - from).min(i64::MAX as u64) as i64));
+        let mut rows = select_rows_on(
+            &snapshot,
+            &format!("{} ORDER BY seq DESC LIMIT ?", sql.clause),
+            sql.params,
+            true,
+        )?;
+        rows.reverse();
+        Ok(TrafficTail { count, from, rows })
+    }
     /// Rows `offset..offset + limit` of what `filter` keeps, in seq order.
     pub fn rows(
         &self,
@@ -164,71 +196,8 @@ impl Store {
         params: Vec<SqlValue>,
         cached: bool,
     ) -> Result<Vec<TrafficRow>, StoreError> {
-        let conn = self.reader();
-        let sql = format!(
-            "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
-                status, problem, call_first, call_round, call_asked_by,
-                CASE WHEN status & {FLAGGED} != 0 THEN
-                    (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
-                END,
-                app_view
-             FROM entries WHERE {tail}"
-        );
-        let mut once;
-        let mut kept;
-        let stmt: &mut rusqlite::Statement<'_> = if cached {
-            kept = conn.prepare_cached(&sql)?;
-            &mut kept
-        } else {
-            once = conn.prepare(&sql)?;
-            &mut once
-        };
-        let rows = stmt.query_map(params_from_iter(params), |r| {
-            let call = match (
-                r.get::<_, Option<i64>>(11)?,
-                r.get::<_, Option<i64>>(12)?,
-                r.get::<_, Option<i64>>(13)?,
-            ) {
-                (Some(first), Some(round), Some(asked_by)) => Some(CallRound {
-                    first_seq: first as u64,
-                    round: round as u32,
-                    asked_by: asked_by as u64,
-                }),
-                _ => None,
-            };
-            let flags: Option<String> = r.get(14)?;
-            Ok(TrafficRow {
-                seq: r.get::<_, i64>(0)? as u64,
-                kind: EntryKind::from_code(r.get(1)?),
-                direction: direction_of(r.get(2)?),
-                wall_us: r.get::<_, i64>(3)? as u64,
-                mono_us: r.get::<_, i64>(4)? as u64,
-                size: r.get::<_, i64>(5)? as u64,
-                method: r.get(6)?,
-                id: r.get(7)?,
-                latency_us: r.get::<_, Option<i64>>(8)?.map(|l| l as u64),
-                status: RowStatus::of(r.get(9)?),
-                problem: r.get(10)?,
-                call,
-                preview: String::new(),
-                flags: flags
-                    .and_then(|f| serde_json::from_str(&f).ok())
-                    .unwrap_or_default(),
-                round: None,
-                app_view: r.get::<_, Option<i64>>(15)?.map(|v| v as u32),
-            })
-        })?;
-        let mut rows: Vec<TrafficRow> = rows.collect::<Result<_, _>>()?;
-        // The previews from the pages: the rows of a window share a few of them.
-        let mut cursor = PageCursor::default();
-        for row in &mut rows {
-            if let Some(body) = cursor.body(&conn, row.seq)? {
-                row.preview = crate::rows::preview(&body[..body.len().min(PREVIEW_BYTES)]);
-            }
-        }
-        Ok(rows)
+        select_rows_on(&self.reader(), tail, params, cached)
     }
-
     /// Where entry `seq` sits among what `filter` keeps (0-based), or `None` when the filter
     /// hides it: how a list scrolls to a frame it was asked to show.
     pub fn position(&self, seq: u64, filter: &TrafficFilter) -> Result<Option<u64>, StoreError> {
@@ -558,6 +527,99 @@ pub(crate) struct TextHits {
 const LOOKUP_HITS: usize = 50_000;
 /// Seqs one lookup statement lists.
 const LOOKUP_CHUNK: usize = 2_000;
+
+/// How many entries `filter` (without text) keeps, on `conn`.
+fn count_on(conn: &Connection, filter: &TrafficFilter) -> Result<u64, StoreError> {
+    if filter.is_every_frame() {
+        // Every row less the few that are not frames (both counted from indexes, where
+        // `kind IN (…)` would read every row).
+        let n: i64 = conn
+            .prepare_cached(
+                "SELECT (SELECT count(*) FROM entries)
+                          - (SELECT count(*) FROM entries WHERE kind >= 6)",
+            )?
+            .query_row([], |r| r.get(0))?;
+        return Ok(n as u64);
+    }
+    let sql = filter.sql();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT count(*) FROM entries WHERE {}",
+        sql.clause
+    ))?;
+    let n: i64 = stmt.query_row(params_from_iter(sql.params), |r| r.get(0))?;
+    Ok(n as u64)
+}
+
+/// [`Store::select_rows`] on `conn`.
+fn select_rows_on(
+    conn: &Connection,
+    tail: &str,
+    params: Vec<SqlValue>,
+    cached: bool,
+) -> Result<Vec<TrafficRow>, StoreError> {
+    let sql = format!(
+        "SELECT seq, kind, direction, wall_us, mono_us, size, method, rpc_id, latency_us,
+            status, problem, call_first, call_round, call_asked_by,
+            CASE WHEN status & {FLAGGED} != 0 THEN
+                (SELECT json_group_array(json(flag)) FROM flags f WHERE f.seq = entries.seq)
+            END,
+            app_view
+         FROM entries WHERE {tail}"
+    );
+    let mut once;
+    let mut kept;
+    let stmt: &mut rusqlite::Statement<'_> = if cached {
+        kept = conn.prepare_cached(&sql)?;
+        &mut kept
+    } else {
+        once = conn.prepare(&sql)?;
+        &mut once
+    };
+    let rows = stmt.query_map(params_from_iter(params), |r| {
+        let call = match (
+            r.get::<_, Option<i64>>(11)?,
+            r.get::<_, Option<i64>>(12)?,
+            r.get::<_, Option<i64>>(13)?,
+        ) {
+            (Some(first), Some(round), Some(asked_by)) => Some(CallRound {
+                first_seq: first as u64,
+                round: round as u32,
+                asked_by: asked_by as u64,
+            }),
+            _ => None,
+        };
+        let flags: Option<String> = r.get(14)?;
+        Ok(TrafficRow {
+            seq: r.get::<_, i64>(0)? as u64,
+            kind: EntryKind::from_code(r.get(1)?),
+            direction: direction_of(r.get(2)?),
+            wall_us: r.get::<_, i64>(3)? as u64,
+            mono_us: r.get::<_, i64>(4)? as u64,
+            size: r.get::<_, i64>(5)? as u64,
+            method: r.get(6)?,
+            id: r.get(7)?,
+            latency_us: r.get::<_, Option<i64>>(8)?.map(|l| l as u64),
+            status: RowStatus::of(r.get(9)?),
+            problem: r.get(10)?,
+            call,
+            preview: String::new(),
+            flags: flags
+                .and_then(|f| serde_json::from_str(&f).ok())
+                .unwrap_or_default(),
+            round: None,
+            app_view: r.get::<_, Option<i64>>(15)?.map(|v| v as u32),
+        })
+    })?;
+    let mut rows: Vec<TrafficRow> = rows.collect::<Result<_, _>>()?;
+    // The previews from the pages: the rows of a window share a few of them.
+    let mut cursor = PageCursor::default();
+    for row in &mut rows {
+        if let Some(body) = cursor.body(conn, row.seq)? {
+            row.preview = crate::rows::preview(&body[..body.len().min(PREVIEW_BYTES)]);
+        }
+    }
+    Ok(rows)
+}
 
 #[cfg(test)]
 thread_local! {
