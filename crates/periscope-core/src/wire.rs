@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod envelope;
+mod envelope_scan;
 mod verdict_in;
 
 pub(crate) use envelope::Envelope;

@@ -7,6 +7,8 @@
 //! nothing beyond its method, and the params are read later, by whoever needs them, only as far
 //! as they need them.
 //!
+//! The members are found by a one-pass scan that checks the grammar as it goes
+//! (`envelope_scan.rs`); text it is not certain of is read by serde, as it was before the scan.
 //! Whatever the quick look cannot decide with certainty (a member given twice, an escaped
 //! string, an id that is not a plain string or integer, a malformed message, a batch) it leaves
 //! to the full parse: [`Envelope::verdict`] answers `None`, and the caller classifies the parsed
@@ -19,6 +21,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::envelope_scan;
 use super::{JSONRPC_VERSION, RequestId, Verdict};
 
 /// A top-level member's raw JSON text, or `None` when the member is absent.
@@ -26,18 +29,18 @@ use super::{JSONRPC_VERSION, RequestId, Verdict};
 /// Not `Option<&RawValue>`: serde reads a JSON `null` into `None`, and `"id": null` must stay
 /// apart from no `id` at all.
 #[derive(Default, Clone, Copy)]
-pub struct Member<'a>(Option<&'a RawValue>);
+pub struct Member<'a>(Option<&'a str>);
 
 impl<'a> Member<'a> {
     /// The member's JSON text as it was sent, if present.
     pub fn raw(self) -> Option<&'a str> {
-        self.0.map(RawValue::get)
+        self.0
     }
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for Member<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <&RawValue>::deserialize(d).map(|raw| Member(Some(raw)))
+        <&RawValue>::deserialize(d).map(|raw| Member(Some(raw.get())))
     }
 }
 
@@ -64,6 +67,17 @@ impl<'a> Envelope<'a> {
     /// Reads the envelope of a single message; `None` for anything else (a batch, a scalar,
     /// text that is not JSON, a member given twice).
     pub fn read(text: &'a str) -> Option<Envelope<'a>> {
+        // The one-pass scan reads most frames; what it is not certain of, serde reads.
+        if let Some([jsonrpc, method, id, params, result, error]) = envelope_scan::members(text) {
+            return Some(Envelope {
+                jsonrpc: Member(jsonrpc),
+                method: Member(method),
+                id: Member(id),
+                params: Member(params),
+                result: Member(result),
+                error: Member(error),
+            });
+        }
         // serde would also read a struct from a JSON array, field by field.
         if !text.trim_start().starts_with('{') || full_parse_could_refuse(text.as_bytes()) {
             return None;
