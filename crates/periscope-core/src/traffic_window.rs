@@ -92,8 +92,7 @@ impl Traffic {
             None => {
                 let mut rows = self.memory_rows(filter);
                 let count = rows.len() as u64;
-                let start = count.saturating_sub(tail);
-                let from = start - start % page.max(1);
+                let from = crate::store::tail_from(count, tail, page);
                 rows.drain(..from as usize);
                 TrafficTail { count, from, rows }
             }

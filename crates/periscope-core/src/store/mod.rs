@@ -26,6 +26,7 @@ use rusqlite::{Connection, OpenFlags};
 
 pub(crate) use filter::flag_bits;
 pub use filter::{EntryStatus, TrafficChannel, TrafficFilter};
+pub(crate) use query::tail_from;
 pub use query::{SearchHit, TrafficTail};
 // The row types are the record's (`rows`); a list reads them from here too.
 pub use crate::rows::{EntryKind, RoundChip, RowStatus, TrafficRow};

@@ -82,10 +82,7 @@ impl Store {
         tail: u64,
         page: u64,
     ) -> Result<TrafficTail, StoreError> {
-        let from = |count: u64| {
-            let start = count.saturating_sub(tail);
-            start - start % page.max(1)
-        };
+        let from = |count: u64| tail_from(count, tail, page);
         if let Some(kept) = self.text_kept(filter)? {
             // The kept seqs are one snapshot already.
             let count = kept.len() as u64;
@@ -527,6 +524,12 @@ pub(crate) struct TextHits {
 const LOOKUP_HITS: usize = 50_000;
 /// Seqs one lookup statement lists.
 const LOOKUP_CHUNK: usize = 2_000;
+
+/// Where a tail of `tail` rows or more of `count` starts: down to a multiple of `page`.
+pub(crate) fn tail_from(count: u64, tail: u64, page: u64) -> u64 {
+    let start = count.saturating_sub(tail);
+    start - start % page.max(1)
+}
 
 /// How many entries `filter` (without text) keeps, on `conn`.
 fn count_on(conn: &Connection, filter: &TrafficFilter) -> Result<u64, StoreError> {
