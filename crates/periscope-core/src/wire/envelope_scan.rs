@@ -142,55 +142,47 @@ impl<'a> Scan<'a> {
     fn value(&mut self, depth: usize) -> Option<()> {
         match self.peek()? {
             b'"' => self.string(),
-            b'{' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                self.at += 1;
-                self.whitespace();
-                if self.peek()? == b'}' {
-                    self.at += 1;
-                    return Some(());
-                }
-                loop {
-                    self.string()?;
-                    self.whitespace();
-                    self.expect(b':')?;
-                    self.whitespace();
-                    self.value(depth + 1)?;
-                    self.whitespace();
-                    match self.next()? {
-                        b',' => self.whitespace(),
-                        b'}' => return Some(()),
-                        _ => return None,
-                    }
-                }
-            }
-            b'[' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                self.at += 1;
-                self.whitespace();
-                if self.peek()? == b']' {
-                    self.at += 1;
-                    return Some(());
-                }
-                loop {
-                    self.value(depth + 1)?;
-                    self.whitespace();
-                    match self.next()? {
-                        b',' => self.whitespace(),
-                        b']' => return Some(()),
-                        _ => return None,
-                    }
-                }
-            }
+            b'{' => self.elements(depth, b'}', |scan| {
+                scan.string()?;
+                scan.whitespace();
+                scan.expect(b':')?;
+                scan.whitespace();
+                scan.value(depth + 1)
+            }),
+            b'[' => self.elements(depth, b']', |scan| scan.value(depth + 1)),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
+        }
+    }
+
+    /// An object's or an array's elements (each read by `element`), up to `close`, past the
+    /// opening bracket at nesting `depth`.
+    fn elements(
+        &mut self,
+        depth: usize,
+        close: u8,
+        mut element: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.at += 1;
+        self.whitespace();
+        if self.peek()? == close {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            element(self)?;
+            self.whitespace();
+            match self.next()? {
+                b',' => self.whitespace(),
+                b if b == close => return Some(()),
+                _ => return None,
+            }
         }
     }
 
