@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 mod envelope;
 mod envelope_scan;
+pub(crate) mod string_stops;
 mod verdict_in;
 
 pub(crate) use envelope::Envelope;
@@ -279,10 +280,7 @@ impl ParamsAt {
         match self {
             ParamsAt::Unread => None,
             ParamsAt::Absent => Some(None),
-            ParamsAt::At(range) => bytes
-                .get(range)
-                .and_then(|raw| std::str::from_utf8(raw).ok())
-                .map(Some),
+            ParamsAt::At(range) => bytes.get(range).and_then(|raw| text_of(raw).ok()).map(Some),
         }
     }
 }
@@ -294,10 +292,23 @@ pub struct Arrived {
     pub params: ParamsAt,
 }
 
+/// `bytes` as text, told at once when they are ASCII (as JSON-RPC almost always is): `is_ascii`
+/// reads a word at a time whatever the alignment, where `from_utf8` took about 90 ns for a
+/// flood's 110-byte frame, twice a frame (the frame, then its params), a twentieth of the
+/// session's CPU.
+pub fn text_of(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes)
+    }
+}
+
 /// [`classify`], and where the params are: a flood's notification is then acted on from the
 /// envelope read here, not parsed a second time (session/dispatch.rs).
 pub fn classify_read(bytes: &[u8]) -> (Verdict, ParamsAt) {
-    let text = match std::str::from_utf8(bytes) {
+    let text = match text_of(bytes) {
         Ok(text) => text,
         Err(e) => {
             let verdict = Verdict::NotUtf8 {

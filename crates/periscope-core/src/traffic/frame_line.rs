@@ -9,34 +9,80 @@
 
 use std::io::{self, Write};
 
+use crate::wire::string_stops::{is_stop, stops_in};
 use crate::wire::{Direction, Frame, RequestId, Verdict};
 
-/// Writes `frame`'s record line and a newline to `out` (a batch's buffer, or the file itself
-/// for a large frame).
-pub(super) fn encode(out: &mut impl Write, frame: &Frame) -> io::Result<()> {
+/// How much of a large frame's text is escaped between two writes to the file: a server's
+/// 64 MiB frame is never held whole as its line (about its size again, or twice while the
+/// buffer doubled, and the buffer would keep that size for the rest of the session).
+const SPILL_TEXT_BYTES: usize = 64 * 1024;
+
+/// Appends `frame`'s record line and a newline to `out` (a batch's buffer).
+pub(super) fn encode(out: &mut Vec<u8>, frame: &Frame) {
+    encode_spilling(out, frame, None::<&mut Vec<u8>>)
+        .expect("appending to a buffer in memory cannot fail");
+}
+
+/// Writes `frame`'s record line and a newline to `file`, through `out` (emptied first and
+/// last) a part at a time: for a frame too large to be held as one line.
+pub(super) fn encode_large(
+    out: &mut Vec<u8>,
+    frame: &Frame,
+    file: &mut impl Write,
+) -> io::Result<()> {
+    file.write_all(out)?;
+    out.clear();
+    encode_spilling(out, frame, Some(&mut *file))?;
+    file.write_all(out)?;
+    out.clear();
+    Ok(())
+}
+
+/// The line, appended to `out`; with `spill`, `out` goes to it (and is emptied) each time a
+/// part of the text was escaped.
+fn encode_spilling<W: Write>(
+    out: &mut Vec<u8>,
+    frame: &Frame,
+    mut spill: Option<&mut W>,
+) -> io::Result<()> {
     let mut number = itoa::Buffer::new();
-    out.write_all(if frame.direction.is_app() {
+    out.extend_from_slice(if frame.direction.is_app() {
         b"{\"type\":\"app_frame\",\"seq\":"
     } else {
         b"{\"type\":\"frame\",\"seq\":"
-    })?;
-    out.write_all(number.format(frame.seq).as_bytes())?;
-    out.write_all(b",\"direction\":")?;
-    out.write_all(direction_json(frame.direction))?;
-    out.write_all(b",\"wall_us\":")?;
-    out.write_all(number.format(frame.wall_us).as_bytes())?;
-    out.write_all(b",\"mono_us\":")?;
-    out.write_all(number.format(frame.mono_us).as_bytes())?;
+    });
+    out.extend_from_slice(number.format(frame.seq).as_bytes());
+    out.extend_from_slice(b",\"direction\":");
+    out.extend_from_slice(direction_json(frame.direction));
+    out.extend_from_slice(b",\"wall_us\":");
+    out.extend_from_slice(number.format(frame.wall_us).as_bytes());
+    out.extend_from_slice(b",\"mono_us\":");
+    out.extend_from_slice(number.format(frame.mono_us).as_bytes());
     // ASCII is text: told a word at a time, where UTF-8 validation is a third of the cost of
     // escaping a flood's short frames; only other bytes are validated.
     if frame.bytes.is_ascii() || std::str::from_utf8(&frame.bytes).is_ok() {
-        out.write_all(b",\"bytes\":{\"text\":\"")?;
-        escape_into(out, &frame.bytes)?;
-        out.write_all(b"\"}")?;
+        out.extend_from_slice(b",\"bytes\":{\"text\":\"");
+        // Escaping is byte by byte (a character of several bytes passes through as it is), so
+        // the text can be cut anywhere.
+        for part in frame.bytes.chunks(SPILL_TEXT_BYTES) {
+            escape_into(out, part);
+            if let Some(file) = spill.as_deref_mut() {
+                file.write_all(out)?;
+                out.clear();
+            }
+        }
+        out.extend_from_slice(b"\"}");
     } else {
         // Not text: the serializer's own base64 form (rare; a hostile or broken server).
-        out.write_all(b",\"bytes\":")?;
-        serde_json::to_writer(&mut *out, &Bytes(frame))?;
+        out.extend_from_slice(b",\"bytes\":");
+        match spill {
+            Some(file) => {
+                file.write_all(out)?;
+                out.clear();
+                serde_json::to_writer(&mut *file, &Bytes(frame))?;
+            }
+            None => serde_json::to_writer(&mut *out, &Bytes(frame))?,
+        }
     }
     for (name, value) in [
         (&b",\"truncated_from\":"[..], frame.truncated_from),
@@ -44,13 +90,13 @@ pub(super) fn encode(out: &mut impl Write, frame: &Frame) -> io::Result<()> {
         (&b",\"app_view\":"[..], frame.app_view.map(u64::from)),
     ] {
         if let Some(value) = value {
-            out.write_all(name)?;
-            out.write_all(number.format(value).as_bytes())?;
+            out.extend_from_slice(name);
+            out.extend_from_slice(number.format(value).as_bytes());
         }
     }
-    out.write_all(b",\"verdict\":")?;
+    out.extend_from_slice(b",\"verdict\":");
     verdict_into(out, &frame.verdict, &mut number)?;
-    out.write_all(b"}\n")?;
+    out.extend_from_slice(b"}\n");
     Ok(())
 }
 
@@ -66,48 +112,45 @@ fn direction_json(direction: Direction) -> &'static [u8] {
 
 /// A verdict as serde writes it (`tag = "kind"`, members in their order): the well-formed
 /// messages by hand, the rest (malformed frames and batches, rare) by serde.
-fn verdict_into(
-    out: &mut impl Write,
-    verdict: &Verdict,
-    number: &mut itoa::Buffer,
-) -> io::Result<()> {
+fn verdict_into(out: &mut Vec<u8>, verdict: &Verdict, number: &mut itoa::Buffer) -> io::Result<()> {
     match verdict {
         Verdict::Notification { method } => {
-            out.write_all(b"{\"kind\":\"notification\",\"method\":\"")?;
-            escape_into(out, method.as_bytes())?;
-            out.write_all(b"\"}")
+            out.extend_from_slice(b"{\"kind\":\"notification\",\"method\":\"");
+            escape_into(out, method.as_bytes());
+            out.extend_from_slice(b"\"}");
         }
         Verdict::Request { id, method } => {
-            out.write_all(b"{\"kind\":\"request\",\"id\":")?;
-            id_into(out, id, number)?;
-            out.write_all(b",\"method\":\"")?;
-            escape_into(out, method.as_bytes())?;
-            out.write_all(b"\"}")
+            out.extend_from_slice(b"{\"kind\":\"request\",\"id\":");
+            id_into(out, id, number);
+            out.extend_from_slice(b",\"method\":\"");
+            escape_into(out, method.as_bytes());
+            out.extend_from_slice(b"\"}");
         }
         Verdict::Response { id, is_error } => {
-            out.write_all(b"{\"kind\":\"response\",\"id\":")?;
+            out.extend_from_slice(b"{\"kind\":\"response\",\"id\":");
             match id {
-                Some(id) => id_into(out, id, number)?,
-                None => out.write_all(b"null")?,
+                Some(id) => id_into(out, id, number),
+                None => out.extend_from_slice(b"null"),
             }
-            out.write_all(if *is_error {
+            out.extend_from_slice(if *is_error {
                 b",\"is_error\":true}"
             } else {
                 b",\"is_error\":false}"
-            })
+            });
         }
-        other => Ok(serde_json::to_writer(&mut *out, other)?),
+        other => serde_json::to_writer(&mut *out, other)?,
     }
+    Ok(())
 }
 
 /// A request id as serde writes it (`untagged`: the number or the string itself).
-fn id_into(out: &mut impl Write, id: &RequestId, number: &mut itoa::Buffer) -> io::Result<()> {
+fn id_into(out: &mut Vec<u8>, id: &RequestId, number: &mut itoa::Buffer) {
     match id {
-        RequestId::Number(n) => out.write_all(number.format(*n).as_bytes()),
+        RequestId::Number(n) => out.extend_from_slice(number.format(*n).as_bytes()),
         RequestId::String(text) => {
-            out.write_all(b"\"")?;
-            escape_into(out, text.as_bytes())?;
-            out.write_all(b"\"")
+            out.push(b'"');
+            escape_into(out, text.as_bytes());
+            out.push(b'"');
         }
     }
 }
@@ -121,60 +164,58 @@ impl serde::Serialize for Bytes<'_> {
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The bytes of `word` that a JSON string must escape (`"`, `\` and those below 0x20) have
-/// their high bit set in the result; the lowest set bit is exact (a borrow can only mark bytes
-/// above a true one), which is all the escaper reads.
-fn needs_escape(word: u64) -> u64 {
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    (zero_in(quote) | zero_in(backslash) | control) & HIGHS
-}
-
-/// Writes `text` escaped as the contents of a JSON string, as serde_json escapes it: `\"`,
+/// Appends `text` escaped as the contents of a JSON string, as serde_json escapes it: `\"`,
 /// `\\`, the short forms of backspace, tab, newline, form feed and carriage return, and
 /// `\u00xx` (lowercase) for the other control characters; everything else as it is.
-fn escape_into(out: &mut impl Write, text: &[u8]) -> io::Result<()> {
-    let mut start = 0;
+///
+/// Each word of eight bytes is appended whole, then cut back to where the first byte that
+/// needs an escape stood: a flood's JSON has a quote every few bytes, and appending each run
+/// between two quotes as a slice of its own length was a call to `memcpy` each.
+fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
+    out.reserve(text.len() + 8);
     let mut at = 0;
-    while at + 8 <= text.len() {
-        let word = u64::from_le_bytes(text[at..at + 8].try_into().expect("eight bytes"));
-        let found = needs_escape(word);
+    while let Some(word) = text.get(at..at + 8) {
+        let word: [u8; 8] = word.try_into().expect("eight bytes");
+        let found = stops_in(u64::from_le_bytes(word));
+        out.extend_from_slice(&word);
         if found == 0 {
             at += 8;
             continue;
         }
-        let special = at + (found.trailing_zeros() / 8) as usize;
-        out.write_all(&text[start..special])?;
-        push_escape(out, text[special])?;
-        at = special + 1;
-        start = at;
+        let clean = (found.trailing_zeros() / 8) as usize;
+        out.truncate(out.len() - 8 + clean);
+        push_escape(out, text[at + clean]);
+        at += clean + 1;
     }
-    for (i, &byte) in text.iter().enumerate().skip(at) {
-        if byte == b'"' || byte == b'\\' || byte < 0x20 {
-            out.write_all(&text[start..i])?;
-            push_escape(out, byte)?;
-            start = i + 1;
+    for &byte in &text[at..] {
+        if is_stop(byte) {
+            push_escape(out, byte);
+        } else {
+            out.push(byte);
         }
     }
-    out.write_all(&text[start..])
 }
 
-fn push_escape(out: &mut impl Write, byte: u8) -> io::Result<()> {
+/// The escape of `byte`; a quote (nearly every escape in JSON text) without a call.
+#[inline]
+fn push_escape(out: &mut Vec<u8>, byte: u8) {
+    if byte == b'"' {
+        out.extend_from_slice(b"\\\"");
+    } else {
+        push_other_escape(out, byte);
+    }
+}
+
+fn push_other_escape(out: &mut Vec<u8>, byte: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match byte {
-        b'"' => out.write_all(b"\\\""),
-        b'\\' => out.write_all(b"\\\\"),
-        0x08 => out.write_all(b"\\b"),
-        b'\t' => out.write_all(b"\\t"),
-        b'\n' => out.write_all(b"\\n"),
-        0x0c => out.write_all(b"\\f"),
-        b'\r' => out.write_all(b"\\r"),
-        _ => out.write_all(&[
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        0x0c => out.extend_from_slice(b"\\f"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        _ => out.extend_from_slice(&[
             b'\\',
             b'u',
             b'0',
@@ -200,7 +241,7 @@ mod tests {
 
     fn hand_line(frame: &Frame) -> String {
         let mut out = Vec::new();
-        encode(&mut out, frame).unwrap();
+        encode(&mut out, frame);
         String::from_utf8(out).expect("a record line is text")
     }
 
@@ -226,7 +267,7 @@ mod tests {
                 let mut text = vec![b'a'; 20];
                 text[at] = byte;
                 let mut out = Vec::new();
-                escape_into(&mut out, &text).unwrap();
+                escape_into(&mut out, &text);
                 let serde = serde_json::to_string(std::str::from_utf8(&text).unwrap()).unwrap();
                 assert_eq!(
                     std::str::from_utf8(&out).unwrap(),
@@ -298,6 +339,33 @@ mod tests {
                     assert_eq!(hand_line(&f), serde_line(&f));
                 }
             }
+        }
+    }
+
+    /// A frame too large to be held as one line reaches the file in parts, and the parts are
+    /// the line serde writes: text escaped across the parts' edges, and bytes that are not
+    /// text (base64), each after what the buffer held before it.
+    #[test]
+    fn a_large_frame_spills_to_the_file_as_the_same_line() {
+        let mut text = Vec::new();
+        while text.len() < 3 * SPILL_TEXT_BYTES + 5 {
+            text.extend_from_slice("{\"a\":\"b\\\n\u{e9}\u{1f600}\"},".as_bytes());
+        }
+        let mut binary = text.clone();
+        binary.push(0xff);
+        for bytes in [&text[..], &binary[..]] {
+            let f = frame(bytes, Direction::In, crate::wire::classify(bytes));
+            let mut before = frame(b"{}", Direction::Out, crate::wire::classify(b"{}"));
+            before.seq = 6;
+            let mut buffer = Vec::new();
+            encode(&mut buffer, &before);
+            let mut file = Vec::new();
+            encode_large(&mut buffer, &f, &mut file).unwrap();
+            assert!(buffer.is_empty(), "the buffer went to the file");
+            assert_eq!(
+                String::from_utf8(file).unwrap(),
+                serde_line(&before) + &serde_line(&f)
+            );
         }
     }
 

@@ -95,16 +95,17 @@ impl Drop for RecordFile {
 fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
     let mut file = Some(file);
     let mut error: Option<io::Error> = None;
-    // Lines are encoded here, then handed to the file a batch at a time: the encoder writes
-    // a line in dozens of small pieces, each a bounds check and a copy on a `BufWriter`, and
-    // only a push on a `Vec`.
-    let mut encoded = Vec::with_capacity(BUFFER_BYTES);
+    // Frames' lines are encoded here, and handed to the file once there are enough of them to
+    // pass the file's buffer by (a write at least its size goes straight to the file): the
+    // encoder writes a line in dozens of small pieces, each only a push on a `Vec`, and the
+    // lines are copied once, not again into the buffer.
+    let mut encoded = Vec::with_capacity(2 * BUFFER_BYTES);
     while let Ok(job) = queue.recv() {
         let written = match (job, file.as_mut()) {
             (Job::Flush(reply), f) => {
                 let result = match (&error, f) {
                     (Some(e), _) => Err(io::Error::new(e.kind(), e.to_string())),
-                    (None, Some(f)) => f.flush(),
+                    (None, Some(f)) => write_out(f, &mut encoded).and_then(|()| f.flush()),
                     (None, None) => Ok(()),
                 };
                 let _ = reply.send(result);
@@ -112,10 +113,18 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
             }
             // After a write error the record goes on in memory only: nothing more to encode.
             (_, None) => continue,
-            (Job::Frames(frames), Some(f)) => write_frames(f, &mut encoded, &frames),
-            // Rare (stderr, exchanges, flags): written as they come, never held whole.
-            (Job::Line(line), Some(f)) => serde_json::to_writer(&mut *f, &line)
-                .map_err(io::Error::from)
+            (Job::Frames(frames), Some(f)) => {
+                encode_frames(f, &mut encoded, &frames).and_then(|()| {
+                    if encoded.len() >= BUFFER_BYTES {
+                        write_out(f, &mut encoded)
+                    } else {
+                        Ok(())
+                    }
+                })
+            }
+            // Rare (stderr, exchanges, flags): written as they come, after the lines before.
+            (Job::Line(line), Some(f)) => write_out(f, &mut encoded)
+                .and_then(|()| serde_json::to_writer(&mut *f, &line).map_err(io::Error::from))
                 .and_then(|()| f.write_all(b"\n")),
         };
         if let Err(e) = written {
@@ -124,8 +133,15 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
         }
     }
     if let Some(mut f) = file {
-        let _ = f.flush();
+        let _ = write_out(&mut f, &mut encoded).and_then(|()| f.flush());
     }
+}
+
+/// Hands the lines encoded so far to the file.
+fn write_out(file: &mut BufWriter<File>, encoded: &mut Vec<u8>) -> io::Result<()> {
+    let written = file.write_all(encoded);
+    encoded.clear();
+    written
 }
 
 /// A frame this large goes to the file as it is encoded, never held whole in the batch's
@@ -133,21 +149,19 @@ fn write_all(file: BufWriter<File>, queue: &Receiver<Job>) {
 /// buffer doubles), and the buffer would keep that size for the rest of the session.
 const STREAMED_FRAME_BYTES: usize = BUFFER_BYTES / 4;
 
-/// Writes the lines of `frames`, the small ones encoded together into `encoded` first.
-fn write_frames(
+/// Appends the lines of `frames` to `encoded`; a large frame's goes to the file a part at a
+/// time, after what `encoded` held.
+fn encode_frames(
     file: &mut BufWriter<File>,
     encoded: &mut Vec<u8>,
     frames: &[Arc<Frame>],
 ) -> io::Result<()> {
-    encoded.clear();
     for frame in frames {
         if frame.bytes.len() >= STREAMED_FRAME_BYTES {
-            file.write_all(encoded)?;
-            encoded.clear();
-            super::frame_line::encode(&mut *file, frame)?;
+            super::frame_line::encode_large(encoded, frame, file)?;
         } else {
-            super::frame_line::encode(&mut *encoded, frame)?;
+            super::frame_line::encode(encoded, frame);
         }
     }
-    file.write_all(encoded)
+    Ok(())
 }

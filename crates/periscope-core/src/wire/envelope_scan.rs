@@ -10,6 +10,8 @@
 //! left to the serde path as before. Where it answers, it finds what serde finds: the fuzz
 //! target `jsonrpc_classify` and the tests below hold the two together.
 
+use super::string_stops::first_stop;
+
 /// A message's top-level members as raw JSON text (each `None` when absent), in the order
 /// [`MEMBERS`] names them.
 pub(super) type Members<'a> = [Option<&'a str>; MEMBERS.len()];
@@ -29,6 +31,7 @@ const MAX_DIGITS: usize = 300;
 /// that serde reads the same (see the module's comment).
 pub(super) fn members(text: &str) -> Option<Members<'_>> {
     let mut scan = Scan {
+        text,
         bytes: text.as_bytes(),
         at: 0,
     };
@@ -65,6 +68,8 @@ pub(super) fn members(text: &str) -> Option<Members<'_>> {
 }
 
 struct Scan<'a> {
+    text: &'a str,
+    /// `text`'s bytes.
     bytes: &'a [u8],
     at: usize,
 }
@@ -96,13 +101,13 @@ impl<'a> Scan<'a> {
     fn plain_key(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.at;
-        let end = start + memchr::memchr2(b'"', b'\\', &self.bytes[start..])?;
-        if self.bytes[end] == b'\\' || self.bytes[start..end].iter().any(|&b| b < 0x20) {
+        let end = start + first_stop(&self.bytes[start..])?;
+        if self.bytes[end] != b'"' {
             return None;
         }
         self.at = end + 1;
-        // Between two ASCII quotes of a `str`: still UTF-8.
-        std::str::from_utf8(&self.bytes[start..end]).ok()
+        // Between two ASCII quotes of a `str`: on its characters' boundaries.
+        self.text.get(start..end)
     }
 
     /// A string, its escapes checked the way serde_json checks them (a `\u` escape of half a
@@ -110,14 +115,12 @@ impl<'a> Scan<'a> {
     fn string(&mut self) -> Option<()> {
         self.expect(b'"')?;
         loop {
-            let rest = &self.bytes[self.at..];
-            let stop = memchr::memchr2(b'"', b'\\', rest)?;
-            if rest[..stop].iter().any(|&b| b < 0x20) {
-                return None; // a control character: serde refuses it
-            }
-            self.at += stop + 1;
-            if rest[stop] == b'"' {
-                return Some(());
+            let stop = self.at + first_stop(&self.bytes[self.at..])?;
+            self.at = stop + 1;
+            match self.bytes[stop] {
+                b'"' => return Some(()),
+                b'\\' => {}
+                _ => return None, // a control character: serde refuses it
             }
             match self.next()? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
