@@ -293,9 +293,8 @@ pub struct Arrived {
 }
 
 /// `bytes` as text, told at once when they are ASCII (as JSON-RPC almost always is): `is_ascii`
-/// reads a word at a time whatever the alignment, where `from_utf8` took about 90 ns for a
-/// flood's 110-byte frame, twice a frame (the frame, then its params), a twentieth of the
-/// session's CPU.
+/// reads a word at a time whatever the alignment. `from_utf8`, twice a frame (the frame, then
+/// its params), was about a tenth of the session thread's samples under a flood.
 pub fn text_of(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
     if bytes.is_ascii() {
         // SAFETY: ASCII is UTF-8.
