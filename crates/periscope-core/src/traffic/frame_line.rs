@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use crate::wire::string_stops::{is_stop, stops_in};
-use crate::wire::{Direction, Frame, RequestId, Verdict};
+use crate::wire::{Direction, Frame, RequestId, Verdict, text_of};
 
 /// How much of a large frame's text is escaped between two writes to the file: a server's
 /// 64 MiB frame is never held whole as its line (about its size again, or twice while the
@@ -58,9 +58,9 @@ fn encode_spilling<W: Write>(
     out.extend_from_slice(number.format(frame.wall_us).as_bytes());
     out.extend_from_slice(b",\"mono_us\":");
     out.extend_from_slice(number.format(frame.mono_us).as_bytes());
-    // ASCII is text: told a word at a time, where UTF-8 validation is a third of the cost of
-    // escaping a flood's short frames; only other bytes are validated.
-    if frame.bytes.is_ascii() || std::str::from_utf8(&frame.bytes).is_ok() {
+    // ASCII is text: told a word at a time (`text_of`), where UTF-8 validation is a third of
+    // the cost of escaping a flood's short frames; only other bytes are validated.
+    if text_of(&frame.bytes).is_ok() {
         out.extend_from_slice(b",\"bytes\":{\"text\":\"");
         // Escaping is byte by byte (a character of several bytes passes through as it is), so
         // the text can be cut anywhere.

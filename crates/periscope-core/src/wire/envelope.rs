@@ -64,6 +64,21 @@ pub struct Envelope<'a> {
 }
 
 impl<'a> Envelope<'a> {
+    /// The members in the scan's order, as this struct's own serde reading found them (the
+    /// scan's tests compare the two).
+    #[cfg(test)]
+    pub(super) fn members(&self) -> envelope_scan::Members<'a> {
+        [
+            self.jsonrpc,
+            self.method,
+            self.id,
+            self.params,
+            self.result,
+            self.error,
+        ]
+        .map(Member::raw)
+    }
+
     /// Reads the envelope of a single message; `None` for anything else (a batch, a scalar,
     /// text that is not JSON, a member given twice).
     pub fn read(text: &'a str) -> Option<Envelope<'a>> {
