@@ -20,6 +20,7 @@ use crate::store::{Entry, Store};
 use crate::wire::{Arrived, Direction, Frame, ParamsAt, RequestId, Verdict, classify_read};
 
 mod frame_line;
+mod json_escape;
 mod pairing;
 mod record_file;
 mod reopen;

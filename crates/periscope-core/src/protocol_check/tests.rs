@@ -278,6 +278,40 @@ fn a_full_queue_counts_frames_as_not_checked_without_waiting() {
     assert!(frames >= extra, "{frames}");
 }
 
+/// A caller of `settled` is counted while it waits, and no longer once it is done or gave up
+/// (the worker leaves its flood budget aside while anyone waits).
+#[tokio::test]
+async fn a_caller_waiting_for_the_checks_is_counted_while_it_waits() {
+    let (gate_tx, gate_rx) = mpsc::channel::<()>();
+    let gate = std::sync::Mutex::new(Some(gate_rx));
+    let feed = Feed::start(move |_, _| {
+        if let Some(gate) = gate.lock().unwrap().take() {
+            gate.recv().unwrap();
+        }
+    })
+    .unwrap();
+    // A log message without its params breaks the schema: its flag holds the worker.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}}});
+    feed.offer(&Arc::new(frame(1, Direction::Out, init)));
+    let bad = json!({"jsonrpc": "2.0", "method": "notifications/message"});
+    feed.offer(&Arc::new(frame(2, Direction::In, bad)));
+    let waiting = || feed.done.waiting.load(Ordering::Relaxed);
+    {
+        let far = tokio::time::Instant::now() + Duration::from_secs(600);
+        let settling = feed.settled(far);
+        tokio::pin!(settling);
+        let early = tokio::time::timeout(Duration::from_millis(20), &mut settling).await;
+        assert!(early.is_err(), "the worker is held: not settled yet");
+        assert_eq!(waiting(), 1);
+    }
+    assert_eq!(waiting(), 0, "a caller that gave up is no longer counted");
+    gate_tx.send(()).unwrap();
+    let far = tokio::time::Instant::now() + Duration::from_secs(600);
+    assert!(feed.settled(far).await);
+    assert_eq!(waiting(), 0);
+}
+
 fn wait_for_not_checked(rx: &mpsc::Receiver<(u64, Flag)>) -> Result<(u64, u64), ()> {
     while let Ok((seq, flag)) = rx.recv_timeout(Duration::from_millis(50)) {
         if let Flag::NotChecked { frames } = flag {

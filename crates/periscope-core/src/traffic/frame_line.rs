@@ -4,12 +4,12 @@
 //!
 //! Under a recorded flood the record file's writer spends its time on one thing: escaping each
 //! frame's JSON text into the line's string, a quote every few bytes. serde's escaper looks at
-//! one byte at a time; this one looks at eight (a word's worth of bytes that need no escape is
-//! copied at once) and goes through no serializer for the line's fixed members.
+//! one byte at a time; this one looks at sixteen (`json_escape`) and goes through no
+//! serializer for the line's fixed members.
 
 use std::io::{self, Write};
 
-use crate::wire::string_stops::{is_stop, stops_in};
+use super::json_escape::escape_into;
 use crate::wire::{Direction, Frame, RequestId, Verdict, text_of};
 
 /// How much of a large frame's text is escaped between two writes to the file: a server's
@@ -164,68 +164,6 @@ impl serde::Serialize for Bytes<'_> {
     }
 }
 
-/// Appends `text` escaped as the contents of a JSON string, as serde_json escapes it: `\"`,
-/// `\\`, the short forms of backspace, tab, newline, form feed and carriage return, and
-/// `\u00xx` (lowercase) for the other control characters; everything else as it is.
-///
-/// Each word of eight bytes is appended whole, then cut back to where the first byte that
-/// needs an escape stood: a flood's JSON has a quote every few bytes, and appending each run
-/// between two quotes as a slice of its own length was a call to `memcpy` each.
-fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
-    out.reserve(text.len() + 8);
-    let mut at = 0;
-    while let Some(word) = text.get(at..at + 8) {
-        let word: [u8; 8] = word.try_into().expect("eight bytes");
-        let found = stops_in(u64::from_le_bytes(word));
-        out.extend_from_slice(&word);
-        if found == 0 {
-            at += 8;
-            continue;
-        }
-        let clean = (found.trailing_zeros() / 8) as usize;
-        out.truncate(out.len() - 8 + clean);
-        push_escape(out, text[at + clean]);
-        at += clean + 1;
-    }
-    for &byte in &text[at..] {
-        if is_stop(byte) {
-            push_escape(out, byte);
-        } else {
-            out.push(byte);
-        }
-    }
-}
-
-/// The escape of `byte`; a quote (nearly every escape in JSON text) without a call.
-#[inline]
-fn push_escape(out: &mut Vec<u8>, byte: u8) {
-    if byte == b'"' {
-        out.extend_from_slice(b"\\\"");
-    } else {
-        push_other_escape(out, byte);
-    }
-}
-
-fn push_other_escape(out: &mut Vec<u8>, byte: u8) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    match byte {
-        b'\\' => out.extend_from_slice(b"\\\\"),
-        0x08 => out.extend_from_slice(b"\\b"),
-        b'\t' => out.extend_from_slice(b"\\t"),
-        b'\n' => out.extend_from_slice(b"\\n"),
-        0x0c => out.extend_from_slice(b"\\f"),
-        b'\r' => out.extend_from_slice(b"\\r"),
-        _ => out.extend_from_slice(&[
-            b'\\',
-            b'u',
-            b'0',
-            b'0',
-            HEX[usize::from(byte >> 4)],
-            HEX[usize::from(byte & 0xf)],
-        ]),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -256,25 +194,6 @@ mod tests {
             exchange: None,
             app_view: None,
             verdict,
-        }
-    }
-
-    /// Every byte value, alone and at every position of a word, escapes as serde escapes it.
-    #[test]
-    fn every_byte_escapes_as_serde_escapes_it() {
-        for byte in 0u8..0x80 {
-            for at in 0..17 {
-                let mut text = vec![b'a'; 20];
-                text[at] = byte;
-                let mut out = Vec::new();
-                escape_into(&mut out, &text);
-                let serde = serde_json::to_string(std::str::from_utf8(&text).unwrap()).unwrap();
-                assert_eq!(
-                    std::str::from_utf8(&out).unwrap(),
-                    &serde[1..serde.len() - 1],
-                    "byte {byte:#04x} at {at}"
-                );
-            }
         }
     }
 
