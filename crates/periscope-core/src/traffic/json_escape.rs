@@ -124,8 +124,10 @@ mod sse2 {
     /// `dst` must be valid for writes of [`BLOCK_ROOM`] bytes.
     #[inline]
     unsafe fn escape_block(block: __m128i, dst: *mut u8) -> usize {
-        // SAFETY: SSE2 is part of x86-64; `dst`'s room is the caller's promise, and each write
-        // below stays within it (at most sixteen bytes of text and sixteen escapes of six).
+        // SAFETY: SSE2 is part of x86-64; `dst`'s room is the caller's promise. Each write
+        // starts at `written`, at most six bytes a byte so far (at most 96), and is sixteen
+        // bytes (a run) or six (an escape) long: it ends within BLOCK_ROOM (112). The runs are
+        // copied from `bytes`, which has a block of room behind the block itself.
         unsafe {
             let quote = _mm_cmpeq_epi8(block, _mm_set1_epi8(b'"' as i8));
             let backslash = _mm_cmpeq_epi8(block, _mm_set1_epi8(b'\\' as i8));

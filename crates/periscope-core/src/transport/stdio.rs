@@ -446,7 +446,7 @@ fn process_end(status: Option<ExitStatus>) -> ProcessEnd {
 /// while Periscope worked through what it had read, and a core stood idle for a fifth of a
 /// recorded flood on two cores: the server, the session and the record's writer waited on each
 /// other in turn. With a megabyte the server writes on while Periscope records: the recorded
-/// 1 000 000-frame flood went from about 1.5 s to 1.3 s (docs/cli-cost.md). Refused (the user's
+/// 1 000 000-frame flood went from about 1.5 s to 1.2 s (docs/cli-cost.md). Refused (the user's
 /// pipes already hold what the system allows them, or another system), the pipe stays as it
 /// was: only slower.
 fn widen_pipe(stdout: &tokio::process::ChildStdout) {
