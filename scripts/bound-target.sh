@@ -8,6 +8,11 @@ target="${1:?usage: bound-target.sh TARGET_DIR}"
 MAX_GIB="${MAX_GIB:-40}"
 MIN_FREE_GIB="${MIN_FREE_GIB:-25}"
 [ -d "$target" ] || exit 0
+# Cargo tags every target folder it makes; a folder without the tag is not ours to empty.
+if [ ! -f "$target/CACHEDIR.TAG" ]; then
+  echo "bound-target: $target has no CACHEDIR.TAG (not a Cargo target folder); left alone"
+  exit 0
+fi
 find "$target" -maxdepth 3 -type d -name incremental -prune -exec rm -rf {} +
 size_gib=$(( $(du -sk "$target" | cut -f1) / 1024 / 1024 ))
 free_gib=$(( $(df -Pk "$target" | awk 'NR==2 {print $4}') / 1024 / 1024 ))
